@@ -181,9 +181,9 @@ header_name(eng_reader *r, wc__csv_field *f, int nf, int *j, size_t line_no, cha
 
 /* Map the header's fields to columns and allocate the columns present.
  * Two fields of one metric are one column: their labels tell whether
- * they add up (data-parallel engines), repeat one count (the first is
- * read, as for a repeated name), or are refused (another label: two
- * servers?) -- docs/formats/telemetry.md, "engine.csv". */
+ * they add up (data-parallel engines), repeat one count (ranks: the
+ * lowest is read; the same labels: the first), or are refused (another
+ * label: two servers?) -- docs/formats/telemetry.md, "engine.csv". */
 static int
 map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
@@ -215,15 +215,25 @@ map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *er
 				return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
 			continue;
 		}
-		switch (wc__engine_labels_compare(r->labels[c], lab ? lab : "", key, sizeof key)) {
-		case WC__LABELS_SUMMED:
+		switch (wc_engine_labels_compare(r->labels[c], lab ? lab : "", key, sizeof key)) {
+		case WC_ENGINE_LABELS_SUMMED:
 			r->sum[k] = 1;
 			break;
-		case WC__LABELS_OTHER:
+		case WC_ENGINE_LABELS_SUMMED_RANK: /* its engine's own field, read or not, is not known */
+		case WC_ENGINE_LABELS_OTHER:
 			return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: %s twice, its labels differing in "
 			                    "'%s' (two servers?): keep one server's columns; nothing read",
 			                    line_no, f[col].column, wc_engine_column_name((wc_engine_column)c), key);
-		default: /* a repeated column: the first one wins */
+		case WC_ENGINE_LABELS_REPEATED: /* one engine's ranks, no other engine's yet: the lowest read */
+			if (r->n_series[c] == 2 && wc_engine_labels_rank_below(lab ? lab : "", r->labels[c])) {
+				for (int i = 0; i < k; i++)
+					r->map[i] = r->map[i] == c ? -2 : r->map[i];
+				snprintf(r->labels[c], sizeof r->labels[c], "%s", lab ? lab : "");
+				r->n_series[c]--;
+				break;
+			}
+			/* fall through */
+		default: /* a repeated column (or a rank above): the first one wins */
 			r->map[k] = -2;
 			r->n_series[c]--;
 		}

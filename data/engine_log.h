@@ -61,6 +61,25 @@ void wc_engine_free(wc_engine_log *e);
  *  at the ends). NaN when the column is absent or the log is empty. */
 double wc_engine_value_at(const wc_engine_log *e, wc_engine_column c, double t);
 
+/** How two label blocks of one engine metric (the text inside `{...}`,
+ *  `a="x",b="y"`) differ, the one rule of engine.csv's columns and of
+ *  Prometheus series (docs/formats/telemetry.md, "engine.csv";
+ *  docs/fleet.md, "Grouping"): not at all; only in `engine` or `dp_rank`
+ *  (data-parallel engines: their series add up); only in `tp_rank` or
+ *  `pp_rank` (ranks of one engine repeat its count: one is read); in
+ *  both kinds only (another engine's other rank); or in another label,
+ *  named in `key` (two servers?). `key` gets the label that differs. */
+enum { WC_ENGINE_LABELS_SAME, WC_ENGINE_LABELS_SUMMED, WC_ENGINE_LABELS_REPEATED,
+       WC_ENGINE_LABELS_SUMMED_RANK, WC_ENGINE_LABELS_OTHER };
+int wc_engine_labels_compare(const char *a, const char *b, char *key, size_t key_size);
+/** The labels of `block` whose series add up (`engine`, `dp_rank`), as
+ *  written and comma-joined: which engine of a server a series is. */
+void wc_engine_labels_summed(const char *block, char *out, size_t size);
+/** 1 when block `a`'s ranks (`tp_rank`, then `pp_rank`; compared as
+ *  numbers, none before any) are below `b`'s: of repeated series the
+ *  lowest rank is read where no column order decides. */
+int wc_engine_labels_rank_below(const char *a, const char *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,12 +21,4 @@ void wc__engine_settle(wc_engine_log *e, size_t *line, const char *path, const w
 void wc__engine_warn_gaps(const wc_engine_log *e, const size_t *line, const char *path,
                           const wc_telemetry_options *opt);
 
-/** How two label blocks of one metric (the text inside `{...}`) differ:
- *  not at all (a repeated column), only in `engine` or `dp_rank`
- *  (data-parallel engines: their series add up), only in `tp_rank` or
- *  `pp_rank` (ranks of one engine repeat its count), or in another label,
- *  named in `key` (two servers?). */
-enum { WC__LABELS_SAME, WC__LABELS_SUMMED, WC__LABELS_REPEATED, WC__LABELS_OTHER };
-int wc__engine_labels_compare(const char *a, const char *b, char *key, size_t key_size);
-
 #endif

@@ -1,23 +1,27 @@
 /*
- * Label blocks of engine.csv column names (`name{engine="0",model_name="m"}`):
- * two columns of one metric whose labels differ are two series, added up or
- * not by the label that tells them apart (docs/formats/telemetry.md,
- * "engine.csv").
+ * Label blocks of engine series (`name{engine="0",model_name="m"}`): two
+ * series of one metric whose labels differ are added up or not by the
+ * label that tells them apart (docs/formats/telemetry.md, "engine.csv").
+ * The one rule of engine.csv's columns and of Prometheus series
+ * (trace/fleet_groups.c; docs/fleet.md, "Grouping").
  */
 #include "engine_log_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Labels whose series are engines of one server, each counting its own
- * requests and tokens: vLLM's data-parallel engines (`engine`) and
- * SGLang's data-parallel ranks (`dp_rank`). */
-static const char *const summed[] = { "engine", "dp_rank" };
-/* Labels whose series repeat one count: SGLang's tensor- and
+/* The first two: labels whose series are engines of one server, each
+ * counting its own requests and tokens: vLLM's data-parallel engines
+ * (`engine`) and SGLang's data-parallel ranks (`dp_rank`). The last two:
+ * labels whose series repeat one count: SGLang's tensor- and
  * pipeline-parallel ranks of one engine report the same scheduler's
  * numbers. */
-static const char *const repeated[] = { "tp_rank", "pp_rank" };
+static const char *const rank_labels[] = { "engine", "dp_rank", "tp_rank", "pp_rank" };
+static const char *const *const summed = rank_labels, *const *const repeated = rank_labels + 2;
+#define N_SUMMED 2
+#define N_REPEATED 2
 
 static int
 listed(const char *key, size_t len, const char *const *list, size_t n)
@@ -103,18 +107,78 @@ first_difference(const char *a, const char *b, const char *const *skip, size_t n
 }
 
 int
-wc__engine_labels_compare(const char *a, const char *b, char *key, size_t key_size)
+wc_engine_labels_compare(const char *a, const char *b, char *key, size_t key_size)
 {
 	const char *k;
 	size_t kl;
 	const char *const none[1] = { "" };
 	if (!first_difference(a, b, none, 0, &k, &kl))
-		return WC__LABELS_SAME;
+		return WC_ENGINE_LABELS_SAME;
 	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
-	if (!first_difference(a, b, summed, sizeof summed / sizeof summed[0], &k, &kl))
-		return WC__LABELS_SUMMED;
-	if (!first_difference(a, b, repeated, sizeof repeated / sizeof repeated[0], &k, &kl))
-		return WC__LABELS_REPEATED;
+	if (!first_difference(a, b, summed, N_SUMMED, &k, &kl))
+		return WC_ENGINE_LABELS_SUMMED;
+	if (!first_difference(a, b, repeated, N_REPEATED, &k, &kl))
+		return WC_ENGINE_LABELS_REPEATED;
 	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
-	return WC__LABELS_OTHER;
+	if (!first_difference(a, b, rank_labels, N_SUMMED + N_REPEATED, &k, &kl))
+		return WC_ENGINE_LABELS_SUMMED_RANK;
+	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
+	return WC_ENGINE_LABELS_OTHER;
+}
+
+void
+wc_engine_labels_summed(const char *block, char *out, size_t size)
+{
+	const char *k, *v;
+	size_t kl, vl, len = 0;
+	if (size)
+		out[0] = '\0';
+	while (size && next_label(&block, &k, &kl, &v, &vl)) {
+		if (!listed(k, kl, summed, N_SUMMED))
+			continue;
+		int w = snprintf(out + len, size - len, "%s%.*s=%.*s", len ? "," : "", (int)kl, k, (int)vl, v);
+		if (w < 0 || (size_t)w >= size - len)
+			return;
+		len += (size_t)w;
+	}
+}
+
+/* A rank's value as written, its quotes left out. */
+static void
+rank_value(const char *block, const char *key, const char **v, size_t *vl)
+{
+	*v = label_value(block, key, strlen(key), vl);
+	if (*v && *vl >= 2 && (*v)[0] == '"') {
+		(*v)++;
+		*vl -= 2;
+	}
+}
+
+int
+wc_engine_labels_rank_below(const char *a, const char *b)
+{
+	for (size_t i = 0; i < N_REPEATED; i++) {
+		const char *va, *vb;
+		size_t la, lb;
+		rank_value(a, repeated[i], &va, &la);
+		rank_value(b, repeated[i], &vb, &lb);
+		if (!va || !vb) {
+			if (va != vb)
+				return !va; /* no rank before any */
+			continue;
+		}
+		char sa[32], sb[32], *ea, *eb;
+		snprintf(sa, sizeof sa, "%.*s", (int)(la < 31 ? la : 31), va);
+		snprintf(sb, sizeof sb, "%.*s", (int)(lb < 31 ? lb : 31), vb);
+		double x = strtod(sa, &ea), y = strtod(sb, &eb);
+		if (ea != sa && !*ea && eb != sb && !*eb) {
+			if (x != y)
+				return x < y;
+			continue;
+		}
+		int c = strcmp(sa, sb);
+		if (c != 0)
+			return c < 0;
+	}
+	return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/engine_log.h"
 #include "models/catalog.h"
 #include "models/grow.h"
 
@@ -175,23 +176,46 @@ add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_erro
 	return group_platform(f, g, s, err);
 }
 
-/* Same labels but `engine`, which both carry with different values: two
- * data-parallel engines of one vLLM server, whose loads add up. */
-static int
-other_engine(const wc_prom_series *a, const wc_prom_series *b)
+/* The series' labels as an engine.csv label block (`a="x",b="y"`, values
+ * escaped as a scrape writes them), for the engine label rule both
+ * readers share (data/engine_log.h); NULL when out of memory. */
+static char *
+label_block(const wc_prom_series *s)
 {
-	const char *ea = wc_prom_label(a, "engine"), *eb = wc_prom_label(b, "engine");
-	if (!ea || !eb || strcmp(ea, eb) == 0 || a->n_labels != b->n_labels)
-		return 0;
-	for (size_t k = 0; k < a->n_labels; k++)
-		if (strcmp(a->names[k], b->names[k]) != 0 ||
-		    (strcmp(a->names[k], "engine") != 0 && strcmp(a->values[k], b->values[k]) != 0))
-			return 0;
-	return 1;
+	size_t len = 1;
+	for (size_t k = 0; k < s->n_labels; k++)
+		len += strlen(s->names[k]) + 2 * strlen(s->values[k]) + 4;
+	char *b = malloc(len), *p = b;
+	if (!b)
+		return NULL;
+	for (size_t k = 0; k < s->n_labels; k++) {
+		p += sprintf(p, "%s%s=\"", k ? "," : "", s->names[k]);
+		for (const char *v = s->values[k]; *v; v++) {
+			if (*v == '\\' || *v == '"' || *v == '\n')
+				*p++ = '\\';
+			*p++ = *v == '\n' ? 'n' : *v;
+		}
+		*p++ = '"';
+	}
+	*p = '\0';
+	return b;
 }
 
-/* The slot of engine label `label` ("" none), added when new; -1 when
- * the group already has FLEET_MAX_ENGINES. */
+/* How the labels of series a and of block b differ (WC_ENGINE_LABELS_*),
+ * -1 when out of memory. */
+static int
+engine_labels(const wc_prom_series *a, const char *b)
+{
+	char key[64], *block = label_block(a);
+	if (!block)
+		return -1;
+	int how = wc_engine_labels_compare(block, b, key, sizeof key);
+	free(block);
+	return how;
+}
+
+/* The slot of engine `label` (its `engine`/`dp_rank` labels, "" none),
+ * added when new; -1 when the group already has FLEET_MAX_ENGINES. */
 static int
 engine_slot(fleet_group *g, const char *label)
 {
@@ -269,37 +293,74 @@ two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series 
 	return wc_error_set(err, WC_EINVAL, "%s%s and %s%s", head, ka, kb, hint);
 }
 
+/* Series i of metric m, already read in its engine's slot as series
+ * `had` (block: i's labels): one engine's metric under two names (vLLM
+ * 0.11 and 0.12), the preferred name read and the other ignored; or one
+ * of its SGLang ranks (`tp_rank`, `pp_rank`: one scheduler's numbers),
+ * the lowest read, since a file's or an answer's order of series is no
+ * rule (docs/fleet.md, "Grouping"). Anything else is two engines. */
+static int
+same_engine(fleet_group *g, const wc_prom_set *set, int m, size_t i, const char *block, long *had,
+            wc_error *err)
+{
+	const wc_prom_series *s = &set->s[i], *o = &set->s[*had];
+	int rank = wc_fleet_metric_rank(m, s->metric), was = wc_fleet_metric_rank(m, o->metric);
+	if (rank != was) {
+		if (rank < was)
+			*had = (long)i;
+		return WC_OK;
+	}
+	char *ob = label_block(o), key[64];
+	if (!ob)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	int how = wc_engine_labels_compare(ob, block, key, sizeof key), below = wc_engine_labels_rank_below(block, ob);
+	free(ob);
+	if (how != WC_ENGINE_LABELS_REPEATED)
+		return two_engines(g, o, s, err);
+	if (below) {
+		if (m == WC_FLEET_RUNNING && strcmp(g->engine_series, o->key) == 0)
+			snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
+		*had = (long)i;
+	}
+	return WC_OK;
+}
+
 static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
-	const char *label = wc_prom_label(s, "engine");
-	int k = engine_slot(g, label ? label : "");
-	if (k < 0)
+	char *block = label_block(s), label[sizeof g->engine_label[0]];
+	if (!block)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	wc_engine_labels_summed(block, label, sizeof label);
+	int k = engine_slot(g, label), rc = WC_OK;
+	if (k < 0) {
+		free(block);
 		return wc_error_set(err, WC_EINVAL, "group '%.40s' has more than %d engine series of %s (--group-by "
 		                    "splits them)", g->name, FLEET_MAX_ENGINES, s->metric);
+	}
 	/* Another engine's series must be a data-parallel sibling of those
-	 * already read (only `engine` differs); anything else is another
-	 * server, which --group-by tells apart. */
-	for (int o = 0; o < g->n_engine_slots; o++) {
+	 * already read (only `engine`/`dp_rank` differ, and perhaps the
+	 * rank); anything else is another server, which --group-by tells
+	 * apart (docs/formats/telemetry.md, "engine.csv"). */
+	for (int o = 0; o < g->n_engine_slots && rc == WC_OK; o++) {
 		long j = g->engine[m][o];
-		if (o == k || j < 0 || other_engine(&set->s[j], s))
+		if (o == k || j < 0)
 			continue;
-		return two_engines(g, &set->s[j], s, err);
+		int how = engine_labels(&set->s[j], block);
+		if (how < 0)
+			rc = wc_error_set(err, WC_ENOMEM, "out of memory");
+		else if (how != WC_ENGINE_LABELS_SUMMED && how != WC_ENGINE_LABELS_SUMMED_RANK)
+			rc = two_engines(g, &set->s[j], s, err);
 	}
 	long *slot = &g->engine[m][k];
-	if (*slot >= 0) {
-		/* An engine exporting the metric under two names (vLLM 0.11 and
-		 * 0.12): the preferred name is read, the other ignored. */
-		int rank = wc_fleet_metric_rank(m, s->metric), had = wc_fleet_metric_rank(m, set->s[*slot].metric);
-		if (rank != had) {
-			if (rank < had)
-				*slot = (long)i;
-			return WC_OK;
-		}
-		return two_engines(g, &set->s[*slot], s, err);
-	}
-	*slot = (long)i;
+	if (rc == WC_OK && *slot >= 0)
+		rc = same_engine(g, set, m, i, block, slot, err);
+	else if (rc == WC_OK)
+		*slot = (long)i;
+	free(block);
+	if (rc != WC_OK || *slot != (long)i)
+		return rc;
 	const char *model = wc_prom_label(s, "model_name");
 	if (!model)
 		model = f->o.model;

@@ -54,7 +54,8 @@ typedef struct {
 } fleet_window;
 
 /* Engines summed per group: vLLM's data-parallel engines on one host
- * export one series each, told apart by their `engine` label only. */
+ * export one series each, told apart by their `engine` label only, and
+ * SGLang's by `dp_rank` (docs/fleet.md, "Grouping"). */
 #define FLEET_MAX_ENGINES 16
 
 typedef struct {
@@ -99,7 +100,7 @@ typedef struct {
 	int stale[WC_FLEET_N_COUNTERS];
 	double stale_since[WC_FLEET_N_COUNTERS];
 	char counter_series[WC_FLEET_N_COUNTERS][256]; /* a series of each counter, for messages */
-	char engine_label[FLEET_MAX_ENGINES][32]; /* slot k's `engine` label, kept across pages */
+	char engine_label[FLEET_MAX_ENGINES][64]; /* slot k's `engine`/`dp_rank` labels, kept across pages */
 	int n_engine_slots;
 	fleet_window win;
 	fleet_step *pending;           /* steps off the window's load, not yet a change */
