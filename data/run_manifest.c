@@ -251,6 +251,21 @@ own_idle_window(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 	return WC_OK;
 }
 
+int
+wc__run_manifest_check_uuids(wc__json_loader *ld, const wc_run_manifest *m, const char *at)
+{
+	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
+	for (int i = 1; i < m->n_gpu_uuids; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(m->gpu_uuids[i], m->gpu_uuids[j]) == 0) {
+				wc__json_join_index(p, at, (size_t)i);
+				wc__json_join_index(q, at, (size_t)j);
+				return wc__json_fail(ld, p, "%.48s repeats %s: each of the run's GPUs is named once", m->gpu_uuids[i],
+				                     q);
+			}
+	return WC_OK;
+}
+
 static int
 own_gpu_uuids(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 {
@@ -270,7 +285,7 @@ own_gpu_uuids(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 			return rc;
 		m->n_gpu_uuids++;
 	}
-	return WC_OK;
+	return wc__run_manifest_check_uuids(ld, m, "/gpu_uuids");
 }
 
 /* One entry of /levels. */

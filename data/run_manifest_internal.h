@@ -9,9 +9,17 @@
 #include <jansson.h>
 
 #include "data/run_manifest.h"
+#include "json_internal.h"
 
 /** A level with every number unknown (NaN) and no name. */
 void wc__run_level_init(wc_run_level *l);
+/** Refuse a GPU that m->gpu_uuids names twice, at the later entry's
+ *  pointer under `at` (the array's, e.g. "/gpu_uuids"): the power reader
+ *  gives its rows to one place only, and refused the other as a GPU in
+ *  no row of the log, blaming the log for the manifest's slip. Both
+ *  manifest formats, one rule (docs/formats/telemetry.md, "Manifests").
+ *  WC_OK or the loader's failure. */
+int wc__run_manifest_check_uuids(wc__json_loader *ld, const wc_run_manifest *m, const char *at);
 /** Fill `m` from a powertrace-sim manifest `root` (borrowed) read from
  *  `path`. Lenient: keys it does not need are ignored, and a key it reads
  *  may be absent or null; WC_EPARSE for a key it reads holding another

@@ -144,6 +144,7 @@ powertrace_server(pt_reader *r, json_t *server, wc_run_manifest *m)
 		m->n_gpu_uuids = 0;
 		json_array_foreach(uu, i, u)
 			snprintf(m->gpu_uuids[m->n_gpu_uuids++], sizeof m->gpu_uuids[0], "%s", json_string_value(u));
+		r->rc = wc__run_manifest_check_uuids(&r->ld, m, "/server/active_gpu_uuids");
 	}
 }
 

@@ -410,6 +410,10 @@ test_manifests(void)
 	CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "/tp: expected a whole number");
 	free(p);
+	p = fixture("twice.json", "{\"schema\": \"wattcast.run/1\", \"gpu_uuids\": [\"GPU-1\", \"GPU-2\", \"GPU-1\"]}");
+	CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "/gpu_uuids/2: GPU-1 repeats /gpu_uuids/0: each of the run's GPUs is named once");
+	free(p);
 
 	/* A powertrace-sim manifest, trimmed to the parts wattcast reads. */
 	const char *pts =
@@ -453,6 +457,9 @@ test_manifests(void)
 		  "/server/active_gpu_uuids/1: expected a string, got integer" },
 		{ "{\"manifest_version\": 2, \"tp\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\"]}}",
 		  "manifest.json: /tp: 2, but /server/active_gpu_uuids names 1 GPU" },
+		/* was "power.csv: GPU GPU-x of the run's 2 (gpu_uuids) is in no row" */
+		{ "{\"manifest_version\": 2, \"tp\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\", \"GPU-x\"]}}",
+		  "manifest.json: /server/active_gpu_uuids/1: GPU-x repeats /server/active_gpu_uuids/0" },
 		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{}, 7]}}",
 		  "/probe/levels/1: expected an object, got integer" },
 		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{\"params\": {\"request_rate\": \"4\"}}]}}",
