@@ -44,7 +44,8 @@ tokens_by(int i, double s)
 }
 
 /* Power and engine every 0.25 s over 0-20 s (100 W idle, 200 W more per
- * request running), the gauge exact; the request log with the requests
+ * request running), the gauge exact, the prefill and decode time sums
+ * counted as vLLM does, when a request completes; the request log with the requests
  * whose bit is set in `keep`, on the epoch or (perf) on perf_counter. */
 static char *
 write_run_to(const char *root, const char *name, unsigned keep, int perf, int eng_last)
@@ -58,19 +59,22 @@ write_run_to(const char *root, const char *name, unsigned keep, int perf, int en
 	if (!fp || !fe)
 		exit(1);
 	fprintf(fp, "timestamp, index, power.draw [W]\n");
-	fprintf(fe, "timestamp,num_requests_running,num_requests_waiting,generation_tokens_total\n");
+	fprintf(fe, "timestamp,num_requests_running,num_requests_waiting,generation_tokens_total,"
+	        "request_prefill_time_seconds_sum,request_decode_time_seconds_sum\n");
 	for (int k = 0; k <= 80; k++) {
-		double s = 0.25 * k, t = T0 + s, tok = 0.0;
+		double s = 0.25 * k, t = T0 + s, tok = 0.0, pre = 0.0, dec = 0.0;
 		int running = 0;
 		for (int i = 0; i < 3; i++) {
 			running += s >= arrival[i] && s < done_at(i);
 			tok += tokens_by(i, s);
+			pre += s >= done_at(i) ? TTFT : 0.0;
+			dec += s >= done_at(i) ? done_at(i) - arrival[i] - TTFT : 0.0;
 		}
 		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
 		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
 		        ms / 1000 % 60, ms % 1000, 100.0 + 200.0 * running);
 		if (k <= eng_last)
-			fprintf(fe, "%.3f,%d,0,%.1f\n", t, running, tok);
+			fprintf(fe, "%.3f,%d,0,%.1f,%.3f,%.3f\n", t, running, tok, pre, dec);
 	}
 	fclose(fp);
 	fclose(fe);
@@ -130,7 +134,7 @@ main(void)
 	wc_ingest_result res = { NULL, 0, 0 };
 	test_warnings w;
 	wc_error err;
-	double running = NAN, energy = NAN;
+	double running = NAN, energy = NAN, idle = NAN;
 
 	/* The whole log: n(t) and tokens from it, nothing said. */
 	char *d = write_run(root, "whole", 7, 0);
@@ -142,6 +146,8 @@ main(void)
 		running = res.rows[0].run.running;
 		CHECK(res.rows[0].requests == 3 && res.rows[0].run.output_tokens == 191.0);
 		energy = res.rows[0].metrics.energy_j;
+		CHECK(strcmp(res.rows[0].phase_source, "requests") == 0);
+		idle = res.rows[0].idle_energy_j;
 	}
 	CHECK(strstr(w.text, "generation_tokens_total rose") == NULL);
 	/* A 4 s, B 8 s and C 3 s running, 20 grid points a second: 300 of
@@ -166,6 +172,15 @@ main(void)
 		CHECK(isnan(res.rows[0].requests) && isnan(res.rows[0].energy_per_request_j));
 		CHECK(isnan(res.rows[0].run.output_tokens) && isnan(res.rows[0].run.input_tokens));
 		CHECK(isnan(res.rows[0].ttft_s) && isnan(res.rows[0].itl_s));
+		/* Nor does it split the phases: the engine counters do, as for
+		 * n(t) and tokens (docs/trace-metrics.md, "Phases"). From the
+		 * log, the cells where B ran alone were idle: it said 2725 J
+		 * idle where the whole log says 650 J. */
+		const wc_ingest_row *r = &res.rows[0];
+		fprintf(stderr, "partial log: prefill %.1f, decode %.1f, idle %.1f J (%s); whole log: idle %.1f J\n",
+		        r->prefill_energy_j, r->decode_energy_j, r->idle_energy_j, r->phase_source, idle);
+		CHECK(strcmp(r->phase_source, "engine") == 0);
+		CHECK_NEAR(r->idle_energy_j, idle, 0.05 * energy);
 	}
 	CHECK_CONTAINS(w.text, "from engine.csv, requests and their means blank");
 	CHECK_CONTAINS(w.text, "262.0 output tokens over 1784415000.000-1784415020.000, but "

@@ -72,8 +72,10 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 	 * and decode spans: an unknown completion (a mean itl with no output
 	 * count) would leave that request's decode cells idle, so such a log
 	 * leaves the split to the engine counters, as an unknown first token
-	 * does (docs/trace-metrics.md, "Phases"). */
-	int by_requests = rc->req != NULL;
+	 * does (docs/trace-metrics.md, "Phases"). So does a log that leaves
+	 * out work the engine counted (rc->log_accounts 0, the one judgement
+	 * n(t) and tokens follow): the missing requests' cells would be idle. */
+	int by_requests = rc->req != NULL && rc->log_accounts != 0;
 	for (size_t i = 0; by_requests && i < rc->req->n; i++)
 		if (isnan(rc->req->first_token[i]) || isnan(rc->req->completion[i]))
 			by_requests = 0;
