@@ -111,14 +111,21 @@ write_run(const char *root, const char *name, unsigned keep, int perf)
 }
 
 static int
-ingest(const char *dir, wc_ingest_result *res, test_warnings *w, wc_error *err)
+ingest_segments(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
 {
 	wc_ingest_options o;
 	wc_ingest_options_init(&o);
+	o.segment_s = segment_s;
 	o.warn = test_collect_warning;
 	o.warn_payload = w;
 	memset(w, 0, sizeof *w);
 	return wc_ingest_run(dir, &o, res, err);
+}
+
+static int
+ingest(const char *dir, wc_ingest_result *res, test_warnings *w, wc_error *err)
+{
+	return ingest_segments(dir, 0.0, res, w, err);
 }
 
 static double
@@ -240,6 +247,18 @@ main(void)
 		CHECK(isnan(res.rows[0].requests) && isnan(res.rows[0].energy_per_request_j));
 		CHECK(isnan(res.rows[0].run.output_tokens) && isnan(res.rows[0].run.input_tokens));
 		CHECK(isfinite(res.rows[0].run.energy_per_token_j));
+	}
+	wc_ingest_result_clear(&res);
+
+	/* In 4 s segments only the last, 8-10 s, reaches the cut: A, done at
+	 * 5.0, is the one request of 4-8 s, and 0-4 s completed none (every
+	 * segment's count was blank). */
+	CHECK_INT(ingest_segments(d, 4.0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 3);
+	if (res.n_rows == 3) {
+		CHECK(res.rows[0].requests == 0 && res.rows[1].requests == 1 && isnan(res.rows[2].requests));
+		CHECK_NEAR(res.rows[1].energy_per_request_j, res.rows[1].metrics.energy_j, 1e-9);
+		CHECK(res.rows[1].run.output_tokens == 151.0 && isnan(res.rows[2].run.output_tokens));
 	}
 	wc_ingest_result_clear(&res);
 	free(d);

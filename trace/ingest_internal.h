@@ -37,9 +37,20 @@ typedef struct {
 	struct {
 		double a, b;
 		int level;             /* index into m.levels, -1 = the whole log */
-		int cut;               /* cut short by a log covering part of it */
+		int cut;               /* the ends a log covering part of it cut
+		                        * short: WC__CUT_START | WC__CUT_END, 0 none */
 	} windows[WC_RUN_MAX_LEVELS];
 } run_ctx;
+
+/* The ends of a window a log cut short (run_ctx.windows[].cut). */
+#define WC__CUT_START 1
+#define WC__CUT_END 2
+
+/** Does the row [a, b] of window `w` reach an end of it that a log cut
+ *  short? Its requests then ran past the cut, their energy partly
+ *  unmeasured: only such rows leave the request counts blank
+ *  (docs/formats/telemetry.md, "What ingest derives", Requests). */
+int wc__ingest_row_reaches_cut(const run_ctx *rc, int w, double a, double b);
 
 /** The telemetry readers' options of an ingest: its bad-line share and
  *  warning cap, its warnings forwarded to opt->warn. */

@@ -363,8 +363,9 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, dou
 		/* A row cut short by a log ends while a request runs, which
 		 * completes after the cut: the count leaves it out, the energy
 		 * holds its share (docs/formats/telemetry.md, "What ingest
-		 * derives", Requests). */
-		if (rc->windows[w].cut) {
+		 * derives", Requests). A segment away from the cut is whole:
+		 * its count stands, as in a run no log cut. */
+		if (wc__ingest_row_reaches_cut(rc, w, a, b)) {
 			row->requests = NAN;
 			run->input_tokens = run->output_tokens = NAN;
 		}

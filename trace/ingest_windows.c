@@ -57,8 +57,8 @@ engine_tolerance(const wc_engine_log *e)
 /* Cut [*a, *b] to the engine log's span as the power log's is: counters
  * are held flat outside it, so tokens, iterations and n(t) past its ends
  * would be wrong, not missing (docs/formats/telemetry.md, "Clocks and UTC
- * offsets"). `what` names the row for the messages. Sets *cut when it
- * cut; refuses when the logs share none of the window. */
+ * offsets"). `what` names the row for the messages. Adds the ends it
+ * cut to *cut; refuses when the logs share none of the window. */
 static int
 cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what, double *a,
               double *b, int *cut, wc_error *err)
@@ -81,7 +81,7 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		*b = eb;
 	if (*a == a0 && *b == b0)
 		return WC_OK;
-	*cut = 1;
+	*cut |= (*a != a0 ? WC__CUT_START : 0) | (*b != b0 ? WC__CUT_END : 0);
 	if (!(*b > *a))
 		return wc_error_set_path(err, WC_EINVAL, rc->dir,
 		                         ": check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
@@ -134,7 +134,8 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 			                         rc->t0, rc->t1);
 		/* A cut row is no whole level: the manifest's request count is
 		 * not its (docs/formats/telemetry.md, "What ingest derives"). */
-		cut = a - l->start_epoch > CLIP_TOLERANCE_S || l->end_epoch - b > CLIP_TOLERANCE_S;
+		cut = (a - l->start_epoch > CLIP_TOLERANCE_S ? WC__CUT_START : 0) |
+		      (l->end_epoch - b > CLIP_TOLERANCE_S ? WC__CUT_END : 0);
 		if (cut)
 			warn(opt, rc->dir, ": load level %d ('%s') cut to the power log: %.3f-%.3f of %.3f-%.3f", i,
 			     l->label, a, b, l->start_epoch, l->end_epoch);
@@ -148,6 +149,14 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		rc->n_windows++;
 	}
 	return WC_OK;
+}
+
+int
+wc__ingest_row_reaches_cut(const run_ctx *rc, int w, double a, double b)
+{
+	const int cut = rc->windows[w].cut;
+	/* a segment starts or ends exactly at its window's ends, or inside */
+	return ((cut & WC__CUT_START) && a <= rc->windows[w].a) || ((cut & WC__CUT_END) && b >= rc->windows[w].b);
 }
 
 /* Requests running or waiting at time t, from every source the run has. */
