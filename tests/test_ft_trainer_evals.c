@@ -32,6 +32,11 @@
  *   the evaluation (not the Trainer's order), evaluations at training
  *   power were looked for before the save, not after it: +6.6 % energy
  *   per step.
+ * - By epoch (save_strategy and eval_strategy "epoch"), the state keeps
+ *   save_steps and eval_steps at the default 500 while log_history lists
+ *   the evaluations at steps 50, 100, 150, 200, each followed by its save:
+ *   read as saves every 500 steps, each evaluation at training power was
+ *   taken for the save after it (+26.9 % energy per step, logged_pauses 0).
  * - A run that crashed at step 137 and resumed from checkpoint-100: its
  *   train_runtime covers the last session only, which was read as a clock
  *   error ("check the clocks"), and the saves it implies were called the
@@ -52,8 +57,11 @@
  * before its first step (eval_on_start); SAVE_EACH: it saves right after
  * every evaluation (a 25-s save at 100 W, save_steps 50; 5 s with
  * SHORT_SAVE; before the evaluation with SAVE_FIRST, not the Trainer's
- * order); LONG_EVAL: for 90 s, not 30. */
-enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4, SHORT_SAVE = 8, LONG_EVAL = 16, SAVE_FIRST = 32 };
+ * order); LONG_EVAL: for 90 s, not 30; EPOCHS: by a strategy "epoch",
+ * whose state keeps the default save_steps and eval_steps of 500; STOPPED:
+ * `crash` is an early stop, after that step's evaluation and save. */
+enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4, SHORT_SAVE = 8, LONG_EVAL = 16, SAVE_FIRST = 32, EPOCHS = 64,
+       STOPPED = 128 };
 
 /* An evaluation's length, s. */
 static double
@@ -108,7 +116,7 @@ session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, i
 		add(v, eval_len(how), eval_w);
 	for (int k = first; k <= last; k++) {
 		step(v, k < first + 3 ? 5.0 : 2.0 * (1 + 0.05 * (2 * wc_pcg32_uniform(&rng) - 1)));
-		if (k == crash)
+		if (k == crash && !(how & STOPPED))
 			return;
 		if (k % 50 == 0 && (how & SAVE_FIRST))
 			add(v, 25.0, 100.0);
@@ -118,6 +126,8 @@ session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, i
 			add(v, how & SHORT_SAVE ? 5.0 : 25.0, 100.0);
 		else if (k % 100 == 0 && !(how & SAVE_EACH))
 			add(v, 16.0, 150.0);
+		if (k == crash)
+			return;
 	}
 }
 
@@ -185,7 +195,8 @@ write_state(const char *run, double runtime, int at, int how)
 	char *path = path_join(ck ? ck : run, "trainer_state.json");
 	FILE *f = fopen(path, "w");
 	fprintf(f, "{\"global_step\": %d, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": %d,\n"
-	        " \"eval_steps\": 50, \"log_history\": [\n", at, how & SAVE_EACH ? 50 : 100);
+	        " \"eval_steps\": %d, \"log_history\": [\n", at, how & EPOCHS ? 500 : how & SAVE_EACH ? 50 : 100,
+	        how & EPOCHS ? 500 : 50);
 	if (how & ON_START)
 		write_eval(f, 0, how, ",");
 	for (int s = 10; s <= at; s += 10) {
@@ -349,6 +360,9 @@ main(void)
 	 * step (that save in the window) */
 	evaluations(dir, 560.0, "save-then-eval", SAVE_EACH | SAVE_FIRST, "4/4");
 	evaluations(dir, 100.0, "save-then-near-idle-eval", SAVE_EACH | SAVE_FIRST, "3/0");
+	/* by epoch: the state's save_steps 500 is not when it saved; the
+	 * saves go with the evaluations log_history lists */
+	evaluations(dir, 560.0, "epochs-eval-then-save", SAVE_EACH | EPOCHS, "3/4");
 	resumed(dir);
 	crashed(dir);
 	free(dir);

@@ -296,7 +296,7 @@ logged_pause(const wc_step_log *l, size_t i, double *buf, unsigned char *restart
  * step time, as any start row after the first. */
 static void
 step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
-          unsigned char *restarts, ft_log_notes *notes)
+          unsigned char *restarts, unsigned char *saved, ft_log_notes *notes)
 {
 	int segment = 0; /* a resumed segment begins: its next timed step is its first */
 	const wc_step_log *l = &c->log;
@@ -399,17 +399,8 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		 * checkpoint-300 (ingest says it: resume_note). */
 		if (c->state.n_restarts > 0)
 			in->steps = in->state_run_steps;
-		in->save_steps = c->state.save_steps;
-		if (c->state.save_steps > 0)
-			in->expected_saves = floor(c->state.global_step / c->state.save_steps);
 		in->expected_eval_s = c->state.n_evals ? c->state.eval_runtime_s : NAN;
-		/* train_runtime runs to the end of what follows the last step:
-		 * the Trainer saves and evaluates there when global_step is a
-		 * multiple of save_steps / eval_steps. */
-		double gs = c->state.global_step;
-		in->trailing_save = wc_ft_step_due(gs, c->state.save_steps);
-		if (c->state.n_evals > 0 && wc_ft_step_due(gs, c->state.eval_steps))
-			in->trailing_eval_s = c->state.eval_runtime_s / c->state.n_evals;
+		wc__ft_state_schedule(c->dir, &c->state, in, saved);
 	}
 	/* A count the user states wins over a trainer state's: the remedy
 	 * when a checkpoint's global_step is not the run's (docs/finetune.md,
@@ -514,7 +505,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	ft_log_notes notes;
 	double *buf = NULL;
 	int *lines = NULL;
-	unsigned char *resumed = NULL, *restarts = NULL;
+	unsigned char *resumed = NULL, *restarts = NULL, *saved = NULL;
 	int rc;
 	memset(&c, 0, sizeof c);
 	c.dir = run_dir;
@@ -524,11 +515,12 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	lines = wc_alloc_array(c.log.n + 1, sizeof *lines);
 	resumed = wc_alloc_zeroed(c.log.n + 1, 1);
 	restarts = wc_alloc_zeroed(c.log.n + 1, 1);
-	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf)) || !lines || !resumed || !restarts) {
+	saved = wc_alloc_zeroed((size_t)c.state.n_evals + 1, 1);
+	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf)) || !lines || !resumed || !restarts || !saved) {
 		rc = wc_error_set_path(err, WC_ENOMEM, run_dir, ": out of memory");
 		goto done;
 	}
-	step_info(&c, &in, buf, lines, resumed, restarts, &notes);
+	step_info(&c, &in, buf, lines, resumed, restarts, saved, &notes);
 	if ((rc = clocks_overlap(&c, err)) != WC_OK)
 		goto done;
 	in.gaps = c.pt->gaps;
@@ -581,6 +573,7 @@ done:
 	free(lines);
 	free(resumed);
 	free(restarts);
+	free(saved);
 	wc_step_log_free(&c.log);
 	wc_trainer_state_free(&c.state);
 	wc_power_trace_free(c.pt);

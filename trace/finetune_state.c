@@ -134,20 +134,6 @@ lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr, double
 	return best;
 }
 
-/* Is a save due after evaluation i: its step is a multiple of
- * save_steps, and the Trainer evaluates, then saves. */
-int
-wc_ft_step_due(double step, double every)
-{
-	return every > 0 && fabs(remainder(step, every)) < 0.5;
-}
-
-static int
-save_follows(const wc_ft_steps_info *in, size_t i)
-{
-	return wc_ft_step_due(in->eval_at[i], in->save_steps);
-}
-
 /* Where an evaluation at training power starts when its save came first
  * (docs/finetune.md, "Evaluations a trainer state lists"): the end of the
  * pause starting nearer `tau` on the steps' clock than `len` s after it,
@@ -296,7 +282,7 @@ start_adjacent(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, 
 	if (!role)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		m += (role[i] = state[i] == 1 && i != first && i != last && save_follows(in, i) ? FT_ADJ : FT_KEEP);
+		m += (role[i] = state[i] == 1 && i != first && i != last && wc__ft_save_follows(in, i) ? FT_ADJ : FT_KEEP);
 	if (last < n && state[last] == 1)
 		role[last] = FT_END;
 	size_t *nearest = m > 0 ? wc_alloc_array(n, sizeof *nearest) : NULL;
@@ -347,7 +333,7 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 			i++;
 		if (i == ne)
 			len[n++] = l;
-		else if (save_follows(in, i) && l > in->eval_s[i])
+		else if (wc__ft_save_follows(in, i) && l > in->eval_s[i])
 			len[n++] = l - in->eval_s[i];
 	}
 	if (n > 0)
@@ -406,7 +392,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 			double tau = in->eval_at[i] * ts + before;
 			size_t kb = clock_bin(g, &c, tau);
 			/* at training power, the pause next to it is its save */
-			int forced = adj_active && i != first && save_follows(in, i);
+			int forced = adj_active && i != first && wc__ft_save_follows(in, i);
 			size_t k = forced ? (size_t)-1 : found_pause(g, &c, tau, in->eval_s[i], 0.5 * in->eval_s[i], taken),
 			       sb = forced ? save_before(g, &c, tau, in->eval_s[i]) : (size_t)-1;
 			kb = sb != (size_t)-1 ? sb : kb;
@@ -464,7 +450,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 			size_t e = at[i];
 			while (e < g->k1 && g->mark[e] == g->mark[at[i]])
 				e++;
-			out->n_evals_in_saves += g->mark[at[i]] == FT_SAVE && !save_follows(in, i) &&
+			out->n_evals_in_saves += g->mark[at[i]] == FT_SAVE && !wc__ft_save_follows(in, i) &&
 			                         (double)(e - at[i]) * g->dt < 1.25 * in->eval_s[i];
 			out->last_eval_in |= i == last;
 			continue;

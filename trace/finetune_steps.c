@@ -300,10 +300,10 @@ stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known, out->resumed ? ":" : "?");
 	else if (ratio > 1.0)
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out): pauses at "
-		        "training power? used as stated: give steps.csv", file, in->steps, out->period_s, out->active_s,
-		        traced, 100.0 * (ratio - 1.0), 100.0 * known, in->n_evals,
-		        out->n_evals_placed + out->n_evals_in_saves);
+		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out, %d found as "
+		        "pauses): unlisted pauses? used as stated: give steps.csv", file,
+		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known,
+		        in->n_evals, out->n_evals_placed, out->n_evals_in_saves);
 	else
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%); used as stated: check it, or give a steps.csv", file,

@@ -102,7 +102,10 @@ typedef struct {
 	int trailing_save;             /* a save follows the last step (global_step a
 	                                * multiple of save_steps) */
 	double trailing_eval_s;        /* an evaluation follows it: its length; 0 none */
-	double save_steps;             /* the trainer state's save interval, steps; 0 = none */
+	double save_steps;             /* the trainer state's save interval, steps; 0 = none
+	                                * or not the Trainer's (finetune_schedule.c) */
+	const unsigned char *eval_saved; /* 1 where a save follows evaluation i; NULL = where
+	                                * its step is a multiple of save_steps */
 	const double *eval_at;         /* evaluations a trainer state lists, without times: */
 	const double *eval_s;          /* the step each follows and its eval_runtime, s; */
 	size_t n_evals;                /* placed in the trace (finetune_state.c) */

@@ -119,6 +119,17 @@ void wc__ft_bursts_mark_warmup(ft_grid *g, const ft_bursts *b);
  *  (finetune_state.c, docs/finetune.md "Evaluations a trainer state
  *  lists"). */
 int wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err);
+/** Whether a save follows the trainer state's evaluation i
+ *  (finetune_schedule.c). */
+int wc__ft_save_follows(const wc_ft_steps_info *in, size_t i);
+/** The saves of a trainer state `st` read from run folder `dir`: its
+ *  save_steps where the evaluations log_history lists and the
+ *  checkpoint-N/ folders agree with its intervals, else the saves after
+ *  evaluations those show (`saved`, n_evals long, becomes eval_saved);
+ *  sets save_steps, eval_saved, expected_saves, trailing_save and
+ *  trailing_eval_s (docs/finetune.md, "Evaluations a trainer state
+ *  lists"). */
+void wc__ft_state_schedule(const char *dir, const wc_trainer_state *st, wc_ft_steps_info *in, unsigned char *saved);
 /** The warnings of the saves found against the trainer state's, of the
  *  window against train_runtime, and of a window mostly left out. */
 void wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);

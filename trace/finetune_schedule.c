@@ -1,0 +1,131 @@
+/*
+ * When a Hugging Face Trainer saved and evaluated (docs/finetune.md,
+ * "Evaluations a trainer state lists"): the steps its log_history lists
+ * evaluations at, the checkpoint-N/ folders of its saves, and the state's
+ * save_steps only where those agree with it.
+ *
+ * The state keeps save_steps and eval_steps whatever the strategy: with
+ * save_strategy and eval_strategy "epoch" both stay at the default 500,
+ * while log_history lists the evaluations at each epoch's end (200, 400,
+ * 600 of 600 steps), each followed by its save. Read as saves every 500
+ * steps, no save followed an evaluation: 40-s evaluations at 92 % of the
+ * training power were each taken for the 45-s save after it, two of three
+ * stayed in the steps (+7.8 % energy per step) and a warning said they had
+ * been taken out.
+ */
+#include "finetune_trace_internal.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int
+wc_ft_step_due(double step, double every)
+{
+	return every > 0 && fabs(remainder(step, every)) < 0.5;
+}
+
+int
+wc__ft_save_follows(const wc_ft_steps_info *in, size_t i)
+{
+	return in->eval_saved ? in->eval_saved[i] : wc_ft_step_due(in->eval_at[i], in->save_steps);
+}
+
+/* Is there a checkpoint-`step`/ folder in `dir` (a save at that step)? */
+static int
+checkpoint_at(const char *dir, double step)
+{
+	char path[1100];
+	struct stat st;
+	if (!(step >= 1 && step <= 1e9))
+		return 0;
+	snprintf(path, sizeof path, "%s/checkpoint-%.0f", dir, step);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Is step a listed evaluation's (after step 0)? */
+static int
+listed(const wc_trainer_state *st, double step)
+{
+	for (int i = 0; i < st->n_evals; i++)
+		if (st->eval_at[i] >= 0.5 && fabs(st->eval_at[i] - step) < 0.5)
+			return 1;
+	return 0;
+}
+
+/* The checkpoint-N/ folders: whether all (but the one at global_step, a
+ * save at the end) lie at multiples of `every` (`fit`), and at listed
+ * evaluations (`paired`); how many there are. */
+static int
+checkpoints(const char *dir, const wc_trainer_state *st, int *fit, int *paired)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	*fit = *paired = 1;
+	while (d && (e = readdir(d)) != NULL) {
+		char *end;
+		if (strncmp(e->d_name, "checkpoint-", 11) != 0)
+			continue;
+		long k = strtol(e->d_name + 11, &end, 10);
+		if (*end != '\0' || !checkpoint_at(dir, (double)k))
+			continue;
+		n++;
+		if (k != st->global_step) {
+			*fit &= wc_ft_step_due((double)k, st->save_steps);
+			*paired &= listed(st, (double)k);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+void
+wc__ft_state_schedule(const char *dir, const wc_trainer_state *st, wc_ft_steps_info *in, unsigned char *saved)
+{
+	double gs = st->global_step;
+	int evals_fit = 1, dirs_fit, paired;
+	/* The state's eval_steps is the Trainer's when every evaluation
+	 * listed after step 0 falls on a multiple of it; its save_steps then
+	 * too, unless a checkpoint folder says otherwise. */
+	for (int i = 0; i < st->n_evals && st->eval_steps > 0; i++)
+		if (st->eval_at[i] >= 0.5)
+			evals_fit &= wc_ft_step_due(st->eval_at[i], st->eval_steps);
+	int n_dirs = checkpoints(dir, st, &dirs_fit, &paired);
+	if (evals_fit && dirs_fit) {
+		in->save_steps = st->save_steps;
+		if (st->save_steps > 0)
+			in->expected_saves = floor(gs / st->save_steps);
+		/* train_runtime runs to the end of what follows the last step:
+		 * the Trainer saves and evaluates there when global_step is a
+		 * multiple of save_steps / eval_steps. */
+		in->trailing_save = wc_ft_step_due(gs, st->save_steps);
+		if (st->n_evals > 0 && wc_ft_step_due(gs, st->eval_steps))
+			in->trailing_eval_s = st->eval_runtime_s / st->n_evals;
+		return;
+	}
+	/* Not the state's intervals: a save follows an evaluation whose step
+	 * has a checkpoint folder -- and each of them when the evaluations
+	 * do not keep eval_steps (a strategy by epoch, whose saves go with
+	 * the evaluations: load_best_model_at_end requires it) and no folder
+	 * lies elsewhere. Saves every save_steps are then not known. */
+	int with_evals = !evals_fit && (n_dirs == 0 || paired);
+	double saves = 0;
+	in->save_steps = 0;
+	for (int i = 0; i < st->n_evals; i++) {
+		double s = st->eval_at[i];
+		saved[i] = (unsigned char)(s >= 0.5 && (with_evals || checkpoint_at(dir, s)));
+		saves += saved[i];
+		if (fabs(s - gs) < 0.5) {
+			in->trailing_save |= saved[i];
+			in->trailing_eval_s = st->eval_s[i];
+		}
+	}
+	in->eval_saved = saved;
+	in->trailing_save |= checkpoint_at(dir, gs);
+	in->expected_saves = with_evals ? saves : NAN;
+}
