@@ -37,6 +37,9 @@
  *   the evaluations at steps 50, 100, 150, 200, each followed by its save:
  *   read as saves every 500 steps, each evaluation at training power was
  *   taken for the save after it (+26.9 % energy per step, logged_pauses 0).
+ * - An early stop after checkpoint-150 of max_steps 200 was refused as a
+ *   run that went on after that save: its evaluations at training power
+ *   were counted as steps before the counts were weighed.
  * - A run that crashed at step 137 and resumed from checkpoint-100: its
  *   train_runtime covers the last session only, which was read as a clock
  *   error ("check the clocks"), and the saves it implies were called the
@@ -335,6 +338,39 @@ crashed(const char *dir)
 	free(run);
 }
 
+/* An early stop (EarlyStoppingCallback) after step 150 of max_steps 200,
+ * its evaluation and save, whose checkpoint-150/ state is the folder's
+ * only one: 30-s evaluations at 91 % of the training power, each followed
+ * by a 25-s save. Their 90 s were counted as training when the count was
+ * weighed against the trace (199 steps for 150), and the run was refused
+ * as one that went on after that save; with --steps 150 they stayed in the
+ * steps (+26.6 % energy per step) and the warning asked for finetune.steps.
+ * Now taken out first, as for a state at max_steps. */
+static void
+stopped(const char *dir)
+{
+	static wave v;
+	memset(&v, 0, sizeof v);
+	add(&v, 40.0, 70.0);
+	session(&v, 1, 200, 150, 560.0, 5, SAVE_EACH | STOPPED);
+	double truth = v.energy / v.steps;
+	char *run = run_folder(dir, "stopped", &v, 0, 150, SAVE_EACH), *err = NULL, got[32] = "";
+	CHECK_INT(v.steps, 150);
+	for (int stated = 0; stated < 2; stated++) {
+		double e = ingest(dir, run, stated ? 150 : 0, &err, got);
+		fprintf(stderr, "stopped%s: %.1f J/step, truth %.1f (%+.2f %%), saves/logged_pauses %s\n%s",
+		        stated ? " --steps 150" : "", e, truth, 100 * (e / truth - 1), got, err);
+		CHECK(fabs(e / truth - 1) < 0.01);
+		CHECK(strcmp(got, "2/3") == 0);
+		CHECK(strstr(err, "steps:") == NULL);
+		CHECK(strstr(err, "went on after") == NULL);
+		if (!stated)
+			CHECK_CONTAINS(err, "checkpoint-150/trainer_state.json: global_step 150 is below max_steps 200");
+		free(err);
+	}
+	free(run);
+}
+
 int
 main(void)
 {
@@ -365,6 +401,7 @@ main(void)
 	evaluations(dir, 560.0, "epochs-eval-then-save", SAVE_EACH | EPOCHS, "3/4");
 	resumed(dir);
 	crashed(dir);
+	stopped(dir);
 	free(dir);
 	return check_report("test_ft_trainer_evals");
 }

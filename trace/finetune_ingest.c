@@ -377,16 +377,12 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		in->steps_at_save = strchr(in->steps_file, '/') != NULL;
 		in->train_runtime_s = c->state.train_runtime_s;
 		/* its evaluations, by step, to take out of the trace (also under
-		 * a stated count: the Trainer ran them all the same) -- not a
-		 * checkpoint's short of max_steps: a run that went on after that
-		 * save spreads its steps past the state's, the evaluations fell
-		 * on steps, and a crash 37 steps after checkpoint-100 passed
-		 * under the refusal below with 60 s of steps taken out */
-		if (!in->steps_at_save || c->state.max_steps <= c->state.global_step) {
-			in->eval_at = c->state.eval_at;
-			in->eval_s = c->state.eval_s;
-			in->n_evals = (size_t)c->state.n_evals;
-		}
+		 * a stated count: the Trainer ran them all the same; for a
+		 * checkpoint's short of max_steps, before its count is weighed
+		 * against the trace, finetune_state.c) */
+		in->eval_at = c->state.eval_at;
+		in->eval_s = c->state.eval_s;
+		in->n_evals = (size_t)c->state.n_evals;
 		in->state_steps = c->state.global_step;
 		in->state_restarts = c->state.n_restarts;
 		/* a step going back from 130 to 110 (logged every 10) is a resume
@@ -408,7 +404,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 	if (!isnan(c->m.finetune.steps)) {
 		in->steps = c->m.finetune.steps;
 		in->steps_source = "manifest";
-		in->steps_file = NULL;
+		in->steps_file = c->steps_by;
 		in->steps_at_save = 0;
 	}
 }

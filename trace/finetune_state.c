@@ -534,6 +534,40 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		        out->window_s);
 }
 
+/* A checkpoint's state counts the steps up to its save, and the run may
+ * have gone on (docs/finetune.md, "A stated count against the trace"):
+ * the evaluations it lists are taken out before the counts are weighed.
+ * Those the trace's own period does not find as pauses where their steps
+ * put them draw training power and are still in the active time: nine
+ * 30-s evaluations at 90 % of the training power made an early-stopped
+ * run's 990 s of steps read as 1258 s, 572 steps for 450, and it was
+ * refused. By the trace's period, not the state's count, which a run that
+ * went on stretches: on that count a crash's near-idle evaluations were
+ * missed and 60 s of steps taken out for them. Whether the count, less
+ * those evaluations, still goes over; their time in evals_hidden_s. */
+static int
+went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
+{
+	ft_clock c;
+	double hidden = 0;
+	size_t taken = (size_t)-1;
+	int built = clock_build(g, &c);
+	for (size_t i = 0; built && i < in->n_evals; i++) {
+		double s = in->eval_at[i], len = in->eval_s[i];
+		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0))
+			continue;
+		size_t k = found_pause(g, &c, s * out->period_s + hidden, len, 0.5 * len, taken);
+		hidden += k == (size_t)-1 ? len : 0.0;
+		taken = k == (size_t)-1 ? taken : k;
+	}
+	double traced = ((double)c.na * g->dt - hidden) / out->period_s;
+	clock_free(&c);
+	if (!built || !(traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps))
+		return 0;
+	out->evals_hidden_s = hidden;
+	return 1;
+}
+
 int
 wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
 {
@@ -553,6 +587,10 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 		return WC_OK;
 	if (out->resumed || !(fabs(in->steps - in->state_steps) < 0.5) || g->k1 <= g->k0) {
 		out->n_evals_unplaced = (int)in->n_evals;
+		return WC_OK;
+	}
+	if (in->steps_at_save && out->period_clear && went_on(g, in, out)) {
+		out->n_evals_unplaced = (int)in->n_evals; /* refused (finetune_steps.c) */
 		return WC_OK;
 	}
 	if (!place(g, in, out))

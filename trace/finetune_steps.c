@@ -279,25 +279,30 @@ warn_warmup_included(wc_ft_steps_result *out, const char *how)
 static int
 stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
 {
-	double traced = out->active_s / out->period_s, ratio = traced / in->steps;
+	/* less a checkpoint's evaluations at training power, when they did
+	 * not bring the count within the refusal (finetune_state.c) */
+	double traced = (out->active_s - out->evals_hidden_s) / out->period_s, ratio = traced / in->steps;
 	double known = g->dt / out->period_s;
 	const char *file = in->steps_file ? in->steps_file : "wattcast-run.json";
+	/* a count the user stated is not asked for again */
+	const char *give = in->steps_source && strcmp(in->steps_source, "manifest") == 0 ? "" : "finetune.steps or ";
 	if (!(fabs(ratio - 1.0) > known))
 		return WC_OK;
 	if (in->steps_at_save && ratio > 1.0 + WC_FT_COUNT_MAX_DISAGREE)
 		return wc_error_set_path(err, WC_EINVAL, file,
 		                         " was saved at global_step %.0f, but the trace's step period %.3f s over "
-		                         "%.0f s gives %.0f steps: the run went on after that save; give finetune.steps "
-		                         "in wattcast-run.json or a steps.csv", in->steps,
-		                         out->period_s, out->active_s, traced);
+		                         "%.0f s%s gives %.0f steps: the run went on after that save; give finetune.steps "
+		                         "in wattcast-run.json or a steps.csv", in->steps, out->period_s,
+		                         out->active_s - out->evals_hidden_s,
+		                         out->evals_hidden_s > 0 ? " (evaluations out)" : "", traced);
 	/* A resume is named only when the trainer state shows one, or when
 	 * no evaluation it lists can explain the surplus: 30-s evaluations at
 	 * training power were blamed on a resume that never happened. */
 	if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%): a resumed run%s its steps after the checkpoint ran twice; "
-		        "used as stated: give finetune.steps or steps.csv", file, in->steps, out->period_s,
-		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known, out->resumed ? ":" : "?");
+		        "used as stated: give %ssteps.csv", file, in->steps, out->period_s,
+		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known, out->resumed ? ":" : "?", give);
 	else if (ratio > 1.0)
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out, %d found as "
@@ -351,9 +356,12 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		snprintf(out->step_source, sizeof out->step_source, "%s", src);
 		if (!per_step && clear && stated_vs_period(g, in, out, err) != WC_OK)
 			return WC_EINVAL;
+		/* a stated count by who stated it: the manifest or --steps */
+		char how[64];
+		snprintf(how, sizeof how, "%s gives a step count", strcmp(src, "manifest") != 0 ? "trainer_state.json"
+		         : in->steps_file ? in->steps_file : "finetune.steps in wattcast-run.json");
 		if (!per_step)
-			warn_warmup_included(out, strcmp(src, "manifest") == 0 ? "finetune.steps in wattcast-run.json "
-			                     "gives a step count" : "trainer_state.json gives a step count");
+			warn_warmup_included(out, how);
 		else if (fabs(in->steps - (double)b->n) >= 0.5)
 			/* Not blamed on warm-up alone: 40 stated against 5 bursts
 			 * was a trace that did not resolve the steps. */
