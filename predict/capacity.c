@@ -121,6 +121,36 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	}
 }
 
+/* An open loop's running count at each end of latency's interval is the
+ * open-loop rule there (docs/capacity.md, "Closed loop, open loop, energy"; docs/intervals.md,
+ * "Where it applies"): latencies f times the point's lower the capacity to
+ * capacity / f; a rate at or over that runs the n_cap requests the engine
+ * and the KV cache admit, one under it rate x that end's latency (Little's
+ * law), never more than n_cap. Over capacity the point is n_cap, not rate
+ * x latency, and scaling it by latency's error gave H100 Qwen3-8B at 200
+ * requests/s [349, 616] where every latency in the interval runs 616:
+ * a count that is n_cap at both ends has no interval (null), never a
+ * zero-width one. */
+static void
+open_running_ends(const cap_ctx *x, wc_capacity_prediction *out)
+{
+	double *lo = &out->lo[WC_CAPQ_RUNNING], *hi = &out->hi[WC_CAPQ_RUNNING];
+	const double lat[2] = { out->lo[WC_CAPQ_LATENCY], out->hi[WC_CAPQ_LATENCY] }, rate = x->c->request_rate;
+	if (!isfinite(*lo) || !isfinite(*hi) || !(lat[0] > 0.0) || !isfinite(lat[1]) ||
+	    !(out->value[WC_CAPQ_LATENCY] > 0.0))
+		return;
+	double n[2];
+	for (int i = 0; i < 2; i++) {
+		const double cap = out->capacity_rate * out->value[WC_CAPQ_LATENCY] / lat[i];
+		n[i] = rate > cap || wc_capacity_rate_at(rate, cap) ? x->n_cap
+		                                                    : fmin(wc_capacity_little_running(rate, lat[i]), x->n_cap);
+	}
+	*lo = fmin(n[0], out->value[WC_CAPQ_RUNNING]);
+	*hi = fmax(n[1], out->value[WC_CAPQ_RUNNING]);
+	if (!(*lo < *hi))
+		*lo = *hi = NAN;
+}
+
 static int
 pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out)
 {
@@ -200,11 +230,8 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
 		if (k != WC_CAPQ_POWER && wc__capacity_widened_by(k, out) == WC__BY_POWER && isfinite(out->lo[k]))
 			out->lo[k] = fmin(out->value[k], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0);
-	/* An open loop's running count never exceeds what the engine and the
-	 * KV cache admit (solve_running holds it there in every draw): the
-	 * latency error widens it, the cap bounds it. */
-	if (out->open_loop && isfinite(out->hi[WC_CAPQ_RUNNING]) && out->hi[WC_CAPQ_RUNNING] > x->n_cap)
-		out->hi[WC_CAPQ_RUNNING] = fmax(x->n_cap, out->value[WC_CAPQ_RUNNING]);
+	if (out->open_loop)
+		open_running_ends(x, out);
 	return WC_OK;
 }
 

@@ -75,6 +75,12 @@ wc__capacity_null_covers(const wc_params *p, int by_arrivals, wc_capacity_predic
 		if (k == WC_CAPQ_RUNNING && !out->open_loop)
 			out->covers[k] = "none: a closed loop's running count is the concurrency asked (or the requests "
 			                 "the KV cache holds, when fewer), not an estimate";
+		/* over capacity at both ends of latency's interval the count is
+		 * the limit at every latency in it (docs/intervals.md) */
+		else if (k == WC_CAPQ_RUNNING && out->over_capacity && isfinite(out->lo[WC_CAPQ_LATENCY]))
+			out->covers[k] = "none: the rate exceeds the capacity at every latency in latency's interval, so "
+			                 "the running count is the requests the engine and the KV cache admit, not an "
+			                 "estimate";
 		else if (k == WC_CAPQ_THROUGHPUT && by_arrivals)
 			out->covers[k] = "none: set by the arrival rate (an open loop below capacity serves rate x "
 			                 "output tokens)";
