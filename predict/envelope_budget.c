@@ -23,6 +23,9 @@
 
 /* Cached server traces beyond this many doubles are refused. */
 #define BUDGET_MAX_CACHE ((size_t)1 << 25)
+/* What the assumed hold adds to a server (docs/envelopes.md, "Assumed
+ * response"): its share of the horizon held, the W it adds, the mean W. */
+#define WC__HOLD_STATS 3
 
 typedef struct {
 	const wc_envelope_workload *w;
@@ -35,11 +38,14 @@ typedef struct {
 	double *cache;       /* server k's binned trace at cache + k*n_bins */
 	double *wait_cache;  /* server k's requests still waiting at the end */
 	double *run_cache;   /* server k's mean running count over the horizon */
+	double *hold_cache;  /* server k's held share, W held and mean W (WC__HOLD_STATS each) */
 	int cached;          /* servers in the cache */
 	size_t cache_cap;    /* servers it has room for */
 	double *agg, *scratch;
 	double waiting;      /* of the last probe: requests waiting at the end, per server */
 	double running;      /* of the last probe: mean running count, per server */
+	double hold[3];      /* of the last probe, per server: as hold_cache */
+	double plan_hold[3]; /* the plan's servers' (one server's when none fits) */
 	int lockstep;        /* every server is server 0 (wc_envelope_fleet_lockstep) */
 } budget_state;
 
@@ -80,6 +86,17 @@ mean_running(const budget_state *bs, const double *running, int servers)
 	return sum / (double)bs->out_len / servers;
 }
 
+/* Server 0's of a simulation: what the hold adds over the horizon, as an
+ * envelope counts it (envelope_run.c), and its mean power. */
+static void
+hold_stats(const budget_state *bs, const wc__replica_ctx *c, double out[WC__HOLD_STATS])
+{
+	const double horizon = (double)bs->out_len * WC_ENVELOPE_GRID_S;
+	out[0] = c->held[0] / horizon;
+	out[1] = c->held[1] * bs->pm->tp / horizon;
+	out[2] = mean_running(bs, c->power[0], 1);
+}
+
 static void *
 simulate_new(void *arg)
 {
@@ -97,6 +114,7 @@ simulate_new(void *arg)
 			          bs->cache + (size_t)k * bs->n_bins);
 			bs->wait_cache[k] = c.waiting_end;
 			bs->run_cache[k] = mean_running(bs, c.running[0], 1);
+			hold_stats(bs, &c, bs->hold_cache + (size_t)k * WC__HOLD_STATS);
 		}
 	}
 	ctx_free(&c);
@@ -123,6 +141,10 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 		if (!nr)
 			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
 		bs->run_cache = nr;
+		double *nh = wc_resize_array(bs->hold_cache, cap * WC__HOLD_STATS, sizeof *nh);
+		if (!nh)
+			return wc_error_set(err, WC_ENOMEM, "budget: out of memory (%d server traces)", k);
+		bs->hold_cache = nh;
 		bs->cache_cap = cap;
 	}
 	int threads = bs->o->threads < k - bs->cached ? bs->o->threads : k - bs->cached, rc = WC_OK;
@@ -165,17 +187,21 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 			return rc;
 		/* Summed in server order: the same numbers for any thread count. */
 		bs->waiting = bs->running = 0.0;
+		memset(bs->hold, 0, sizeof bs->hold);
 		if (bs->lockstep) { /* K copies of server 0, each limited alone */
 			for (size_t b = 0; b < bs->n_bins; b++)
 				bs->agg[b] = k * bs->cache[b];
 			bs->waiting = bs->wait_cache[0];
 			bs->running = bs->run_cache[0];
+			memcpy(bs->hold, bs->hold_cache, sizeof bs->hold);
 		}
 		for (int s = 0; !bs->lockstep && s < k; s++) {
 			for (size_t b = 0; b < bs->n_bins; b++)
 				bs->agg[b] += bs->cache[(size_t)s * bs->n_bins + b];
 			bs->waiting += bs->wait_cache[s] / k;
 			bs->running += bs->run_cache[s] / k;
+			for (int i = 0; i < WC__HOLD_STATS; i++)
+				bs->hold[i] += bs->hold_cache[(size_t)s * WC__HOLD_STATS + i] / k;
 		}
 	} else {
 		wc__replica_ctx c;
@@ -185,6 +211,7 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 		if (rc == WC_OK) {
 			wc_stats_block_means(c.power[k > 1 ? 1 : 0], bs->out_len, bs->bin_stride, bs->n_bins, bs->agg);
 			bs->running = mean_running(bs, c.running[k > 1 ? 1 : 0], k);
+			hold_stats(bs, &c, bs->hold); /* server 0's, as an envelope of the fleet says it */
 		}
 		bs->waiting = c.waiting_end / k;
 		ctx_free(&c);
@@ -278,6 +305,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 		if (k == 1) {
 			w_one = bs->waiting;
 			r_one = bs->running;
+			memcpy(bs->plan_hold, bs->hold, sizeof bs->hold);
 		}
 		if (!(s <= budget)) {
 			hi = k;
@@ -288,6 +316,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 		s_lo = s;
 		w_lo = bs->waiting;
 		r_lo = bs->running;
+		memcpy(bs->plan_hold, bs->hold, sizeof bs->hold);
 		if (k == max_k)
 			break;
 		k = k > max_k / 2 ? max_k : 2 * k;
@@ -303,6 +332,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 			s_lo = s;
 			w_lo = bs->waiting;
 			r_lo = bs->running;
+			memcpy(bs->plan_hold, bs->hold, sizeof bs->hold);
 		} else {
 			hi = mid;
 			s_hi = s;
@@ -332,6 +362,58 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	if (bs->o->fleet_mode == WC_FLEET_INDEPENDENT)
 		out->servers_simulated = bs->cached;
 	return rc;
+}
+
+/* The plan at hold 0 of lockstep servers: server 0 simulated again at
+ * hold 0 and the search run over it (one server and the probes'
+ * quantiles, as cheap as the plan); its warnings are the plan's own. */
+static int
+fleet_at_hold0(const budget_state *bs, int *k0, wc_error *err)
+{
+	wc_envelope_options o0 = *bs->o;
+	o0.hold_s = 0.0;
+	budget_state b0 = *bs;
+	b0.o = &o0;
+	b0.cache = b0.wait_cache = b0.run_cache = b0.hold_cache = NULL;
+	b0.cached = 0;
+	b0.cache_cap = 0;
+	b0.agg = wc_alloc_array(bs->n_bins, sizeof *b0.agg);
+	b0.scratch = wc_alloc_array(bs->n_bins, sizeof *b0.scratch);
+	wc_budget_plan *p0 = wc_alloc_zeroed(1, sizeof *p0); /* on the heap: the server's small stacks */
+	int rc = b0.agg && b0.scratch && p0 ? search(&b0, p0, err) : wc_error_set(err, WC_ENOMEM, "budget: out of memory");
+	*k0 = rc == WC_OK ? p0->fleet_size : -1;
+	free(p0);
+	free(b0.cache);
+	free(b0.wait_cache);
+	free(b0.run_cache);
+	free(b0.hold_cache);
+	free(b0.agg);
+	free(b0.scratch);
+	return rc;
+}
+
+/* An assumed hold that moves the plan's servers' mean is said as an
+ * envelope says it (docs/envelopes.md, "Assumed response"): it changes the
+ * fleet a budget allows (an n(t) of 32 running and idle by turns every
+ * 0.25 s on A100 under 3 kW: 11 servers, 13 at hold 0). Lockstep servers
+ * name the plan at hold 0, one server simulated again; other plans would
+ * simulate every server again, and say their servers' mean instead. */
+static int
+plan_hold_note(const budget_state *bs, wc_budget_plan *out, wc_error *err)
+{
+	char note[WC_WARNING_LEN], plan[48] = ", per server";
+	const double *h = bs->plan_hold;
+	if (!wc__envelope_hold_note(bs->o, h[0], h[1], h[2], plan, note, sizeof note))
+		return WC_OK;
+	if (bs->lockstep) {
+		int k0, rc = fleet_at_hold0(bs, &k0, err);
+		if (rc != WC_OK)
+			return rc;
+		snprintf(plan, sizeof plan, ", the plan %d server%s", k0, k0 == 1 ? "" : "s");
+		wc__envelope_hold_note(bs->o, h[0], h[1], h[2], plan, note, sizeof note);
+	}
+	WC_WARN(out, "%s", note);
+	return WC_OK;
 }
 
 /* The fleet the budget alone allows to probe: every server draws at least
@@ -416,6 +498,8 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	bs.lockstep = wc_envelope_fleet_lockstep(w, o->fleet_mode);
 	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)
 		rc = search(&bs, out, err);
+	if (rc == WC_OK)
+		rc = plan_hold_note(&bs, out, err);
 	/* the law's error moves every server of the fleet alike (one frozen
 	 * law), so it scales the aggregate as it scales one server's mean */
 	wc_pe_stratum pe; /* with a calibration's draws at the servers' load */
@@ -434,6 +518,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	free(bs.cache);
 	free(bs.wait_cache);
 	free(bs.run_cache);
+	free(bs.hold_cache);
 	free(bs.agg);
 	free(bs.scratch);
 	return rc;

@@ -281,10 +281,13 @@ int wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t c
  * `held_w` (server 0, the group), against its `mean_w`: 1 with `note`
  * set when that is more than WC_ENVELOPE_HOLD_NOTE_SHARE of mean_w, the
  * run at hold 0 that much lower (docs/envelopes.md, "Assumed response");
- * else 0 and "". */
+ * else 0 and "". One rule for envelopes and budget plans: a plan's
+ * `plan` (NULL for an envelope) follows the mean at hold 0 in the words,
+ * what the plan would be there (", the plan 13 servers") or whose mean
+ * it is (", per server"). */
 #define WC_ENVELOPE_HOLD_NOTE_SHARE 0.05
-int wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w, double mean_w, char *note,
-                           size_t cap);
+int wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w, double mean_w, const char *plan,
+                           char *note, size_t cap);
 
 /* 1 with `note` set when the workload's input and the simulated window
  * differ (docs/envelopes.md, "Engine"): an n(t) shorter than the warm-up

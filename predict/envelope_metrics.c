@@ -114,17 +114,17 @@ wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t cap)
  * (wc_response_state_count): the run at hold 0 is mean_w less held_w,
  * as far as the board's limit leaves the held bins alone. */
 int
-wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w, double mean_w, char *note,
-                       size_t cap)
+wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w, double mean_w, const char *plan,
+                       char *note, size_t cap)
 {
 	note[0] = '\0';
 	if (!o->hold_assumed || !(o->hold_s > 0.0) || !(mean_w > 0.0) ||
 	    !(held_w > WC_ENVELOPE_HOLD_NOTE_SHARE * mean_w))
 		return 0;
 	wc_error_format(note, cap, "hold_s: the assumed hold of %g s (not fitted) keeps the busy power over idle gaps "
-	                "for %.0f %% of the horizon: at hold 0 mean_w would be about %.1f W, %.0f %% lower; fitted holds "
-	                "are near 8 ms (docs/envelopes.md, \"Assumed response\")", o->hold_s, 100.0 * share,
-	                mean_w - held_w, 100.0 * held_w / mean_w);
+	                "for %.0f %% of the horizon: at hold 0 mean_w would be about %.1f W, %.0f %% lower%s; fitted "
+	                "holds are near 8 ms (docs/envelopes.md, \"Assumed response\")", o->hold_s, 100.0 * share,
+	                mean_w - held_w, 100.0 * held_w / mean_w, plan ? plan : "");
 	return 1;
 }
 

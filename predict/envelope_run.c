@@ -354,7 +354,7 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	char note[WC_WARNING_LEN];
 	if (wc__envelope_queue_note(rs->w, rs->o->max_running, waiting, note, sizeof note))
 		WC_WARN(out, "%s", note);
-	if (wc__envelope_hold_note(rs->o, held[0], held[1], out->server.mean_w.value, note, sizeof note))
+	if (wc__envelope_hold_note(rs->o, held[0], held[1], out->server.mean_w.value, NULL, note, sizeof note))
 		WC_WARN(out, "%s", note);
 	/* The limit holds the power by the clock, which paces the service too
 	 * (docs/envelopes.md, "Board limit"): settled, the run served and drew
