@@ -223,25 +223,26 @@ cli_parse_load(const char *cmd, const char *flag, const char *text, int zero_ok,
 }
 
 int
-cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
-                 int min_inclusive, double *out)
+cli_parse_double_unbounded(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
+                           double *out)
 {
 	return cli_parse_double_max(cmd, flag, text, min, min_inclusive, INFINITY, out);
 }
 
 int
-cli_parse_double_ranged(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
-                        double *out)
+cli_parse_double(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
+                 double *out)
 {
 	double v;
 	int tiny;
-	/* Past every double (1e999): +-HUGE_VAL, which the flag's own range
-	 * refuses in the words it refuses 1e300 with. */
+	/* Past every double (1e999): +-HUGE_VAL, for the range this flag is
+	 * checked against after it to refuse in the words it refuses 1e300
+	 * with (docs/cli.md, "Conventions"). */
 	if (read_number(text, &v, &tiny) && isinf(v) && (v > 0 || !(min > -INFINITY))) {
 		*out = v;
 		return CLI_OK;
 	}
-	return cli_parse_double(cmd, flag, text, min, min_inclusive, out);
+	return cli_parse_double_unbounded(cmd, flag, text, min, min_inclusive, out);
 }
 
 int

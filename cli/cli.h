@@ -157,20 +157,23 @@ int cli_expect_one_operand(const char *cmd, int argc, const char *what);
  *  decimal number within the bounds (no blanks, no hex form, no "inf" or
  *  "nan": docs/cli.md, "Conventions"); otherwise a usage error naming
  *  `flag` and quoting the text. A text too small for a double (1e-320) is
- *  the tiny number it is; one too large (1e999) is refused with the bound
- *  it passes, the largest double when `max` is none. cli_parse_double_max
- *  also refuses a value above `max` (a limit of models/limits.h). */
+ *  the tiny number it is; one too large (1e999) gets the flag's own range,
+ *  as 1e300 does. Which of the three a flag takes says where that range is:
+ *  - cli_parse_double: checked after the number is read (the envelope's
+ *    --horizon, --warmup, ..., a clock against the platform's, --max-bad's
+ *    1): a text past every double comes back as +HUGE_VAL, CLI_OK, for that
+ *    check to refuse with the range it gives 1e300; -1e999 is below `min`
+ *    (unless `min` is -INFINITY), refused here. The caller MUST refuse
+ *    +inf after.
+ *  - cli_parse_double_max: `max` here (a limit of models/limits.h).
+ *  - cli_parse_double_unbounded: no upper bound at all (--power-cap,
+ *    --concurrency): 1e999 is refused as past the largest double. */
 int cli_parse_double(const char *cmd, const char *flag, const char *text, double min,
                      int min_inclusive, double *out);
 int cli_parse_double_max(const char *cmd, const char *flag, const char *text, double min,
                          int min_inclusive, double max, double *out);
-/** cli_parse_double for a flag whose range is checked after it (the
- *  envelope's --horizon, --bin, ..., --sm-clock against the platform's
- *  clocks): a text past every double (1e999) comes back as +HUGE_VAL, CLI_OK,
- *  for that check to refuse with the range it gives 1e300; -1e999 is
- *  below `min`, refused here. */
-int cli_parse_double_ranged(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
-                            double *out);
+int cli_parse_double_unbounded(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
+                               double *out);
 /** A number in [lo, hi] (a limit of predict/envelope.h or models/limits.h),
  *  anything outside it -- 0, a negative, a text too small for a double
  *  (strtod underflows: 1e-320) -- refused with the range, as the HTTP

@@ -45,7 +45,7 @@ parse_one(const char *cmd, int opt, cal_ft_args *a)
 		if (wc_ft_cal_mode_from_name(optarg, &a->co.mode) != WC_OK)
 			return cli_usage_error(cmd, "--mode: expected scale or kappa, got '%s'", optarg);
 		return CLI_OK;
-	case OPT_SCATTER: return cli_parse_double(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter);
+	case OPT_SCATTER: return cli_parse_double_unbounded(cmd, "--run-scatter", optarg, 0, 0, &a->co.run_scatter);
 	case OPT_BOOT: a->have_boot = 1; return cli_parse_bootstrap(cmd, optarg, &a->boot);
 	case OPT_SEED: return cli_parse_u64(cmd, "--seed", optarg, &a->co.seed);
 	case OPT_NAME:

@@ -124,7 +124,7 @@ parse_workload_flag(const char *cmd, int opt, env_args *a)
 	case OPT_RATE_PROFILE: a->rate_profile = optarg; break;
 	case OPT_INPUT: a->input_spec = optarg; break;
 	case OPT_OUTPUT: a->output_spec = optarg; break;
-	case OPT_THINK: rc = cli_parse_double_ranged(cmd, "--think", optarg, 0, 1, &a->w.think_s); break;
+	case OPT_THINK: rc = cli_parse_double(cmd, "--think", optarg, 0, 1, &a->w.think_s); break;
 	}
 	return rc;
 }
@@ -139,7 +139,7 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_MAXRUN: rc = cli_parse_int(cmd, "--max-running", optarg, 1, WC_ENVELOPE_MAX_RUNNING, &v); o->max_running = (int)v; break;
 	case OPT_HORIZON:
 		a->horizon_given = 1;
-		rc = cli_parse_double_ranged(cmd, "--horizon", optarg, 0, 0, &o->horizon_s);
+		rc = cli_parse_double(cmd, "--horizon", optarg, 0, 0, &o->horizon_s);
 		break;
 	case OPT_WARMUP: rc = cli_parse_double(cmd, "--warmup", optarg, 0, 1, &o->warmup_s); break;
 	case OPT_REPLICAS:
@@ -151,16 +151,16 @@ parse_run_flag(const char *cmd, int opt, env_args *a)
 	case OPT_THREADS: rc = cli_parse_threads(cmd, optarg, &v); o->threads = (int)v; break;
 	case OPT_BIN:
 		a->bin_given = 1;
-		rc = cli_parse_double_ranged(cmd, "--bin", optarg, 0, 0, &o->bin_s);
+		rc = cli_parse_double(cmd, "--bin", optarg, 0, 0, &o->bin_s);
 		break;
 	case OPT_SAMPLE:
 		a->sample_given = 1;
 		rc = cli_parse_double(cmd, "--sample", optarg, 0, 0, &o->sample_s);
 		break;
-	case OPT_TAU: rc = cli_parse_double_ranged(cmd, "--tau", optarg, 0, 1, &a->tau); break;
+	case OPT_TAU: rc = cli_parse_double(cmd, "--tau", optarg, 0, 1, &a->tau); break;
 	case OPT_HOLD: rc = cli_parse_double(cmd, "--hold", optarg, 0, 1, &a->hold); break;
 	case OPT_DECAY: rc = cli_parse_double(cmd, "--decay", optarg, 0, 1, &a->decay); break;
-	case OPT_RATIO: rc = cli_parse_double_ranged(cmd, "--prefill-ratio", optarg, 0, 1, &a->ratio); break;
+	case OPT_RATIO: rc = cli_parse_double(cmd, "--prefill-ratio", optarg, 0, 1, &a->ratio); break;
 	case OPT_FLEET: rc = cli_parse_int(cmd, "--fleet", optarg, 1, WC_ENVELOPE_MAX_FLEET, &v); o->fleet_size = (int)v; break;
 	case OPT_FLEET_MODE:
 		if (wc_fleet_mode_from_name(optarg, &o->fleet_mode) != WC_OK)
@@ -368,7 +368,9 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	/* neither fitted nor given: a hold that moves mean_w is said (docs/envelopes.md, "Assumed response") */
 	a->o.hold_assumed = !(s->p.response.present && s->p.response.fitted) && isnan(a->hold);
 	a->o.decay_s = s->resp.decay_s.value;
-	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
+	/* 1e999 meets the clock range 1e300 meets, not the law's finite-only rule */
+	if ((isinf(a->c.sm_clock_mhz) && wc_predict_clock_check(&s->p, &a->c, &err) != WC_OK) ||
+	    wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
 		return cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if (a->w.kind == WC_ENVELOPE_SERIES)
 		snprintf(s->st.source, sizeof s->st.source, "none");
@@ -401,7 +403,9 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	 * measured on another board than the one predicted. */
 	if (same_board && !(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0)
 		a->c.idle_power_w = a->win.idle_w;
-	if (wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
+	/* 1e999 meets the clock range 1e300 meets, not the law's finite-only rule */
+	if ((isinf(a->c.sm_clock_mhz) && wc_predict_clock_check(&s->p, &a->c, &err) != WC_OK) ||
+	    wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	a->o.horizon_s = a->win.horizon_s;
 	a->o.warmup_s = a->win.warmup_s;

@@ -145,7 +145,7 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 		switch (opt) {
 		case 'o': a->out = optarg; break;
 		case OPT_FINETUNE: rc = cli_ingest_finetune_flag(cmd, opts[index].name, optarg, d); break;
-		case OPT_SEGMENT: rc = cli_parse_double(cmd, "--segment", optarg, 1, 1, &o->segment_s); break;
+		case OPT_SEGMENT: rc = cli_parse_double_unbounded(cmd, "--segment", optarg, 1, 1, &o->segment_s); break;
 		case OPT_PLATFORM:
 		case OPT_TP:
 		case OPT_MODEL:

@@ -43,7 +43,7 @@ cli_ingest_finetune_flag(const char *cmd, const char *name, const char *value, w
 			return cli_usage_error(cmd, "--checkpointing: expected true or false, got '%s'", value);
 		f->checkpointing = strcmp(value, "true") == 0;
 	} else if (strcmp(name, "steps") == 0) {
-		rc = cli_parse_double(cmd, "--steps", value, 1, 1, &f->steps);
+		rc = cli_parse_double_unbounded(cmd, "--steps", value, 1, 1, &f->steps);
 	}
 	return rc;
 }

@@ -151,7 +151,7 @@ apply_flag(int opt, prom_args *a)
 	case OPT_END: return parse_time("--end", optarg, &o->end);
 	case OPT_STEP: {
 		/* steps are whole milliseconds (docs/cli.md): 1.0005 gave rows of 300.150 s */
-		int rc = cli_parse_double(cmd, "--step", optarg, 0.001, 1, &o->step);
+		int rc = cli_parse_double_unbounded(cmd, "--step", optarg, 0.001, 1, &o->step);
 		if (rc == CLI_OK && fabs(o->step * 1000.0 - round(o->step * 1000.0)) > 1e-6 * o->step * 1000.0)
 			return cli_usage_error(cmd, "--step: whole milliseconds, got '%s'", optarg);
 		return rc;
@@ -162,12 +162,12 @@ apply_flag(int opt, prom_args *a)
 		return wc_fleet_selector_check(optarg, &err) == WC_OK ? CLI_OK : cli_usage_error(cmd, "%s", err.msg);
 	}
 	case OPT_GROUP: o->group_by = optarg; return CLI_OK;
-	case OPT_HOLD: return cli_parse_double(cmd, "--hold", optarg, 0.0, 1, &o->hold_s);
-	case OPT_MINWIN: return cli_parse_double(cmd, "--min-window", optarg, 0.0, 1, &o->min_window_s);
+	case OPT_HOLD: return cli_parse_double_unbounded(cmd, "--hold", optarg, 0.0, 1, &o->hold_s);
+	case OPT_MINWIN: return cli_parse_double_unbounded(cmd, "--min-window", optarg, 0.0, 1, &o->min_window_s);
 	case OPT_PLATFORM: o->platform = optarg; return CLI_OK;
 	case OPT_MODEL: o->model = optarg; return CLI_OK;
-	case OPT_ACTIVE: return cli_parse_double(cmd, "--active-params", optarg, 0.0, 0,
-	                                         &o->active_params_b);
+	case OPT_ACTIVE: return cli_parse_double_max(cmd, "--active-params", optarg, 0.0, 0, WC_MODEL_MAX_PARAMS_B,
+	                                             &o->active_params_b);
 	case OPT_VERBOSE: a->verbose = 1; return CLI_OK;
 	case OPT_PAGE: {
 		long v;

@@ -120,7 +120,7 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 		switch (opt) {
 		case OPT_JSON: a->json = 1; break;
 		case OPT_UTC:
-			rc = cli_parse_double_ranged(cmd, "--utc-offset", optarg, -50400, 1, &topt->utc_offset_s);
+			rc = cli_parse_double(cmd, "--utc-offset", optarg, -50400, 1, &topt->utc_offset_s);
 			if (rc == CLI_OK && topt->utc_offset_s > 50400)
 				rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", optarg);
 			break;
@@ -131,8 +131,8 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 		case OPT_REQUESTS:
 		case OPT_TOKENS:
 		case OPT_ITERATIONS:
-			rc = cli_parse_double(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, 0,
-			                      &a->count[opt - OPT_REQUESTS]);
+			rc = cli_parse_double_unbounded(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, 0,
+			                                &a->count[opt - OPT_REQUESTS]);
 			/* requests, tokens and iterations come whole */
 			if (rc == CLI_OK && a->count[opt - OPT_REQUESTS] != floor(a->count[opt - OPT_REQUESTS]))
 				rc = cli_usage_error(cmd, "%s: a count, a whole number; got '%s'",

@@ -62,7 +62,7 @@ parse_one(int opt, ft_args *a)
 	case OPT_MODEL: a->model = optarg; return CLI_OK;
 	case OPT_ACTIVE:
 		a->have_active = 1;
-		return cli_parse_double(cmd, "--active-params", optarg, 0, 0, &c->params_b);
+		return cli_parse_double_max(cmd, "--active-params", optarg, 0, 0, WC_MODEL_MAX_PARAMS_B, &c->params_b);
 	case OPT_LAYERS: return int_flag("--layers", 1, WC_FT_MAX_LAYERS, &c->layers);
 	case OPT_DMODEL: return int_flag("--d-model", 1, WC_FT_MAX_D_MODEL, &c->d_model);
 	case OPT_BATCH: return int_flag("--micro-batch", 1, WC_FT_MAX_INT, &c->micro_batch);

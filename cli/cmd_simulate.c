@@ -49,7 +49,7 @@ simulate_inference(int argc, char **argv)
 		switch (opt) {
 		case OPT_DESIGN: so.design = optarg; break;
 		case OPT_SEED: rc = cli_parse_u64(cmd, "--seed", optarg, &so.seed); break;
-		case OPT_NOISE: rc = cli_parse_double(cmd, "--noise", optarg, 0, 1, &so.noise); break;
+		case OPT_NOISE: rc = cli_parse_double_unbounded(cmd, "--noise", optarg, 0, 1, &so.noise); break;
 		case OPT_PARAMS: params_path = optarg; break;
 		case OPT_PROFILE: profile = optarg; break;
 		case OPT_UNCAPPED: so.uncapped = 1; break;

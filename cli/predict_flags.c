@@ -175,7 +175,7 @@ cli_predict_flags(int argc, char **argv, cli_predict_args *a)
 			if (wc_precision_from_name(optarg, &c->kv) != WC_OK || c->kv == WC_PREC_INT4)
 				rc = cli_usage_error(cmd, "--kv: expected bf16 or fp8, got '%s'", optarg);
 			break;
-		case OPT_CLOCK: rc = cli_parse_double_ranged(cmd, "--sm-clock", optarg, 0, 0, &c->sm_clock_mhz); break;
+		case OPT_CLOCK: rc = cli_parse_double(cmd, "--sm-clock", optarg, 0, 0, &c->sm_clock_mhz); break;
 		case OPT_PARAMS: a->params_path = optarg; break;
 		case OPT_PROFILE: a->profile = optarg; break;
 		case OPT_JSON: a->json = 1; break;

@@ -44,9 +44,9 @@ cli_run_default_flag(const char *cmd, const char *flag, const char *value, wc_ru
 			return cli_usage_error(cmd, "--model: expected a name of 1-%zu bytes", sizeof d->model - 1);
 		snprintf(d->model, sizeof d->model, "%s", value);
 	} else if (strcmp(flag, "active-params") == 0) {
-		rc = cli_parse_double(cmd, "--active-params", value, 0, 0, &d->active_params_b);
+		rc = cli_parse_double_max(cmd, "--active-params", value, 0, 0, WC_MODEL_MAX_PARAMS_B, &d->active_params_b);
 	} else if (strcmp(flag, "utc-offset") == 0) {
-		rc = cli_parse_double_ranged(cmd, "--utc-offset", value, -50400, 1, &d->utc_offset_s);
+		rc = cli_parse_double(cmd, "--utc-offset", value, -50400, 1, &d->utc_offset_s);
 		if (rc == CLI_OK && d->utc_offset_s > 50400)
 			rc = cli_usage_error(cmd, "--utc-offset: must be within +-50400 s, got '%s'", value);
 	} else if (strcmp(flag, "workload") == 0) {

@@ -238,13 +238,14 @@ check_config(const wc_params *p, const wc_config *c, const wc_level **lvl, wc_er
 		return wc_error_set(err, WC_EINVAL, "running: must be a finite number >= 0");
 	if (!isfinite(c->sm_clock_mhz) || c->sm_clock_mhz < 0.0)
 		return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: must be a finite number >= 0");
-	if (!(c->idle_power_w >= 0.0) || !isfinite(c->idle_power_w))
-		return wc_error_set(err, WC_EINVAL, "idle_power_w: must be a finite number >= 0");
 	/* An idle GPU draws far below what its board allows: a figure at or
 	 * above the limit is a node's or a busy GPU's, and answers from it
-	 * would hold power above the board's limit whatever the load. */
+	 * would hold power above the board's limit whatever the load. First:
+	 * the CLI's 1e999 gets the board's limit, as 1e300 (docs/cli.md, "Conventions"). */
 	if (wc_params_check_idle((*lvl)->name, (*lvl)->s_shared_with, c->idle_power_w, "idle_power_w", err))
 		return WC_EINVAL;
+	if (!(c->idle_power_w >= 0.0) || !isfinite(c->idle_power_w))
+		return wc_error_set(err, WC_EINVAL, "idle_power_w: must be a finite number >= 0");
 	if ((unsigned)c->weights >= WC_PREC_COUNT || (unsigned)c->kv >= WC_PREC_COUNT ||
 	    c->kv == WC_PREC_INT4)
 		return wc_error_set(err, WC_EINVAL, "precision: unsupported weights/kv_cache value");

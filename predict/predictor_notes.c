@@ -63,10 +63,10 @@ int
 wc_predict_money_check(double price_per_kwh, double grams_co2_per_kwh, wc_error *err)
 {
 	char got[32];
-	if (isfinite(price_per_kwh) && !(price_per_kwh >= 0 && price_per_kwh <= WC_CAPACITY_MAX_PRICE))
+	if (!isnan(price_per_kwh) && !(price_per_kwh >= 0 && price_per_kwh <= WC_CAPACITY_MAX_PRICE))
 		return wc_error_set(err, WC_EINVAL, "price_per_kwh: must be from 0 to %g per kWh, got %s",
 		                    WC_CAPACITY_MAX_PRICE, wc_num_text(got, price_per_kwh));
-	if (isfinite(grams_co2_per_kwh) && !(grams_co2_per_kwh >= 0 && grams_co2_per_kwh <= WC_CAPACITY_MAX_CO2))
+	if (!isnan(grams_co2_per_kwh) && !(grams_co2_per_kwh >= 0 && grams_co2_per_kwh <= WC_CAPACITY_MAX_CO2))
 		return wc_error_set(err, WC_EINVAL, "grams_co2_per_kwh: must be from 0 to %g g/kWh, got %s",
 		                    WC_CAPACITY_MAX_CO2, wc_num_text(got, grams_co2_per_kwh));
 	return WC_OK;

@@ -72,7 +72,7 @@ static const struct {
 	  "--think: must be >= 0 and <= 86400 s, got inf" },
 	{ "--think", "-1e999", { "--closed", "2", "--horizon", "10" }, "--think: must be >= 0, got '-1e999'" },
 	{ "--horizon", "1e999", { "--poisson", "1" }, "--horizon: must be between 0.05 and 604800 s" },
-	{ "--poisson", "1e999", { "--horizon", "10" }, "--poisson: must be at most 1.79769e+308" },
+	{ "--poisson", "1e999", { "--horizon", "10" }, "--poisson: must be a number of requests/s > 0 and <= 1e+06" },
 	{ "--poisson", "-1e999", { "--horizon", "10" }, "--poisson: must be > 0, got '-1e999'" },
 	{ "--bin", "1e999", { "--poisson", "1", "--horizon", "10" }, "--bin: must be a multiple of 0.05 s up to the horizon" },
 	{ "--tau", "-1e999", { "--poisson", "1", "--horizon", "10" }, "--tau: must be >= 0, got '-1e999'" },
@@ -80,7 +80,7 @@ static const struct {
 	  "-1e999",
 	  { "--poisson", "1", "--horizon", "10" },
 	  "--utc-offset: must be >= -50400, got '-1e999'" },
-	{ "--closed", "1e999", { "--horizon", "10" }, "--closed: must be at most 1.79769e+308" },
+	{ "--closed", "1e999", { "--horizon", "10" }, "--closed: must be a whole number 1 to 65536" },
 };
 
 static void
