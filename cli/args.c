@@ -274,6 +274,11 @@ cli_parse_int(const char *cmd, const char *flag, const char *text, long min, lon
 			return cli_usage_error(cmd, "%s: expected a whole number, got '%s'", flag, text);
 		if (!(d >= (double)min && d <= (double)max && fabs(d) < 0x1p63)) /* (long)d defined */
 			return cli_usage_error(cmd, "%s: must be between %ld and %ld, got '%s'", flag, min, max, text);
+		/* a double past 2^53 - 1 may be another whole number than the
+		 * text's (9007199254740993e0 reads ...992): plain digits say it */
+		if (fabs(d) > WC_WHOLE_EXACT_MAX)
+			return cli_usage_error(cmd, "%s: must be between %ld and %ld, in plain digits above %.0f, "
+			                       "got '%s'", flag, min, max, WC_WHOLE_EXACT_MAX, text);
 		v = (long)d;
 	}
 	if (v < min || v > max)
@@ -352,16 +357,14 @@ cli_parse_threads(const char *cmd, const char *text, long *out)
 int
 cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out)
 {
-	char *end = NULL;
-	errno = 0;
-	if (text[0] == '-')
-		return cli_usage_error(cmd, "%s: must be a whole number >= 0, got '%s'", flag, text);
-	unsigned long long v = wc_decimal_syntax(text, 0, 0) ? strtoull(text, &end, 10) : 0;
-	/* Seeds are stored as JSON integers, which jansson keeps signed. */
-	if (!end || *end != '\0' || errno == ERANGE || v > (unsigned long long)INT64_MAX)
-		return cli_usage_error(cmd, "%s: expected a whole number 0..2^63-1, got '%s'", flag, text);
-	*out = (uint64_t)v;
-	return CLI_OK;
+	/* Seeds are stored as JSON integers, which jansson keeps signed: 0 ..
+	 * 2^63 - 1, parsed as every whole-number flag is (1e3, -0, 4.0). */
+	_Static_assert(LONG_MAX >= INT64_MAX, "a seed is a long");
+	long v = 0;
+	int rc = cli_parse_int(cmd, flag, text, 0, INT64_MAX, &v);
+	if (rc == CLI_OK)
+		*out = (uint64_t)v;
+	return rc;
 }
 
 int

@@ -185,12 +185,19 @@ int cli_parse_range(const char *cmd, const char *flag, const char *text, double 
  *  also when the text is too small for a double (strtod underflows). */
 int cli_parse_load(const char *cmd, const char *flag, const char *text, int zero_ok, double least,
                    double max, const char *unit, double *out);
+/** A whole number in [min, max]: plain digits, exactly, or a whole number
+ *  written with an exponent or a fraction part (`8e0`, `4.0`) up to
+ *  WC_WHOLE_EXACT_MAX; one past every long (1e999) gets the range. */
 int cli_parse_int(const char *cmd, const char *flag, const char *text, long min, long max,
                   long *out);
 /** `--max-bad FRACTION` of ingest and metrics, one rule for both: the share
  *  of malformed lines above which a file is refused, 0 to 1, where 0 allows
  *  no bad line (docs/cli.md, `ingest`). */
 int cli_parse_max_bad(const char *cmd, const char *text, double *out);
+/** A seed, 0 .. 2^63 - 1, as cli_parse_int reads a whole number: `1e3`,
+ *  `4.0` and `-0` are seeds; one written with an exponent or a fraction
+ *  part is taken to 2^53 - 1 (WC_WHOLE_EXACT_MAX), one above in plain digits,
+ *  exactly, as over HTTP. */
 int cli_parse_u64(const char *cmd, const char *flag, const char *text, uint64_t *out);
 /** `--engine NAME`: the serving stack (wc_engine_parse's name into
  *  `*out`), or a usage error naming --engine, a likely typo's stack and

@@ -32,6 +32,13 @@
  *  memory of a parameter file's draws. */
 #define WC_BOOTSTRAP_MAX 1000000
 
+/** The largest whole number a number written with a fraction part or an
+ *  exponent (`1e3`, `4.0`) is taken as: 2^53 - 1, below which every whole
+ *  number is a double of its own (above it 9007199254740993e0 reads as
+ *  ...992). A seed (0 .. 2^63 - 1) above it is exact only in plain digits,
+ *  as a JSON integer is over HTTP (docs/cli.md, "Conventions";
+ *  docs/http-api.md, "Errors"). */
+#define WC_WHOLE_EXACT_MAX 9007199254740991.0
 /** Fewest draws whose 2.5th and 97.5th percentiles are draws of their own
  *  (one draw in each 2.5 % tail): below, a "95 %" interval is the draws'
  *  range, and the CLI says so (docs/intervals.md). */

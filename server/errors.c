@@ -9,6 +9,7 @@
 #include "data/fileio.h"
 #include "models/catalog.h"
 #include "models/error.h"
+#include "models/limits.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,7 +212,7 @@ wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
 		return 0;
 	}
 	double x = json_is_real(v) ? json_real_value(v) : -1.0;
-	if (json_is_number(v) && x >= 0 && x <= 9007199254740991.0 && x == floor(x)) {
+	if (json_is_number(v) && x >= 0 && x <= WC_WHOLE_EXACT_MAX && x == floor(x)) {
 		*out = (uint64_t)x;
 		return 0;
 	}
