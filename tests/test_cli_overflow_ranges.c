@@ -46,6 +46,8 @@ static const char *const flags[][24] = {
 	{ PRED, "--price-per-kwh" },
 	{ PRED, "--grams-co2-per-kwh" },
 	{ PRED, "--gpu-memory-utilization" },
+	{ PRED, "--power-cap" },
+	{ "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency" },
 	{ FT, "--model", "Qwen3-8B", "--tokens-per-step" },
 	{ FT, "--model", "Qwen3-8B", "--steps" },
 	{ FT, "--layers", "32", "--d-model", "4096", "--active-params" },
@@ -58,7 +60,6 @@ static const char *const flags[][24] = {
 
 /* flags with no upper bound of their own: 1e999 is past the largest double */
 static const char *const unbounded[][24] = {
-	{ PRED, "--power-cap" },
 	{ "wattcast", "simulate", "inference", "-o", "s.csv", "--noise" },
 	{ "wattcast", "metrics", "run", "--requests" },
 	{ "wattcast", "ingest", "run", "-o", "t.csv", "--segment" },
