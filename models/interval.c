@@ -206,6 +206,15 @@ wc_interval_hold_floor(double point, double floor, double *lo)
 }
 
 int
+wc_interval_includes(double lo, double hi, double v)
+{
+	/* The tie tolerance of docs/intervals.md, "Validation": ten printed
+	 * digits cannot tell the two apart either. */
+	static const double tie = 1e-9;
+	return isfinite(lo) && isfinite(hi) && isfinite(v) && v >= lo - tie * fabs(lo) && v <= hi + tie * fabs(hi);
+}
+
+int
 wc_pe_add(wc_pred_error *pe, const wc_pe_stratum *s)
 {
 	if (pe->n_strata >= WC_PE_STRATA_MAX)

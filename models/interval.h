@@ -171,6 +171,14 @@ double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
  *  ceiling"). */
 void wc_interval_hold_floor(double point, double floor, double *lo);
 
+/** Is the measured `v` inside [lo, hi] (NaN ends: no), as every coverage
+ *  counts it: an end within a part in 10^9 of `v` counts as reached. A
+ *  held-out quantile taken from the runs scored sits on one of them, and
+ *  whether that run is inside must not hang on the 13th digit -- the
+ *  digits a runs table or a per-run file rounds away (docs/intervals.md,
+ *  "Validation"). */
+int wc_interval_includes(double lo, double hi, double v);
+
 /** What an interval covers, as every answer says it (static text): the
  *  parameters' uncertainty (`draws` > 0), the held-out error of `what`
  *  (`held_out`; `what` NULL = mean power's, unnamed), or both:

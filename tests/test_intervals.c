@@ -58,6 +58,14 @@ conformal(void)
 	CHECK_INT(wc_pe_add(&pe, &pooled), WC_OK);
 	CHECK_INT(wc_pe_add(&pe, &h100), WC_OK);
 	CHECK(wc_pe_find(&pe, "H100", "fitted")->q_hi == 0.1);
+	/* The quantile's own run on its end: ML.ENERGY's Maverick seqs384
+	 * under `paper`, 6e-10 W below the lower end as the raw table gives
+	 * it, on it as the imported one does; counted inside both ways */
+	CHECK(wc_interval_includes(3461.5403094998851, 6160.0, 3461.5403094992657));
+	CHECK(wc_interval_includes(3461.5403094998851, 6160.0, 3461.5403095000001));
+	CHECK(wc_interval_includes(1.0, 2.0, 2.0 * (1 + 5e-10)));
+	CHECK(!wc_interval_includes(1.0, 2.0, 1.0 - 1e-6) && !wc_interval_includes(1.0, 2.0, 2.0 + 1e-6));
+	CHECK(!wc_interval_includes(NAN, 2.0, 1.5) && !wc_interval_includes(1.0, 2.0, NAN));
 	CHECK(wc_pe_find(&pe, "A100", "fitted")->q_hi == 0.2);
 	double lo = NAN, hi = NAN;
 	CHECK(wc_pe_widen(&pooled, 100.0, &lo, &hi));

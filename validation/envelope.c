@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/interval.h"
 #include "models/stats.h"
 
 void
@@ -319,8 +320,8 @@ coverage(const wc_envelope_check_run *runs, size_t n, wc_envelope_check_report *
 		if (!(isfinite(iv->mean_lo) && isfinite(iv->p95_lo)))
 			continue;
 		m++;
-		in_mean += runs[i].measured.mean_w >= iv->mean_lo && runs[i].measured.mean_w <= iv->mean_hi;
-		in_p95 += runs[i].measured.p95_w >= iv->p95_lo && runs[i].measured.p95_w <= iv->p95_hi;
+		in_mean += wc_interval_includes(iv->mean_lo, iv->mean_hi, runs[i].measured.mean_w);
+		in_p95 += wc_interval_includes(iv->p95_lo, iv->p95_hi, runs[i].measured.p95_w);
 	}
 	out->n_with_interval = m;
 	out->coverage_mean_pct = m ? 100.0 * in_mean / m : NAN;

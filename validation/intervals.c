@@ -8,6 +8,7 @@
  */
 #include "validation_internal.h"
 #include "models/grow.h"
+#include "models/interval.h"
 #include "models/stats.h"
 
 #include <math.h>
@@ -194,7 +195,7 @@ cover(const wc_per_run *rows, const char *set, const char *quantity, double *w, 
 		if ((set[0] && strcmp(r->set, set)) || !isfinite(r->lo) || !isfinite(r->hi) ||
 		    other_quantity(r, quantity))
 			continue;
-		in += r->measured >= r->lo && r->measured <= r->hi;
+		in += wc_interval_includes(r->lo, r->hi, r->measured);
 		w[m++] = (r->hi - r->lo) / r->predicted;
 	}
 	a->n_interval = (int)m;
