@@ -18,6 +18,7 @@
  *    0 to 100; clock_ref_mhz: 0 to 10 000 MHz.
  */
 #include "params_internal.h"
+#include "models/limits.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -35,6 +36,11 @@ static const param_range SLOPE = { -100.0, 100.0, "a slope in z per log unit" };
 static const param_range POWER = { 0.0, 1e4, "W per GPU" };
 static const param_range SHARE = { 0.0, 100.0, "a ratio" };
 static const param_range CLOCK = { 0.0, 1e4, "MHz" };
+/* provenance/residual_rms is the run scatter `calibrate` takes when given
+ * none: held to --run-scatter's range (models/limits.h), so a file cannot
+ * hand the solver one it does not resolve (docs/calibration.md). */
+static const param_range SCATTER = { WC_RUN_SCATTER_MIN, WC_RUN_SCATTER_MAX,
+	                             "the scatter of one run calibrate takes, as --run-scatter" };
 
 /* NaN is "not set" (an optional parameter); the validator decides
  * whether the form needs it. */
@@ -249,7 +255,10 @@ wc__params_check_ranges(const wc_params *p, wc_error *err)
 	    (rc = check("shared/", "gamma2/value", p->gamma2.value, &SLOPE, err)) ||
 	    (rc = check("shared/", "kappa/value", p->kappa.value, &SLOPE, err)) ||
 	    (rc = check("shared/", "phi/value", p->phi.value, &SHARE, err)) ||
-	    (rc = check("", "clock_ref_mhz", p->clock_ref_mhz, &CLOCK, err)))
+	    (rc = check("", "clock_ref_mhz", p->clock_ref_mhz, &CLOCK, err)) ||
+	    /* 0, like null, is "not recorded" (models/params.h) */
+	    (rc = check("provenance/", "residual_rms", p->residual_rms == 0.0 ? NAN : p->residual_rms, &SCATTER,
+	                err)))
 		return rc;
 	return WC_OK;
 }

@@ -269,10 +269,9 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 	}
 	if ((x = json_object_get(v, "residual_rms")) && !json_is_null(x)) {
 		wc__json_join(p, path, "residual_rms");
+		/* its range with the law's (params_ranges.c) */
 		if ((rc = wc__json_number(ld, x, p, &out->residual_rms)))
 			return rc;
-		if (out->residual_rms < 0)
-			return wc__json_fail(ld, p, "must be >= 0");
 	}
 	if ((x = json_object_get(v, "precision_mode")) && !json_is_null(x)) {
 		char mode[16];

@@ -6,9 +6,12 @@
  * naming its key; the writer refuses what the loader would; the built-in
  * profiles and values at the bounds still load. An absent or all-null
  * `range` is unknown: it loads, gives no warning, and writes back; level
- * names differing only in case are one level twice.
+ * names differing only in case are one level twice. provenance's
+ * residual_rms, the scatter calibrate takes, is held to --run-scatter's
+ * range.
  */
 #include "data/data.h"
+#include "models/limits.h"
 #include "predict/predict.h"
 #include "tests/support/support.h"
 
@@ -80,6 +83,12 @@ top(json_t *root)
 	return root;
 }
 
+static json_t *
+provenance(json_t *root)
+{
+	return json_object_get(root, "provenance");
+}
+
 static void
 refused(const char *key, json_t *(*locate)(json_t *), double v, const char *path)
 {
@@ -101,6 +110,22 @@ main(void)
 	refused("value", p0_1, 2e4, "levels/1/p0_w/value");
 	refused("value", gamma2, -1e300, "shared/gamma2/value");
 	refused("clock_ref_mhz", top, 1e9, "clock_ref_mhz");
+	/* provenance/residual_rms is the run scatter calibrate takes without
+	 * --run-scatter: 1e-300 reached the solver ("did not converge", over
+	 * HTTP a 422 naming no field) and 50 was taken silently; held to
+	 * --run-scatter's range (models/limits.h). 0, like null, is none. */
+	json_t *paper = paper_json();
+	CHECK(json_is_object(provenance(paper))); /* a key set there is read */
+	json_decref(paper);
+	refused("residual_rms", provenance, 1e-300, "provenance/residual_rms: 1e-300 is outside the documented "
+	                                            "range [1e-07, 10] (the scatter of one run calibrate takes");
+	refused("residual_rms", provenance, 50, "provenance/residual_rms: 50");
+	refused("residual_rms", provenance, 1e-8, "provenance/residual_rms: 1e-08");
+	refused("residual_rms", provenance, -1, "provenance/residual_rms: -1");
+	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MIN, &err), WC_OK);
+	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MAX, &err), WC_OK);
+	CHECK_INT(load_with("residual_rms", provenance, 0.05, &err), WC_OK);
+	CHECK_INT(load_with("residual_rms", provenance, 0, &err), WC_OK);
 	/* At the bounds: loaded. */
 	CHECK_INT(load_with("value", delta, 100, &err), WC_OK);
 	CHECK_INT(load_with("value", theta0, -100, &err), WC_OK);
@@ -113,6 +138,13 @@ main(void)
 	char *s = wc_params_dump(&p, 1, &err);
 	CHECK(s == NULL);
 	CHECK_CONTAINS(err.msg, "shared/delta/value");
+	free(s);
+	wc_params_clear(&p);
+	wc_params_default(&p);
+	p.residual_rms = 1e-300;
+	s = wc_params_dump(&p, 1, &err);
+	CHECK(s == NULL);
+	CHECK_CONTAINS(err.msg, "provenance/residual_rms");
 	free(s);
 	wc_params_clear(&p);
 

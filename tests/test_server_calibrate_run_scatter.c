@@ -7,6 +7,8 @@
  * no field). Now a scatter outside WC_RUN_SCATTER_MIN..MAX is refused
  * with that range, naming --run-scatter (calibrate, validate fewshot) or
  * /run_scatter, and the least one taken gives a shift with an interval.
+ * A base file's provenance.residual_rms, the scatter taken without the
+ * flag, is held to the same range at load (/provenance/residual_rms).
  */
 #include "data/data.h"
 #include "models/limits.h"
@@ -16,6 +18,8 @@
 #include "tests/support/support.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define SHIFT 0.3
@@ -81,6 +85,36 @@ main(void)
 		const char *few[] = { "wattcast", "validate", "fewshot", runs, "--run-scatter", bad[i], NULL };
 		cli_refused(few, bad[i]);
 	}
+
+	/* a base file's provenance.residual_rms is the scatter taken without
+	 * --run-scatter: out of the range it is refused at load, naming its
+	 * path, before any solve (1e-300 "did not converge", 50 was taken) */
+	static const char *const bad_rms[] = { "1e-300", "50" };
+	char *base_file = path_join(dir, "base.json");
+	for (size_t i = 0; i < sizeof bad_rms / sizeof *bad_rms; i++) {
+		wc_params pb = WC_PARAMS_INIT;
+		wc_params_default(&pb);
+		char *txt = wc_params_dump(&pb, 1, NULL);
+		wc_params_clear(&pb);
+		json_t *root = txt ? json_loads(txt, 0, NULL) : NULL;
+		free(txt);
+		json_object_set_new(json_object_get(root, "provenance"), "residual_rms",
+		                    json_real(strtod(bad_rms[i], NULL)));
+		CHECK_INT(json_dump_file(root, base_file, 0), 0);
+		json_decref(root);
+		const char *cal[] = { "wattcast", "calibrate", "--params", base_file, runs, "-o", cli, "--quiet",
+			              "--bootstrap", "50", NULL };
+		char want[160];
+		snprintf(want, sizeof want, "/provenance/residual_rms: %s is outside the documented range [%g, %g]",
+		         bad_rms[i], WC_RUN_SCATTER_MIN, WC_RUN_SCATTER_MAX);
+		run_result r;
+		CHECK_INT(run_wattcast(cal, NULL, &r), 0);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, want);
+		CHECK(strstr(r.err, "converge") == NULL);
+		run_result_free(&r);
+	}
+	free(base_file);
 
 	/* the least taken: the shift with an interval around it, not 0 */
 	char least[32];
