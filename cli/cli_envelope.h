@@ -94,7 +94,7 @@ void cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_opt
 /** A budget plan's text lines (cli/envelope_io.c); `mode` as the answer labels it
  *  (wc_envelope_fleet_label). */
 void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs,
-                           int pm_calibrated);
+                           const wc_power_map *pm);
 
 /** `wattcast envelope --help` (cli/envelope_usage.c). */
 extern const char cli_envelope_usage[];

@@ -489,7 +489,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 		return CLI_OK;
 	}
 	print_header(a, s);
-	cli_print_budget_plan(&a->bo, &plan, wc_envelope_fleet_label(&a->w, a->o.fleet_mode), secs, s->pm.pe_calibrated);
+	cli_print_budget_plan(&a->bo, &plan, wc_envelope_fleet_label(&a->w, a->o.fleet_mode), secs, &s->pm);
 	return CLI_OK;
 }
 

@@ -249,8 +249,8 @@ void
 cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *pm)
 {
 	if (!isfinite(iv->mean_lo) && !isfinite(iv->p95_lo)) {
-		printf("  95 %% predictive interval: none (the parameter set has no prediction_error for this level; "
-		       "the spread above is the simulation's, not an interval)\n");
+		printf("  95 %% predictive interval: none (%s; the spread above is the simulation's, not an interval)\n",
+		       WC_ENVELOPE_NO_PE);
 		return;
 	}
 	printf("  95 %% predictive interval (%sthe law's held-out error, %s/%s, %d runs; not the Monte-Carlo spread):"
@@ -356,7 +356,7 @@ cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_options 
 
 void
 cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs,
-                      int pm_calibrated)
+                      const wc_power_map *pm)
 {
 	/* the budget as given (the shortest text that reads back as it) and
 	 * the statistics to the digit that decides the comparison (4000 W is
@@ -383,10 +383,12 @@ cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, c
 		printf("; the search bound --max-fleet %d was reached", bo->max_fleet);
 	if (isfinite(plan->stat_hi_w))
 		printf("\n95 %% predictive interval of that %s (%sthe law's held-out error, not the Monte-Carlo spread): "
-		       "[%.6g, %.6g] W%s", stat, pm_calibrated ? "the calibration's draws and " : "", plan->stat_lo_w,
+		       "[%.6g, %.6g] W%s", stat, pm->pe_calibrated ? "the calibration's draws and " : "", plan->stat_lo_w,
 		       plan->stat_hi_w,
 		       plan->stat_hi_w > bo->budget_w ? "; its upper end is over the budget: the plan holds at the "
 		                                        "estimate, not at the interval's top" : "");
+	else if (plan->fleet_size > 0 && !pm->has_pe)
+		printf("\n95 %% predictive interval of that %s: none (%s)", stat, WC_ENVELOPE_NO_PE);
 	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan->probes, plan->probes == 1 ? "" : "s",
 	       plan->servers_simulated, plan->servers_simulated == 1 ? "" : "s", secs);
 	for (int i = 0; i < plan->n_warnings; i++)

@@ -317,10 +317,11 @@ void wc_service_calibration_notes(const wc_params *p, const wc_config *c, const 
 /** The warnings an envelope or a budget plan carries besides its own
  *  (docs/envelopes.md, "Outputs"), in the order said: the power map's
  *  (datasheet level, precision, clock, a clock below half the top one,
- *  another serving stack, the law's span caveats) and, unless the workload is an n(t), the
+ *  another serving stack, the law's span caveats, no held-out error for
+ *  the interval) and, unless the workload is an n(t), the
  *  service times' (fallback, calibration caveats). Pointers
  *  into `pm` and `ss` (NULL: none) into out[0..max); returns how many. */
-#define WC_ENVELOPE_SETUP_WARNINGS (10 + WC_WARNINGS_MAX)
+#define WC_ENVELOPE_SETUP_WARNINGS (11 + WC_WARNINGS_MAX)
 int wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, const wc_envelope_workload *w,
                                const char **out, int max);
 

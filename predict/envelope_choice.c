@@ -121,6 +121,9 @@ wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, c
 			out[n++] = one[i];
 	for (int i = 0; i < pm->n_span_notes && n < max; i++)
 		out[n++] = pm->span_notes[i];
+	/* a null interval says why, as the power answer's does */
+	if (!pm->has_pe && n < max)
+		out[n++] = WC_ENVELOPE_NO_INTERVAL_NOTE;
 	/* an n(t) has no service times: their caveats do not apply */
 	if (!ss || w->kind == WC_ENVELOPE_SERIES)
 		return n;

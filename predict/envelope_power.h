@@ -12,6 +12,15 @@
 
 #include "models/models.h"
 
+/* Why an envelope's or a budget plan's predictive interval is null: its
+ * one part is the law's held-out error of mean power (docs/intervals.md,
+ * "Where it applies"). The reason the text prints, and the warning the
+ * JSON and HTTP answers carry (wc_envelope_setup_warnings), in one place. */
+#define WC_ENVELOPE_NO_PE "the parameter set has no prediction_error for this level"
+#define WC_ENVELOPE_NO_INTERVAL_NOTE                                                                                  \
+	"interval_95: none: " WC_ENVELOPE_NO_PE ", and the law's held-out error of mean power is the whole of the "  \
+	"mean's and p95's interval; a spread over replicas is the simulation's, not one (docs/intervals.md)"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,7 +42,8 @@ typedef struct {
 	int tp;            /* GPUs per server */
 	char source[48];
 	/* The law's held-out error for this level (the parameter set's
-	 * prediction_error stratum, docs/intervals.md); has_pe 0: none. */
+	 * prediction_error stratum, docs/intervals.md); has_pe 0: none, and
+	 * the answer says so (WC_ENVELOPE_NO_INTERVAL_NOTE). */
 	int has_pe;
 	wc_pe_stratum pe;
 	/* 1: the level or model term is calibrated, and its intervals add the
