@@ -151,6 +151,29 @@ open_running_ends(const cap_ctx *x, wc_capacity_prediction *out)
 		*lo = *hi = NAN;
 }
 
+/* The end of quantity k, whose error is mean power's alone, once power's
+ * end `power_end` is held (`upper`: at the ceiling, else at the idle
+ * floor); `scaled` is its end moved by power's factor, which is that end
+ * when k is proportional to power. Energy per output token and what
+ * scales with it are power over throughput: power's end over the
+ * throughput's far end (its point when it has no interval: an open loop
+ * below capacity serves the rate's tokens exactly), never past the end it
+ * had. One rule for the open loop and a closed loop without energy per
+ * token's error (docs/intervals.md, "Physical ceiling"). */
+static double
+hold_power_share(const wc_capacity_prediction *out, int k, double power_end, double scaled, int upper)
+{
+	const double v = out->value[k], end = upper ? out->hi[k] : out->lo[k];
+	if (!wc__capacity_per_token(k))
+		return upper ? fmax(v, scaled) : fmin(v, scaled);
+	const double thr = out->value[WC_CAPQ_THROUGHPUT];
+	const double far = upper ? out->lo[WC_CAPQ_THROUGHPUT] : out->hi[WC_CAPQ_THROUGHPUT];
+	const double held = v * (power_end / out->value[WC_CAPQ_POWER]) * (isfinite(far) && far > 0.0 ? thr / far : 1.0);
+	if (!isfinite(held))
+		return end;
+	return upper ? fmax(v, fmin(end, held)) : fmin(v, fmax(end, held));
+}
+
 static int
 pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out)
 {
@@ -172,10 +195,6 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	int ds_ene = x->datasheet && ene && strcmp(ene->source, "datasheet") == 0;
 	/* the power answer's own words for its stratum (wc_predict_inference) */
 	int ds_power = power && strcmp(power->source, "datasheet") == 0;
-	if (x->datasheet && lat && !ds_lat)
-		WC_WARN(out, "interval_95: the parameter set has no held-out error of datasheet capacity levels; the "
-		        "intervals of latency and throughput cover held-out models on fitted levels, not this transfer "
-		        "(docs/intervals.md)");
 	if (ds_lat && !ds_ene && power) {
 		both = *lat;
 		both.q_lo = lat->q_lo + power->q_lo;
@@ -186,6 +205,9 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	 * (docs/intervals.md, "Where it applies") */
 	const int lat_drew = out->n_draws > 0 && isfinite(out->lo[WC_CAPQ_LATENCY]);
 	const int pow_drew = out->n_draws > 0 && isfinite(out->lo[WC_CAPQ_POWER]);
+	wc__capacity_latency_note(x->datasheet, lat, ds_lat, lat_drew, out);
+	/* the quantities whose error is mean power's alone, or their draws' */
+	int power_only[WC_CAPQ_COUNT] = { 0 };
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
 		int by = wc__capacity_widened_by(k, out);
 		const wc_pe_stratum *s = by == WC__BY_LATENCY ? lat : by == WC__BY_POWER ? power : by == WC__BY_ENERGY
@@ -202,6 +224,7 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                                    : out->open_loop && !out->over_capacity ? WC_COVERS_OPEN_LOOP_POWER : "mean power");
 		if (!s && drew)
 			out->covers[k] = wc__capacity_draws_covers(k, out, lat_drew, pow_drew);
+		power_only[k] = by == WC__BY_POWER || (by == WC__BY_ENERGY && (s == power || !s));
 		if (!s || !isfinite(out->value[k]) || out->value[k] <= 0.0)
 			continue;
 		const wc_pred_error *pe = s == power ? &p->pred_error : s == lat ? &p->quantity_error[WC_PEQ_LATENCY]
@@ -212,6 +235,15 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                     : wc__predict_widen_power(lb, pe, s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s == &both ? lat : s;
 	}
+	/* Below capacity an open loop serves its arrivals: its throughput is
+	 * rate x output tokens whatever the latency (docs/capacity.md), so
+	 * latency's error does not widen it (docs/intervals.md). */
+	if (out->open_loop && !out->over_capacity)
+		out->lo[WC_CAPQ_THROUGHPUT] = out->hi[WC_CAPQ_THROUGHPUT] = NAN;
+	/* Over capacity no more tokens leave than arrive: the upper end is
+	 * held at rate x output tokens, as n's is at its limit (docs/intervals.md). */
+	else if (out->open_loop && isfinite(out->hi[WC_CAPQ_THROUGHPUT]))
+		out->hi[WC_CAPQ_THROUGHPUT] = fmin(out->hi[WC_CAPQ_THROUGHPUT], c->request_rate * c->output_tokens);
 	/* Power and what is proportional to it (energy, cost and CO2 per
 	 * hour) end where the boards do (docs/intervals.md, "Physical
 	 * ceiling"): the same factor holds each. */
@@ -221,15 +253,15 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	ceiling = wc_law_loop_ceiling_w(ceiling, wc__predict_idle_floor(lb, c->tp), out->value[WC_CAPQ_RUNNING], x->n_cap,
 	                                out->open_loop && !out->over_capacity);
 	double f = wc_interval_hold_ceiling(node_w, ceiling, &out->hi[WC_CAPQ_POWER]);
-	for (int k = 0; k < WC_CAPQ_COUNT; k++)
-		if (k != WC_CAPQ_POWER && wc__capacity_widened_by(k, out) == WC__BY_POWER && isfinite(out->hi[k]))
-			out->hi[k] = fmax(out->value[k], out->hi[k] * f);
+	for (int k = 0; k < WC_CAPQ_COUNT && f < 1.0; k++)
+		if (k != WC_CAPQ_POWER && power_only[k] && isfinite(out->hi[k]))
+			out->hi[k] = hold_power_share(out, k, out->hi[WC_CAPQ_POWER], out->hi[k] * f, 1);
 	/* ... and start no lower than a known idle draw, as the power answer's */
 	const double lo0 = out->lo[WC_CAPQ_POWER];
 	wc_interval_hold_floor(node_w, wc__predict_idle_floor(lb, c->tp), &out->lo[WC_CAPQ_POWER]);
 	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
-		if (k != WC_CAPQ_POWER && wc__capacity_widened_by(k, out) == WC__BY_POWER && isfinite(out->lo[k]))
-			out->lo[k] = fmin(out->value[k], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0);
+		if (k != WC_CAPQ_POWER && power_only[k] && isfinite(out->lo[k]))
+			out->lo[k] = hold_power_share(out, k, out->lo[WC_CAPQ_POWER], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0, 0);
 	if (out->open_loop)
 		open_running_ends(x, out);
 	return WC_OK;
@@ -433,16 +465,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 		return WC_OK;
 	if ((rc = draw_intervals(&x, cb, &lb, out, err)) != WC_OK)
 		return rc;
-	/* Below capacity an open loop serves its arrivals: its throughput is
-	 * rate x output tokens whatever the latency (docs/capacity.md), so
-	 * latency's error does not widen it (docs/intervals.md). */
 	const int by_arrivals = out->open_loop && !out->over_capacity;
-	if (by_arrivals)
-		out->lo[WC_CAPQ_THROUGHPUT] = out->hi[WC_CAPQ_THROUGHPUT] = NAN;
-	/* Over capacity no more tokens leave than arrive: the upper end is
-	 * held at rate x output tokens, as n's is at its limit (docs/intervals.md). */
-	else if (out->open_loop && isfinite(out->hi[WC_CAPQ_THROUGHPUT]))
-		out->hi[WC_CAPQ_THROUGHPUT] = fmin(out->hi[WC_CAPQ_THROUGHPUT], c->request_rate * c->output_tokens);
 	/* An answer without an interval says so where its interval would say
 	 * what it covers, not in a warning on every answer (docs/intervals.md). */
 	wc__capacity_null_covers(p, by_arrivals, out);

@@ -31,6 +31,36 @@ wc__capacity_widened_by(int k, const wc_capacity_prediction *out)
 	}
 }
 
+int
+wc__capacity_per_token(int k)
+{
+	switch (k) {
+	case WC_CAPQ_E_TOKEN: case WC_CAPQ_E_REQUEST: case WC_CAPQ_COST_REQUEST: case WC_CAPQ_COST_MTOK:
+	case WC_CAPQ_CO2_REQUEST: case WC_CAPQ_CO2_MTOK: return 1;
+	default: return 0;
+	}
+}
+
+/* One rule for what latency's and throughput's intervals leave out, as the
+ * power answer says its own (wc_predict_note_params_only): no held-out
+ * error of latency at all, or none of a datasheet level's transfer
+ * (docs/intervals.md, "Capacity levels from a datasheet"). No set has a
+ * held-out error of TTFT (no table at hand measures it): the first warning
+ * names it beside latency, whose draws are its draws. */
+void
+wc__capacity_latency_note(int datasheet, const wc_pe_stratum *lat, int ds_lat, int lat_drew,
+                          wc_capacity_prediction *out)
+{
+	if (!lat && lat_drew)
+		WC_WARN(out, "interval_95: latency, throughput and TTFT cover the capacity parameters' uncertainty only: "
+		        "the parameter set has no held-out error of latency%s (of TTFT no set has; docs/intervals.md)",
+		        datasheet ? ", of fitted levels or of this datasheet transfer" : "");
+	else if (datasheet && lat && !ds_lat)
+		WC_WARN(out, "interval_95: the parameter set has no held-out error of datasheet capacity levels; the "
+		        "intervals of latency and throughput cover held-out models on fitted levels, not this transfer "
+		        "(docs/intervals.md)");
+}
+
 const char *
 wc__capacity_draws_covers(int k, const wc_capacity_prediction *out, int latency_drew, int power_drew)
 {

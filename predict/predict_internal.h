@@ -186,6 +186,16 @@ int wc__capacity_widened_by(int k, const wc_capacity_prediction *out);
  *  (the power law's): energy per token's, varied by one of them only,
  *  says which part it leaves out. */
 const char *wc__capacity_draws_covers(int k, const wc_capacity_prediction *out, int latency_drew, int power_drew);
+/** 1 for the quantities that are node power over throughput (energy,
+ *  cost and CO2 per output token or per request). */
+int wc__capacity_per_token(int k);
+/** The warning, once, when latency's and throughput's intervals lack the
+ *  held-out error their quantity needs: the set has none of latency
+ *  (`lat` NULL) and the draws give them an interval (`lat_drew`), or the
+ *  level is a datasheet transfer (`datasheet`) and the set's latency
+ *  error is not its datasheet stratum (`ds_lat` 0). */
+void wc__capacity_latency_note(int datasheet, const wc_pe_stratum *lat, int ds_lat, int lat_drew,
+                               wc_capacity_prediction *out);
 /** Each null interval's reason in `out->covers` (`by_arrivals`: an open
  *  loop below capacity, whose throughput is the rate's), naming the law
  *  whose draws or held-out error it lacks; NULL for an answer not given. */
