@@ -450,6 +450,9 @@ validate(const char *what, int argc, char **argv)
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (vrc == WC_OK && heldout && wc_heldout_in_sample(&frozen, t, a.input, in_sample, sizeof in_sample))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
+		if (vrc == WC_OK && heldout &&
+		    wc_heldout_interval_in_sample(&frozen, t, a.datasheet, a.input, in_sample, sizeof in_sample))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */

@@ -63,6 +63,15 @@ int wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc
  *  frozen score of it is in-sample, not held out. */
 int wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf,
                          size_t cap);
+/** 1, and in `buf` a warning naming `input`, when `p`'s prediction_error
+ *  was measured on the runs of `t` as `validate heldout` scores them:
+ *  recomputed on `t` as it was (folds frozen; with `datasheet`, and a row
+ *  on a board `p` has no level for, its datasheet stratum leaving each
+ *  platform out), it gives the set's strata again. The interval coverage
+ *  of such a score is in-sample: its quantile is these very residuals'
+ *  (docs/validation.md, "Frozen-law accuracy"). */
+int wc_heldout_interval_in_sample(const wc_params *p, const wc_runs_table *t, int datasheet, const char *input,
+                                  char *buf, size_t cap);
 
 /* ------------------------------------------------- leave one model out */
 
