@@ -14,14 +14,30 @@
 #include "models/catalog.h"
 #include "models/warnings.h"
 
+/* A level's decode contexts (input + output / 2), the span an output
+ * length is checked against: from its least prompt and output to its
+ * largest; 0 where its rows identify no input length, whose output span
+ * then stands alone (docs/capacity.md, "Warnings"). */
+static int
+context_span(const wc_capacity_range *r, double *lo, double *hi)
+{
+	if (!(r->input_max > 0 && r->output_max > 0))
+		return 0;
+	*lo = r->input_min + 0.5 * r->output_min;
+	*hi = r->input_max + 0.5 * r->output_max;
+	return 1;
+}
+
 /* A datasheet level (models/capacity_transfer.c) has no rows of its own:
  * what its answer rests on is the fitted levels' rows, so their spans,
  * joined, are what a question is checked against, and they are named
- * (docs/capacity.md, "Platforms without a capacity level"). 0 when `l`
- * is no transfer. */
+ * (docs/capacity.md, "Platforms without a capacity level"). The decode
+ * context's span is the join of each level's own (`ctx`, 0 when none has
+ * one), never one level's least prompt with another's least output: that
+ * would be a context no level's rows had. 0 when `l` is no transfer. */
 static int
-transfer_span(const wc_capacity_params *cp, const wc_capacity_level *l, wc_capacity_range *u, char *names,
-              size_t cap)
+transfer_span(const wc_capacity_params *cp, const wc_capacity_level *l, wc_capacity_range *u, double ctx[2],
+              char *names, size_t cap)
 {
 	int ds = 0;
 	for (int k = 0; k < WC_CAP_KINDS; k++)
@@ -29,6 +45,7 @@ transfer_span(const wc_capacity_params *cp, const wc_capacity_level *l, wc_capac
 	if (!ds || l->range.rows > 0)
 		return 0;
 	memset(u, 0, sizeof *u);
+	ctx[0] = ctx[1] = 0.0;
 	names[0] = '\0';
 	int n = 0;
 	for (int i = 0; i < cp->n_levels; i++) {
@@ -41,6 +58,11 @@ transfer_span(const wc_capacity_params *cp, const wc_capacity_level *l, wc_capac
 			if (lo[j][1] > 0)
 				*ulo[j] = *ulo[j] > 0 ? fmin(*ulo[j], *lo[j]) : *lo[j];
 			ulo[j][1] = fmax(ulo[j][1], lo[j][1]);
+		}
+		double c_lo, c_hi;
+		if (context_span(r, &c_lo, &c_hi)) {
+			ctx[0] = ctx[1] > 0 ? fmin(ctx[0], c_lo) : c_lo;
+			ctx[1] = fmax(ctx[1], c_hi);
 		}
 		if (r->tp_max > 0) {
 			u->tp_min = u->tp_min > 0 && u->tp_min < r->tp_min ? u->tp_min : r->tp_min;
@@ -127,7 +149,8 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	char eta[WC_WARNING_LEN], from[WC_WARNING_LEN / 4], where[WC_WARNING_LEN / 2];
 	eta_note(cp, l, eta, sizeof eta);
 	wc_capacity_range u;
-	const int ds = transfer_span(cp, l, &u, from, sizeof from);
+	double ctx_span[2] = { 0.0, 0.0 };
+	const int ds = transfer_span(cp, l, &u, ctx_span, from, sizeof from);
 	if (ds) {
 		r = &u;
 		wc_error_format(where, sizeof where, "of the levels it is transferred from (%s)", from);
@@ -159,9 +182,12 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		in_hi = r->input_max;
 	}
 	/* The output length acts through the decode's context read: its span
-	 * is the level's decode contexts (input + output / 2), or the output
-	 * span where the rows identify no input length. */
-	const int ctx = r->input_max > 0 && r->output_max > 0;
+	 * is the level's decode contexts (input + output / 2), joined over the
+	 * levels a transfer rests on, or the output span where the rows
+	 * identify no input length. */
+	if (!ds)
+		(void)context_span(r, &ctx_span[0], &ctx_span[1]);
+	const int ctx = ctx_span[1] > 0;
 	const char *on = ds ? "" : "on ", *shared = "over all platforms' rows (prefill is shared)";
 	const char *lname = ds ? where : l->name;
 	const struct {
@@ -173,8 +199,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
 		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, lname,
 		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
-		  ctx ? r->input_min + 0.5 * r->output_min : r->output_min,
-		  ctx ? r->input_max + 0.5 * r->output_max : r->output_max },
+		  ctx ? ctx_span[0] : r->output_min, ctx ? ctx_span[1] : r->output_max },
 		{ "tp", "tp %g", "", "", on, lname, c->tp, r->tp_min, r->tp_max },
 		/* the step times scale with the bytes and FLOPs of the active
 		 * parameters, fitted only on the sizes of the level's rows */
