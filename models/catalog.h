@@ -36,7 +36,11 @@ typedef struct {
 	const char *idle_source;    /* where idle_power_w comes from */
 	int link_domain;            /* GPUs one NVLink (AMD: Infinity Fabric) domain joins: 1 none,
 	                             * 2 bridged pairs, 4 bridged fours, 8 a baseboard's switch or
-	                             * mesh; 0 = the system decides (wc_platform_tp_crosses_pcie) */
+	                             * mesh; 0 = the system decides (wc_platform_tp_crossing) */
+	const char *link;           /* that link's name ("NVLink", "Infinity Fabric"); NULL: none */
+	const char *beyond_link;    /* what a group larger than the domain crosses: "PCIe" between
+	                             * the cards of one node, "the network" past a baseboard's 8,
+	                             * which are its node; NULL with link_domain 0 */
 	int module_limit;           /* 1: max_power_w is a module's (CPU and its memory included) */
 	const char *source;         /* the datasheet the row is read from */
 	/* Other spellings, matched like the name (case, spaces, '-' and '_'
@@ -65,15 +69,17 @@ const wc_platform_info *wc_platform_board(const char *name, const char *shared_w
  *  rule: outside it the law's clock factor would extrapolate far beyond
  *  anything measured. */
 int wc_platform_clock_in_range(const wc_platform_info *pi, double mhz);
-/** Does a tensor-parallel group of `tp` GPUs of board `pi` talk over
- *  PCIe: tp is above the GPUs its NVLink (or Infinity Fabric) domain
- *  joins -- every tp > 1 on a board with none (L40S), tp > 2 on boards
- *  whose bridges join pairs (H100 PCIe and NVL, A100 PCIe). 0 when `pi`
- *  is NULL or its domain depends on the system (GH200). The capacity
- *  law's communication term is fitted on boards whose groups never leave
- *  NVLink, so such an answer likely understates it (docs/capacity.md,
- *  "Warnings"). */
-int wc_platform_tp_crosses_pcie(const wc_platform_info *pi, int tp);
+/** What a tensor-parallel group of `tp` GPUs of board `pi` crosses
+ *  beyond the GPUs its NVLink (or Infinity Fabric) domain joins: the
+ *  catalog's beyond_link ("PCIe" for every tp > 1 on a board with none,
+ *  the L40S, and for tp > 2 on boards whose bridges join pairs, the H100
+ *  PCIe and NVL and A100 PCIe; "the network" for tp > 8 on a baseboard's
+ *  8, the H100 or MI300X, whose group spans nodes). NULL when the group
+ *  stays on its link, `pi` is NULL or its domain depends on the system
+ *  (GH200). The capacity law's communication term is fitted on boards
+ *  whose groups never leave NVLink, so such an answer likely understates
+ *  it (docs/capacity.md, "Warnings"). */
+const char *wc_platform_tp_crossing(const wc_platform_info *pi, int tp);
 /** Bytes of memory of one GPU of `level` whose datasheet capacity is
  *  `memory_gb`: the driver's total (memory_mib) when the level's board
  *  (wc_platform_board) records one and has that datasheet capacity, else

@@ -42,60 +42,64 @@
  * only; whether other superchips share its NVLink (none on a node of
  * one, two on an NVL2, up to 256 over an NVLink Switch System) is the
  * system's, so it records none (0). A TP group larger than its domain
- * talks over PCIe (wc_platform_tp_crosses_pcie; docs/capacity.md,
- * "Warnings"). */
+ * crosses what lies beyond it (wc_platform_tp_crossing; docs/capacity.md,
+ * "Warnings"): PCIe between the cards of one node, bridged or not; the
+ * network past a baseboard, whose 8 GPUs are its node. */
+#define NO_LINK .link_domain = 1, .beyond_link = "PCIe"
+#define BRIDGE(n) .link_domain = (n), .link = "NVLink", .beyond_link = "PCIe"
+#define BASEBOARD(name) .link_domain = 8, .link = (name), .beyond_link = "the network"
 static const wc_platform_info platforms[] = {
 	{ .name = "A10G", .architecture = "Ampere", .memory_gb = 24, .memory_mib = 23028, .bandwidth_tb_s = 0.6,
 	  .bf16_tflops = 70, .max_power_w = 300, .max_sm_clock_mhz = 1710, .min_sm_clock_mhz = 210,
-	  .source = "NVIDIA A10G (AWS G5) specifications", .link_domain = 1,
+	  .source = "NVIDIA A10G (AWS G5) specifications", NO_LINK,
 	  .aliases = { "A10G-24GB", NULL } },
 	{ .name = "L4", .architecture = "Ada Lovelace", .memory_gb = 24, .memory_mib = 23034, .bandwidth_tb_s = 0.3,
 	  .bf16_tflops = 121, .fp8_tflops = 242.5, .max_power_w = 72, .max_sm_clock_mhz = 2040,
-	  .min_sm_clock_mhz = 210, .source = "NVIDIA L4 datasheet", .link_domain = 1,
+	  .min_sm_clock_mhz = 210, .source = "NVIDIA L4 datasheet", NO_LINK,
 	  .aliases = { "L4-24GB", NULL } },
 	{ .name = "L40S", .architecture = "Ada Lovelace", .memory_gb = 48, .memory_mib = 46068, .bandwidth_tb_s = 0.864,
 	  .bf16_tflops = 362, .fp8_tflops = 733, .max_power_w = 350, .max_sm_clock_mhz = 2520,
-	  .min_sm_clock_mhz = 210, .source = PAPER "; FP8 from the NVIDIA L40S datasheet", .link_domain = 1,
+	  .min_sm_clock_mhz = 210, .source = PAPER "; FP8 from the NVIDIA L40S datasheet", NO_LINK,
 	  .aliases = { "L40S-48GB", NULL } },
 	{ .name = "A100", .architecture = "Ampere", .memory_gb = 80, .memory_mib = 81920, .bandwidth_tb_s = 2.04,
 	  .bf16_tflops = 312, .max_power_w = 400, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
-	  .idle_power_w = 72.9, .idle_source = PAPER_P0, .source = PAPER, .link_domain = 8,
+	  .idle_power_w = 72.9, .idle_source = PAPER_P0, .source = PAPER, BASEBOARD("NVLink"),
 	  .aliases = { "A100-SXM4-80GB", "A100-SXM", "A100-80GB", "A100-SXM-80GB", NULL } },
 	{ .name = "A100-40GB", .architecture = "Ampere", .memory_gb = 40, .memory_mib = 40960, .bandwidth_tb_s = 1.555,
 	  .bf16_tflops = 312, .max_power_w = 400, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
-	  .source = "NVIDIA A100 datasheet (SXM4 40 GB)", .link_domain = 8,
+	  .source = "NVIDIA A100 datasheet (SXM4 40 GB)", BASEBOARD("NVLink"),
 	  .aliases = { "A100-SXM4-40GB", "A100-SXM-40GB", NULL } },
 	{ .name = "A100-PCIe", .architecture = "Ampere", .memory_gb = 80, .memory_mib = 81920, .bandwidth_tb_s = 1.935,
 	  .bf16_tflops = 312, .max_power_w = 300, .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
-	  .source = "NVIDIA A100 datasheet (PCIe 80 GB)", .link_domain = 2,
+	  .source = "NVIDIA A100 datasheet (PCIe 80 GB)", BRIDGE(2),
 	  .aliases = { "A100-80GB-PCIe", "A100-PCIE-80GB", "A100-PCIe-80GB", NULL } },
 	{ .name = "A100-PCIe-40GB", .architecture = "Ampere", .memory_gb = 40, .memory_mib = 40960,
 	  .bandwidth_tb_s = 1.555, .bf16_tflops = 312, .max_power_w = 250,
 	  .max_sm_clock_mhz = 1410, .min_sm_clock_mhz = 210,
-	  .source = "NVIDIA A100 datasheet (PCIe 40 GB)", .link_domain = 2,
+	  .source = "NVIDIA A100 datasheet (PCIe 40 GB)", BRIDGE(2),
 	  .aliases = { "A100-PCIE-40GB", "A100-40GB-PCIe", NULL } },
 	{ .name = "H100", .architecture = "Hopper", .memory_gb = 80, .memory_mib = 81559, .bandwidth_tb_s = 3.35,
 	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 700, .max_sm_clock_mhz = 1980,
 	  .min_sm_clock_mhz = 345, .idle_power_w = 126.3, .idle_source = PAPER_P0,
-	  .source = PAPER "; FP8 from the NVIDIA H100 datasheet", .link_domain = 8,
+	  .source = PAPER "; FP8 from the NVIDIA H100 datasheet", BASEBOARD("NVLink"),
 	  .aliases = { "H100-SXM", "H100-SXM5", "H100-SXM5-80GB", "H100-80GB-HBM3", "H100-SXM-80GB",
 	               NULL } },
 	{ .name = "H100-PCIe", .architecture = "Hopper", .memory_gb = 80, .memory_mib = 81559, .bandwidth_tb_s = 2.0,
 	  .bf16_tflops = 756, .fp8_tflops = 1513, .max_power_w = 350, .max_sm_clock_mhz = 1755,
-	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (PCIe)", .link_domain = 2,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (PCIe)", BRIDGE(2),
 	  .aliases = { "H100-PCIe-80GB", "H100-80GB-PCIe", NULL } },
 	{ .name = "H100-NVL", .architecture = "Hopper", .memory_gb = 94, .memory_mib = 95830, .bandwidth_tb_s = 3.9,
 	  .bf16_tflops = 835, .fp8_tflops = 1671, .max_power_w = 400, .max_sm_clock_mhz = 1785,
-	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (NVL)", .link_domain = 2,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA H100 datasheet (NVL)", BRIDGE(2),
 	  .aliases = { "H100-NVL-94GB", "H100NVL", NULL } },
 	{ .name = "H200", .architecture = "Hopper", .memory_gb = 141, .memory_mib = 143771, .bandwidth_tb_s = 4.8,
 	  .bf16_tflops = 989, .fp8_tflops = 1979, .max_power_w = 700, .max_sm_clock_mhz = 1980,
 	  .min_sm_clock_mhz = 345, .idle_power_w = 120.9, .idle_source = PAPER_P0,
-	  .source = PAPER "; FP8 from the NVIDIA H200 datasheet", .link_domain = 8,
+	  .source = PAPER "; FP8 from the NVIDIA H200 datasheet", BASEBOARD("NVLink"),
 	  .aliases = { "H200-SXM", "H200-141GB", "H200-SXM-141GB", "H200-141GB-HBM3e", NULL } },
 	{ .name = "H200-NVL", .architecture = "Hopper", .memory_gb = 141, .memory_mib = 143771, .bandwidth_tb_s = 4.8,
 	  .bf16_tflops = 835, .fp8_tflops = 1671, .max_power_w = 600, .max_sm_clock_mhz = 1785,
-	  .min_sm_clock_mhz = 345, .source = "NVIDIA H200 datasheet (NVL)", .link_domain = 4,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA H200 datasheet (NVL)", BRIDGE(4),
 	  .aliases = { "H200-NVL-141GB", "H200NVL", NULL } },
 	/* The GH200 module's limit covers the Grace CPU and memory as well;
 	 * 900 W is the module limit nvidia-smi reports as the GPU's
@@ -111,15 +115,15 @@ static const wc_platform_info platforms[] = {
 	  .aliases = { "GH200-480GB", "GH200-96GB", "GH200-Grace-Hopper", NULL } },
 	{ .name = "B200", .architecture = "Blackwell", .memory_gb = 180, .memory_mib = 183359, .bandwidth_tb_s = 8.0,
 	  .bf16_tflops = 2250, .fp8_tflops = 4500, .max_power_w = 1000, .max_sm_clock_mhz = 1965,
-	  .min_sm_clock_mhz = 345, .source = "NVIDIA HGX B200 datasheet", .link_domain = 8,
+	  .min_sm_clock_mhz = 345, .source = "NVIDIA HGX B200 datasheet", BASEBOARD("NVLink"),
 	  .aliases = { "B200-180GB", "B200-SXM", NULL } },
 	{ .name = "MI300X", .architecture = "CDNA 3", .memory_gb = 192, .memory_mib = 196288, .bandwidth_tb_s = 5.3,
 	  .bf16_tflops = 1307, .fp8_tflops = 2615, .max_power_w = 750, .max_sm_clock_mhz = 2100,
-	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI300X datasheet", .link_domain = 8,
+	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI300X datasheet", BASEBOARD("Infinity Fabric"),
 	  .aliases = { "MI300X-192GB", "MI300", NULL } },
 	{ .name = "MI325X", .architecture = "CDNA 3", .memory_gb = 256, .bandwidth_tb_s = 6.0,
 	  .bf16_tflops = 1307, .fp8_tflops = 2615, .max_power_w = 1000, .max_sm_clock_mhz = 2100,
-	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI325X datasheet", .link_domain = 8,
+	  .min_sm_clock_mhz = 500, .source = "AMD Instinct MI325X datasheet", BASEBOARD("Infinity Fabric"),
 	  .aliases = { "MI325X-256GB", NULL } },
 };
 
@@ -310,10 +314,10 @@ wc_platform_clock_in_range(const wc_platform_info *pi, double mhz)
 	return mhz >= lo && mhz <= pi->max_sm_clock_mhz;
 }
 
-int
-wc_platform_tp_crosses_pcie(const wc_platform_info *pi, int tp)
+const char *
+wc_platform_tp_crossing(const wc_platform_info *pi, int tp)
 {
-	return pi && pi->link_domain > 0 && tp > pi->link_domain;
+	return pi && pi->link_domain > 0 && tp > pi->link_domain ? pi->beyond_link : NULL;
 }
 
 double

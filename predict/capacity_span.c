@@ -92,8 +92,10 @@ eta_note(const wc_capacity_params *cp, const wc_capacity_level *l, char *buf, si
 /* tp > 1 on a transferred level: the communication per layer is the
  * fitted levels' (boards whose groups stay on NVLink unless the set says
  * other), never measured on this board; where the group is larger than
- * the GPUs the board's NVLink joins (none on an L40S, pairs on an H100
- * NVL), its all-reduce crosses PCIe, slower (docs/capacity.md,
+ * the GPUs the board's link joins, its all-reduce crosses what the
+ * catalog says lies beyond it (wc_platform_tp_crossing): PCIe on a board
+ * with no link (L40S) or bridged pairs (H100 NVL), the network past a
+ * baseboard's 8 (MI300X), slower either way (docs/capacity.md,
  * "Warnings"). */
 static void
 tp_transfer_note(const wc_capacity_level *l, const wc_config *c, const char *from, wc_capacity_prediction *out)
@@ -101,14 +103,15 @@ tp_transfer_note(const wc_capacity_level *l, const wc_config *c, const char *fro
 	if (c->tp <= 1)
 		return;
 	const wc_platform_info *me = wc_platform_lookup(l->name);
-	char pcie[128] = "";
-	if (wc_platform_tp_crosses_pcie(me, 2))
-		snprintf(pcie, sizeof pcie, "; its GPUs talk over PCIe only, so this likely understates it");
-	else if (wc_platform_tp_crosses_pcie(me, c->tp))
-		snprintf(pcie, sizeof pcie, "; its NVLink joins at most %d GPUs, so a group of %d crosses PCIe and this "
-		         "likely understates it", me->link_domain, c->tp);
+	const char *beyond = wc_platform_tp_crossing(me, c->tp);
+	char cross[160] = "";
+	if (beyond && !me->link)
+		snprintf(cross, sizeof cross, "; its GPUs talk over %s only, so this likely understates it", beyond);
+	else if (beyond)
+		snprintf(cross, sizeof cross, "; its %s joins at most %d GPUs, so a group of %d crosses %s and this "
+		         "likely understates it", me->link, me->link_domain, c->tp, beyond);
 	WC_WARN(out, "tp: %d on %s was never measured: its communication per layer is the fitted levels' (%s)%s "
-	        "(docs/capacity.md)", c->tp, l->name, from, pcie);
+	        "(docs/capacity.md)", c->tp, l->name, from, cross);
 }
 
 /* Is `v` outside [lo, hi] (relative slack for the values a file rounds)? */

@@ -54,13 +54,14 @@ entry(const char *name, const char *answered_from, const char *source, const wc_
 	json_object_set_new(o, "idle_power_w", fact(pi ? pi->idle_power_w : 0));
 	json_object_set_new(o, "idle_power_source", pi && pi->idle_power_w > 0 ? json_string("published") : json_null());
 	/* Facts a planner weighs in choosing a board: a TP group larger than
-	 * the GPUs its NVLink joins pays a PCIe communication term (pcie_only:
-	 * already a group of 2, no NVLink at all), and a module's limit counts
+	 * the GPUs its link joins pays a slower communication term, over PCIe
+	 * or the network (pcie_only: already a group of 2, no link at all;
+	 * wc_platform_tp_crossing), and a module's limit counts
 	 * the CPU too (docs/capacity.md, docs/fitting.md); null as the others
 	 * when the catalog does not know the board, link_domain also when the
 	 * system decides it (GH200). */
 	json_object_set_new(o, "link_domain", pi && pi->link_domain > 0 ? json_integer(pi->link_domain) : json_null());
-	json_object_set_new(o, "pcie_only", pi ? json_boolean(wc_platform_tp_crosses_pcie(pi, 2)) : json_null());
+	json_object_set_new(o, "pcie_only", pi ? json_boolean(wc_platform_tp_crossing(pi, 2) != NULL) : json_null());
 	json_object_set_new(o, "module_limit", pi ? json_boolean(pi->module_limit) : json_null());
 	json_object_set_new(o, "aliases", aliases);
 	return o;

@@ -167,28 +167,36 @@ main(void)
 		if (p->memory_mib > 0)
 			CHECK(p->memory_mib <= p->memory_gb * 1024.0 && p->memory_mib > 0.93 * p->memory_gb * 1024.0);
 	}
-	/* A TP group larger than the GPUs the board's NVLink joins talks over
-	 * PCIe (docs/capacity.md, "Warnings"): any group on a board without
-	 * NVLink, a group above 2 on the bridged pair boards (the H100 NVL,
-	 * H100 PCIe and A100 PCIe were taken as NVLink-joined at any tp),
-	 * above 4 on the H200 NVL, above 8 on a baseboard; never on the GH200,
-	 * whose system decides, nor an unknown board. */
-	static const struct { const char *board; int domain; } domains[] = {
-		{ "L40S", 1 }, { "A10G", 1 }, { "L4", 1 }, { "H100-NVL", 2 }, { "H100-PCIe", 2 }, { "A100-PCIe", 2 },
-		{ "A100-PCIe-40GB", 2 }, { "H200-NVL", 4 }, { "H100", 8 }, { "B200", 8 }, { "MI300X", 8 }, { "GH200", 0 },
+	/* A TP group larger than the GPUs the board's link joins crosses what
+	 * lies beyond it (docs/capacity.md, "Warnings"): PCIe for any group on
+	 * a board without a link, a group above 2 on the bridged pair boards
+	 * (the H100 NVL, H100 PCIe and A100 PCIe were taken as NVLink-joined at
+	 * any tp), above 4 on the H200 NVL; the network above a baseboard's 8,
+	 * whose GPUs are a node (the MI300X's group of 16 was said to cross
+	 * PCIe, over "NVLink"); never on the GH200, whose system decides, nor
+	 * an unknown board. */
+	static const struct { const char *board; int domain; const char *link, *beyond; } domains[] = {
+		{ "L40S", 1, NULL, "PCIe" }, { "A10G", 1, NULL, "PCIe" }, { "L4", 1, NULL, "PCIe" },
+		{ "H100-NVL", 2, "NVLink", "PCIe" }, { "H100-PCIe", 2, "NVLink", "PCIe" },
+		{ "A100-PCIe", 2, "NVLink", "PCIe" }, { "A100-PCIe-40GB", 2, "NVLink", "PCIe" },
+		{ "H200-NVL", 4, "NVLink", "PCIe" }, { "H100", 8, "NVLink", "the network" },
+		{ "B200", 8, "NVLink", "the network" }, { "MI300X", 8, "Infinity Fabric", "the network" },
+		{ "MI325X", 8, "Infinity Fabric", "the network" }, { "GH200", 0, NULL, NULL },
 	};
 	for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
 		const wc_platform_info *p = wc_platform_lookup(domains[i].board);
 		CHECK(p && p->link_domain == domains[i].domain);
 		if (!p)
 			continue;
-		CHECK(!wc_platform_tp_crosses_pcie(p, 1));
-		CHECK(wc_platform_tp_crosses_pcie(p, 2) == (domains[i].domain == 1));
-		CHECK(!wc_platform_tp_crosses_pcie(p, domains[i].domain));
-		CHECK(wc_platform_tp_crosses_pcie(p, domains[i].domain + 1) == (domains[i].domain > 0));
+		CHECK(domains[i].link ? p->link && strcmp(p->link, domains[i].link) == 0 : !p->link);
+		const char *b = wc_platform_tp_crossing(p, domains[i].domain + 1);
+		CHECK(!wc_platform_tp_crossing(p, 1));
+		CHECK((wc_platform_tp_crossing(p, 2) != NULL) == (domains[i].domain == 1));
+		CHECK(!wc_platform_tp_crossing(p, domains[i].domain));
+		CHECK(domains[i].beyond ? b && strcmp(b, domains[i].beyond) == 0 : !b);
 	}
-	CHECK(wc_platform_tp_crosses_pcie(wc_platform_lookup("H100-NVL"), 8));
-	CHECK(!wc_platform_tp_crosses_pcie(NULL, 8));
+	CHECK(strcmp(wc_platform_tp_crossing(wc_platform_lookup("H100-NVL"), 8), "PCIe") == 0);
+	CHECK(!wc_platform_tp_crossing(NULL, 8));
 	for (size_t i = 0; i < wc_platform_count(); i++) /* only the GH200 leaves it to the system */
 		CHECK(wc_platform_at(i)->link_domain > 0 || strcmp(wc_platform_at(i)->name, "GH200") == 0);
 	/* Memory in bytes: the driver's total for a board that records it, at

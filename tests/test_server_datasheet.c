@@ -209,6 +209,14 @@ transfer_caveats(void)
 	CHECK_CONTAINS(w, "; its NVLink joins at most 2 GPUs, so a group of 8 crosses PCIe and this likely "
 	                  "understates it (docs/capacity.md)");
 	free(w);
+	/* an AMD baseboard's 8 GPUs are joined by Infinity Fabric and are its
+	 * node: a group of 16 spans two nodes, so it crosses the network (it
+	 * was said to cross PCIe, over "NVLink") */
+	w = cli_warnings("MI300X", "Llama-3.1-405B", "16", "8");
+	CHECK_CONTAINS(w, "; its Infinity Fabric joins at most 8 GPUs, so a group of 16 crosses the network and this "
+	                  "likely understates it (docs/capacity.md)");
+	CHECK(!strstr(w, "NVLink") && !strstr(w, "PCIe"));
+	free(w);
 	w = cli_warnings("A100-PCIe", "Llama-3.1-70B", "4", "16");
 	CHECK_CONTAINS(w, "its NVLink joins at most 2 GPUs, so a group of 4 crosses PCIe");
 	free(w);

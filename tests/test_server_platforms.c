@@ -123,7 +123,7 @@ test_facts(void)
 		const json_t *pcie = json_object_get(o, "pcie_only"), *module = json_object_get(o, "module_limit");
 		CHECK(bi ? json_is_boolean(pcie) && json_is_boolean(module) : json_is_null(pcie) && json_is_null(module));
 		if (bi)
-			CHECK(json_is_true(pcie) == wc_platform_tp_crosses_pcie(bi, 2) &&
+			CHECK(json_is_true(pcie) == (wc_platform_tp_crossing(bi, 2) != NULL) &&
 			      json_is_true(module) == (bi->module_limit != 0));
 	}
 	/* and how many GPUs its NVLink joins, pcie_only being the boards with
