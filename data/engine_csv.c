@@ -1,9 +1,8 @@
 /*
- * vLLM (or SGLang) engine counters sampled into a CSV: a `timestamp` column (Unix
- * epoch seconds) and one column per Prometheus sample
- * (num_requests_running = the law's n(t), token and iteration counters,
- * prefill/decode time sums for the phase split of TokenPowerBench).
- * Streamed line by line (CRLF or LF) into columns; unknown columns are
+ * vLLM (SGLang, TGI) engine counters sampled into a CSV: a `timestamp` column
+ * (epoch s) and one column per Prometheus sample (num_requests_running = the
+ * law's n(t), token and iteration counters, prefill/decode time sums for the
+ * phase split). Streamed line by line into columns; unknown columns are
  * ignored, absent ones stay NULL.
  */
 #include "data_internal.h"
@@ -48,9 +47,9 @@ wc_engine_free(wc_engine_log *e)
 	free(e);
 }
 
-/* Other names of the columns (docs/formats/telemetry.md): what vLLM has
- * exported since it deprecated gpu_cache_usage_perc, and SGLang's names
- * of the same gauges (its token counters share vLLM's names). */
+/* Other names of the columns (docs/formats/telemetry.md): vLLM's newer cache
+ * gauge, SGLang's and TGI's gauges (TGI's token histograms, counted at a
+ * request's end, are no counter of vLLM's). */
 static const struct {
 	const char *name;
 	wc_engine_column col;
@@ -59,6 +58,8 @@ static const struct {
 	{ "num_running_reqs", WC_ENG_RUNNING },
 	{ "num_queue_reqs", WC_ENG_WAITING },
 	{ "token_usage", WC_ENG_CACHE_USAGE },
+	{ "tgi_batch_current_size", WC_ENG_RUNNING },
+	{ "tgi_queue_size", WC_ENG_WAITING },
 };
 
 /* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to a

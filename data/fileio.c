@@ -121,6 +121,17 @@ wc_open_input(const char *path, wc_error *err)
 }
 
 int
+wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *err)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	if (len < 2 || !((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+		return WC_OK;
+	return wc_error_set_path(err, WC_EPARSE, path,
+	                         ":1: UTF-16 text (byte order mark %02X %02X): re-save as UTF-8 (e.g. iconv -f "
+	                         "UTF-16 -t UTF-8, or PowerShell's Out-File -Encoding utf8)", u[0], u[1]);
+}
+
+int
 wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc_error *err)
 {
 	*out = NULL;
@@ -156,6 +167,10 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	if (!buf)
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	if (rc) {
+		free(buf);
+		return rc;
+	}
+	if ((rc = wc_text_refuse_utf16(buf, len, path, err)) != WC_OK) {
 		free(buf);
 		return rc;
 	}

@@ -59,6 +59,14 @@ void wc_input_guard_on(void);
  *  (a parameter file given as `--params` and `-o`, docs/cli.md). */
 void wc_input_may_be_replaced(const char *path);
 
+/** WC_EPARSE and a message of `path` when buf[0..len) begins with a
+ *  UTF-16 byte order mark (FF FE or FE FF, as PowerShell's `>` writes a
+ *  log), else WC_OK: every text reader reads UTF-8, and such a file
+ *  showed as a control byte or a JSON syntax error at its first line
+ *  (docs/formats/telemetry.md, "Bad lines"). The one test, for the line
+ *  reader and wc_read_file alike. */
+int wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *err);
+
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
  *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is
  *  dropped (every text input may carry one). */

@@ -100,6 +100,14 @@ wc__json_load_python(const char *buf, size_t len, size_t flags, json_error_t *je
 		}
 	}
 	root = json_loadb(copy, o, flags, jerr);
+	const char *near = root ? NULL : strstr(jerr->text, "near '");
+	if (near && json_error_code(jerr) == json_error_end_of_input_expected && (near[6] == '{' || near[6] == '[')) {
+		/* Appended runs, one document a line (SGLang's bench_serving
+		 * --output-file): say that, not what the grammar expects. The
+		 * text's last byte keeps the code. */
+		snprintf(jerr->text, sizeof jerr->text - 1, "a second JSON document begins here (several, one "
+		         "per line: appended runs?); keep one per file");
+	}
 	if (!root) {
 		/* Report the column of the file, not of the copy. */
 		int back = 0;

@@ -168,6 +168,8 @@ ahead_refill(wc__line_reader *r)
 	}
 }
 
+static void refill(wc__line_reader *r);
+
 int
 wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 {
@@ -190,14 +192,18 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	if (regular && r->own && (uintmax_t)st.st_size >= WC__LR_AHEAD_MIN &&
 	    (r->ahead = ahead_start(fileno(r->f))) != NULL) {
 		ahead_refill(r); /* r->buf is the read-ahead block being parsed */
-		return WC_OK;
-	}
-	r->buf = wc_alloc_array(LR_CAP(r), 1);
-	if (!r->buf) {
+	} else if (!(r->buf = wc_alloc_array(LR_CAP(r), 1))) {
 		wc__lr_close(r);
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+	} else {
+		refill(r); /* the first block, to see how the text is encoded */
 	}
-	return WC_OK;
+	/* A UTF-16 log (PowerShell's `>`) is refused as such, not as a
+	 * control byte in its first line (docs/formats/telemetry.md, "Bad lines"). */
+	int rc = wc_text_refuse_utf16(r->buf + r->start, r->end - r->start, path, err);
+	if (rc != WC_OK)
+		wc__lr_close(r);
+	return rc;
 }
 
 void

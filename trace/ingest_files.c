@@ -299,8 +299,16 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		if ((r = engine_unit(rc, err)) != WC_OK)
 			return r;
 	}
-	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK)
+	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK) {
+		/* A refused log is the one file between the run and engine.csv's
+		 * n(t) (docs/formats/telemetry.md, "Request logs"): say so. */
+		const char *text = err && r != WC_ENOMEM ? wc_error_path_text(err->msg, rc->req_path) : NULL;
+		char why[WC_ERROR_MSG_MAX];
+		if (text && rc->eng && rc->eng->col[WC_ENG_RUNNING] && snprintf(why, sizeof why, "%s", text) > 0)
+			wc_error_set_path(err, r, rc->req_path, "%s; engine.csv has n(t): move this log aside to "
+			                  "ingest the run without it", why);
 		return r;
+	}
 	if (rc->req && (r = wc__ingest_place_requests(rc, opt, err)) != WC_OK)
 		return r;
 
@@ -432,6 +440,14 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 		for (size_t k = 0; k < rc->ngrid; k++)
 			rc->grid_n[k] = NAN;
 		return WC_OK;
+	} else if (rc->eng) {
+		/* engine.csv was read: say that none of its columns is the
+		 * gauge, and the spellings read as one (docs/formats/telemetry.md,
+		 * "`engine.csv`: vLLM engine counters"). */
+		return wc_error_set_path(err, WC_EINVAL, rc->engine_path,
+		                         ": no n(t): read, but no column is a running count (num_requests_running, "
+		                         "SGLang's num_running_reqs, TGI's tgi_batch_current_size) and no request "
+		                         "log; `ingest --power-only` gives the power metrics");
 	} else {
 		return wc_error_set_path(err, WC_EINVAL, rc->dir,
 		                         ": no n(t): needs engine.csv with num_requests_running "
