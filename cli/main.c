@@ -49,7 +49,11 @@ usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n--quiet, anywhere on the line, turns off the progress lines that long work\n"
 	             "(bootstrap draws, calibration replicates, envelope replicas, budget probes,\n"
-	             "MB ingested) writes on stderr when it is a terminal.\n"
+	             "MB ingested) writes on stderr when it is a terminal. For ingest, import,\n"
+	             "fit response, validate envelope and envelope --measured/--replay it also\n"
+	             "turns off the warnings of reading the input, those saying data was lost\n"
+	             "(bad lines skipped, an unfinished last line dropped) too; a refusal is\n"
+	             "still printed, and metrics prints its warnings whatever --quiet.\n"
 	             "\nexit status: 0 ok, 1 the work failed, 2 bad command line\n");
 }
 
