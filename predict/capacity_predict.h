@@ -249,9 +249,11 @@ void wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n);
 /** The caveat of an answer above its power cap `cap_w` (no clock of
  *  `board`'s range meets it; the GPUs draw `per_gpu_w` while they serve
  *  at the clock of least power `mhz`), into `buf` (docs/capacity.md, "Clocks and power
- *  caps"): `predict inference --power-cap` and a sweep's cap steps. */
-void wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double per_gpu_w, char *buf,
-                               size_t cap);
+ *  caps"): `predict inference --power-cap` and a sweep's cap steps.
+ *  `share` < 1: only a series' steps for that share of its time are
+ *  unmet, and `per_gpu_w` is their own mean draw, said as such. */
+void wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double share, double per_gpu_w,
+                               char *buf, size_t cap);
 /** Why inputs that enter only the capacity answers' cost, CO2 and step
  *  times changed nothing (wc_predict_note_ignored). */
 typedef enum {

@@ -16,7 +16,7 @@
 
 int
 wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                       int least, char *buf, size_t cap)
+                       double least, char *buf, size_t cap)
 {
 	const wc_range *r = &lvl->range;
 	buf[0] = '\0';
@@ -30,10 +30,16 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 	 * power caps"): the clock is that of least power, not one the GPU
 	 * settles at, as the CLI's header and the "not reached" warning say. */
 	const char *limit = strcmp(field, "power_cap_w") == 0 ? "cap" : "board's limit";
-	char at[96] = "";
-	if (!asked && least)
-		snprintf(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz, still above the %s; ", mhz,
-		         limit);
+	/* A series' steps run there only for the share no clock meets: said
+	 * with it, not as the whole series' clock (docs/capacity.md, "The
+	 * board's power limit"). */
+	char share[48] = "";
+	if (least > 0.0 && least < 1.0 - 1e-12)
+		snprintf(share, sizeof share, " for %.1f %% of the series' time", 100.0 * least);
+	char at[128] = "";
+	if (!asked && least > 0.0)
+		snprintf(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz,%s%s still above the %s; ",
+		         mhz, share, share[0] ? "," : "", limit);
 	else if (!asked)
 		snprintf(at, sizeof at, "the GPU settles at %.0f MHz; ", mhz);
 	if (r->clock_max <= 0.0)
@@ -43,8 +49,10 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 		char v[40], lo[40], hi[40];
 		int dg = wc__predict_span_digits(mhz, mhz, r->clock_min, r->clock_max);
 		dg = dg > 6 ? dg : 6;
+		char whose[80];
+		snprintf(whose, sizeof whose, "the clock of least power%s, ", share);
 		snprintf(buf, cap, "%s: %s%s MHz is outside the calibrated span %s-%s MHz on %s", field,
-		         asked ? "" : least ? "the clock of least power, " : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
+		         asked ? "" : least > 0.0 ? whose : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
 		         wc__predict_sig(lo, sizeof lo, r->clock_min, dg), wc__predict_sig(hi, sizeof hi, r->clock_max, dg),
 		         lvl->name);
 	}

@@ -17,12 +17,14 @@
  * power limit"): a power manager acts within a second or so, so each load
  * level above the limit settles at the clock meeting it -- the limit, or
  * the level's power at the platform's lowest clock (`low`) when even that
- * draws more -- and the answer is the time-weighted mean of the levels. */
+ * draws more -- and the answer is the time-weighted mean of the levels.
+ * The levels no clock meets are also averaged on their own: their draw,
+ * not the series', is what the clock of least power gives. */
 double
 wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
-                           double limit_w, wc_power *pw, double *unmet)
+                           double limit_w, wc_power *pw, double *unmet, double *unmet_w)
 {
-	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0;
+	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0, least_sum = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
 		double one_w = 1.0, n = h->running[i];
 		wc_load_histogram one = { &n, &one_w, 1, n };
@@ -35,7 +37,10 @@ wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int 
 				return 0.0;
 			w = fmax(limit_w, fmin(w, at_low.per_gpu_power_w));
 			limited += h->weight[i];
-			least += w > limit_w * (1.0 + 1e-9) ? h->weight[i] : 0.0; /* no clock meets it */
+			if (w > limit_w * (1.0 + 1e-9)) { /* no clock meets it */
+				least += h->weight[i];
+				least_sum += h->weight[i] * w;
+			}
 		}
 		sum += h->weight[i] * w;
 		sum_w += h->weight[i];
@@ -48,6 +53,8 @@ wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int 
 	pw->dynamic_w = pw->node_power_w - pw->idle_power_w;
 	if (unmet)
 		*unmet = least / sum_w;
+	if (unmet_w)
+		*unmet_w = least > 0.0 ? least_sum / least : NAN;
 	return limited / sum_w;
 }
 
@@ -75,7 +82,7 @@ wc__predict_draw_interval(const wc_law_binding *b, const wc_law_binding *low, do
 		if (low) { /* a series under a limit: each draw settles as the point does */
 			wc_law_point lpl;
 			wc_law_bound_point(low, p->draws + (size_t)r * p->n_draw_params, &lpl);
-			wc__predict_series_limited(&lp, &lpl, tp, h, limit_w, &pw, NULL);
+			wc__predict_series_limited(&lp, &lpl, tp, h, limit_w, &pw, NULL, NULL);
 		}
 		node[kept++] = pw.node_power_w;
 	}

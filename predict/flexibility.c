@@ -219,7 +219,7 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 		 * "Power flexibility"). */
 		if (by_cap && !unmet && !wc_power_cap_met(cap_w, cap->steady_power_w / tp)) {
 			char note[WC_WARNING_LEN], msg[WC_WARNING_LEN];
-			wc_predict_cap_unmet_note(cap_w, info->name, mhz, cap->steady_power_w / tp, note, sizeof note);
+			wc_predict_cap_unmet_note(cap_w, info->name, mhz, 1.0, cap->steady_power_w / tp, note, sizeof note);
 			wc_error_format(msg, sizeof msg, "at %.0f MHz: %s", mhz, note);
 			warn_once(out, msg);
 			unmet = 1;

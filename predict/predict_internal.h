@@ -39,12 +39,13 @@ void wc__predict_series_limit_note(const char *field, double limit_w, double lim
  *  board's limit), at a mean `running` count: no clock-locked runs
  *  calibrated (kappa assumed), or a clock outside the calibrated span;
  *  none at the free clock (the clock term's reference) or at idle, where
- *  the clock cannot matter. `least` 1: no clock meets that cap or limit,
- *  so `mhz` is the clock of least power and said so, not "settles at".
- *  1 with `buf` set, else 0 and "". One rule for the power answer and
- *  the envelope's power map. */
+ *  the clock cannot matter. `least` > 0: no clock meets that cap or
+ *  limit for that share of the time (1: the whole answer; a series' steps
+ *  less), so `mhz` is the clock of least power for that share and said
+ *  so, not "settles at". 1 with `buf` set, else 0 and "". One rule for
+ *  the power answer and the envelope's power map. */
 int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                           int least, char *buf, size_t cap);
+                           double least, char *buf, size_t cap);
 
 /** Is `mhz` (> 0) below half the top clock of the board `platform` runs
  *  on (wc_predict_board)? Real boards there lose achievable bandwidth,
@@ -83,10 +84,13 @@ int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double run
  *  at the clock meeting it, or at the platform's lowest clock (`low`, the
  *  law bound there) when even that draws more (docs/capacity.md, "The
  *  board's power limit"): `*pw` the time-weighted mean, `*unmet` (may be
- *  NULL) the share of time no clock meets the limit. Returns the share of
- *  time limited (0: `*pw` untouched, the law as it is). */
+ *  NULL) the share of time no clock meets the limit, `*unmet_w` (may be
+ *  NULL) the time-weighted mean per-GPU draw of those steps alone, at the
+ *  lowest clock (NaN when none). Returns the share of time limited (0:
+ *  `*pw`, `*unmet`, `*unmet_w` untouched, the law as it is). */
 double wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp,
-                                  const wc_load_histogram *h, double limit_w, wc_power *pw, double *unmet);
+                                  const wc_load_histogram *h, double limit_w, wc_power *pw, double *unmet,
+                                  double *unmet_w);
 /** The parameters' 95 % interval of node power at the loads `h` on `tp`
  *  GPUs around `point` into `*lo`, `*hi` (NaN: none): node power at every
  *  bootstrap draw of `b`'s set through `b` as the point estimate goes, a

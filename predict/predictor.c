@@ -108,10 +108,11 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
 }
 
 /* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
- * limit), which the clock's caveat names; `least`: no clock meets it. */
+ * limit), which the clock's caveat names; `least`: the share of time no
+ * clock meets it (1 a single load, a series' unmet steps' share). */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-               const wc_load_histogram *h, const double *cap_span, const char *clock_field, int least,
+               const wc_load_histogram *h, const double *cap_span, const char *clock_field, double least,
                wc_inference_prediction *out)
 {
 	char notes[3][WC_WARNING_LEN];
@@ -362,13 +363,15 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)
 		goto done;
 	double limit_w = q->series_len ? series_limit_w(q, b.level) : NAN, limited = 0.0, unmet_share = 0.0;
+	double unmet_w = NAN; /* the mean draw of a series' steps no clock meets */
 	wc_law_binding low;
 	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, &low);
 	wc_config clocked = q->config; /* the clock the answer runs at, for its caveat */
 	if (have_low) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
-		limited = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share);
+		limited = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share,
+		                                     &unmet_w);
 		out->series_cap_share = limit_w == q->power_cap_w ? limited : 0.0;
 		/* A step held at the limit draws the limit, whatever kappa; the
 		 * top one still over it at the lowest clock answers there. */
@@ -388,7 +391,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
 		over_share = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level),
-		                                        &held, NULL);
+		                                        &held, NULL, NULL);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
 	if (isfinite(asked)) { /* the samples held to the KV cache, said once */
@@ -455,19 +458,30 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* the capacity answer's load span, when that load left it (one line, docs/capacity.md "Warnings") */
 	const double cap_span[2] = { q->cap_load_lo, q->cap_load_hi };
 	/* No clock meets the limit or cap that set the clock: the clock of
-	 * least power, which the caveat says as the warnings below do. */
+	 * least power, which the caveat says as the warnings below do; a
+	 * series settled step by step runs there only for the share of its
+	 * steps no clock meets, not by its mean. */
 	const double set_w = q->board_limit_w > 0 ? q->board_limit_w
 	                     : strcmp(clock_field, "power_cap_w") == 0 ? q->power_cap_w : 0.0;
-	const int least = set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w);
+	const double least = have_low ? unmet_share
+	                     : set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w) ? 1.0 : 0.0;
 	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
 	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, least, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
-	 * above the cap, which the user must be told. */
-	if (q->power_cap_w > 0 && !wc_power_cap_met(q->power_cap_w, out->serving_per_gpu_w)) {
+	 * above the cap, which the user must be told. A series settled step
+	 * by step is above it only on the steps no clock meets: their share
+	 * and their own mean draw, not the series' (idle and settled steps
+	 * in it), are said. */
+	const int series_cap = have_low && limit_w == q->power_cap_w;
+	if (q->power_cap_w > 0 && (series_cap ? unmet_share > 0.0 && isfinite(unmet_w)
+	                                      : !wc_power_cap_met(q->power_cap_w, out->serving_per_gpu_w))) {
 		char unmet[WC_WARNING_LEN];
-		wc_predict_cap_unmet_note(q->power_cap_w, b.level->name, clocked.sm_clock_mhz,
-		                          out->serving_per_gpu_w, unmet, sizeof unmet);
+		wc_predict_cap_unmet_note(q->power_cap_w, b.level->name,
+		                          series_cap ? wc_predict_board(p, c.platform)->min_sm_clock_mhz
+		                                     : clocked.sm_clock_mhz,
+		                          series_cap ? unmet_share : 1.0, series_cap ? unmet_w : out->serving_per_gpu_w,
+		                          unmet, sizeof unmet);
 		WC_WARN(out, "%s", unmet);
 	}
 	char low_note[WC_WARNING_LEN]; /* an idle answer, G x P0, has no clock or bandwidth in it */

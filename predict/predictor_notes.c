@@ -89,11 +89,20 @@ wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n)
 }
 
 void
-wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double per_gpu_w, char *buf, size_t cap)
+wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double share, double per_gpu_w, char *buf,
+                          size_t cap)
 {
-	snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
-	         "of least power (%g MHz) it draws %.1f W per GPU while serving (docs/capacity.md)", cap_w, board, mhz,
-	         per_gpu_w);
+	/* A series' idle and settled steps are not at that clock: the draw
+	 * said is the mean of the steps that are, with their share
+	 * (docs/capacity.md, "The board's power limit"). */
+	if (share < 1.0 - 1e-12)
+		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached for %.1f %% of the series' time: no clock of "
+		         "%.64s's range meets it there; at the clock of least power (%g MHz) those steps draw %.1f W per "
+		         "GPU on average (docs/capacity.md)", cap_w, 100.0 * share, board, mhz, per_gpu_w);
+	else
+		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
+		         "of least power (%g MHz) it draws %.1f W per GPU while serving (docs/capacity.md)", cap_w, board,
+		         mhz, per_gpu_w);
 }
 
 void
