@@ -36,11 +36,12 @@ static const param_range SLOPE = { -100.0, 100.0, "a slope in z per log unit" };
 static const param_range POWER = { 0.0, 1e4, "W per GPU" };
 static const param_range SHARE = { 0.0, 100.0, "a ratio" };
 static const param_range CLOCK = { 0.0, 1e4, "MHz" };
-/* provenance/residual_rms is the run scatter `calibrate` takes when given
- * none: held to --run-scatter's range (models/limits.h), so a file cannot
- * hand the solver one it does not resolve (docs/calibration.md). */
-static const param_range SCATTER = { WC_RUN_SCATTER_MIN, WC_RUN_SCATTER_MAX,
-	                             "the scatter of one run calibrate takes, as --run-scatter" };
+/* provenance/residual_rms is a fit's RMS in log units, which calibrate
+ * takes as the run scatter when given none: at most --run-scatter's top
+ * (models/limits.h); a perfect fit's 1e-15 is a true RMS and loads, and
+ * calibrate takes the range's floor for it (docs/calibration.md). */
+static const param_range SCATTER = { 0.0, WC_RUN_SCATTER_MAX,
+	                             "a fit's residual RMS, the scatter calibrate takes as --run-scatter" };
 
 /* NaN is "not set" (an optional parameter); the validator decides
  * whether the form needs it. */

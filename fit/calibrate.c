@@ -408,16 +408,16 @@ check_spread(const cal_setup *s, wc_error *err)
 	return WC_OK;
 }
 
-/* The run scatter: the option, else the base's residual RMS, else the
- * assumed value; a group with more runs than unknowns uses its own
- * residual RMS when that is larger. */
+/* The run scatter: the option, else the base's residual RMS (at least the range's
+ * floor: a perfect fit's 1e-15 did not converge), else the assumed value; a group
+ * with more runs than unknowns uses its own residual RMS when that is larger. */
 static double
 base_scatter(const wc_params *base, const wc_calibrate_options *o, wc_calibrate_result *out)
 {
 	if (o->run_scatter > 0)
 		return o->run_scatter;
 	if (base->residual_rms > 0)
-		return base->residual_rms;
+		return fmax(base->residual_rms, WC_RUN_SCATTER_MIN);
 	WC_WARN(out, "run scatter: the base records no residual RMS; %.2g (log dynamic power) is assumed "
 	        "(%s sets it)", ASSUMED_RUN_SCATTER, wc__cal_words(o)->run_scatter);
 	return ASSUMED_RUN_SCATTER;

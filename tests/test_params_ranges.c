@@ -7,8 +7,8 @@
  * profiles and values at the bounds still load. An absent or all-null
  * `range` is unknown: it loads, gives no warning, and writes back; level
  * names differing only in case are one level twice. provenance's
- * residual_rms, the scatter calibrate takes, is held to --run-scatter's
- * range.
+ * residual_rms, a fit's RMS that calibrate takes as its scatter, is at
+ * most --run-scatter's top; a perfect fit's 1e-15 loads.
  */
 #include "data/data.h"
 #include "models/limits.h"
@@ -110,18 +110,19 @@ main(void)
 	refused("value", p0_1, 2e4, "levels/1/p0_w/value");
 	refused("value", gamma2, -1e300, "shared/gamma2/value");
 	refused("clock_ref_mhz", top, 1e9, "clock_ref_mhz");
-	/* provenance/residual_rms is the run scatter calibrate takes without
-	 * --run-scatter: 1e-300 reached the solver ("did not converge", over
-	 * HTTP a 422 naming no field) and 50 was taken silently; held to
-	 * --run-scatter's range (models/limits.h). 0, like null, is none. */
+	/* provenance/residual_rms is a fit's RMS, the run scatter calibrate
+	 * takes without --run-scatter: 50 was taken silently, so it is at most
+	 * --run-scatter's top (models/limits.h); a perfect fit's 1e-15 (or
+	 * 1e-300) is a true RMS and loads: calibrate takes the range's floor
+	 * for it (fit/calibrate.c). 0, like null, is none. */
 	json_t *paper = paper_json();
 	CHECK(json_is_object(provenance(paper))); /* a key set there is read */
 	json_decref(paper);
-	refused("residual_rms", provenance, 1e-300, "provenance/residual_rms: 1e-300 is outside the documented "
-	                                            "range [1e-07, 10] (the scatter of one run calibrate takes");
-	refused("residual_rms", provenance, 50, "provenance/residual_rms: 50");
-	refused("residual_rms", provenance, 1e-8, "provenance/residual_rms: 1e-08");
+	refused("residual_rms", provenance, 50, "provenance/residual_rms: 50 is outside the documented "
+	                                        "range [0, 10] (a fit's residual RMS");
 	refused("residual_rms", provenance, -1, "provenance/residual_rms: -1");
+	CHECK_INT(load_with("residual_rms", provenance, 1e-300, &err), WC_OK);
+	CHECK_INT(load_with("residual_rms", provenance, 1e-15, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MIN, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MAX, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, 0.05, &err), WC_OK);
@@ -141,7 +142,7 @@ main(void)
 	free(s);
 	wc_params_clear(&p);
 	wc_params_default(&p);
-	p.residual_rms = 1e-300;
+	p.residual_rms = 50;
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(s == NULL);
 	CHECK_CONTAINS(err.msg, "provenance/residual_rms");
