@@ -141,19 +141,29 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 	for (int w = 0; w < rc->n_windows; w++) {
 		double a0 = rc->windows[w].a, span = rc->windows[w].b - a0, seg = opt->segment_s;
 		size_t nseg = segments(span, seg);
+		wc__ingest_seg_reqs by_seg = { 0 };
+		wc__ingest_reqs reqs;
+		if (nseg > 1 && wc__ingest_seg_reqs_build(rc, a0, rc->windows[w].b, seg, nseg, &by_seg) != 0)
+			return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 		for (size_t s = 0; s < nseg; s++) {
 			double a = a0 + (double)s * (seg > 0 ? seg : span);
 			double b = s + 1 == nseg ? rc->windows[w].b : a0 + (double)(s + 1) * seg;
+			if (nseg > 1)
+				wc__ingest_seg_reqs_of(&by_seg, s, &reqs);
 			/* Whole: one row over a window no log cut short. */
 			int r = wc__ingest_make_row(rc, opt, w, (int)s + 1, a, b, s + 1 == nseg,
-			                            nseg == 1 && !rc->windows[w].cut, &rows[*made], err);
-			if (r != WC_OK)
+			                            nseg == 1 && !rc->windows[w].cut, nseg > 1 ? &reqs : NULL,
+			                            &rows[*made], err);
+			if (r != WC_OK) {
+				wc__ingest_seg_reqs_free(&by_seg);
 				return r;
+			}
 			if (row_in_gaps(rc, opt, a, b, &rows[*made]))
 				left_out++;
 			else
 				idle += mark_idle(opt, &rows[(*made)++]);
 		}
+		wc__ingest_seg_reqs_free(&by_seg);
 	}
 	if (idle && opt->warn) {
 		char msg[WC_ERROR_MSG_MAX];

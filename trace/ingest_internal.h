@@ -118,17 +118,55 @@ int wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err);
  *  and the reason. */
 void wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt);
 
+/* ingest_reqs.c: which requests a row can see. A row's request loops
+ * (counts, latencies, tokens, phases) visit only these, in log order, so
+ * that a segment costs its own requests, not the run's, and sums add in
+ * the order they always did (docs/formats/telemetry.md, "What ingest
+ * derives"). */
+typedef struct {
+	const size_t *idx;   /* request indices in log order; NULL: all of rc->req */
+	size_t n;
+	int tokens_from_log; /* wc__ingest_tokens_from_log, judged once a run */
+	int times_whole;     /* every request has its first token and completion */
+} wc__ingest_reqs;
+
+/** Request k of the row's set. */
+static inline size_t
+wc__ingest_req_at(const wc__ingest_reqs *r, size_t k)
+{
+	return r->idx ? r->idx[k] : k;
+}
+
+/** Every request of the run (a row over a whole window). */
+void wc__ingest_reqs_all(const run_ctx *rc, wc__ingest_reqs *out);
+
+/** The requests of each segment of a window cut as make_rows cuts it
+ *  (segment s: [a0 + s*seg, a0 + (s+1)*seg), the last to the window's
+ *  end): those whose times lie within a second of it, and those with a
+ *  time that places them nowhere (every segment). */
+typedef struct {
+	size_t *idx, *first; /* segment s: idx[first[s] .. first[s + 1]) */
+	size_t nseg;
+	wc__ingest_reqs all;
+} wc__ingest_seg_reqs;
+
+int wc__ingest_seg_reqs_build(const run_ctx *rc, double a0, double b0, double seg, size_t nseg,
+                              wc__ingest_seg_reqs *x);
+/** The set of segment s, into *out. */
+void wc__ingest_seg_reqs_of(const wc__ingest_seg_reqs *x, size_t s, wc__ingest_reqs *out);
+void wc__ingest_seg_reqs_free(wc__ingest_seg_reqs *x);
+
 /* ingest_row.c: one row over [a, b] inside window `w` (segment `seg` of
- * it when segmenting). */
+ * it when segmenting), its request loops over `reqs` (NULL: all). */
 int wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg,
-                        double a, double b, int last, int whole, wc_ingest_row *row,
-                        wc_error *err);
+                        double a, double b, int last, int whole, const wc__ingest_reqs *reqs,
+                        wc_ingest_row *row, wc_error *err);
 void wc__ingest_row_free(wc_ingest_row *r);
 
 /* phases.c: prefill/decode/idle energy of a row (best effort; out of
  * memory leaves them blank). */
-void wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *cp, size_t cn,
-                       wc_ingest_row *row);
+void wc__ingest_phases(const run_ctx *rc, const wc__ingest_reqs *reqs, double a, const double *ct,
+                       const double *cp, size_t cn, wc_ingest_row *row);
 /** Place rc->req on the engine's clock when its clock is relative
  *  (wc_request_log_align, said in a warning), judge once whether it
  *  accounts for the engine's work (rc->log_accounts,

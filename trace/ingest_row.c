@@ -22,9 +22,16 @@ cut_trace(const run_ctx *rc, double a, double b, double **tout, double **pout, s
           wc_error *err)
 {
 	const double *t = rc->pt->t, *p = rc->pt->group;
-	size_t n = rc->pt->n, i = 0, j;
-	while (i < n && t[i] < a)
-		i++;
+	size_t n = rc->pt->n, i = 0, j, hi = n;
+	/* The first sample at or after a (the times rise strictly): found by
+	 * halving, as a segment's cost is its own samples, not the run's. */
+	while (i < hi) {
+		size_t mid = i + (hi - i) / 2;
+		if (t[mid] < a)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
 	j = i;
 	while (j < n && t[j] <= b)
 		j++;
@@ -96,13 +103,15 @@ wc__ingest_engine_misses_work(const run_ctx *rc, double a, double b)
  * one's ramp at b less at a, so that a request running across the
  * window's start or end adds only its share and segments add up. */
 static double
-log_tokens(const wc_request_log *log, double a, double b)
+log_tokens(const wc_request_log *log, const wc__ingest_reqs *reqs, double a, double b)
 {
 	double sum = 0.0;
 	wc_trace_token_ramp r;
-	for (size_t i = 0; i < log->n; i++)
+	for (size_t k = 0; k < reqs->n; k++) {
+		size_t i = wc__ingest_req_at(reqs, k);
 		if (wc_trace_token_ramp_of(log, i, &r))
 			sum += wc_trace_token_ramp_at(&r, b) - wc_trace_token_ramp_at(&r, a);
+	}
 	return sum;
 }
 
@@ -257,11 +266,12 @@ row_series(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row, 
  * completed in [a, b] that have a first-token time: what the capacity
  * model's prefill and decode step are fitted on (docs/capacity.md). */
 static void
-request_latencies(const run_ctx *rc, double a, double b, int last, wc_ingest_row *row)
+request_latencies(const run_ctx *rc, const wc__ingest_reqs *reqs, double a, double b, int last, wc_ingest_row *row)
 {
-	size_t n = rc->req->n, nt = 0, ni = 0;
+	size_t n = reqs->n, nt = 0, ni = 0;
 	double *ttft = wc_alloc_array(n ? n : 1, sizeof *ttft), *itl = wc_alloc_array(n ? n : 1, sizeof *itl);
-	for (size_t i = 0; ttft && itl && i < n; i++) {
+	for (size_t k = 0; ttft && itl && k < n; k++) {
+		size_t i = wc__ingest_req_at(reqs, k);
 		double c = wc_trace_request_end(rc->req, i), f = rc->req->first_token[i], s = rc->req->arrival[i];
 		double out = rc->req->output_tokens[i];
 		if (c < a || c > b || (c == b && !last) || !isfinite(f) || !(f >= s))
@@ -301,12 +311,13 @@ warn_subset(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row
  * their mean token counts; their output tokens stand in for a missing
  * engine counter when every request has its count. */
 static void
-count_requests(const run_ctx *rc, const wc_ingest_options *opt, double a, double b, int last,
-               wc_ingest_row *row, double *out_tok)
+count_requests(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_reqs *reqs, double a, double b,
+               int last, wc_ingest_row *row, double *out_tok)
 {
 	wc_run *run = &row->run;
 	double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
-	for (size_t i = 0; i < rc->req->n; i++) {
+	for (size_t k = 0; k < reqs->n; k++) {
+		size_t i = wc__ingest_req_at(reqs, k);
 		double c = wc_trace_request_end(rc->req, i);
 		if (c < a || c > b || (c == b && !last))
 			continue;
@@ -334,16 +345,16 @@ count_requests(const run_ctx *rc, const wc_ingest_options *opt, double a, double
 /* Counts: requests completed in the window, tokens and iterations from
  * the engine's counters. Returns the output tokens (NaN if unknown). */
 static double
-row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, double b, int last, int whole,
-           wc_ingest_row *row)
+row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_reqs *reqs, int w, double a,
+           double b, int last, int whole, wc_ingest_row *row)
 {
 	wc_run *run = &row->run;
 	const int l = rc->windows[w].level;
 	/* Tokens and energy over the same window: the request log's when it
 	 * has every request's ramp, else the counter's, whose window was cut
 	 * where the engine log stops while work runs (ingest_windows.c). */
-	const int by_log = wc__ingest_tokens_from_log(rc);
-	double out_tok = by_log ? log_tokens(rc->req, a, b)
+	const int by_log = reqs->tokens_from_log;
+	double out_tok = by_log ? log_tokens(rc->req, reqs, a, b)
 	                        : wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
 	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
 	/* Steps the engine log did not see are unknown, not none. */
@@ -358,8 +369,8 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, int w, double a, dou
 		 * counts no completed requests, so they stay blank
 		 * (docs/formats/telemetry.md, "Whole logs"). */
 	} else if (rc->req) {
-		count_requests(rc, opt, a, b, last, row, &out_tok);
-		request_latencies(rc, a, b, last, row);
+		count_requests(rc, opt, reqs, a, b, last, row, &out_tok);
+		request_latencies(rc, reqs, a, b, last, row);
 		/* A row cut short by a log ends while a request runs, which
 		 * completes after the cut: the count leaves it out, the energy
 		 * holds its share (docs/formats/telemetry.md, "What ingest
@@ -401,11 +412,17 @@ row_per_unit(wc_ingest_row *row, double a, double b, double out_tok)
 
 int
 wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, double a,
-                    double b, int last, int whole, wc_ingest_row *row, wc_error *err)
+                    double b, int last, int whole, const wc__ingest_reqs *reqs, wc_ingest_row *row,
+                    wc_error *err)
 {
 	double *ct = NULL, *cp = NULL;
 	size_t cn = 0;
 	int r;
+	wc__ingest_reqs all;
+	if (!reqs) {
+		wc__ingest_reqs_all(rc, &all);
+		reqs = &all;
+	}
 	row_facts(rc, opt, w, seg, a, b, row);
 	if ((r = cut_trace(rc, a, b, &ct, &cp, &cn, err)) != WC_OK)
 		return r;
@@ -419,9 +436,9 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 	}
 	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)
 		goto done;
-	row_per_unit(row, a, b, row_counts(rc, opt, w, a, b, last, whole, row));
+	row_per_unit(row, a, b, row_counts(rc, opt, reqs, w, a, b, last, whole, row));
 	/* Best effort: out of memory here leaves the phases blank. */
-	wc__ingest_phases(rc, a, ct, cp, cn, row);
+	wc__ingest_phases(rc, reqs, a, ct, cp, cn, row);
 	r = WC_OK;
 done:
 	free(ct);

@@ -63,11 +63,11 @@ counters_advanced(const run_ctx *rc, double c0, double c1)
 }
 
 void
-wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *cp, size_t cn,
-       wc_ingest_row *row)
+wc__ingest_phases(const run_ctx *rc, const wc__ingest_reqs *reqs, double a, const double *ct, const double *cp,
+                  size_t cn, wc_ingest_row *row)
 {
 	const double dt = WC_INGEST_GRID_S;
-	double *cell = NULL, *pre = NULL, *dec = NULL;
+	double *cell = NULL, *pre = NULL, *dec = NULL, *times = NULL;
 	/* The request log splits only when it has every request's prefill
 	 * and decode spans: an unknown completion (a mean itl with no output
 	 * count) would leave that request's decode cells idle, so such a log
@@ -75,10 +75,7 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 	 * does (docs/trace-metrics.md, "Phases"). So does a log that leaves
 	 * out work the engine counted (rc->log_accounts 0, the one judgement
 	 * n(t) and tokens follow): the missing requests' cells would be idle. */
-	int by_requests = rc->req != NULL && rc->log_accounts != 0;
-	for (size_t i = 0; by_requests && i < rc->req->n; i++)
-		if (isnan(rc->req->first_token[i]) || isnan(rc->req->completion[i]))
-			by_requests = 0;
+	int by_requests = rc->req != NULL && rc->log_accounts != 0 && reqs->times_whole;
 	int by_engine = !by_requests && rc->eng && rc->eng->col[WC_ENG_RUNNING] &&
 	                rc->eng->col[WC_ENG_PREFILL_S] && rc->eng->col[WC_ENG_DECODE_S];
 	if (!by_requests && !by_engine)
@@ -88,15 +85,24 @@ wc__ingest_phases(const run_ctx *rc, double a, const double *ct, const double *c
 		return;
 	double e_pre = 0.0, e_dec = 0.0, e_idle = 0.0;
 	if (by_requests) {
+		const size_t m = reqs->n;
 		pre = wc_alloc_array(nc, sizeof *pre);
 		dec = wc_alloc_array(nc, sizeof *dec);
-		if (!pre || !dec)
+		times = wc_alloc_array(3 * (m ? m : 1), sizeof *times);
+		if (!pre || !dec || !times)
 			goto done;
+		/* The row's requests' arrivals, first tokens and completions
+		 * (counts are whole numbers: the order of the requests is not
+		 * theirs to change). */
+		for (size_t k = 0; k < m; k++) {
+			size_t i = wc__ingest_req_at(reqs, k);
+			times[k] = rc->req->arrival[i];
+			times[m + k] = rc->req->first_token[i];
+			times[2 * m + k] = rc->req->completion[i];
+		}
 		/* Counts at cell midpoints (the last, partial cell: its start). */
-		wc_trace_interval_counts(rc->req->arrival, rc->req->first_token, rc->req->n, a + 0.5 * dt, dt, nc,
-		                    pre);
-		wc_trace_interval_counts(rc->req->first_token, rc->req->completion, rc->req->n, a + 0.5 * dt, dt,
-		                    nc, dec);
+		wc_trace_interval_counts(times, times + m, m, a + 0.5 * dt, dt, nc, pre);
+		wc_trace_interval_counts(times + m, times + 2 * m, m, a + 0.5 * dt, dt, nc, dec);
 		for (size_t k = 0; k < nc; k++) {
 			if (pre[k] > 0)
 				e_pre += cell[k];
@@ -142,4 +148,5 @@ done:
 	free(cell);
 	free(pre);
 	free(dec);
+	free(times);
 }
