@@ -41,15 +41,32 @@ typedef struct {
 	double price, co2;
 	int datasheet;       /* the capacity level is a datasheet transfer */
 	double cap_w;        /* the user's per-GPU power cap (0: none) */
+	const wc_capacity_point *pt; /* the point's capacity level (intervals) */
 } cap_ctx;
 
-/* Open loop: the least n with n = rate x latency(n) (capacity_root.c);
- * n_cap when the rate is beyond. */
+/* Open loop of an engine whose step times are all f times those of `pt`:
+ * at rate r it is pt's engine at rate r f with every time f times, so its
+ * count is the least n with n = r f x latency(n) (capacity_root.c), n_cap
+ * when r f is beyond pt's capacity; `t` holds its times. Below capacity
+ * the count is rate x latency exactly (Little's law), not with the
+ * solver's rounding in it, so it never falls short of rate x TTFT and a
+ * clock that only slows the service loses nothing (docs/capacity.md,
+ * "Closed loop, open loop, energy" and "Power flexibility"). f = 1 is the
+ * point's answer; the ends of latency's held-out error are the engines
+ * that much faster or slower (docs/intervals.md, "Where it applies"). */
 static double
-solve_running(const cap_ctx *x, const wc_capacity_point *pt, int *over)
+open_loop_at(const cap_ctx *x, const wc_capacity_point *pt, double f, wc_capacity_times *t, int *over)
 {
-	return wc__capacity_open_running(pt, x->a, x->hw, x->c->tp, x->n_cap, x->c->request_rate, x->c->input_tokens,
-	                                 x->c->output_tokens, over);
+	const double rate = x->c->request_rate * f;
+	double n = wc__capacity_open_running(pt, x->a, x->hw, x->c->tp, x->n_cap, rate, x->c->input_tokens,
+	                                     x->c->output_tokens, over);
+	wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, n, x->c->input_tokens, x->c->output_tokens, t);
+	if (!*over)
+		n = wc_capacity_little_running(rate, t->latency_s);
+	t->latency_s *= f;
+	t->ttft_s *= f;
+	t->throughput_tok_s /= f;
+	return n;
 }
 
 /* The group's mean power at n running requests, exactly as the headline
@@ -88,18 +105,19 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	/* A closed loop of more requests than the KV cache holds runs n_cap
 	 * of them; the others wait, so a request's latency is stretched by
 	 * running / n_cap (Little's law at the same throughput). */
-	double n = c->request_rate > 0 ? solve_running(x, pt, over) : wc_predict_running_held(c->running, x->n_cap);
-	const int served = c->request_rate > 0 && !*over; /* an open loop below capacity */
-	double wait = c->request_rate > 0 ? 1.0 : c->running / n;
 	wc_capacity_times t;
-	wc_capacity_times_eval(pt, x->a, x->hw, c->tp, n, c->input_tokens, c->output_tokens, &t);
-	/* Below capacity an open loop serves what arrives: its count is rate x
-	 * latency and its throughput the rate's, exactly (Little's law), not
-	 * with the solver's rounding in them, so the count never falls short
-	 * of rate x TTFT and a clock that only slows the service loses nothing
-	 * (docs/capacity.md, "Power flexibility"). */
-	if (served)
-		n = wc_capacity_little_running(c->request_rate, t.latency_s);
+	double n;
+	*over = 0;
+	if (c->request_rate > 0)
+		n = open_loop_at(x, pt, 1.0, &t, over);
+	else {
+		n = wc_predict_running_held(c->running, x->n_cap);
+		wc_capacity_times_eval(pt, x->a, x->hw, c->tp, n, c->input_tokens, c->output_tokens, &t);
+	}
+	/* Below capacity an open loop serves what arrives: its throughput is
+	 * the rate's, exactly (Little's law). */
+	const int served = c->request_rate > 0 && !*over;
+	double wait = c->request_rate > 0 ? 1.0 : c->running / n;
 	double power = group_power(x, lp, n, served);
 	v[WC_CAPQ_LATENCY] = t.latency_s * wait;
 	/* Those others wait in the queue before their prefill: in a closed loop
@@ -121,34 +139,51 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 	}
 }
 
-/* An open loop's running count at each end of latency's interval is the
- * open-loop rule there (docs/capacity.md, "Closed loop, open loop, energy"; docs/intervals.md,
- * "Where it applies"): latencies f times the point's lower the capacity to
- * capacity / f; a rate at or over that runs the n_cap requests the engine
- * and the KV cache admit, one under it rate x that end's latency (Little's
- * law), never more than n_cap. Over capacity the point is n_cap, not rate
- * x latency, and scaling it by latency's error gave H100 Qwen3-8B at 200
- * requests/s [349, 616] where every latency in the interval runs 616:
- * a count that is n_cap at both ends has no interval (null), never a
- * zero-width one. */
-static void
-open_running_ends(const cap_ctx *x, wc_capacity_prediction *out)
+/* The held-out ends of an open loop's latency, running count and
+ * throughput (`v[i][0..2]`, i = 0 the fast end, 1 the slow one): each the
+ * model's own answer for an engine exp(q) times the point's step times,
+ * q latency's quantiles in `s` (open_loop_at), not the point's answer
+ * scaled. An engine f times faster meets the rate where the point's meets
+ * rate x f: over capacity it may serve every arrival, and under it runs
+ * fewer requests, so its latency is below f x the point's; the slow end
+ * reaches n_cap where rate x f meets capacity (docs/intervals.md, "Where
+ * it applies"; docs/capacity.md, "Closed loop, open loop, energy"). */
+static int
+open_loop_ends(const cap_ctx *x, const wc_pred_error *pe, const wc_pe_stratum *s, double v[2][3])
 {
-	double *lo = &out->lo[WC_CAPQ_RUNNING], *hi = &out->hi[WC_CAPQ_RUNNING];
-	const double lat[2] = { out->lo[WC_CAPQ_LATENCY], out->hi[WC_CAPQ_LATENCY] }, rate = x->c->request_rate;
-	if (!isfinite(*lo) || !isfinite(*hi) || !(lat[0] > 0.0) || !isfinite(lat[1]) ||
-	    !(out->value[WC_CAPQ_LATENCY] > 0.0))
-		return;
-	double n[2];
+	wc_pe_stratum st;
+	if (!s || !x->pt)
+		return 0;
+	wc_pe_transfer_stratum(pe, s, &st);
+	if (!isfinite(st.q_lo) || !isfinite(st.q_hi))
+		return 0;
+	const double f[2] = { exp(st.q_lo), exp(st.q_hi) };
 	for (int i = 0; i < 2; i++) {
-		const double cap = out->capacity_rate * out->value[WC_CAPQ_LATENCY] / lat[i];
-		n[i] = rate > cap || wc_capacity_rate_at(rate, cap) ? x->n_cap
-		                                                    : fmin(wc_capacity_little_running(rate, lat[i]), x->n_cap);
+		wc_capacity_times t;
+		int over;
+		v[i][0] = open_loop_at(x, x->pt, f[i], &t, &over);
+		v[i][1] = t.latency_s;
+		v[i][2] = over ? t.throughput_tok_s : x->c->request_rate * x->c->output_tokens;
 	}
-	*lo = fmin(n[0], out->value[WC_CAPQ_RUNNING]);
-	*hi = fmax(n[1], out->value[WC_CAPQ_RUNNING]);
-	if (!(*lo < *hi))
-		*lo = *hi = NAN;
+	return 1;
+}
+
+/* Quantity k's interval: the draws' [*lo, *hi] (NaN: none) joined with
+ * the held-out ends `v` (open_loop_ends), which need not be the point's
+ * times a factor: a count that is n_cap at both ends, or a throughput
+ * that serves every arrival at both, has none (null), never a zero-width
+ * one. */
+static int
+open_loop_widen(int k, double v[2][3], double point, double *lo, double *hi)
+{
+	const int j = k == WC_CAPQ_RUNNING ? 0 : k == WC_CAPQ_LATENCY ? 1 : 2;
+	for (int i = 0; i < 2; i++) {
+		if (!isfinite(v[i][j]))
+			continue;
+		*lo = isfinite(*lo) ? fmin(*lo, v[i][j]) : v[i][j];
+		*hi = isfinite(*hi) ? fmax(*hi, v[i][j]) : v[i][j];
+	}
+	return wc_interval_contain(point, lo, hi);
 }
 
 /* The end of quantity k, whose error is mean power's alone, once power's
@@ -206,6 +241,10 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	const int lat_drew = out->n_draws > 0 && isfinite(out->lo[WC_CAPQ_LATENCY]);
 	const int pow_drew = out->n_draws > 0 && isfinite(out->lo[WC_CAPQ_POWER]);
 	wc__capacity_latency_note(x->datasheet, lat, ds_lat, lat_drew, out);
+	/* an open loop's latency, count and throughput: the model's answers at
+	 * latency's held-out ends, not the point's scaled */
+	double ends[2][3];
+	const int open_ends = out->open_loop && open_loop_ends(x, &p->quantity_error[WC_PEQ_LATENCY], lat, ends);
 	/* the quantities whose error is mean power's alone, or their draws' */
 	int power_only[WC_CAPQ_COUNT] = { 0 };
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
@@ -231,17 +270,21 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                          : s == ene ? &p->quantity_error[WC_PEQ_ENERGY_TOKEN] : NULL;
 		/* what mean power carries a calibrated level's draws into takes the
 		 * power answer's rule (docs/intervals.md, "Calibrated sets") */
-		out->has_interval |= by == WC__BY_LATENCY ? wc_pe_widen_transfer(pe, s, out->value[k], &out->lo[k], &out->hi[k])
+		const int by_open = open_ends && s == lat && (k == WC_CAPQ_LATENCY || k == WC_CAPQ_RUNNING ||
+		                                              k == WC_CAPQ_THROUGHPUT);
+		out->has_interval |= by_open ? open_loop_widen(k, ends, out->value[k], &out->lo[k], &out->hi[k])
+		                     : by == WC__BY_LATENCY ? wc_pe_widen_transfer(pe, s, out->value[k], &out->lo[k], &out->hi[k])
 		                     : wc__predict_widen_power(lb, pe, s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s == &both ? lat : s;
 	}
 	/* Below capacity an open loop serves its arrivals: its throughput is
-	 * rate x output tokens whatever the latency (docs/capacity.md), so
-	 * latency's error does not widen it (docs/intervals.md). */
-	if (out->open_loop && !out->over_capacity)
+	 * rate x output tokens whatever the latency (docs/capacity.md), at
+	 * every end that is below capacity too (open_loop_ends); without
+	 * those ends latency's error does not widen it (docs/intervals.md). */
+	if (out->open_loop && !out->over_capacity && !open_ends)
 		out->lo[WC_CAPQ_THROUGHPUT] = out->hi[WC_CAPQ_THROUGHPUT] = NAN;
-	/* Over capacity no more tokens leave than arrive: the upper end is
-	 * held at rate x output tokens, as n's is at its limit (docs/intervals.md). */
+	/* No more tokens leave than arrive: the upper end is held at rate x
+	 * output tokens, as n's is at its limit (docs/intervals.md). */
 	else if (out->open_loop && isfinite(out->hi[WC_CAPQ_THROUGHPUT]))
 		out->hi[WC_CAPQ_THROUGHPUT] = fmin(out->hi[WC_CAPQ_THROUGHPUT], c->request_rate * c->output_tokens);
 	/* Power and what is proportional to it (energy, cost and CO2 per
@@ -262,8 +305,6 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
 		if (k != WC_CAPQ_POWER && power_only[k] && isfinite(out->lo[k]))
 			out->lo[k] = hold_power_share(out, k, out->lo[WC_CAPQ_POWER], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0, 0);
-	if (out->open_loop)
-		open_running_ends(x, out);
 	return WC_OK;
 }
 
@@ -419,7 +460,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->grams_co2_per_kwh = (isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh) + 0.0;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb->datasheet, q->power_cap_w };
+		      cb->datasheet, q->power_cap_w, NULL };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -428,6 +469,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	wc_law_point lp;
 	wc_capacity_bound_point(cb, NULL, &pt);
 	wc_law_bound_point(&lb, NULL, &lp);
+	x.pt = &pt;
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
 	out->running_max = x.n_cap;
 	/* what the GPUs draw while they serve: a light loop's idle share lets
