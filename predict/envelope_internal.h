@@ -59,8 +59,9 @@ int wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *s
  *  "Board limit"): settled (`set`), the clock the run served and drew at;
  *  not (`set` NULL or unsettled: a budget plan, which keeps the clock asked,
  *  or a run predict could not settle), the law at the servers' mean
- *  running count `n_mean` above the limit, the service at the clock asked.
- *  Else 0 and "". One rule for envelopes and budget plans. */
+ *  running count `n_mean` above the limit, the service at the clock asked
+ *  (an n(t)'s, which has no service, its running count as given). Else 0
+ *  and "". One rule for envelopes and budget plans of every workload. */
 int wc__envelope_limit_note(const wc_envelope_workload *w, const wc_power_map *pm, const wc__envelope_settled *set,
                             double n_mean, char *note, size_t cap);
 

@@ -117,14 +117,20 @@ wc__envelope_limit_note(const wc_envelope_workload *w, const wc_power_map *pm, c
 		snprintf(note, cap, "platform: the law gives %.1f W per GPU for %.3g clients, above the board's %.0f W "
 		         "limit: the run served and drew at %.0f MHz, the clock predict settles at (docs/envelopes.md)",
 		         set->law_w, set->clients, set->limit_w, set->clock_mhz);
-	else if (w->kind != WC_ENVELOPE_SERIES && pm->max_w > 0.0) {
+	else if (pm->max_w > 0.0) {
 		/* the law at the mean load: above the limit, the limiter held the
-		 * power, but the service kept the clock asked */
+		 * power, but the service kept the clock asked; an n(t) has no
+		 * service, its running count is the caller's, but its law is
+		 * held alike, and said alike (docs/envelopes.md, "Board limit") */
 		const double law_w = pm->idle_w + (n_mean > 0.0 ? pm->dynamic_w(pm->ctx, n_mean) : 0.0);
+		const char *then = w->kind == WC_ENVELOPE_SERIES
+		                           ? "an n(t) has no service: its running count is taken as given"
+		                           : "but service keeps the clock asked, so tokens/s run high and J/token low "
+		                             "beside predict";
 		if (law_w > pm->max_w * (1.0 + 1e-9))
 			snprintf(note, cap, "platform: the law draws %.1f W per GPU at the mean %.3g running, above the %.0f "
-			         "W board limit: power is held there, but service keeps the clock asked, so tokens/s run "
-			         "high and J/token low beside predict (docs/envelopes.md)", law_w, n_mean, pm->max_w);
+			         "W board limit: power is held there, %s (docs/envelopes.md)", law_w, n_mean, pm->max_w,
+			         then);
 	}
 	return note[0] != '\0';
 }
