@@ -79,9 +79,12 @@ int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_resu
  *  cli/envelope_usage.c). */
 int cli_envelope_flag_applies(const char *cmd, const char *flag, wc_envelope_kind kind, int budget, int fleet_size);
 
-/** With --budget: exit 2 naming what a plan does not take (--csv, --svg
- *  or --measured when `outputs`, --replicas, --fleet above 1). */
-int cli_envelope_budget_excludes(const char *cmd, int outputs, int replicas_given, int fleet_size);
+/** Exit 2 naming a combination of flags that does not apply: with
+ *  --measured, a balancer's fleet (--fleet-mode other than independent);
+ *  with --budget (`budget`), what a plan does not take (--csv or --svg
+ *  when `outputs`, --measured, --replicas, --fleet above 1). */
+int cli_envelope_excludes(const char *cmd, int budget, int outputs, int measured, int replicas_given,
+                          const wc_envelope_options *o);
 
 /** What the text header says of the runs after the horizon (cli/envelope_io.c):
  *  ", simulated once: ..." for an envelope run `once` and for a plan of

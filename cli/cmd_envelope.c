@@ -229,8 +229,7 @@ check_args(const char *cmd, env_args *a)
 		return cli_usage_error(cmd, "give at most one of --params and --profile");
 	if (cli_envelope_rate_source(cmd, a->w.kind, a->rate_text, a->rate_profile) != CLI_OK)
 		return CLI_USAGE;
-	if (a->budget && cli_envelope_budget_excludes(cmd, a->csv || a->svg || a->measured, a->replicas_given,
-	                                              a->o.fleet_size) != CLI_OK)
+	if (cli_envelope_excludes(cmd, a->budget, a->csv || a->svg, a->measured != NULL, a->replicas_given, &a->o))
 		return CLI_USAGE;
 	/* `--service auto` is the default and chooses nothing for an n(t): it
 	 * passes as the routes' "service": "auto" does (docs/cli.md). */

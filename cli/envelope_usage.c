@@ -270,16 +270,28 @@ cli_envelope_rate_source(const char *cmd, wc_envelope_kind kind, const char *rat
 }
 
 int
-cli_envelope_budget_excludes(const char *cmd, int outputs, int replicas_given, int fleet_size)
+cli_envelope_excludes(const char *cmd, int budget, int outputs, int measured, int replicas_given,
+                      const wc_envelope_options *o)
 {
-	if (outputs)
+	/* --measured compares with the one server the run measured, which
+	 * served all its arrivals: a balancer would give each of the fleet's
+	 * servers a share of them, and the comparison would be of unlike
+	 * loads (docs/envelopes.md, "Replaying a measured run") */
+	if (measured && o->fleet_size > 1 && o->fleet_mode != WC_FLEET_INDEPENDENT)
+		return cli_usage_error(cmd, "--fleet-mode %s: --measured replays the one server the run measured, which "
+		                       "served all its arrivals; a balancer would split them over the %d servers (use "
+		                       "independent: each replays them all)", wc_fleet_mode_name(o->fleet_mode),
+		                       o->fleet_size);
+	if (!budget)
+		return CLI_OK;
+	if (outputs || measured)
 		return cli_usage_error(cmd, "--budget prints a plan: --csv, --svg and --measured do not apply");
 	/* A plan sizes the fleet on one simulated path per probe, as the plan
 	 * route does (no replicas field): replicas would be ignored unsaid. */
 	if (replicas_given)
 		return cli_usage_error(cmd, "--budget sizes the fleet on one simulated path per probe: --replicas does "
 		                       "not apply (--seed picks the path)");
-	if (fleet_size > 1)
+	if (o->fleet_size > 1)
 		return cli_usage_error(cmd, "--budget searches the fleet size itself: --fleet does not apply "
 		                       "(--max-fleet bounds the search)");
 	return CLI_OK;

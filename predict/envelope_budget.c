@@ -488,7 +488,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		WC_WARN(out, "%s", kv_note);
 	if (wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
-	if (wc__envelope_lockstep_note(w, o->fleet_mode, 1, kv_note, sizeof kv_note))
+	if (wc__envelope_fleet_note(w, o->fleet_mode, 0, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	/* the workload's input against the window, as an envelope says it */
 	if (wc__envelope_window_note(w, &one, kv_note, sizeof kv_note))

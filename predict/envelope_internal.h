@@ -254,14 +254,16 @@ int wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *s
  * (predict/capacity.c); else 0 and "". */
 int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap);
 
-/* 1 with `note` set when the servers of an independent fleet (a plan's,
- * `plan` 1) of `w` run in lockstep (wc_envelope_fleet_lockstep): the
+/* 1 with `note` set when the servers of an independent fleet of `servers`
+ * (0: a plan's) of `w` run in lockstep (wc_envelope_fleet_lockstep): the
  * warning that its p95 and ramps are the synchronised worst case; or when
  * `w` is a replay whose missing lengths are drawn: the warning that its
  * arrivals are synchronised across servers though its lengths are not
- * (docs/envelopes.md, "Lockstep fleets"); else 0 and "". One rule for
+ * (docs/envelopes.md, "Lockstep fleets"); or when `w` is a replay a
+ * balancer splits: the warning that its one log is the fleet's load, not
+ * each server's (docs/envelopes.md, "Fleets"); else 0 and "". One rule for
  * envelopes and plans. */
-int wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap);
+int wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int servers, char *note, size_t cap);
 
 /* The servers a plan of `w` simulates at most, as its work bound charges
  * them: one for lockstep servers (wc_envelope_fleet_lockstep: every server

@@ -107,10 +107,22 @@ wc_envelope_fleet_label(const wc_envelope_workload *w, wc_fleet_mode mode)
 }
 
 int
-wc__envelope_lockstep_note(const wc_envelope_workload *w, wc_fleet_mode mode, int plan, char *note, size_t cap)
+wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int servers, char *note, size_t cap)
 {
 	note[0] = '\0';
-	const char *lower = plan ? "; the plan's size is a lower bound" : "";
+	const char *lower = servers < 1 ? "; the plan's size is a lower bound" : "";
+	if (mode != WC_FLEET_INDEPENDENT && w->kind == WC_ENVELOPE_REPLAY) {
+		/* a balancer splits the one log it is given: a Poisson rate or a
+		 * closed loop's clients are per server (K times them shared), a
+		 * log is the fleet's traffic as it stands (docs/envelopes.md,
+		 * "Fleets") */
+		char who[40] = "the plan's servers";
+		if (servers > 0)
+			snprintf(who, sizeof who, "the %d servers", servers);
+		snprintf(note, cap, "replay: one log is shared by %s (%s): the workload is fleet-wide, not per server, "
+		         "each server serving a share of its arrivals (docs/envelopes.md)", who, wc_fleet_mode_name(mode));
+		return 1;
+	}
 	if (mode == WC_FLEET_INDEPENDENT && w->kind == WC_ENVELOPE_REPLAY && draws_at_random(w)) {
 		/* the same arrivals on every server, lengths drawn per server:
 		 * less narrowing than independent servers', less than K times

@@ -571,7 +571,7 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
-	if (rc == WC_OK && o->fleet_size > 1 && wc__envelope_lockstep_note(w, o->fleet_mode, 0, kv_note, sizeof kv_note))
+	if (rc == WC_OK && o->fleet_size > 1 && wc__envelope_fleet_note(w, o->fleet_mode, o->fleet_size, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_samples_note(o, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);

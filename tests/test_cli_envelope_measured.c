@@ -6,7 +6,9 @@
  * took it); --warmup and --sample, which the run's window and cadence
  * replace, are said not used; a fleet's chart draws the one server's band
  * beside the one server measured; and the replay predicts what `validate
- * envelope` predicts for the run, to the last digit.
+ * envelope` predicts for the run, to the last digit. A balancer's fleet
+ * is refused: it split the run's arrivals over its servers and set one
+ * server's share beside the one server that served them all.
  */
 #include "tests/support/support.h"
 
@@ -177,6 +179,26 @@ test_fleet_chart(const char *dir, const char *run)
 	free(four);
 }
 
+/* --fleet 4 --fleet-mode round_robin printed a server given a quarter of
+ * the run's arrivals beside the measured GPU that served them all. */
+static void
+test_shared_fleet(const char *run)
+{
+	static const char *const modes[] = { "round_robin", "least_loaded" };
+	for (size_t i = 0; i < 2; i++) {
+		const char *argv[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--fleet", "4",
+			               "--fleet-mode", modes[i], NULL };
+		char needle[160];
+		snprintf(needle, sizeof needle, "--fleet-mode %s: --measured replays the one server the run measured, "
+		         "which served all its arrivals; a balancer would split them over the 4 servers", modes[i]);
+		test_usage_error(argv, needle);
+	}
+	/* an independent fleet replays them all on each server: answered */
+	const char *ok[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--fleet", "4",
+		             "--fleet-mode", "independent", NULL };
+	test_run_ok(ok);
+}
+
 /* The "mean_w" row's predicted value of `validate envelope --per-run`. */
 static double
 validate_mean(const char *csv)
@@ -224,6 +246,7 @@ main(void)
 	test_what_if(run);
 	test_unused_flags(run);
 	test_fleet_chart(dir, run);
+	test_shared_fleet(run);
 	test_same_as_validate(dir, run);
 	free(run);
 	free(dir);

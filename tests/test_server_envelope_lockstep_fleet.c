@@ -7,6 +7,12 @@
  * while the budget plan of the same servers answered from one; the time
  * grew with K. Now one server is simulated and charged, the fleet is K
  * times its trace, and a refusal names only what changes the work.
+ *
+ * A replayed log a balancer splits is the fleet's load, not each server's
+ * (a Poisson rate is per server, carried K times): the answers said
+ * nothing of it, so a round-robin plan of 8 servers for a log that a
+ * lockstep plan gave 5 read as the same per-server workload. Every such
+ * envelope and plan now says it (docs/envelopes.md, "Fleets").
  */
 #include "predict/envelope.h"
 #include "predict/envelope_budget.h"
@@ -93,6 +99,65 @@ test_library(void)
 	CHECK(strlen(err.msg) <= 255);
 }
 
+/* how many of `n` warnings say one log is shared by `who` */
+static int
+shared_said(char warnings[][WC_WARNING_LEN], int n, const char *who)
+{
+	int said = 0;
+	for (int i = 0; i < n; i++)
+		said += strncmp(warnings[i], "replay: one log is shared by ", 29) == 0 && strstr(warnings[i], who) &&
+		        strstr(warnings[i], "the workload is fleet-wide, not per server") && strlen(warnings[i]) <= 255;
+	return said;
+}
+
+static void
+test_shared_replay(void)
+{
+	wc_config c = test_catalog_config("H100", 1, "Qwen3-8B", 0);
+	wc_capacity_service_store rs;
+	wc_service_times st;
+	wc_power_map_law store;
+	wc_power_map pm;
+	wc_error err;
+	CHECK_INT(wc_roofline_standin_init(&rs, &c, &err), WC_OK);
+	wc_roofline_standin_service(&rs, &st);
+	CHECK_INT(wc_power_map_from_law(&paper, &c, NULL, &store, &pm, &err), WC_OK);
+	static const double t[] = { 0, 0.5, 1, 2, 3, 5, 8, 13, 21, 34 };
+	wc_envelope_workload w;
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_REPLAY;
+	w.n_arrivals = sizeof t / sizeof t[0];
+	w.arrival_s = t;
+	wc_envelope_options o;
+	wc_envelope_options_init(&o);
+	o.horizon_s = 60;
+	o.fleet_size = 4;
+	wc_envelope_result r;
+	wc_budget_options bo = { 2000.0, WC_BUDGET_P95, 16, 1.0 };
+	wc_budget_plan plan;
+	static const char *const who[] = { "the 4 servers (independent)", "the 4 servers (round_robin)",
+		                           "the 4 servers (least_loaded)" };
+	for (int m = 0; m < WC_FLEET_MODE_COUNT; m++) {
+		o.fleet_mode = (wc_fleet_mode)m;
+		const int expect = m != WC_FLEET_INDEPENDENT; /* a lockstep fleet replays it all on each */
+		CHECK_INT(wc_envelope_run_once_if_fixed(&w, &st, &pm, &o, &r, &err), WC_OK);
+		CHECK_INT(shared_said(r.warnings, r.n_warnings, who[m]), expect);
+		wc_envelope_result_clear(&r);
+		wc_envelope_options one = o;
+		one.fleet_size = 1;
+		CHECK_INT(wc_envelope_budget(&w, &st, &pm, &one, &bo, &plan, &err), WC_OK);
+		CHECK_INT(shared_said(plan.warnings, plan.n_warnings, "the plan's servers"), expect);
+	}
+	/* a Poisson rate is per server, shared or not: nothing said */
+	wc_envelope_workload_init(&w);
+	w.kind = WC_ENVELOPE_POISSON;
+	w.rate = 1;
+	o.fleet_mode = WC_FLEET_ROUND_ROBIN;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
+	CHECK_INT(shared_said(r.warnings, r.n_warnings, "servers"), 0);
+	wc_envelope_result_clear(&r);
+}
+
 /* The tester's requests: the envelope answers the fleet the plan answers. */
 static void
 test_http(void)
@@ -123,6 +188,19 @@ test_http(void)
 	if (r.status != 413 || (r.body && strstr(r.body, "replicas")))
 		fprintf(stderr, "-> %s\n", r.body ? r.body : "");
 	http_reply_free(&r);
+	/* a replay split by a balancer: said by the envelope and the plan */
+#define REPLAY "\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2,3,5,8,13]}}"
+	http_post_json(h, url("/v1/forecast/envelope"), "{" CFG ",\"horizon_s\":60,\"include_bins\":false,"
+	               "\"fleet\":{\"size\":3,\"mode\":\"round_robin\"}," REPLAY "}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(r.body, "replay: one log is shared by the 3 servers (round_robin): the workload is fleet-wide");
+	http_reply_free(&r);
+	http_post_json(h, url("/v1/plan/budget"), "{" CFG ",\"horizon_s\":60,\"budget_w\":2000,"
+	               "\"fleet_mode\":\"least_loaded\"," REPLAY "}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_CONTAINS(r.body, "replay: one log is shared by the plan's servers (least_loaded): the workload is "
+	               "fleet-wide");
+	http_reply_free(&r);
 }
 
 int
@@ -133,6 +211,7 @@ main(void)
 	gsl_set_error_handler_off();
 	wc_params_default(&paper);
 	test_library();
+	test_shared_replay();
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_server_options so = WC_SERVER_OPTIONS_INIT;
