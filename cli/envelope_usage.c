@@ -138,17 +138,6 @@ cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const char
 	return cli_usage_error(cmd, "%s", msg);
 }
 
-int
-cli_envelope_work_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
-                        const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm)
-{
-	wc_error err;
-	if (wc_envelope_work_check(w, o, st, bo, pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL, &err) !=
-	    WC_OK)
-		return cli_envelope_usage_from_field(cmd, w->kind, err.msg);
-	return CLI_OK;
-}
-
 /* The memory this process may take: the machine's, or less when its
  * address space is limited (ulimit -v), which is where it runs out. */
 static double
@@ -159,6 +148,41 @@ memory_available(void)
 	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < have)
 		have = (double)rl.rlim_cur;
 	return have;
+}
+
+/* The engines' waiting queues (wc_envelope_queue_requests): an open loop
+ * the servers cannot keep up with queues nearly every arrival, a queue
+ * that grows with the horizon, not with the bands the other guard counts
+ * (docs/envelopes.md, "Limits and choices, in one place"). Refused before
+ * any work, naming what sets the arrivals and the servers run at once. */
+static int
+queue_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
+                   const wc_budget_options *bo, const wc_power_map *pm)
+{
+	double at_once;
+	const double queued = wc_envelope_queue_requests(w, o, bo, pm, &at_once);
+	const double need = queued * WC_ENVELOPE_QUEUE_BYTES, have = memory_available();
+	if (!(have > 0.0) || need <= 0.5 * have)
+		return CLI_OK;
+	const char *rate = w->kind == WC_ENVELOPE_CLOSED ? "--closed" : w->kind == WC_ENVELOPE_REPLAY ? "--replay"
+	                 : w->n_profile ? "--rate-profile" : w->kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson";
+	const int shared = o->fleet_mode != WC_FLEET_INDEPENDENT && (bo || o->fleet_size > 1);
+	const char *servers = shared ? (bo ? ", --max-fleet" : ", --fleet") : at_once > 1 ? ", --threads" : "";
+	return cli_usage_error(cmd, "%s, --horizon%s: the queues may hold %.3g requests (%.3g server%s at once) where "
+	                       "the servers fall behind, %.1f GB at %.0f bytes each, over half of the %.1f GB this "
+	                       "process may use; lower one of them", rate, servers, queued, at_once,
+	                       at_once == 1 ? "" : "s", need / 1e9, WC_ENVELOPE_QUEUE_BYTES, have / 1e9);
+}
+
+int
+cli_envelope_work_check(const char *cmd, const wc_envelope_workload *w, const wc_envelope_options *o,
+                        const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm)
+{
+	wc_error err;
+	if (wc_envelope_work_check(w, o, st, bo, pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL, &err) !=
+	    WC_OK)
+		return cli_envelope_usage_from_field(cmd, w->kind, err.msg);
+	return queue_memory_check(cmd, w, o, bo, pm);
 }
 
 int

@@ -262,6 +262,27 @@ servers_charged(const wc_envelope_workload *w, const wc_envelope_options *o)
 	return (double)replicas * fleet;
 }
 
+double
+wc_envelope_queue_requests(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_budget_options *bo,
+                           const wc_power_map *pm, double *at_once)
+{
+	const int lockstep = wc_envelope_fleet_lockstep(w, o->fleet_mode);
+	const int shared = o->fleet_mode != WC_FLEET_INDEPENDENT && (bo || o->fleet_size > 1);
+	/* runs in flight: replicas (or a plan's independent servers) are
+	 * dealt to the threads, each run's queues freed before the next */
+	double runs = bo ? (lockstep || shared ? 1.0 : wc_envelope_budget_servers(bo, pm, WC_FLEET_INDEPENDENT))
+	                 : (double)wc_envelope_replicas_simulated(w, o);
+	runs = fmin(runs, (double)(o->threads > 1 ? o->threads : 1));
+	/* a shared arrival process runs all its servers at once */
+	const double sharing = !shared ? 1.0 : bo ? wc_envelope_budget_servers(bo, pm, WC_FLEET_INDEPENDENT)
+	                                          : (double)o->fleet_size;
+	*at_once = runs * sharing;
+	const double per = w->kind == WC_ENVELOPE_SERIES   ? 0.0
+	                 : w->kind == WC_ENVELOPE_CLOSED ? w->concurrency
+	                                                 : wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
+	return per * *at_once;
+}
+
 const char *
 wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_options *o,
                           const wc_budget_options *bo, const wc_power_map *pm)
@@ -304,6 +325,16 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 		                    wc_envelope_servers_field(w, o, bo, pm), wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
 		                    how, limit, wc_num_text(lt, max_work), lower ? ", or lower " : "", lower ? lower : "");
 	}
+	/* servers sharing one arrival process run at once, each on a grid of
+	 * its own under its own limit (envelope_sim.c): refused here, before
+	 * any work, as the other bounds are; a plan stops its search there */
+	const double len = (double)(llround(o->warmup_s / WC_ENVELOPE_GRID_S) + llround(o->horizon_s / WC_ENVELOPE_GRID_S));
+	const double grids_max = floor((double)WC_ENVELOPE_FLEET_BINS / len);
+	if (!budget && shared && pm && pm->max_w > 0 && isfinite(pm->max_w) && o->fleet_size > grids_max)
+		return wc_error_set(err, WC_EINVAL, "fleet_size: %d servers sharing arrivals, each on a grid of its own of "
+		                    "%.0f bins (its board's limit), exceed the %.0f such grids %zu bins hold; lower the fleet "
+		                    "or shorten horizon_s%s", o->fleet_size, len, grids_max, (size_t)WC_ENVELOPE_FLEET_BINS,
+		                    o->warmup_s > 0 ? " or warmup_s" : "");
 	return requests_check(w, o, st, servers, max_requests, budget, limit, err);
 }
 

@@ -93,6 +93,26 @@ int wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_opti
                            const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm,
                            double max_work, double max_requests, const char *limit, wc_error *err);
 
+/** Bytes one waiting request may take in an engine's queue: its two
+ *  lengths (predict/envelope_internal.h, wc__waiting_req), three times
+ *  over, for the full ring and the one of twice its size it is copied
+ *  into while it grows (envelope_engine.c). */
+#define WC_ENVELOPE_QUEUE_BYTES (3.0 * 2.0 * sizeof(double))
+
+/** The requests the engines' waiting queues alive at once may hold
+ *  (docs/envelopes.md, "Limits and choices, in one place"): every arrival
+ *  of a server may still wait when it falls behind (an overloaded open
+ *  loop's queue grows with the horizon), so the expected arrivals per
+ *  server over the warm-up and horizon (a closed loop's clients) x the
+ *  servers simulated at once, `*at_once`: the runs in flight (replicas
+ *  for an envelope, `bo` NULL, servers for a plan, at most o->threads)
+ *  x the servers sharing one arrival process (the fleet, a plan's largest
+ *  probe). 0 for an n(t). The command line charges it
+ *  WC_ENVELOPE_QUEUE_BYTES a request against its memory; over HTTP the
+ *  requests bound holds it. */
+double wc_envelope_queue_requests(const wc_envelope_workload *w, const wc_envelope_options *o,
+                                  const wc_budget_options *bo, const wc_power_map *pm, double *at_once);
+
 /** The largest fleet size K <= max_fleet whose aggregate power statistic
  *  (p95 or max over the horizon's bins) stays at or below the budget,
  *  found by doubling then bisection over nested fleets (the fleet of K

@@ -249,7 +249,7 @@ check_inputs(const wc_envelope_workload *w, const wc_service_times *st, const wc
 {
 	int rc;
 	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(o, err)) ||
-	    (rc = wc_envelope_work_check(w, o, st, NULL, NULL, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL,
+	    (rc = wc_envelope_work_check(w, o, st, NULL, pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL,
 	                                 err)))
 		return rc;
 	if (!pm || !pm->dynamic_w || !isfinite(pm->idle_w) || pm->idle_w < 0 || !isfinite(pm->prefill_w) ||

@@ -35,6 +35,8 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 	size_t n = strcspn(err.msg, ":");
 	if ((n == 4 && strncmp(err.msg, "rate", 4) == 0) || (n == 12 && strncmp(err.msg, "rate_profile", 12) == 0))
 		snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
+	else if (n == 10 && strncmp(err.msg, "fleet_size", 10) == 0) /* servers sharing arrivals, each on its grid */
+		snprintf(field, sizeof field, "/fleet/size");
 	else { /* what sets the server runs, as the library names it; the fleet's size is an object's field here */
 		const char *sf = wc_envelope_servers_field(&r->w, &r->o, budget ? &r->bo : NULL, pm);
 		snprintf(field, sizeof field, "/%s", strcmp(sf, "fleet_size") == 0 ? "fleet/size" : sf);
@@ -66,9 +68,9 @@ bins_bound(const wc_envelope_request *r, wc_api_error *e)
 	wc_api_error_set(e, 413, "simulation_too_large", "/bin_s",
 	                 "bin_s: the answer would carry %.3g per-bin values (%.0f bins of %g s x %d arrays x %d "
 	                 "band%s), over this server's limit of %.3g; ask \"include_bins\": false for the summaries "
-	                 "alone, or a longer bin_s (at least %g s for this horizon)",
+	                 "alone, or a bin_s of at least %g s",
 	                 values, ceil(steps / stride), stride * WC_ENVELOPE_GRID_S, WC_ENVELOPE_BAND_ARRAYS, bands,
-	                 bands > 1 ? "s: the server's and the fleet's" : "", WC_HTTP_MAX_BIN_VALUES, min_bin);
+	                 bands > 1 ? "s, server and fleet" : "", WC_HTTP_MAX_BIN_VALUES, min_bin);
 	return -1;
 }
 

@@ -162,6 +162,11 @@ test_fleet_limit_per_server(void)
 	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &fleet, &err), WC_EINVAL);
 	CHECK(strstr(err.msg, "fleet_size") != NULL);
 	CHECK(strlen(err.msg) <= 255);
+	/* ... by the work bound, before any work, with what to lower (the
+	 * CLI's exit 2 naming --fleet and --horizon) */
+	CHECK_INT(wc_envelope_work_check(&w, &o, &st, NULL, &pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL,
+	                                 &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "lower the fleet or shorten horizon_s");
 	wc_envelope_result_clear(&fleet);
 	/* A budget plan of such a fleet searches up to that bound and says so,
 	 * rather than failing on its own probe (it doubled to 32 of 23). */
