@@ -234,7 +234,7 @@ hear_gpu(nv_reader *rd, const nv_row *row, int read)
 	int g = 0;
 	if (!k || kl == 0 || kl >= sizeof rd->heard[0].key)
 		return;
-	while (g < rd->n_heard && !(strlen(rd->heard[g].key) == kl && memcmp(rd->heard[g].key, k, kl) == 0))
+	while (g < rd->n_heard && !wc_telemetry_uuid_same(rd->heard[g].key, k, kl))
 		g++;
 	if (g == rd->n_heard) {
 		if (g == WC_TELEMETRY_MAX_GPUS)

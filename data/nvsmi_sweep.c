@@ -202,7 +202,7 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 static int
 same_uuid(const nv_reader *rd, int g, const char *uuid, size_t uuid_len)
 {
-	return strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0;
+	return wc_telemetry_uuid_same(rd->info->uuid[g], uuid, uuid_len);
 }
 
 /* Slot of the GPU of a row, assigning one in the first sweep; -1 = bad
@@ -216,7 +216,7 @@ find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 	size_t idx_len = row->il, uuid_len = row->ul;
 	if (rd->selecting) {
 		for (int g = 0; g < rd->n_gpus; g++)
-			if (strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0)
+			if (same_uuid(rd, g, uuid, uuid_len))
 				return g;
 		return -2;
 	}
@@ -272,7 +272,7 @@ find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 	}
 	/* NV_KEY_UUID */
 	for (int g = 0; g < rd->n_gpus; g++)
-		if (strlen(rd->info->uuid[g]) == uuid_len && memcmp(rd->info->uuid[g], uuid, uuid_len) == 0)
+		if (same_uuid(rd, g, uuid, uuid_len))
 			return g;
 	if (rd->frozen) {
 		if (report)

@@ -257,7 +257,7 @@ wc__run_manifest_check_uuids(wc__json_loader *ld, const wc_run_manifest *m, cons
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
 	for (int i = 1; i < m->n_gpu_uuids; i++)
 		for (int j = 0; j < i; j++)
-			if (strcmp(m->gpu_uuids[i], m->gpu_uuids[j]) == 0) {
+			if (wc_telemetry_uuid_same(m->gpu_uuids[i], m->gpu_uuids[j], strlen(m->gpu_uuids[j]))) {
 				wc__json_join_index(p, at, (size_t)i);
 				wc__json_join_index(q, at, (size_t)j);
 				return wc__json_fail(ld, p, "%.48s repeats %s: each of the run's GPUs is named once", m->gpu_uuids[i],

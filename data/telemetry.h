@@ -87,6 +87,13 @@ typedef struct {
 	double max_tokens, min_input_tokens;
 } wc_telemetry_options;
 
+/** Do the GPU UUIDs `a` (NUL-terminated) and `b` (`blen` bytes) name the
+ *  same GPU? Compared ignoring ASCII case: NVIDIA's UUIDs are hex, lower
+ *  case from nvidia-smi and upper case in some manifests and exporters.
+ *  The one comparison wherever UUIDs are matched (a log's rows, gpu_uuids,
+ *  a manifest's repeats, Prometheus' UUID label). */
+int wc_telemetry_uuid_same(const char *a, const char *b, size_t blen);
+
 #define WC_TELEMETRY_OPTIONS_INIT                                                \
 	{ .utc_offset_s = 0.0, .epoch_offset_s = 0.0, .n_gpus = 0,                \
 	  .gpu_uuids = NULL, .n_gpu_uuids = 0,                                    \

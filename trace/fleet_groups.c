@@ -484,7 +484,7 @@ wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_
 		const char *u = wc_prom_label(&set->s[present[j]], "UUID"), *o = NULL;
 		size_t k = 0;
 		for (; u && u[0] && k < kept; k++)
-			if ((o = wc_prom_label(&set->s[present[k]], "UUID")) && strcmp(o, u) == 0)
+			if ((o = wc_prom_label(&set->s[present[k]], "UUID")) && wc_telemetry_uuid_same(o, u, strlen(u)))
 				break;
 		if (!u || !u[0] || k == kept) {
 			present[kept] = present[j];
