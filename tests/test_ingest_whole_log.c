@@ -46,9 +46,11 @@ tokens_by(int i, double s)
 /* Power and engine every 0.25 s over 0-20 s (100 W idle, 200 W more per
  * request running), the gauge exact, the prefill and decode time sums
  * counted as vLLM does, when a request completes; the request log with the requests
- * whose bit is set in `keep`, on the epoch or (perf) on perf_counter. */
+ * whose bit is set in `keep`, on the epoch or (perf) on perf_counter;
+ * the power log's samples pow_first..pow_last, the engine's 0..eng_last. */
 static char *
-write_run_to(const char *root, const char *name, unsigned keep, int perf, int eng_last)
+write_run_span(const char *root, const char *name, unsigned keep, int perf, int eng_last, int pow_first,
+               int pow_last)
 {
 	char *d = path_join(root, name);
 	mkdir(d, 0755);
@@ -71,8 +73,9 @@ write_run_to(const char *root, const char *name, unsigned keep, int perf, int en
 			dec += s >= done_at(i) ? done_at(i) - arrival[i] - TTFT : 0.0;
 		}
 		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
-		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
-		        ms / 1000 % 60, ms % 1000, 100.0 + 200.0 * running);
+		if (k >= pow_first && k <= pow_last)
+			fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
+			        ms / 1000 % 60, ms % 1000, 100.0 + 200.0 * running);
 		if (k <= eng_last)
 			fprintf(fe, "%.3f,%d,0,%.1f,%.3f,%.3f\n", t, running, tok, pre, dec);
 	}
@@ -105,6 +108,12 @@ write_run_to(const char *root, const char *name, unsigned keep, int perf, int en
 }
 
 static char *
+write_run_to(const char *root, const char *name, unsigned keep, int perf, int eng_last)
+{
+	return write_run_span(root, name, keep, perf, eng_last, 0, 80);
+}
+
+static char *
 write_run(const char *root, const char *name, unsigned keep, int perf)
 {
 	return write_run_to(root, name, keep, perf, 80);
@@ -132,6 +141,32 @@ static double
 row_tokens(const wc_ingest_row *r)
 {
 	return r->run.throughput_tok_s * (r->end_epoch - r->start_epoch);
+}
+
+/* A segment idle by the one rule has no energy per token, as a
+ * Prometheus idle window (docs/fleet.md, "Rows"; trace/idle.h): the whole
+ * run in 3 s segments, 15-18 s at 1/3 running with C's last tokens, said
+ * its energy over them. */
+static void
+idle_segment(const char *root)
+{
+	wc_ingest_result res = { NULL, 0, 0 };
+	test_warnings w;
+	wc_error err;
+	char *d = write_run(root, "idle_segment", 7, 0);
+	CHECK_INT(ingest_segments(d, 3.0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 7);
+	if (res.n_rows == 7) {
+		const wc_ingest_row *r = &res.rows[5];
+		CHECK_NEAR(r->run.running, 1.0 / 3.0, 1e-9);
+		CHECK(r->run.throughput_tok_s > 0);
+		CHECK(isnan(r->run.energy_per_token_j));
+		CHECK_CONTAINS(r->run.exclude, "idle: 0.33 running requests on average (< 0.5)");
+		/* the loaded segment before it keeps its own */
+		CHECK(res.rows[4].run.energy_per_token_j > 0 && res.rows[4].run.exclude[0] == '\0');
+	}
+	wc_ingest_result_clear(&res);
+	free(d);
 }
 
 int
@@ -263,6 +298,7 @@ main(void)
 	wc_ingest_result_clear(&res);
 	free(d);
 
+	idle_segment(root);
 	free(root);
 	return check_report("test_ingest_whole_log");
 }

@@ -83,22 +83,24 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	r.ttft_s = ratio(w, WC_FLEET_TTFT_SUM, WC_FLEET_TTFT_COUNT);
 	r.itl_s = ratio(w, WC_FLEET_ITL_SUM, WC_FLEET_ITL_COUNT);
 	r.run.throughput_tok_s = r.generation_tok_s;
-	/* An idle window's power over a few stray tokens is idle power, not
-	 * the cost of a token (58 J where the engine ran 0 requests): its
-	 * energy per token stays blank (docs/fleet.md, "Rows"). */
-	if (r.generation_tok_s > 0 && !(r.run.running < WC_IDLE_RUNNING))
+	if (r.generation_tok_s > 0)
 		r.run.energy_per_token_j = r.run.mean_power_w / r.generation_tok_s;
-	if (w->n_gpus < g->full_gpus)
+	const int partial = w->n_gpus < g->full_gpus;
+	if (partial)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "partial power: %d of %d GPUs reported",
 		         w->n_gpus, g->full_gpus);
-	/* A stated idle window is never a load row (docs/formats/telemetry.md,
-	 * "Load levels and idle windows"); a found one is excluded the same
-	 * way: at running 0.06 it weighed as much as a loaded window in the
-	 * log-dynamic-power calibration and pulled it 19 % low (docs/fleet.md,
-	 * "Rows"). */
-	else if (wc_trace_idle_exclude(r.run.running, r.run.exclude, sizeof r.run.exclude))
-		f->n_idle_rows++;
-	else if (r.duration < f->o.min_window_s)
+	/* An idle window's power over a few stray tokens is idle power, not
+	 * the cost of a token (58 J where the engine ran 0 requests): its
+	 * energy per token is blank. A stated idle window is never a load
+	 * row (docs/formats/telemetry.md, "Load levels and idle windows"); a
+	 * found one is excluded the same way: at running 0.06 it weighed as
+	 * much as a loaded window in the log-dynamic-power calibration and
+	 * pulled it 19 % low (docs/fleet.md, "Rows"). One rule with
+	 * `ingest --segment` (trace/idle.h); partial power says so first. */
+	if (wc_trace_idle_row(r.run.running, &r.run.energy_per_token_j, r.run.exclude, sizeof r.run.exclude)) {
+		if (!partial)
+			f->n_idle_rows++;
+	} else if (!partial && r.duration < f->o.min_window_s)
 		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "
 		         "(< %.0f s)", r.duration, f->o.min_window_s);
 	fleet_row *nr = wc_grow(f->rows, &f->cap_rows, f->n_rows + 1, sizeof *nr, 64);

@@ -163,11 +163,13 @@ wc_trace_idle_reference(const char *platform, double *published, double *limit)
 }
 
 int
-wc_trace_idle_exclude(double running, char *exclude, size_t cap)
+wc_trace_idle_row(double running, double *energy_per_token_j, char *exclude, size_t cap)
 {
 	if (!(running < WC_IDLE_RUNNING))
 		return 0;
-	snprintf(exclude, cap, WC_IDLE_REASON "%.2f running requests on average (< %.1f), no load to fit", running,
-	         WC_IDLE_RUNNING);
+	*energy_per_token_j = NAN;
+	if (!exclude[0])
+		snprintf(exclude, cap, WC_IDLE_REASON "%.2f running requests on average (< %.1f), no load to fit",
+		         running, WC_IDLE_RUNNING);
 	return 1;
 }

@@ -120,15 +120,17 @@ row_in_gaps(const run_ctx *rc, const wc_ingest_options *opt, double a, double b,
  * where nothing ran (the seconds before a level's first request): below
  * the one idle rule (trace/idle.h) it is written excluded, as fleet
  * ingest writes an idle window, so that `fit` and `calibrate` leave it
- * out (docs/formats/telemetry.md, "What ingest derives"); unmarked,
+ * out, and its energy per token is blank as that window's is (idle power
+ * over a few stray tokens; docs/fleet.md, "Rows"; docs/formats/telemetry.md,
+ * "What ingest derives"); unmarked,
  * `calibrate` refused the table ingest had just written. A level's or
  * run's own row is the load its manifest states and stays as it is.
  * 1 when marked. */
 static int
 mark_idle(const wc_ingest_options *opt, wc_ingest_row *row)
 {
-	return opt->segment_s > 0 && wc_trace_idle_exclude(row->run.running, row->run.exclude,
-	                                                     sizeof row->run.exclude);
+	return opt->segment_s > 0 && wc_trace_idle_row(row->run.running, &row->run.energy_per_token_j,
+	                                                 row->run.exclude, sizeof row->run.exclude);
 }
 
 /* Every row of the run, into `rows` (at most the caller's count; *made
