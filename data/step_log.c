@@ -301,7 +301,7 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	double gs = NAN, ms = NAN, ls = NAN, ss = NAN, es = NAN, tokens = NAN;
 	int rc = wc_read_file(path, WC_STEP_LOG_MAX_BYTES, &buf, &len, err);
 	memset(out, 0, sizeof *out);
-	out->train_runtime_s = out->tokens_seen = out->tokens_step = NAN;
+	out->train_runtime_s = out->tokens_seen = out->tokens_step = out->tokens_top_bad = NAN;
 	if (rc != WC_OK)
 		return rc;
 	size_t nonfinite = 0; /* a NaN loss or grad_norm: counts nothing here */
@@ -330,8 +330,14 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 		out->eval_steps = as_steps(es, out->max_steps);
 		/* The TrainerState's own running total, at global_step, wins over
 		 * log_history's; 0 is its default when tokens are not counted
-		 * (docs/formats/finetune-telemetry.md, "Step logs"). */
-		if (isfinite(tokens) && tokens > 0) {
+		 * (docs/formats/finetune-telemetry.md, "Step logs"). One below 0,
+		 * or below the count the log holds at an earlier step, is no
+		 * running total of the same tokens: 1000 over a log's 3600000 at
+		 * step 600 read 1.67 tokens per step. The log's is kept, and the
+		 * value set aside for the warning. */
+		if (isfinite(tokens) && (tokens < 0 || (tokens > 0 && tokens < out->tokens_seen)))
+			out->tokens_top_bad = tokens;
+		else if (isfinite(tokens) && tokens > 0) {
 			out->tokens_seen = tokens;
 			out->tokens_step = gs;
 		}

@@ -65,6 +65,8 @@ typedef struct {
 	double tokens_seen;        /* num_input_tokens_seen: the state's own (top level) when
 	                            * above 0, else the last log_history entry's; NaN none */
 	double tokens_step;        /* the step it was counted at: global_step, or that entry's */
+	double tokens_top_bad;     /* a top-level num_input_tokens_seen not used: below 0, or below
+	                            * the last log_history entry's (a running total cannot be); NaN none */
 	int n_evals;               /* evaluations: log entries with eval_runtime or eval_<name>_runtime,
 	                            * those of one step in a row (one per eval dataset) as one */
 	double eval_runtime_s;     /* their sum */

@@ -509,6 +509,44 @@ crash_after_checkpoint(void)
 	free(a);
 }
 
+/* A top-level num_input_tokens_seen below log_history's own count (or
+ * below 0) is no running total: log_history's is used over its step and
+ * both are named; 1000 was read as 10 tokens per step without a word. */
+static void
+tokens_top_level(void)
+{
+	const double top[2] = { 1000, -5 };
+	for (int k = 0; k < 2; k++) {
+		char name[32], text[1024];
+		snprintf(name, sizeof name, "tokens-top-%d", k);
+		char *a = folder(name), *out = path_join(a, "out.csv"), *st = path_join(a, "trainer_state.json");
+		write_power(a, 0);
+		write_manifest(a, "");
+		snprintf(text, sizeof text, "{\"global_step\": %d, \"max_steps\": %d, \"logging_steps\": 10, "
+		         "\"save_steps\": 20, \"num_input_tokens_seen\": %.0f, \"log_history\": [{\"loss\": 1.3, "
+		         "\"step\": 90, \"num_input_tokens_seen\": 540000}, {\"step\": %d, \"train_runtime\": 260.0}]}\n",
+		         STEPS, STEPS, top[k], STEPS);
+		CHECK_INT(write_text(st, text), 0);
+		const char *argv[] = { "wattcast", "ingest", a, "-o", out, NULL };
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, k == 0 ? "trainer_state.json: num_input_tokens_seen 1000 is below log_history's "
+		                               "540000 at step 90, which a running total cannot be: log_history's is used"
+		                             : "trainer_state.json: num_input_tokens_seen -5 is negative: log_history's "
+		                               "540000 at step 90 is used");
+		run_result_free(&r);
+		wc_ft_table *t = NULL;
+		wc_error err;
+		CHECK_INT(wc_ft_table_read(out, &t, &err), WC_OK);
+		CHECK(t && t->n_runs == 1 && fabs(t->runs[0].config.tokens_per_step - 6000) < 1e-9);
+		wc_ft_table_free(t);
+		free(st);
+		free(out);
+		free(a);
+	}
+}
+
 /* The summary's platform column holds the longest name whole, as the
  * inference summary's does: RTX-PRO-6000 was cut to "RTX-PR". */
 static void
@@ -550,6 +588,7 @@ main(void)
 	refusals();
 	user_path();
 	long_platform();
+	tokens_top_level();
 	free(dir);
 	return check_report("test_cli_ingest_finetune");
 }

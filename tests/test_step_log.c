@@ -116,6 +116,14 @@ trainer_state(void)
 	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
 	CHECK_NEAR(st.tokens_seen / st.tokens_step, 5800, 0);
 	wc_trainer_state_free(&st);
+	/* a top level below the log's own count, or below 0, is no running
+	 * total: the log's is kept, the value set aside for the warning */
+	CHECK_INT(write_text(path, "{\"global_step\": 120, \"num_input_tokens_seen\": 1000,\n"
+	                           " \"log_history\": [{\"step\": 100, \"num_input_tokens_seen\": 580000}]}\n"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	CHECK_NEAR(st.tokens_seen / st.tokens_step, 5800, 0);
+	CHECK_NEAR(st.tokens_top_bad, 1000, 0);
+	wc_trainer_state_free(&st);
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"num_input_tokens_seen\": \"many\"}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /num_input_tokens_seen: expected a number, got string");

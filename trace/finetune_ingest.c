@@ -451,6 +451,27 @@ resume_note(const ft_ctx *c, wc_ft_steps_result *res)
 	        s->n_restarts == 1 ? "" : "s", run, s->global_step, run - s->global_step);
 }
 
+/* A top-level num_input_tokens_seen that is no running total (below 0,
+ * or below log_history's count at an earlier step) is not used, and said
+ * with both values (docs/formats/finetune-telemetry.md):
+ * 1000 against a log's 3600000 was read as 1.67 tokens per step. */
+static void
+tokens_top_note(const ft_ctx *c, wc_ft_steps_result *res)
+{
+	const wc_trainer_state *s = &c->state;
+	const char *f = c->state_path + strlen(c->dir) + 1;
+	if (!c->have_state || !isfinite(s->tokens_top_bad) || !isnan(c->m.finetune.tokens_per_step))
+		return;
+	if (s->tokens_top_bad >= 0)
+		WC_WARN(res, "%s: num_input_tokens_seen %.0f is below log_history's %.0f at step %.0f, which a running "
+		        "total cannot be: log_history's is used", f, s->tokens_top_bad, s->tokens_seen, s->tokens_step);
+	else if (s->tokens_seen > 0)
+		WC_WARN(res, "%s: num_input_tokens_seen %.0f is negative: log_history's %.0f at step %.0f is used", f,
+		        s->tokens_top_bad, s->tokens_seen, s->tokens_step);
+	else
+		WC_WARN(res, "%s: num_input_tokens_seen %.0f is negative: left out", f, s->tokens_top_bad);
+}
+
 /* A step log wholly outside the power log: a wrong UTC offset, most
  * likely. Both spans and the offset that would align them are said, as
  * the serving ingest does for an engine log. */
@@ -538,6 +559,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		        c.log.n == 1 ? "" : "s", res.step_source);
 	if (c.tokens_note[0])
 		WC_WARN(&res, "%s", c.tokens_note);
+	tokens_top_note(&c, &res);
 	resume_note(&c, &res);
 	if (c.platform_note[0])
 		WC_WARN(&res, "%s", c.platform_note);
