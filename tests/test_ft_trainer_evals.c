@@ -61,10 +61,12 @@
  * every evaluation (a 25-s save at 100 W, save_steps 50; 5 s with
  * SHORT_SAVE; before the evaluation with SAVE_FIRST, not the Trainer's
  * order); LONG_EVAL: for 90 s, not 30; EPOCHS: by a strategy "epoch",
- * whose state keeps the default save_steps and eval_steps of 500; STOPPED:
+ * whose state keeps the default save_steps and eval_steps of 500;
+ * EVAL_EPOCHS: evaluations by epoch (eval_steps left at 500), saves every
+ * 75 steps and at max_steps (save_steps 75, saves by steps); STOPPED:
  * `crash` is an early stop, after that step's evaluation and save. */
 enum { TWO_SETS = 1, ON_START = 2, SAVE_EACH = 4, SHORT_SAVE = 8, LONG_EVAL = 16, SAVE_FIRST = 32, EPOCHS = 64,
-       STOPPED = 128 };
+       STOPPED = 128, EVAL_EPOCHS = 256 };
 
 /* An evaluation's length, s. */
 static double
@@ -127,7 +129,7 @@ session(wave *v, int first, int last, int crash, double eval_w, uint64_t seed, i
 			add(v, eval_len(how), eval_w);
 		if (k % 50 == 0 && (how & SAVE_EACH) && !(how & SAVE_FIRST))
 			add(v, how & SHORT_SAVE ? 5.0 : 25.0, 100.0);
-		else if (k % 100 == 0 && !(how & SAVE_EACH))
+		else if (!(how & SAVE_EACH) && (how & EVAL_EPOCHS ? k % 75 == 0 || k == 200 : k % 100 == 0))
 			add(v, 16.0, 150.0);
 		if (k == crash)
 			return;
@@ -198,8 +200,9 @@ write_state(const char *run, double runtime, int at, int how)
 	char *path = path_join(ck ? ck : run, "trainer_state.json");
 	FILE *f = fopen(path, "w");
 	fprintf(f, "{\"global_step\": %d, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": %d,\n"
-	        " \"eval_steps\": %d, \"log_history\": [\n", at, how & EPOCHS ? 500 : how & SAVE_EACH ? 50 : 100,
-	        how & EPOCHS ? 500 : 50);
+	        " \"eval_steps\": %d, \"log_history\": [\n", at,
+	        how & EPOCHS ? 500 : how & SAVE_EACH ? 50 : how & EVAL_EPOCHS ? 75 : 100,
+	        how & (EPOCHS | EVAL_EPOCHS) ? 500 : 50);
 	if (how & ON_START)
 		write_eval(f, 0, how, ",");
 	for (int s = 10; s <= at; s += 10) {
@@ -399,6 +402,11 @@ main(void)
 	/* by epoch: the state's save_steps 500 is not when it saved; the
 	 * saves go with the evaluations log_history lists */
 	evaluations(dir, 560.0, "epochs-eval-then-save", SAVE_EACH | EPOCHS, "3/4");
+	/* evaluations by epoch, saves by steps: save_steps 75 is the
+	 * Trainer's, eval_steps 500 is not; read as a save after each of
+	 * the 4 evaluations, the 2 saves found were said to be short of 4 */
+	evaluations(dir, 560.0, "epoch-evals-by-steps-ckpt", EVAL_EPOCHS, "2/4");
+	evaluations(dir, 330.0, "epoch-evals-by-steps-ckpt-near-idle", EVAL_EPOCHS, NULL);
 	resumed(dir);
 	crashed(dir);
 	stopped(dir);

@@ -90,25 +90,40 @@ wc__ft_state_schedule(const char *dir, const wc_trainer_state *st, wc_ft_steps_i
 	double gs = st->global_step;
 	int evals_fit = 1, dirs_fit, paired;
 	/* The state's eval_steps is the Trainer's when every evaluation
-	 * listed after step 0 falls on a multiple of it; its save_steps then
-	 * too, unless a checkpoint folder says otherwise. */
+	 * listed after step 0 falls on a multiple of it. */
 	for (int i = 0; i < st->n_evals && st->eval_steps > 0; i++)
 		if (st->eval_at[i] >= 0.5)
 			evals_fit &= wc_ft_step_due(st->eval_at[i], st->eval_steps);
 	int n_dirs = checkpoints(dir, st, &dirs_fit, &paired);
-	if (evals_fit && dirs_fit) {
+	/* Its save_steps is the Trainer's when the checkpoint folders fit it,
+	 * whatever the evaluations do: evaluations by epoch with saves every
+	 * 100 steps were read as a save after each evaluation (3 for 6). Not
+	 * when it shares the value of an eval_steps the evaluations contradict
+	 * and no folder lies off the evaluations: both are then the state's
+	 * untouched default (strategies by epoch, above). */
+	int by_epoch = !evals_fit && st->save_steps == st->eval_steps && (n_dirs == 0 || paired);
+	if (dirs_fit && (evals_fit || (st->save_steps > 0 && !by_epoch))) {
 		in->save_steps = st->save_steps;
 		if (st->save_steps > 0)
 			in->expected_saves = floor(gs / st->save_steps);
 		/* train_runtime runs to the end of what follows the last step:
-		 * the Trainer saves and evaluates there when global_step is a
-		 * multiple of save_steps / eval_steps. */
-		in->trailing_save = wc_ft_step_due(gs, st->save_steps);
-		if (st->n_evals > 0 && wc_ft_step_due(gs, st->eval_steps))
+		 * the Trainer saves there when global_step is a multiple of
+		 * save_steps or max_steps (saves by steps end with one), as a
+		 * checkpoint folder there shows, and evaluates when it is a
+		 * multiple of eval_steps (the one log_history lists there when
+		 * that is not the Trainer's). Without the save at max_steps 561
+		 * an evaluation at training power there was put past the window
+		 * (+3.5 % energy per step). */
+		in->trailing_save = wc_ft_step_due(gs, st->save_steps) || checkpoint_at(dir, gs) ||
+		                    (st->save_steps > 0 && st->global_step == st->max_steps);
+		if (evals_fit && st->n_evals > 0 && wc_ft_step_due(gs, st->eval_steps))
 			in->trailing_eval_s = st->eval_runtime_s / st->n_evals;
+		for (int i = 0; !evals_fit && i < st->n_evals; i++)
+			if (fabs(st->eval_at[i] - gs) < 0.5)
+				in->trailing_eval_s = st->eval_s[i];
 		return;
 	}
-	/* Not the state's intervals: a save follows an evaluation whose step
+	/* Not the state's save_steps: a save follows an evaluation whose step
 	 * has a checkpoint folder -- and each of them when the evaluations
 	 * do not keep eval_steps (a strategy by epoch, whose saves go with
 	 * the evaluations: load_best_model_at_end requires it) and no folder

@@ -492,9 +492,9 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 	double saves = out->n_saves + out->n_logged - out->n_evals_placed - out->n_evals_in_saves;
 	double extra = out->n_evals_unplaced + (out->resumed ? 1 : 0), tol = fmax(1.0, 0.1 * in->expected_saves);
 	if (isfinite(in->expected_saves) && (saves < in->expected_saves - tol || saves > in->expected_saves + extra + tol))
-		WC_WARN(out, "saves: the trainer state implies %.0f checkpoint saves (global_step / save_steps), %.0f "
-		        "near-idle pauses%s were found", in->expected_saves, saves,
-		        extra > 0 ? " (some may be evaluations or a restart)" : "");
+		WC_WARN(out, "saves: the trainer state implies %.0f checkpoint saves (%s), %.0f near-idle pauses%s were "
+		        "found", in->expected_saves, in->save_steps > 0 ? "global_step / save_steps" : "one after each "
+		        "evaluation log_history lists", saves, extra > 0 ? " (some may be evaluations or a restart)" : "");
 	/* train_runtime holds the save and evaluation after the last step;
 	 * the trace's window ends at the last step -- or at that evaluation,
 	 * when it draws training power and was placed in the window. Without
