@@ -32,6 +32,9 @@
  *   the evaluation (not the Trainer's order), evaluations at training
  *   power were looked for before the save, not after it: +6.6 % energy
  *   per step.
+ * - 90-s evaluations drawing more than the steps' mean power, each
+ *   followed by its save: the stretch of lowest mean power near each
+ *   place was steps, and the evaluations stayed in them (+2.2 %).
  * - By epoch (save_strategy and eval_strategy "epoch"), the state keeps
  *   save_steps and eval_steps at the default 500 while log_history lists
  *   the evaluations at steps 50, 100, 150, 200, each followed by its save:
@@ -395,6 +398,12 @@ main(void)
 	/* ... the save after the last step is 5 s, not the 95-s pause: no
 	 * 'window:' warning */
 	evaluations(dir, 100.0, "near-idle-long-eval-then-short-save", SAVE_EACH | SHORT_SAVE | LONG_EVAL, "3/0");
+	/* 90-s evaluations drawing more than the steps' mean (640 W over
+	 * 612.5 W), each followed by its save: the stretch of lowest mean
+	 * near each place was steps, and the evaluations stayed in them
+	 * (+2.2 %); each is taken where its save's pause ends, the one after
+	 * the last step where the window does */
+	evaluations(dir, 640.0, "long-eval-over-step-mean-then-save", SAVE_EACH | LONG_EVAL, "3/4");
 	/* saved first, each evaluation follows its save, also after the last
 	 * step (that save in the window) */
 	evaluations(dir, 560.0, "save-then-eval", SAVE_EACH | SAVE_FIRST, "4/4");

@@ -12,9 +12,11 @@
  * 2-s steps put +27 % on energy per step, with a warning that blamed a
  * resumed run. Here each evaluation is placed where its step number puts
  * it -- the steps spread evenly over the window's training time -- and,
- * unless the trace already shows a pause there, the stretch of its
- * length near that place with the lowest mean power is taken out, as a
- * logged evaluation is; one at step 0 (eval_on_start) is placed before
+ * unless the trace already shows a pause there, a stretch of its length
+ * is taken out, as a logged evaluation is: the one its save's pause ends
+ * (the Trainer evaluates, then saves), the one ending the window for the
+ * evaluation after the last step, else the one near that place with the
+ * lowest mean power; one at step 0 (eval_on_start) is placed before
  * the first step. The step numbers place it only when they are the
  * run's executed steps: not for a resumed run, which re-ran the steps
  * after its checkpoint, nor when another count is used.
@@ -34,129 +36,11 @@
  * wattcast, the window check's 10 %). */
 #define FT_RUNTIME_TOL 0.1
 
-/* The window's active bins, in order, and prefix sums over the grid for
- * the mean power and the active count of a span. */
-typedef struct {
-	size_t *act, na;
-	double *sum_x;   /* sum of x over bins [k0, k) at k - k0 */
-	size_t *sum_a;   /* active bins among them */
-} ft_clock;
-
-static void
-clock_free(ft_clock *c)
-{
-	free(c->act);
-	free(c->sum_x);
-	free(c->sum_a);
-}
-
-static int
-clock_build(const ft_grid *g, ft_clock *c)
-{
-	size_t nw = g->k1 - g->k0;
-	memset(c, 0, sizeof *c);
-	c->act = wc_alloc_array(nw + 1, sizeof *c->act);
-	c->sum_x = wc_alloc_array(nw + 1, sizeof *c->sum_x);
-	c->sum_a = wc_alloc_array(nw + 1, sizeof *c->sum_a);
-	if (!c->act || !c->sum_x || !c->sum_a)
-		return 0;
-	c->sum_x[0] = 0;
-	c->sum_a[0] = 0;
-	for (size_t k = g->k0; k < g->k1; k++) {
-		int a = g->mark[k] == FT_ACTIVE;
-		if (a)
-			c->act[c->na++] = k;
-		c->sum_x[k - g->k0 + 1] = c->sum_x[k - g->k0] + g->x[k];
-		c->sum_a[k - g->k0 + 1] = c->sum_a[k - g->k0] + (size_t)a;
-	}
-	return 1;
-}
-
-/* The grid bin where `tau` s of active time have passed: the bin after
- * the last active one before it, so that a pause the trace found there
- * starts at it. */
+/* Grid bins of evaluation i's eval_runtime. */
 static size_t
-clock_bin(const ft_grid *g, const ft_clock *c, double tau)
+eval_bins(const ft_grid *g, const wc_ft_steps_info *in, size_t i)
 {
-	double j = floor(tau / g->dt);
-	if (c->na == 0)
-		return g->k0;
-	return j <= 0 ? c->act[0] : j >= (double)c->na ? c->act[c->na - 1] + 1 : c->act[(size_t)j - 1] + 1;
-}
-
-/* A pause the trace found (near-idle, intermediate) of at least half of
- * `len` s starting within `tol` s of active time of `tau` (the steps'
- * clock), not `taken`: its first bin, else (size_t)-1. Within active
- * time, not grid bins around clock_bin(tau): a place one bin past the
- * last active bin before a 65-s pause (a near-idle evaluation merged
- * with its save) was put after that pause, 65 s from it, and the pause
- * was not found. */
-static size_t
-found_pause(const ft_grid *g, const ft_clock *c, double tau, double len, double tol, size_t taken)
-{
-	size_t a = clock_bin(g, c, tau - tol), b = clock_bin(g, c, tau + tol) + 1;
-	a = a > g->k0 ? a - 1 : g->k0;
-	for (size_t k = a; k < b && k < g->k1; k++) {
-		unsigned char m = g->mark[k];
-		if ((m != FT_SAVE && m != FT_MIDLEVEL) || (k > g->k0 && g->mark[k - 1] == m) || k == taken ||
-		    fabs((double)c->sum_a[k - g->k0] * g->dt - tau) > tol)
-			continue;
-		size_t e = k;
-		while (e < g->k1 && (g->mark[e] == FT_SAVE || g->mark[e] == FT_MIDLEVEL))
-			e++;
-		if ((double)(e - k) * g->dt >= 0.5 * len)
-			return k;
-	}
-	return (size_t)-1;
-}
-
-/* The stretch of `nr` active bins starting within `tol` s of bin kb with
- * the lowest mean power: an evaluation runs forward passes only, and
- * where it draws as much as training, which stretch is taken out changes
- * little. Its first bin, else (size_t)-1. */
-static size_t
-lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr, double tol, const size_t prev[2])
-{
-	size_t w = (size_t)ceil(tol / g->dt), a = kb > g->k0 + w ? kb - w : g->k0, best = (size_t)-1;
-	double low = INFINITY;
-	for (size_t k = a; k <= kb + w && k + nr <= g->k1; k++) {
-		size_t i = k - g->k0;
-		/* active before any was placed, and clear of the one placed
-		 * last (the evaluations are placed in step order) */
-		if (c->sum_a[i + nr] - c->sum_a[i] != nr || (k < prev[1] && k + nr > prev[0]))
-			continue;
-		double mean = (c->sum_x[i + nr] - c->sum_x[i]) / (double)nr;
-		if (mean < low) {
-			low = mean;
-			best = k;
-		}
-	}
-	return best;
-}
-
-/* Where an evaluation at training power starts when its save came first
- * (docs/finetune.md, "Evaluations a trainer state lists"): the end of the
- * pause starting nearer `tau` on the steps' clock than `len` s after it,
- * within half of `len`; else (size_t)-1 (the Trainer's order: it
- * evaluates, then saves). */
-static size_t
-save_before(const ft_grid *g, const ft_clock *c, double tau, double len)
-{
-	size_t a = clock_bin(g, c, tau - 0.5 * len), b = clock_bin(g, c, tau + 1.5 * len) + 1, best = (size_t)-1;
-	double low = INFINITY;
-	for (size_t k = a > g->k0 ? a - 1 : g->k0; k < b && k < g->k1; k++) {
-		int pause = g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL;
-		if (!pause || (k > g->k0 && (g->mark[k - 1] == FT_SAVE || g->mark[k - 1] == FT_MIDLEVEL)))
-			continue;
-		double p = (double)c->sum_a[k - g->k0] * g->dt, d = fabs(p - tau);
-		if (d < fabs(p - tau - len) && d <= 0.5 * len && d < low) {
-			low = d;
-			best = k;
-		}
-	}
-	while (best != (size_t)-1 && best < g->k1 && (g->mark[best] == FT_SAVE || g->mark[best] == FT_MIDLEVEL))
-		best++;
-	return best;
+	return (size_t)fmax(1.0, floor(in->eval_s[i] / g->dt + 0.5));
 }
 
 /* What an evaluation is when the readings below are weighed. */
@@ -346,19 +230,22 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 
 /* Place the evaluations: which the trace already shows as a pause (fixed
  * point over the step clock: each one shown is not in the active time),
- * then the others at their lowest stretch. */
+ * then the others where their save or the window's end puts them, else at
+ * their lowest stretch. */
 static int
 place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 {
 	ft_clock c;
 	size_t n = in->n_evals, last = n, first = n;
 	unsigned char *state = wc_alloc_zeroed(n ? n : 1, 1); /* 0 active, 1 shown, 2 outside */
+	unsigned char *fixed = wc_alloc_zeroed(n ? n : 1, 1);
 	size_t *at = wc_alloc_array(n ? n : 1, sizeof *at);
 	double steps = in->steps, window = (double)(g->k1 - g->k0) * g->dt, ts = NAN;
-	if (!state || !at || !clock_build(g, &c)) {
+	if (!state || !at || !fixed || !wc__ft_clock_build(g, &c)) {
+		free(fixed);
 		free(state);
 		free(at);
-		clock_free(&c);
+		wc__ft_clock_free(&c);
 		return 0;
 	}
 	/* Each starts as shown: from none shown, the steps' time is short by
@@ -390,12 +277,17 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 			if (state[i] == 2 && i != last && i != first)
 				continue;
 			double tau = in->eval_at[i] * ts + before;
-			size_t kb = clock_bin(g, &c, tau);
+			size_t kb = wc__ft_clock_bin(g, &c, tau);
 			/* at training power, the pause next to it is its save */
 			int forced = adj_active && i != first && wc__ft_save_follows(in, i);
-			size_t k = forced ? (size_t)-1 : found_pause(g, &c, tau, in->eval_s[i], 0.5 * in->eval_s[i], taken),
-			       sb = forced ? save_before(g, &c, tau, in->eval_s[i]) : (size_t)-1;
-			kb = sb != (size_t)-1 ? sb : kb;
+			double len = in->eval_s[i];
+			size_t k = forced ? (size_t)-1 : wc__ft_found_pause(g, &c, tau, len, 0.5 * len, taken),
+			       sb = forced ? wc__ft_save_before(g, &c, tau, len) : (size_t)-1,
+			       sa = forced && sb == (size_t)-1 ? wc__ft_save_after(g, &c, tau, len, eval_bins(g, in, i))
+			                                       : (size_t)-1;
+			/* the save's pause says where it starts (saved first) or ends */
+			fixed[i] = sb != (size_t)-1 || sa != (size_t)-1;
+			kb = sb != (size_t)-1 ? sb : sa != (size_t)-1 ? sa : kb;
 			/* the one before the first step keeps where it was put
 			 * until it is judged below: taken as training power from the
 			 * start, it moved every other place early by its length, too
@@ -457,13 +349,21 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 		}
 		if (state[i] != 0)
 			continue;
-		size_t nr = (size_t)fmax(1.0, floor(in->eval_s[i] / g->dt + 0.5));
+		size_t nr = eval_bins(g, in, i);
 		/* the one after the last step ends the window, where the power
 		 * falls: its last bin can be cut off (after a save it has no
 		 * room before it) */
 		if (i == last && at[i] < g->k1 && at[i] + nr > g->k1 && 2 * (g->k1 - at[i]) >= nr)
 			nr = g->k1 - at[i];
-		size_t k = lowest_stretch(g, &c, at[i], nr, 0.5 * in->eval_s[i], prev);
+		/* Where its save's pause puts it, or the window's end the one
+		 * after the last step (the power falls after it): the stretch
+		 * of lowest mean near its place took steps instead of evaluations
+		 * drawing more than they (+2.7 % energy per step with 90-s ones at
+		 * 540 W over 510-W steps). That stretch when free, else the
+		 * lowest one. */
+		size_t anchor = fixed[i] ? at[i] : i == last && g->k1 >= g->k0 + nr ? g->k1 - nr : (size_t)-1;
+		size_t k = anchor != (size_t)-1 ? wc__ft_lowest_stretch(g, &c, anchor, nr, 0.0, prev) : (size_t)-1;
+		k = k != (size_t)-1 ? k : wc__ft_lowest_stretch(g, &c, at[i], nr, 0.5 * in->eval_s[i], prev);
 		if (k == (size_t)-1) {
 			unplaced++;
 			continue;
@@ -477,9 +377,10 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 	out->n_evals_placed = placed;
 	out->n_logged += placed;
 	out->n_evals_unplaced += unplaced;
+	free(fixed);
 	free(state);
 	free(at);
-	clock_free(&c);
+	wc__ft_clock_free(&c);
 	return 1;
 }
 
@@ -551,17 +452,17 @@ went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 	ft_clock c;
 	double hidden = 0;
 	size_t taken = (size_t)-1;
-	int built = clock_build(g, &c);
+	int built = wc__ft_clock_build(g, &c);
 	for (size_t i = 0; built && i < in->n_evals; i++) {
 		double s = in->eval_at[i], len = in->eval_s[i];
 		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0))
 			continue;
-		size_t k = found_pause(g, &c, s * out->period_s + hidden, len, 0.5 * len, taken);
+		size_t k = wc__ft_found_pause(g, &c, s * out->period_s + hidden, len, 0.5 * len, taken);
 		hidden += k == (size_t)-1 ? len : 0.0;
 		taken = k == (size_t)-1 ? taken : k;
 	}
 	double traced = ((double)c.na * g->dt - hidden) / out->period_s;
-	clock_free(&c);
+	wc__ft_clock_free(&c);
 	if (!built || !(traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps))
 		return 0;
 	out->evals_hidden_s = hidden;

@@ -140,4 +140,35 @@ int wc__ft_make_row(const char *dir, const wc_ft_run *run, const wc_ft_steps_res
                     size_t bad_lines, const wc_ingest_options *opt, wc_ft_table *table,
                     wc_error *err);
 
+/* The steps' clock (finetune_clock.c): the window's active bins, in
+ * order, and prefix sums over the grid for the mean power and the active
+ * count of a span. */
+typedef struct {
+	size_t *act, na;
+	double *sum_x;   /* sum of x over bins [k0, k) at k - k0 */
+	size_t *sum_a;   /* active bins among them */
+} ft_clock;
+
+int wc__ft_clock_build(const ft_grid *g, ft_clock *c);
+void wc__ft_clock_free(ft_clock *c);
+/** The grid bin where `tau` s of active time have passed. */
+size_t wc__ft_clock_bin(const ft_grid *g, const ft_clock *c, double tau);
+/** A pause the trace found of at least half of `len` s starting within
+ *  `tol` s of active time of `tau`, not `taken`: its first bin, else
+ *  (size_t)-1. */
+size_t wc__ft_found_pause(const ft_grid *g, const ft_clock *c, double tau, double len, double tol, size_t taken);
+/** The stretch of `nr` active bins starting within `tol` s of bin kb with
+ *  the lowest mean power, clear of [prev[0], prev[1]): its first bin, else
+ *  (size_t)-1 (`tol` 0: kb itself, when free). */
+size_t wc__ft_lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr, double tol,
+                             const size_t prev[2]);
+/** Where an evaluation of `len` s placed at `tau` on the steps' clock
+ *  starts when its save came first: the end of the pause starting nearer
+ *  `tau` than `tau` + `len`, within half of `len`; else (size_t)-1. */
+size_t wc__ft_save_before(const ft_grid *g, const ft_clock *c, double tau, double len);
+/** Where it starts when its save follows it (the Trainer's order): `nr`
+ *  bins before the pause starting nearer `tau` + `len` than `tau`, within
+ *  half of `len`; else (size_t)-1. */
+size_t wc__ft_save_after(const ft_grid *g, const ft_clock *c, double tau, double len, size_t nr);
+
 #endif
