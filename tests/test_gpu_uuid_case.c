@@ -1,7 +1,7 @@
 /*
  * GPU UUIDs are hex: the same GPU in upper or lower case
  * (data/gpu_uuid.c, wc_telemetry_uuid_same; docs/formats/telemetry.md,
- * "Picking the run's GPUs"). A PowerTrace-Sim manifest naming its GPUs in
+ * "`power.csv`: nvidia-smi"). A PowerTrace-Sim manifest naming its GPUs in
  * upper case beside nvidia-smi's lower-case power.csv was refused, "GPU
  * GPU-C5D32AF0-... of the run's 2 (gpu_uuids) is in no row of the log",
  * though both GPUs were in every sweep; a repeat differing only in case
