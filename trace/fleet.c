@@ -310,6 +310,35 @@ by_host(const wc_fleet *f)
 	return 0;
 }
 
+/* The --group-by label whose values tell GPU group g from engine group e
+ * when both are on one host: the sides' values differ (`job` "dcgm" and
+ * "vllm"), and no relabelling of hosts joins them (docs/fleet.md,
+ * "Grouping"). 0 when the hosts differ or no label but host does; the
+ * label in `label`, the values in `vg` and `ve`. */
+static int
+label_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char *label, char *vg, char *ve,
+            size_t size)
+{
+	if (!g->host[0] || strcmp(g->host, e->host) != 0)
+		return 0;
+	const char *by = f->o.group_by ? f->o.group_by : "host,namespace,pod", *kg = g->key, *ke = e->key;
+	for (size_t n; *by; by += n + (by[n] == ',')) {
+		n = strcspn(by, ",");
+		if (*kg != '|' || *ke != '|')
+			return 0; /* a key cut at its size */
+		size_t ng = strcspn(++kg, "|"), ne = strcspn(++ke, "|");
+		if ((ng != ne || strncmp(kg, ke, ng) != 0) && !(n == 4 && strncmp(by, "host", 4) == 0)) {
+			snprintf(label, size, "%.*s", (int)(n < size ? n : size - 1), by);
+			snprintf(vg, size, "%.*s", (int)(ng < size ? ng : size - 1), kg);
+			snprintf(ve, size, "%.*s", (int)(ne < size ? ne : size - 1), ke);
+			return 1;
+		}
+		kg += ng;
+		ke += ne;
+	}
+	return 0;
+}
+
 int
 wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
@@ -348,6 +377,14 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 				if (f->g[j].ever_engine && !f->g[j].ever_gpu && strlen(only) + strlen(f->g[j].name) + 6 < sizeof only)
 					snprintf(only + strlen(only), sizeof only - strlen(only), "%s'%s'", only[0] ? ", " : "",
 					         f->g[j].name);
+			for (size_t j = 0; j < f->n_groups; j++) {
+				char label[40], vg[40], ve[40];
+				if (f->g[j].ever_engine && !f->g[j].ever_gpu && label_apart(f, g, &f->g[j], label, vg, ve, sizeof label))
+					return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group "
+					                       "'%.40s'; engines without GPUs in %s: the hosts match, --group-by "
+					                       "label '%s' differs ('%s' on GPUs, '%s' on engines): leave it "
+					                       "out", g->name, only, label, vg, ve);
+			}
 			if (only[0])
 				return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group '%.40s'; "
 				                       "engines without GPUs in %s: relabel their host to DCGM's Hostname, "

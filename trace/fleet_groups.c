@@ -388,21 +388,37 @@ check_group_by(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		return WC_OK;
 	f->group_by_checked = 1;
 	char missing[200] = "";
-	int any = 0;
+	int any = 0, sides = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		int m = wc_fleet_metric_from_name(set->s[i].metric);
+		sides |= m < 0 ? 0 : m == WC_FLEET_POWER ? 1 : 2;
+	}
 	for (const char *l = by; *l; ) {
 		size_t n = strcspn(l, ",");
 		char v[FLEET_TEXT];
-		int carried = 0;
+		int carried = 0, by_side = 0;
 		for (const char *o = by; o < l; o += strcspn(o, ",") + (o[strcspn(o, ",")] == ','))
 			if (strcspn(o, ",") == n && strncmp(o, l, n) == 0)
 				return wc_error_set(err, WC_EINVAL, "--group-by: label '%.*s' given twice", (int)(n > 100 ? 100 : n), l);
-		for (size_t i = 0; !carried && i < set->n; i++) {
+		for (size_t i = 0; by_side != 3 && i < set->n; i++) {
 			int m = wc_fleet_metric_from_name(set->s[i].metric);
 			if (m < 0)
 				continue;
 			group_value(&set->s[i], m, l, n, v, sizeof v);
-			carried = v[0] != '\0';
+			if (v[0])
+				by_side |= m == WC_FLEET_POWER ? 1 : 2;
 		}
+		carried = by_side != 0;
+		/* A label only one side carries (DCGM's Hostname) puts every
+		 * series of the other side in groups of its own: `--group-by
+		 * Hostname` made the engines one group 'group', refused as two
+		 * engines (docs/fleet.md, "Grouping"). */
+		if (sides == 3 && (by_side == 1 || by_side == 2))
+			return wc_error_set(err, WC_EINVAL, "--group-by: label '%.*s' is carried by %s series only, not by "
+			                    "%s series, so the two never share a group; --group-by host "
+			                    "joins DCGM's Hostname and the host of the engines' instance",
+			                    (int)(n > 60 ? 60 : n), l, by_side == 1 ? "GPU power" : "engine",
+			                    by_side == 1 ? "engine" : "GPU power");
 		any |= carried;
 		if (!carried && strlen(missing) + n + 4 < sizeof missing)
 			snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s'%.*s'",
