@@ -7,6 +7,8 @@
  *   matched was suggested;
  * - a --group-by label both carry with other values (`job`): relabelling
  *   hosts that already matched was suggested, the label never named;
+ * - a modelName the platform catalog lacks, beside a long series: it was
+ *   cut to 40 bytes ("...Blackwell Server Edi").
  */
 #include "tests/support/support.h"
 
@@ -82,6 +84,11 @@ main(void)
 	}
 	free(in);
 
+	/* A board the catalog lacks, its series 125 bytes and more. */
+	in = fleet("rtxpro.prom", "NVIDIA RTX PRO 6000 Blackwell Server Edition");
+	check_refused(in, NULL, "...: modelName 'NVIDIA RTX PRO 6000 Blackwell Server Edition' not in the platform "
+	              "catalog: give --platform NAME (wattcast models --platforms)\n");
+	free(in);
 	free(dir);
 	return check_report("test_prom_group_sides");
 }

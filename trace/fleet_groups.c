@@ -130,7 +130,10 @@ group_platform(const wc_fleet *f, fleet_group *g, const wc_prom_series *s, wc_er
 		                           "(wattcast models --platforms)";
 		if (strlen(s->key) + sizeof ": modelName " + sizeof hint <= WC_ERROR_MSG_MAX)
 			return wc__fleet_error(err, WC_EINVAL, s->key, "modelName %s", hint);
-		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' %s", model ? model : "", hint);
+		/* The modelName whole, the series shortened first (it was cut
+		 * to 40 bytes, "...Blackwell Server Edi", beside 125 of UUID and
+		 * driver labels). */
+		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.120s' %s", model ? model : "", hint);
 	}
 	if (g->platform[0] && strcmp(g->platform, p) != 0)
 		return wc__fleet_error(err, WC_EINVAL, s->key, "modelName '%.40s' (%s) in group '%.40s' of %s "
