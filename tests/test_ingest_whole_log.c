@@ -143,6 +143,58 @@ row_tokens(const wc_ingest_row *r)
 	return r->run.throughput_tok_s * (r->end_epoch - r->start_epoch);
 }
 
+/* The row agrees with itself: energy per request over the mean output
+ * tokens is its energy per token, the window's tokens per request. */
+static void
+check_consistent(const wc_ingest_row *r)
+{
+	CHECK(r->requests > 0 && r->run.output_tokens > 0);
+	if (r->requests > 0 && r->run.output_tokens > 0)
+		CHECK_NEAR(r->energy_per_request_j / r->run.output_tokens, r->run.energy_per_token_j,
+		           1e-9 * r->run.energy_per_token_j);
+}
+
+/* Every window end, not only a log's cut (docs/formats/telemetry.md,
+ * "What ingest derives", Requests): a power log over 2-15 s while A
+ * (1.0-5.0) runs across its start and C (13.0-16.0) across its end, the
+ * engine log whole, is no cut, yet the row's energy and tokens hold their
+ * shares. A count of those completed in it said 2 (A and B) while the
+ * tokens held C's share, so energy per request over tokens per request
+ * was not the row's energy per token (the real A100 smoke replay
+ * 1784415161: 4.908 against 4.431). Now A counts 3/4, B 1, C 2/3. */
+static void
+window_ends(const char *root)
+{
+	wc_ingest_result res = { NULL, 0, 0 };
+	test_warnings w;
+	wc_error err;
+	char *d = write_run_span(root, "power_2_to_15", 7, 0, 80, 8, 60);
+	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 1);
+	if (res.n_rows == 1) {
+		CHECK_NEAR(res.rows[0].requests, 0.75 + 1.0 + 2.0 / 3.0, 1e-12);
+		CHECK_NEAR(res.rows[0].run.input_tokens, 100.0, 1e-9);
+		check_consistent(&res.rows[0]);
+	}
+	CHECK_CONTAINS(w.text, "run power_2_to_15: requests: 2 crossing the window's ends counted by their share "
+	                       "inside it (2.417 requests in all)");
+	wc_ingest_result_clear(&res);
+
+	/* 5 s segments 2-7, 7-12, 12-15: A 3/4 in the first; B (4-12) 3/8
+	 * and 5/8; C 2/3 in the last. They add up to the row. */
+	CHECK_INT(ingest_segments(d, 5.0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 3);
+	if (res.n_rows == 3) {
+		CHECK_NEAR(res.rows[0].requests, 0.75 + 3.0 / 8.0, 1e-12);
+		CHECK_NEAR(res.rows[1].requests, 5.0 / 8.0, 1e-12);
+		CHECK_NEAR(res.rows[2].requests, 2.0 / 3.0, 1e-12);
+		for (int k = 0; k < 3; k++)
+			check_consistent(&res.rows[k]);
+	}
+	wc_ingest_result_clear(&res);
+	free(d);
+}
+
 /* A segment idle by the one rule has no energy per token, as a
  * Prometheus idle window (docs/fleet.md, "Rows"; trace/idle.h): the whole
  * run in 3 s segments, 15-18 s at 1/3 running with C's last tokens, said
@@ -272,32 +324,35 @@ main(void)
 	free(d);
 
 	/* engine.csv ends at 10 s while B runs (4.0-12.0): the row is cut
-	 * there, B completes after the cut, its energy so far is in the row
-	 * but not in a count of one (A): requests and their means blank
-	 * (docs/formats/telemetry.md, "What ingest derives"); it said 1. */
+	 * there and B counts by the share of its lifetime before the cut,
+	 * 2/8, as its energy and tokens do (docs/formats/telemetry.md, "What
+	 * ingest derives", Requests): 1.75 requests; it said 1, then blank. */
 	d = write_run_to(root, "cut", 7, 0, 40);
 	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
 	CHECK_CONTAINS(w.text, "the row cut to 1784415000.000-1784415010.000");
 	if (res.n_rows == 1) {
-		CHECK(isnan(res.rows[0].requests) && isnan(res.rows[0].energy_per_request_j));
-		CHECK(isnan(res.rows[0].run.output_tokens) && isnan(res.rows[0].run.input_tokens));
-		CHECK(isfinite(res.rows[0].run.energy_per_token_j));
+		CHECK_NEAR(res.rows[0].requests, 1.75, 1e-12);
+		CHECK(isfinite(res.rows[0].run.input_tokens) && isfinite(res.rows[0].run.energy_per_token_j));
+		check_consistent(&res.rows[0]);
 	}
 	wc_ingest_result_clear(&res);
 
-	/* In 4 s segments only the last, 8-10 s, reaches the cut: A, done at
-	 * 5.0, is the one request of 4-8 s, and 0-4 s completed none (every
-	 * segment's count was blank). */
+	/* In 4 s segments each request splits by its share: A (1.0-5.0)
+	 * 3/4 and 1/4, B (4.0-12.0) 4/8 and 2/8 of its 8 s; the segments add
+	 * up to the row. */
 	CHECK_INT(ingest_segments(d, 4.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 3);
 	if (res.n_rows == 3) {
-		CHECK(res.rows[0].requests == 0 && res.rows[1].requests == 1 && isnan(res.rows[2].requests));
-		CHECK_NEAR(res.rows[1].energy_per_request_j, res.rows[1].metrics.energy_j, 1e-9);
-		CHECK(res.rows[1].run.output_tokens == 151.0 && isnan(res.rows[2].run.output_tokens));
+		CHECK_NEAR(res.rows[0].requests, 0.75, 1e-12);
+		CHECK_NEAR(res.rows[1].requests, 0.75, 1e-12);
+		CHECK_NEAR(res.rows[2].requests, 0.25, 1e-12);
+		for (int k = 0; k < 3; k++)
+			check_consistent(&res.rows[k]);
 	}
 	wc_ingest_result_clear(&res);
 	free(d);
 
+	window_ends(root);
 	idle_segment(root);
 	free(root);
 	return check_report("test_ingest_whole_log");

@@ -91,8 +91,15 @@ check_run(const char *shared, const char *rel, const char *id, double tol, int s
 		for (int i = 0; i < 4; i++) {
 			const char *x = wc_runs_get_extra(ta, 0, cols[i]), *y = wc_runs_get_extra(tb, 0, cols[i]);
 			CHECK(x && y && *x);
+			/* ..083's first request arrives 45 ms before the power log
+			 * and counts by its share inside it (docs/formats/
+			 * telemetry.md, "What ingest derives", Requests): a log
+			 * placed 20 ms off moves that share of its 747 ms by up to
+			 * 0.027, so the count and energy per request agree within
+			 * 1%; the latencies are the requests' own. */
+			double tol_rel = (i == 0 || i == 3) ? 1e-2 : 1e-6;
 			if (x && y && *x)
-				CHECK_NEAR(atof(y), atof(x), 1e-6 * fabs(atof(x)));
+				CHECK_NEAR(atof(y), atof(x), tol_rel * fabs(atof(x)));
 		}
 	}
 	wc_runs_free(ta);

@@ -128,6 +128,8 @@ typedef struct {
 	size_t n;
 	int tokens_from_log; /* wc__ingest_tokens_from_log, judged once a run */
 	int times_whole;     /* every request has its first token and completion */
+	int placed;          /* every request has its arrival and completion
+	                      * (wc_trace_requests_placed): rows count shares */
 } wc__ingest_reqs;
 
 /** Request k of the row's set. */

@@ -28,6 +28,7 @@ wc__ingest_reqs_all(const run_ctx *rc, wc__ingest_reqs *out)
 	out->n = log ? log->n : 0;
 	out->tokens_from_log = wc__ingest_tokens_from_log(rc);
 	out->times_whole = log != NULL;
+	out->placed = wc_trace_requests_placed(log);
 	for (size_t i = 0; log && i < log->n; i++)
 		if (isnan(log->first_token[i]) || isnan(log->completion[i]))
 			out->times_whole = 0;

@@ -307,39 +307,75 @@ warn_subset(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row
 	opt->warn(msg, opt->warn_payload);
 }
 
-/* Requests completed in the window (at its end only in the last one) and
- * their mean token counts; their output tokens stand in for a missing
- * engine counter when every request has its count. */
+/* The share of request i's lifetime [arrival, completion] inside [a, b]:
+ * 1 for one wholly inside, the fraction inside for one running across an
+ * end, so that a window's count and its energy and tokens cover the same
+ * work and segments' counts add up (docs/formats/telemetry.md, "What
+ * ingest derives", Requests). A request of no duration, or one the log
+ * cannot place, counts where it completes (the end in the last window). */
+static double
+request_share(const wc_request_log *log, size_t i, double a, double b, int last, int placed)
+{
+	double s = log->arrival[i], c = wc_trace_request_end(log, i);
+	if (placed && c > s) {
+		double lo = fmax(s, a), hi = fmin(c, b);
+		return hi > lo ? (hi - lo) / (c - s) : 0.0;
+	}
+	return (c < a || c > b || (c == b && !last)) ? 0.0 : 1.0;
+}
+
+/* Requests in the window and their mean token counts: with a log placing
+ * every request, each counts by its share inside the window and the mean
+ * output is the window's output tokens per request; else the requests
+ * completed in it (at its end only in the last window). Their output
+ * tokens stand in for a missing engine counter when every request has
+ * its count. */
 static void
 count_requests(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_reqs *reqs, double a, double b,
                int last, wc_ingest_row *row, double *out_tok)
 {
 	wc_run *run = &row->run;
 	double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
+	double seen = 0, seen_in = 0, seen_out = 0, crossing = 0;
 	for (size_t k = 0; k < reqs->n; k++) {
 		size_t i = wc__ingest_req_at(reqs, k);
-		double c = wc_trace_request_end(rc->req, i);
-		if (c < a || c > b || (c == b && !last))
+		double w = request_share(rc->req, i, a, b, last, reqs->placed);
+		if (!(w > 0))
 			continue;
-		cnt++;
+		cnt += w;
+		seen++;
+		crossing += w < 1.0;
 		if (isfinite(rc->req->input_tokens[i])) {
-			in_sum += rc->req->input_tokens[i];
-			in_n++;
+			in_sum += w * rc->req->input_tokens[i];
+			in_n += w;
+			seen_in++;
 		}
 		if (isfinite(rc->req->output_tokens[i])) {
-			out_sum += rc->req->output_tokens[i];
-			out_n++;
+			out_sum += w * rc->req->output_tokens[i];
+			out_n += w;
+			seen_out++;
 		}
 	}
 	row->requests = cnt;
 	if (in_n > 0)
 		run->input_tokens = in_sum / in_n;
-	if (out_n > 0)
+	if (reqs->placed && reqs->tokens_from_log && cnt > 0)
+		run->output_tokens = *out_tok / cnt;
+	else if (out_n > 0)
 		run->output_tokens = out_sum / out_n;
-	warn_subset(rc, opt, row, "input_tokens", rc->req->missing_input, in_n, cnt, 1);
-	warn_subset(rc, opt, row, "output_tokens", rc->req->missing_output, out_n, cnt, !isnan(*out_tok));
-	if (isnan(*out_tok) && out_n == cnt && cnt > 0)
+	warn_subset(rc, opt, row, "input_tokens", rc->req->missing_input, seen_in, seen, 1);
+	warn_subset(rc, opt, row, "output_tokens", rc->req->missing_output, seen_out, seen, !isnan(*out_tok));
+	if (isnan(*out_tok) && seen_out == seen && seen > 0)
 		*out_tok = out_sum;
+	/* once a row, not once a segment: a segmented run would say it for
+	 * nearly every segment */
+	if (opt->warn && crossing > 0 && opt->segment_s <= 0) {
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->req_path, ": run %s: requests: %.0f crossing the window's "
+		                     "ends counted by their share inside it (%.3f requests in all)",
+		                     row->run.run_id, crossing, cnt);
+		opt->warn(msg, opt->warn_payload);
+	}
 }
 
 /* Counts: requests completed in the window, tokens and iterations from
@@ -371,12 +407,12 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 	} else if (rc->req) {
 		count_requests(rc, opt, reqs, a, b, last, row, &out_tok);
 		request_latencies(rc, reqs, a, b, last, row);
-		/* A row cut short by a log ends while a request runs, which
-		 * completes after the cut: the count leaves it out, the energy
-		 * holds its share (docs/formats/telemetry.md, "What ingest
-		 * derives", Requests). A segment away from the cut is whole:
-		 * its count stands, as in a run no log cut. */
-		if (wc__ingest_row_reaches_cut(rc, w, a, b)) {
+		/* A log that cannot place every request counts those completed
+		 * in the row: one running at a cut completes after it, so the
+		 * count leaves it out while the energy holds its share; blank
+		 * then (docs/formats/telemetry.md, "What ingest derives",
+		 * Requests). A placing log counts shares, as at any end. */
+		if (!reqs->placed && wc__ingest_row_reaches_cut(rc, w, a, b)) {
 			row->requests = NAN;
 			run->input_tokens = run->output_tokens = NAN;
 		}
