@@ -76,28 +76,28 @@ static const wc_param measured_law_term[WC_LT_COUNT] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.717838108785809, 0.6631972693935024, 1.4999997668304885, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0012446296095208794, 1.0004841541823354e-06, 0.0068351596222738665, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7189173615572576, 0.6637142321533911, 1.4999989249022632, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0012324205262776867, 1.0001091938979633e-06, 0.006782137454756827, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.9541984732824428, .running_max = 32,
-	             .input_min = 335.575, .input_max = 4605.25,
-	             .output_min = 99.25, .output_max = 512,
+	             .input_min = 335.575, .input_max = 4612.61576031,
+	             .output_min = 100.785016715, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7907924977901644, 0.7225364908643581, 0.8458073114498964, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017026636223733797, 0.0005559263202437481, 0.002464865885747337, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7912340963306914, 0.7230332321143296, 0.845809575686839, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017037100602704696, 0.0005380373452947484, 0.0024660253719509966, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 326.59493448632935, .input_max = 335.575,
+	             .input_min = 329.3402118643296, .input_max = 335.575,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5815529630422519, 0.5339767465061687, 0.6437076756473974, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0018973201714024962, 0.0012450780142205559, 0.0028211855761538724, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5819914739187091, 0.5358251493971437, 0.6444687079893019, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0019003520926770383, 0.0012454553543915137, 0.00282198694361847, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 326.59493448632935, .input_max = 326.59493448632935,
+	             .input_min = 329.3402118643296, .input_max = 329.3402118643296,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.46862781251632, 1.2045001081562894, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017031251411904148, NAN, NAN, WC_SRC_ASSUMED) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.469294555395982, 1.2048397006861822, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017037950017094463, NAN, NAN, WC_SRC_ASSUMED) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 0, .input_max = 0,
 	             .output_min = 512, .output_max = 512,
@@ -105,22 +105,22 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.486775552843727e-05, 4.965193582434758e-05, 5.8941621309607316e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8398590565610785, 0.7259668586040879, 1.0766537500716884, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(3.203132163306285e-05, 2.681429893355587e-05, 3.7416198149154917e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.486735072287322e-05, 4.981165224327269e-05, 5.895615515513292e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8479319127189874, 0.7295224558970865, 1.0768267203264945, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(3.207648822852904e-05, 2.6844903595925032e-05, 3.744370315803151e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(326.59493448632935, 263.9934219679265, 429.42018615750817, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(16.00000301900132, 15.999999999999998, 554.5731201846241, WC_SRC_BOUND) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.00000278986277, 15.999999999999998, 16.00000278986277, WC_SRC_BOUND) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(329.3402118643296, 264.0514084911428, 432.058291012336, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(16.000016160687057, 15.999999999999998, 545.8435222210101, WC_SRC_BOUND) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.00000351447244, 15.999999999999998, 16.00000351447244, WC_SRC_BOUND) },
 };
 static const double measured_pe_q = 0.38056284912821786;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.3336961554714701;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.5681377133245636, 0.5622165487735113 };
+static const double measured_cap_q[2] = { 0.5684132647731296, 0.5627698453736534 };
 static const int measured_cap_n = 332;
-static const double measured_cap_q_datasheet = 0.7358854742144353;
-static const double measured_cap_q_datasheet_energy = 0.7294936332075992;
+static const double measured_cap_q_datasheet = 0.737927312582355;
+static const double measured_cap_q_datasheet_energy = 0.7297384780273921;
 static const int measured_cap_n_datasheet = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,
