@@ -50,10 +50,12 @@ check(const char *path, const char *key, double x, const param_range *r, wc_erro
 {
 	if (isnan(x) || (x >= r->lo && x <= r->hi))
 		return WC_OK;
+	/* the value as it reads back: %g printed 10.0000001 as "10", inside
+	 * the range [0, 10] it was refused for (models/error.h) */
 	return wc_error_set(err, WC_ERANGE,
-	                    "%s%s: %g is outside the documented range [%g, %g] (%s; "
+	                    "%s%s: %s is outside the documented range [%g, %g] (%s; "
 	                    "docs/formats/params-file.md, \"Ranges\")",
-	                    path, key, x, r->lo, r->hi, r->what);
+	                    path, key, WC_NUM_TEXT(x), r->lo, r->hi, r->what);
 }
 
 static int

@@ -121,6 +121,11 @@ main(void)
 	refused("residual_rms", provenance, 50, "provenance/residual_rms: 50 is outside the documented "
 	                                        "range [0, 10] (a fit's residual RMS");
 	refused("residual_rms", provenance, -1, "provenance/residual_rms: -1");
+	/* Just past a bound the value is quoted as it reads back: %g printed
+	 * 10.0000001 as "10 is outside the documented range [0, 10]". */
+	refused("residual_rms", provenance, 10.0000001, "provenance/residual_rms: 10.0000001 is outside the documented "
+	                                                "range [0, 10]");
+	refused("value", p0_1, 10000.000000001, "levels/1/p0_w/value: 10000.000000001 is outside");
 	CHECK_INT(load_with("residual_rms", provenance, 1e-300, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, 1e-15, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MIN, &err), WC_OK);
