@@ -13,29 +13,45 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* A series under a limit, step by step (docs/capacity.md, "The board's
- * power limit"): a power manager acts within a second or so, so each load
- * level above the limit settles at the clock meeting it -- the limit, or
- * the level's power at the platform's lowest clock (`low`) when even that
- * draws more -- and the answer is the time-weighted mean of the levels.
- * The levels no clock meets are also averaged on their own: their draw,
- * not the series', is what the clock of least power gives. */
+/* One load level `n` of a series under a per-GPU limit, settled
+ * (docs/capacity.md, "The board's power limit"): a power manager acts
+ * within a second or so, so a level above the limit settles at the clock
+ * meeting it -- the limit -- or at the level's power at the platform's
+ * lowest clock (`low`) when even that draws more. `*w` its per-GPU draw,
+ * `*free_w` the law's at the clock asked; 0 when the law has no finite
+ * power there. */
+static int
+settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, double limit_w, double *w,
+            double *free_w)
+{
+	double one_w = 1.0;
+	wc_load_histogram one = { &n, &one_w, 1, n };
+	wc_power at, at_low;
+	if (wc_law_point_power(lp, tp, &one, &at, NULL) != WC_OK)
+		return 0;
+	*w = *free_w = at.per_gpu_power_w;
+	if (*w > limit_w * (1.0 + 1e-9)) {
+		if (wc_law_point_power(low, tp, &one, &at_low, NULL) != WC_OK)
+			return 0;
+		*w = fmax(limit_w, fmin(*w, at_low.per_gpu_power_w));
+	}
+	return 1;
+}
+
+/* A series under a limit, step by step: the answer is the time-weighted
+ * mean of its levels, each settled (settle_step). The levels no clock
+ * meets are also averaged on their own: their draw, not the series', is
+ * what the clock of least power gives. */
 double
 wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
                            double limit_w, wc_power *pw, double *unmet, double *unmet_w)
 {
 	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0, least_sum = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
-		double one_w = 1.0, n = h->running[i];
-		wc_load_histogram one = { &n, &one_w, 1, n };
-		wc_power at, at_low;
-		if (wc_law_point_power(lp, tp, &one, &at, NULL) != WC_OK)
+		double w, free_w;
+		if (!settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
 			return 0.0;
-		double w = at.per_gpu_power_w;
-		if (w > limit_w * (1.0 + 1e-9)) {
-			if (wc_law_point_power(low, tp, &one, &at_low, NULL) != WC_OK)
-				return 0.0;
-			w = fmax(limit_w, fmin(w, at_low.per_gpu_power_w));
+		if (free_w > limit_w * (1.0 + 1e-9)) {
 			limited += h->weight[i];
 			if (w > limit_w * (1.0 + 1e-9)) { /* no clock meets it */
 				least += h->weight[i];
@@ -56,6 +72,31 @@ wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int 
 	if (unmet_w)
 		*unmet_w = least > 0.0 ? least_sum / least : NAN;
 	return limited / sum_w;
+}
+
+/* The ceiling of a series' mean power under a limit, step by step
+ * (docs/intervals.md, "Physical ceiling"): each step ends at the ceiling
+ * its own settled draw takes -- a cap where a clock meets it, the board's
+ * limit where none does, since a cap no clock meets holds nothing -- and
+ * its idle share at the floor, as wc_load_histogram_ceiling_w ends it.
+ * Judged on the series' mean instead, a cap met on average but not on its
+ * loaded steps ended the interval below the point (H100 Qwen3-8B, 8 and 0
+ * running under 150 W: 149.2 W, its interval's top at the point). */
+double
+wc__predict_series_ceiling_w(const wc_law_point *lp, const wc_law_point *low, const wc_level *level, double cap_w,
+                             int tp, const wc_load_histogram *h, double limit_w, double floor_w)
+{
+	double sum = 0.0, sum_w = 0.0;
+	for (size_t i = 0; i < h->len; i++) {
+		double w, free_w, one_w = 1.0;
+		wc_load_histogram one = { &h->running[i], &one_w, 1, h->running[i] };
+		if (!settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
+			return NAN;
+		double top = wc_load_histogram_ceiling_w(&one, floor_w, wc_level_power_ceiling_w(level, cap_w, w, tp));
+		sum += h->weight[i] * top;
+		sum_w += h->weight[i];
+	}
+	return sum_w > 0.0 ? sum / sum_w : NAN;
 }
 
 int

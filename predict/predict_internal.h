@@ -91,6 +91,16 @@ int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double run
 double wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp,
                                   const wc_load_histogram *h, double limit_w, wc_power *pw, double *unmet,
                                   double *unmet_w);
+/** The ceiling of node power of a series `h` under `limit_w` (as
+ *  wc__predict_series_limited settles it) on `tp` GPUs of `level` with a
+ *  user's per-GPU cap `cap_w` (<= 0: none): the time-weighted mean, step
+ *  by step, of wc_level_power_ceiling_w at the step's settled draw (the
+ *  cap's where a clock meets it, the board's where none does), its idle
+ *  share at `floor_w` (wc_load_histogram_ceiling_w; docs/intervals.md,
+ *  "Physical ceiling"). NaN when a step's power is not finite. */
+double wc__predict_series_ceiling_w(const wc_law_point *lp, const wc_law_point *low, const wc_level *level,
+                                    double cap_w, int tp, const wc_load_histogram *h, double limit_w,
+                                    double floor_w);
 /** The parameters' 95 % interval of node power at the loads `h` on `tp`
  *  GPUs around `point` into `*lo`, `*hi` (NaN: none): node power at every
  *  bootstrap draw of `b`'s set through `b` as the point estimate goes, a

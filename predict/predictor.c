@@ -531,8 +531,17 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->node_floor_w = wc__predict_idle_floor(&b, q->config.tp);
 	/* A series', open loop's or fractional count's idle share draws P0
 	 * exactly, the rest at most the ceiling (docs/intervals.md, "Physical
-	 * ceiling"), as the capacity answer holds it. */
-	out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
+	 * ceiling"), as the capacity answer holds it; a series settled step
+	 * by step takes, step by step, the ceiling of what each step draws:
+	 * a cap no clock meets there holds nothing there. */
+	if (have_low) {
+		wc_law_point lpl;
+		wc_law_bound_point(&low, NULL, &lpl);
+		out->node_ceiling_w = wc__predict_series_ceiling_w(&lp, &lpl, b.level, q->power_cap_w, q->config.tp, &h,
+		                                                   limit_w, out->node_floor_w);
+	} else {
+		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
+	}
 	if (q->want_interval)
 		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
 done:
