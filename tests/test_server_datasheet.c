@@ -240,16 +240,16 @@ transfer_caveats(void)
 			               "--concurrency", "8", "--input-tokens", "50000", "--output-tokens", "20000", NULL };
 		CHECK(run_wattcast(argv, NULL, &r) == 0);
 		/* the levels' own decode-context spans joined: A100's least,
-		 * 335.6 + 99.25 / 2 = 385, to B200's largest, 326.6 + 9470.9 / 2 =
-		 * 5062 in the measured profile (it was 376-9341: one level's
+		 * 335.6 + 100.8 / 2 = 386, to B200's largest, 329.3 + 9470.9 / 2 =
+		 * 5065 in the measured profile (it was 376-9341: one level's
 		 * least prompt with another's least output, A100's largest prompt
 		 * with B200's largest output, contexts no level's rows had) */
 		CHECK_CONTAINS(r.out, "input + output / 2 = 60000 tokens, is outside the capacity calibration's span "
-		                      "385-5062 of the levels it is transferred from (");
+		                      "386-5065 of the levels it is transferred from (");
 		run_result_free(&r);
 	}
-	/* a context of 8192 is past every fitted level's (H100 433-4935, B200
-	 * 499-5062, A100 385-4861), so past their join on a board transferred
+	/* a context of 8192 is past every fitted level's (H100 436-4935, B200
+	 * 502-5065, A100 386-4869), so past their join on a board transferred
 	 * from them, as on each of them (it said nothing there) */
 	{
 		run_result r;
@@ -258,7 +258,7 @@ transfer_caveats(void)
 			               "8192", NULL };
 		CHECK(run_wattcast(argv, NULL, &r) == 0);
 		CHECK_CONTAINS(r.out, "output_tokens: the decode context, input + output / 2 = 8192 tokens, is outside the "
-		                      "capacity calibration's span 385-5062 of the levels it is transferred from (");
+		                      "capacity calibration's span 386-5065 of the levels it is transferred from (");
 		run_result_free(&r);
 	}
 	/* GH200's 900 W is the module's, CPU included: said */
