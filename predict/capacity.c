@@ -190,20 +190,20 @@ open_loop_widen(int k, double v[2][3], double point, double *lo, double *hi)
  * end `power_end` is held (`upper`: at the ceiling, else at the idle
  * floor); `scaled` is its end moved by power's factor, which is that end
  * when k is proportional to power. Energy per output token and what
- * scales with it are power over throughput: power's end over the
- * throughput's far end (its point when it has no interval: an open loop
- * below capacity serves the rate's tokens exactly), never past the end it
- * had. One rule for the open loop and a closed loop without energy per
- * token's error (docs/intervals.md, "Physical ceiling"). */
+ * scales with it are power over throughput: power's end over the point
+ * throughput, never past the end it had. Their interval says "(not of
+ * latency)": latency's error is not in it, so the throughput they are
+ * over is the answer's own, and energy x throughput never passes the
+ * ceiling there (an open loop below capacity serves the rate's tokens
+ * exactly). One rule for the open loop and a closed loop without energy
+ * per token's error (docs/intervals.md, "Physical ceiling"). */
 static double
 hold_power_share(const wc_capacity_prediction *out, int k, double power_end, double scaled, int upper)
 {
 	const double v = out->value[k], end = upper ? out->hi[k] : out->lo[k];
 	if (!wc__capacity_per_token(k))
 		return upper ? fmax(v, scaled) : fmin(v, scaled);
-	const double thr = out->value[WC_CAPQ_THROUGHPUT];
-	const double far = upper ? out->lo[WC_CAPQ_THROUGHPUT] : out->hi[WC_CAPQ_THROUGHPUT];
-	const double held = v * (power_end / out->value[WC_CAPQ_POWER]) * (isfinite(far) && far > 0.0 ? thr / far : 1.0);
+	const double held = v * (power_end / out->value[WC_CAPQ_POWER]);
 	if (!isfinite(held))
 		return end;
 	return upper ? fmax(v, fmin(end, held)) : fmin(v, fmax(end, held));
