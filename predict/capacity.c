@@ -42,6 +42,8 @@ typedef struct {
 	int datasheet;       /* the capacity level is a datasheet transfer */
 	double cap_w;        /* the user's per-GPU power cap (0: none) */
 	const wc_capacity_point *pt; /* the point's capacity level (intervals) */
+	const wc_predictor *pr;      /* the ends' answers (open_loop_ends) */
+	const wc_inference_query *q; /* the query as asked */
 } cap_ctx;
 
 /* Open loop of an engine whose step times are all f times those of `pt`:
@@ -142,30 +144,57 @@ evaluate(const cap_ctx *x, const wc_capacity_point *pt, const wc_law_point *lp, 
 /* The held-out ends of an open loop's latency, running count and
  * throughput (`v[i][0..2]`, i = 0 the fast end, 1 the slow one): each the
  * model's own answer for an engine exp(q) times the point's step times,
- * q latency's quantiles in `s` (open_loop_at), not the point's answer
- * scaled. An engine f times faster meets the rate where the point's meets
- * rate x f: over capacity it may serve every arrival, and under it runs
- * fewer requests, so its latency is below f x the point's; the slow end
- * reaches n_cap where rate x f meets capacity (docs/intervals.md, "Where
- * it applies"; docs/capacity.md, "Closed loop, open loop, energy"). */
+ * q latency's quantiles in `s`, not the point's answer scaled. An engine
+ * f times faster at rate r is the point's engine at rate r f with every
+ * time f times (open_loop_at), so the end is the answer at r f, its clock
+ * settled there as the point's is (wc_predict_capacity_at_rate): under a
+ * power cap or the board's limit a slower engine runs more requests and
+ * settles lower, and a locked clock gave 29.78 s where the answer at r f
+ * gives 30.82 s. Over capacity it may serve every arrival, and under it
+ * runs fewer requests, so its latency is below f x the point's; the slow
+ * end reaches n_cap where rate x f meets capacity (docs/intervals.md, "An
+ * open loop's ends"; docs/capacity.md, "Closed loop, open loop, energy").
+ * `*ok` 0: no ends (no stratum); an error in an end's answer is returned. */
 static int
-open_loop_ends(const cap_ctx *x, const wc_pred_error *pe, const wc_pe_stratum *s, double v[2][3])
+open_loop_ends(const cap_ctx *x, const wc_pred_error *pe, const wc_pe_stratum *s, double v[2][3], int *ok,
+               wc_error *err)
 {
 	wc_pe_stratum st;
+	*ok = 0;
 	if (!s || !x->pt)
-		return 0;
+		return WC_OK;
 	wc_pe_transfer_stratum(pe, s, &st);
 	if (!isfinite(st.q_lo) || !isfinite(st.q_hi))
-		return 0;
+		return WC_OK;
 	const double f[2] = { exp(st.q_lo), exp(st.q_hi) };
+	const double rate = x->c->request_rate, tokens = rate * x->c->output_tokens;
+	wc_capacity_prediction *cp = x->pr ? malloc(sizeof *cp) : NULL; /* on the heap: small handler stacks */
+	if (x->pr && !cp)
+		return wc_error_set(err, WC_ENOMEM, "interval: out of memory");
 	for (int i = 0; i < 2; i++) {
+		const double rf = rate * f[i];
+		/* a rate the answers refuse (models/limits.h) is the point's
+		 * engine at its clock: past the largest, over capacity either way */
+		if (cp && rf >= WC_CAPACITY_MIN_RATE && rf <= WC_CAPACITY_MAX_RATE) {
+			int rc = wc_predict_capacity_at_rate(x->pr, x->q, rf, cp, err);
+			if (rc != WC_OK) {
+				free(cp);
+				return rc;
+			}
+			v[i][0] = cp->value[WC_CAPQ_RUNNING];
+			v[i][1] = cp->value[WC_CAPQ_LATENCY] * f[i];
+			v[i][2] = cp->over_capacity ? cp->value[WC_CAPQ_THROUGHPUT] / f[i] : tokens;
+			continue;
+		}
 		wc_capacity_times t;
 		int over;
 		v[i][0] = open_loop_at(x, x->pt, f[i], &t, &over);
 		v[i][1] = t.latency_s;
-		v[i][2] = over ? t.throughput_tok_s : x->c->request_rate * x->c->output_tokens;
+		v[i][2] = over ? t.throughput_tok_s : tokens;
 	}
-	return 1;
+	free(cp);
+	*ok = 1;
+	return WC_OK;
 }
 
 /* Quantity k's interval: the draws' [*lo, *hi] (NaN: none) joined with
@@ -210,7 +239,7 @@ hold_power_share(const wc_capacity_prediction *out, int k, double power_end, dou
 }
 
 static int
-pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out)
+pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out, wc_error *err)
 {
 	const wc_params *p = lb->p;
 	const wc_config *c = x->c;
@@ -244,7 +273,10 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	/* an open loop's latency, count and throughput: the model's answers at
 	 * latency's held-out ends, not the point's scaled */
 	double ends[2][3];
-	const int open_ends = out->open_loop && open_loop_ends(x, &p->quantity_error[WC_PEQ_LATENCY], lat, ends);
+	int open_ends = 0, rc;
+	if (out->open_loop &&
+	    (rc = open_loop_ends(x, &p->quantity_error[WC_PEQ_LATENCY], lat, ends, &open_ends, err)) != WC_OK)
+		return rc;
 	/* the quantities whose error is mean power's alone, or their draws' */
 	int power_only[WC_CAPQ_COUNT] = { 0 };
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
@@ -318,7 +350,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	const wc_draws *cd = &cb->c->draws;
 	int D = p->n_draws > cd->n ? p->n_draws : cd->n;
 	if (D < 2)
-		return pe_widen(lb, x, out);
+		return pe_widen(lb, x, out, err);
 	double *v = wc_alloc_array((size_t)D * WC_CAPQ_COUNT, sizeof *v), *col = wc_alloc_array((size_t)D, sizeof *col);
 	if (!v || !col) {
 		free(v);
@@ -343,7 +375,7 @@ draw_intervals(const cap_ctx *x, const wc_capacity_binding *cb, const wc_law_bin
 	out->n_draws = out->has_interval ? D : 0;
 	free(v);
 	free(col);
-	return pe_widen(lb, x, out);
+	return pe_widen(lb, x, out, err);
 }
 
 static int
@@ -417,10 +449,12 @@ series_refused(const wc_params *p, const wc_capacity_binding *cb, const wc_infer
 }
 
 /* The answer of `p` (the platform's power level resolved) into `out`,
- * already initialised, with `cb` the caller's storage for the binding. */
+ * already initialised, with `cb` the caller's storage for the binding;
+ * `pr` and `asked`, the query as sent, answer an open loop's ends. */
 static int
-capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per_kwh, double grams_co2_per_kwh,
-               wc_capacity_binding *cb, wc_capacity_prediction *out, wc_error *err)
+capacity_bound(const wc_predictor *pr, const wc_params *p, const wc_inference_query *q, const wc_inference_query *asked,
+               double price_per_kwh, double grams_co2_per_kwh, wc_capacity_binding *cb, wc_capacity_prediction *out,
+               wc_error *err)
 {
 	const wc_config *c = &q->config;
 	wc_law_binding lb;
@@ -460,7 +494,7 @@ capacity_bound(const wc_params *p, const wc_inference_query *q, double price_per
 	out->grams_co2_per_kwh = (isfinite(grams_co2_per_kwh) ? grams_co2_per_kwh : p->capacity.grams_co2_per_kwh) + 0.0;
 	out->open_loop = c->request_rate > 0;
 	cap_ctx x = { p, &a, &cb->hw, c, out->max_concurrency_fit, out->price_per_kwh, out->grams_co2_per_kwh,
-		      cb->datasheet, q->power_cap_w, NULL };
+		      cb->datasheet, q->power_cap_w, NULL, pr, asked };
 	if (out->open_loop && c->running > 0 && c->running < x.n_cap)
 		x.n_cap = c->running; /* the engine's concurrency limit */
 	if (out->open_loop && !isfinite(x.n_cap))
@@ -533,7 +567,7 @@ wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double 
 		return wc_error_set(err, WC_ENOMEM, "predict: out of memory");
 	w->q = *q;
 	if ((rc = q->no_datasheet ? WC_OK : wc_predict_resolve_platform(p, &w->q.config, &tmp, err)) == WC_OK)
-		rc = capacity_bound(tmp ? tmp : p, &w->q, price_per_kwh, grams_co2_per_kwh, &w->cb, out, err);
+		rc = capacity_bound(pr, tmp ? tmp : p, &w->q, q, price_per_kwh, grams_co2_per_kwh, &w->cb, out, err);
 	out->pe_stratum = wc__predict_rebase(p, tmp, out->pe_stratum);
 	/* Expert parallelism spreads experts: a dense model has none, and is
 	 * answered tensor parallel -- said, not dropped without a word; a

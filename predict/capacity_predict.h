@@ -196,6 +196,15 @@ int wc_predict_settle_clock(const wc_predictor *pr, wc_inference_query *q, wc_er
 int wc_predict_capacity_settled(const wc_predictor *pr, wc_inference_query *q, double price_per_kwh,
                                 double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err);
 
+/** q's open-loop answer at another `rate`, without intervals, its clock
+ *  settled as q's is (wc_predict_settle_clock, then
+ *  wc_predict_capacity_settled) from the clock q was asked at: a locked
+ *  clock stays, one a power cap or the board's limit settled is settled
+ *  again at that rate. What an open loop's held-out ends are
+ *  (docs/intervals.md, "An open loop's ends"). */
+int wc_predict_capacity_at_rate(const wc_predictor *pr, const wc_inference_query *q, double rate,
+                                wc_capacity_prediction *out, wc_error *err);
+
 /** The headline's running count from q's capacity answer `cap`: the
  *  count that runs (an open loop's solved mean; fewer than asked when the
  *  KV cache is full), and for an open loop below capacity the bound its

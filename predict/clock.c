@@ -351,6 +351,17 @@ note_cap_saturates(const wc_predictor *pr, const wc_inference_query *q, wc_capac
 	return rc;
 }
 
+/* The clock q's answer was asked at, before a cap or the board's limit
+ * settled it: a clock the user locked stays, a settled one is free again
+ * (a cap excludes a lock; a lock the limit lowered is taken as free, the
+ * limit holding first). */
+static double
+asked_clock(const wc_inference_query *q)
+{
+	const int locked = q->config.sm_clock_mhz > 0.0 && !(q->power_cap_w > 0.0) && !(q->board_limit_w > 0.0);
+	return locked ? q->config.sm_clock_mhz : 0.0;
+}
+
 int
 wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_capacity_prediction *out,
                               wc_error *err)
@@ -359,7 +370,6 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 	 * clock, is settled again at full load; a clock the user locked stays
 	 * unless the board's limit at full load lowers it, since the limit
 	 * holds first (a lock at the top clock is the free clock). */
-	const int locked = q->config.sm_clock_mhz > 0.0 && !(q->power_cap_w > 0.0) && !(q->board_limit_w > 0.0);
 	if (!out->open_loop || !isfinite(out->capacity_rate) || !(out->capacity_rate > 0.0))
 		return WC_OK;
 	wc_inference_query full = full_load(q, out);
@@ -367,7 +377,7 @@ wc_predict_capacity_sustained(const wc_predictor *pr, wc_inference_query *q, wc_
 	int rc;
 	if (!cap)
 		return wc_error_set(err, WC_ENOMEM, "rate: out of memory");
-	full.config.sm_clock_mhz = locked ? q->config.sm_clock_mhz : 0.0;
+	full.config.sm_clock_mhz = asked_clock(q);
 	rc = q->power_cap_w > 0.0 ? wc_predict_power_cap(pr, &full, q->power_cap_w, &full.config.sm_clock_mhz, err)
 	                          : WC_OK;
 	if (rc == WC_OK)
@@ -406,6 +416,26 @@ wc_predict_capacity_settled(const wc_predictor *pr, wc_inference_query *q, doubl
 {
 	int rc = wc_predict_capacity(pr, q, price_per_kwh, grams_co2_per_kwh, out, err);
 	return rc == WC_OK ? wc_predict_capacity_sustained(pr, q, out, err) : rc;
+}
+
+int
+wc_predict_capacity_at_rate(const wc_predictor *pr, const wc_inference_query *q, double rate,
+                            wc_capacity_prediction *out, wc_error *err)
+{
+	wc_inference_query *at = malloc(sizeof *at); /* on the heap: small handler stacks */
+	int rc;
+	if (!at)
+		return wc_error_set(err, WC_ENOMEM, "rate: out of memory");
+	*at = *q;
+	at->config.request_rate = rate;
+	at->config.sm_clock_mhz = asked_clock(q);
+	at->board_limit_w = 0.0;
+	at->board_free_w = NAN;
+	at->want_interval = 0;
+	if ((rc = wc_predict_settle_clock(pr, at, err)) == WC_OK)
+		rc = wc_predict_capacity_settled(pr, at, NAN, NAN, out, err);
+	free(at);
+	return rc;
 }
 
 void

@@ -52,7 +52,7 @@ wc__inference_work(double samples, int series, int capacity, int capped, double 
 	capped = capped && !series;
 	if (capped)
 		work += WC_SERVER_BATCH_CHARGE_CAP_EVAL *
-		        (capacity == 2 ? 2.0 * WC_CLOCK_CAP_EVALS + 2.0 : (double)WC_CLOCK_CAP_EVALS);
+		        (capacity == 2 ? 3.0 * (2.0 * WC_CLOCK_CAP_EVALS + 2.0) : (double)WC_CLOCK_CAP_EVALS);
 	*kind = series && !capacity ? "running_series" : kinds[capped][capacity];
 	return work;
 }

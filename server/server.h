@@ -161,8 +161,10 @@ typedef struct {
 #define WC_SERVER_BATCH_CHARGE_OPEN 175.0
 /** A `power_cap_w` (not on a series, which settles each sample at the
  *  cap in closed form) is charged its clock's answers, WC_CLOCK_CAP_EVALS
- *  (predict/capacity_predict.h), twice for an open loop (it settles again
- *  at full load) and 2 more, at this each: one answer at one clock, no
+ *  (predict/capacity_predict.h), for an open loop twice (it settles again
+ *  at full load) and 2 more, three times over (its interval's two ends
+ *  are the answers at other rates, each settled as the point is,
+ *  docs/intervals.md "An open loop's ends"), at this each: one answer at one clock, no
  *  draws, charged as 18 us of one core. Measured with
  *  `build/bench/bench_cap_eval` (every catalog board x 3 models x 5
  *  loads, libquadmath loaded as in the server, Release build, thread CPU
