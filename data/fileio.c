@@ -120,15 +120,44 @@ wc_open_input(const char *path, wc_error *err)
 	return f;
 }
 
+/* 1 when b is a byte of plain ASCII text: printable, tab, CR or LF. */
+static int
+text_ascii(unsigned char b)
+{
+	return (b >= 0x20 && b < 0x7F) || b == '\t' || b == '\r' || b == '\n';
+}
+
+/* 1 when the first bytes of u (up to 64, at least two code units) alternate
+ * 0x00 with ASCII text, the zero at the odd bytes (hi = 1: UTF-16LE) or the
+ * even ones (hi = 0: UTF-16BE): UTF-16 written without a byte order mark.
+ * No UTF-8 text has a 0x00 byte, so no UTF-8 file is taken for it. */
+static int
+utf16_unmarked(const unsigned char *u, size_t len, int hi)
+{
+	size_t n = (len < 64 ? len : 64) & ~(size_t)1;
+	if (n < 4)
+		return 0;
+	for (size_t i = 0; i < n; i += 2)
+		if (u[i + (size_t)hi] != 0x00 || !text_ascii(u[i + (size_t)!hi]))
+			return 0;
+	return 1;
+}
+
 int
 wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *err)
 {
 	const unsigned char *u = (const unsigned char *)buf;
-	if (len < 2 || !((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+	if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+		return wc_error_set_path(err, WC_EPARSE, path,
+		                         ":1: UTF-16 text (byte order mark %02X %02X): re-save as UTF-8 (e.g. iconv -f "
+		                         "UTF-16 -t UTF-8, or PowerShell's Out-File -Encoding utf8)", u[0], u[1]);
+	int le = utf16_unmarked(u, len, 1);
+	if (!le && !utf16_unmarked(u, len, 0))
 		return WC_OK;
 	return wc_error_set_path(err, WC_EPARSE, path,
-	                         ":1: UTF-16 text (byte order mark %02X %02X): re-save as UTF-8 (e.g. iconv -f "
-	                         "UTF-16 -t UTF-8, or PowerShell's Out-File -Encoding utf8)", u[0], u[1]);
+	                         ":1: UTF-16%s text (no byte order mark): re-save as UTF-8 (e.g. iconv -f "
+	                         "UTF-16%s -t UTF-8, or PowerShell's Out-File -Encoding utf8)", le ? "LE" : "BE",
+	                         le ? "LE" : "BE");
 }
 
 int

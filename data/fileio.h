@@ -61,7 +61,8 @@ void wc_input_may_be_replaced(const char *path);
 
 /** WC_EPARSE and a message of `path` when buf[0..len) begins with a
  *  UTF-16 byte order mark (FF FE or FE FF, as PowerShell's `>` writes a
- *  log), else WC_OK: every text reader reads UTF-8, and such a file
+ *  log) or is UTF-16 without one (its first bytes alternate 0x00 with
+ *  ASCII text), else WC_OK: every text reader reads UTF-8, and such a file
  *  showed as a control byte or a JSON syntax error at its first line
  *  (docs/formats/telemetry.md, "Bad lines"). The one test, for the line
  *  reader and wc_read_file alike. */

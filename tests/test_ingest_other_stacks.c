@@ -52,15 +52,17 @@ rename_gauge(const char *dir, const char *to)
 	free(e);
 }
 
-/* `text` (ASCII) as UTF-16 with a byte order mark, little or big endian. */
+/* `text` (ASCII) as UTF-16, little or big endian, with a byte order mark
+ * or (bom = 0, as iconv -t UTF-16LE writes) without one. */
 static void
-write_utf16(const char *path, const char *text, int big)
+write_utf16(const char *path, const char *text, int big, int bom)
 {
 	FILE *f = fopen(path, "wb");
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	fputs(big ? "\xFE\xFF" : "\xFF\xFE", f);
+	if (bom)
+		fputs(big ? "\xFE\xFF" : "\xFF\xFE", f);
 	for (const char *c = text; *c; c++) {
 		char u[2] = { big ? 0 : *c, big ? *c : 0 };
 		fwrite(u, 1, 2, f);
@@ -137,7 +139,7 @@ main(void)
 	const char *log = "timestamp, index, power.draw [W]\n2026/07/18 10:00:00.000, 0, 250.00 W\n"
 	                  "2026/07/18 10:00:00.250, 0, 251.00 W\n2026/07/18 10:00:00.500, 0, 252.00 W\n";
 	for (int big = 0; big <= 1; big++) {
-		write_utf16(p16, log, big);
+		write_utf16(p16, log, big, 1);
 		const char *me[] = { "wattcast", "metrics", p16, NULL };
 		CHECK_INT(run_wattcast(me, NULL, &r), 0);
 		CHECK_INT(r.status, 1);
@@ -145,11 +147,26 @@ main(void)
 		                          : "power16.csv:1: UTF-16 text (byte order mark FF FE): re-save as UTF-8");
 		CHECK(strstr(r.err ? r.err : "", "control byte") == NULL);
 		run_result_free(&r);
+		/* Without a byte order mark: the same refusal, not a control byte. */
+		write_utf16(p16, log, big, 0);
+		CHECK_INT(run_wattcast(me, NULL, &r), 0);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, big ? "power16.csv:1: UTF-16BE text (no byte order mark): re-save as UTF-8"
+		                          : "power16.csv:1: UTF-16LE text (no byte order mark): re-save as UTF-8");
+		CHECK(strstr(r.err ? r.err : "", "control byte") == NULL);
+		run_result_free(&r);
 	}
-	write_utf16(req, doc, 0);
+	write_utf16(req, doc, 0, 1);
 	r = ingest(sgl, out);
 	CHECK(r.status != 0);
 	CHECK_CONTAINS(r.err, "requests.json:1: UTF-16 text (byte order mark FF FE)");
+	run_result_free(&r);
+	/* A JSON document without one: refused as UTF-16, not as a syntax error. */
+	write_utf16(req, doc, 0, 0);
+	r = ingest(sgl, out);
+	CHECK(r.status != 0);
+	CHECK_CONTAINS(r.err, "requests.json:1: UTF-16LE text (no byte order mark)");
+	CHECK(strstr(r.err ? r.err : "", "expected") == NULL);
 	run_result_free(&r);
 
 	free(p16);
