@@ -319,6 +319,38 @@ resumed(const char *dir)
 	free(run);
 }
 
+/* The same resume with its evaluations at training power: not placed (it
+ * resumed), they stay in the steps. Under --steps 237, which holds the
+ * steps run again, the excess was blamed on the resume ("its steps after
+ * the checkpoint ran twice") and the remedy named was the count already
+ * given; it is the evaluations', with their share (docs/finetune.md, "A
+ * stated count against the trace"). Under the state's 200 the resume is
+ * still named: that count lacks its 37 steps run again. */
+static void
+resumed_evals(const char *dir)
+{
+	static wave v;
+	memset(&v, 0, sizeof v);
+	add(&v, 40.0, 70.0);
+	session(&v, 1, 200, 137, 560.0, 2, 0);
+	add(&v, 60.0, 70.0);
+	session(&v, 101, 200, 0, 560.0, 3, 0);
+	double runtime = v.t - v.t_train;
+	char *run = run_folder(dir, "resumed-evals", &v, runtime, 200, 0), *err = NULL, got[32];
+	double e = ingest(dir, run, 237, &err, got);
+	fprintf(stderr, "resumed-evals --steps 237: %.1f J/step\n%s", e, err);
+	/* 4 evaluations of 30 s at the 2-s period: 60 steps over 237 */
+	CHECK_CONTAINS(err, "its 4 unplaced evaluations (120 s, +25."); /* period 1.996 s */
+	CHECK_CONTAINS(err, "%) are in the steps, not a resume; used as stated: give steps.csv");
+	CHECK(strstr(err, "ran twice") == NULL);
+	free(err);
+	e = ingest(dir, run, 0, &err, got);
+	CHECK_CONTAINS(err, "%): a resumed run: its steps after the checkpoint ran twice");
+	CHECK(strstr(err, "unplaced evaluations") == NULL);
+	free(err);
+	free(run);
+}
+
 /* A crash 37 steps after checkpoint-100, whose state is the folder's
  * only one: refused, as without evaluations (docs/finetune.md, "A stated
  * count against the trace"). Its two evaluations placed by their step
@@ -417,6 +449,7 @@ main(void)
 	evaluations(dir, 560.0, "epoch-evals-by-steps-ckpt", EVAL_EPOCHS, "2/4");
 	evaluations(dir, 330.0, "epoch-evals-by-steps-ckpt-near-idle", EVAL_EPOCHS, NULL);
 	resumed(dir);
+	resumed_evals(dir);
 	crashed(dir);
 	stopped(dir);
 	free(dir);

@@ -295,10 +295,25 @@ stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 		                         "in wattcast-run.json or a steps.csv", in->steps, out->period_s,
 		                         out->active_s - out->evals_hidden_s,
 		                         out->evals_hidden_s > 0 ? " (evaluations out)" : "", traced);
+	/* A count that already holds the steps a resume ran again (stated, or
+	 * the state's log_history going back) leaves the resume nothing to
+	 * explain; its evaluations, not placed because it resumed
+	 * (docs/finetune.md, "Evaluations a trainer state lists"), are what is
+	 * left in the steps: blaming the resume sent users to --steps, which
+	 * was already the count. */
+	int rerun_counted = in->state_restarts > 0 || (in->steps_source && strcmp(in->steps_source, "manifest") == 0);
+	double evals_s = 0.0;
+	for (size_t i = 0; in->eval_s && i < in->n_evals; i++)
+		evals_s += in->eval_s[i];
+	if (ratio > 1.0 && out->resumed && rerun_counted && out->n_evals_unplaced > 0 && evals_s > 0.0)
+		WC_WARN(out, "steps: %s gives %.0f steps (re-runs in), the period %.0f (%+.1f %%, known to %.1f %%): "
+		        "its %d unplaced evaluations (%.0f s, %+.1f %%) are in the steps, not a resume; used as stated: "
+		        "give steps.csv", file, in->steps, traced, 100.0 * (ratio - 1.0), 100.0 * known,
+		        out->n_evals_unplaced, evals_s, 100.0 * evals_s / out->period_s / in->steps);
 	/* A resume is named only when the trainer state shows one, or when
 	 * no evaluation it lists can explain the surplus: 30-s evaluations at
 	 * training power were blamed on a resume that never happened. */
-	if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
+	else if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%): a resumed run%s its steps after the checkpoint ran twice; "
 		        "used as stated: give %ssteps.csv", file, in->steps, out->period_s,
