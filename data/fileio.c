@@ -120,27 +120,22 @@ wc_open_input(const char *path, wc_error *err)
 	return f;
 }
 
-/* 1 when b is a byte of plain ASCII text: printable, tab, CR or LF. */
-static int
-text_ascii(unsigned char b)
-{
-	return (b >= 0x20 && b < 0x7F) || b == '\t' || b == '\r' || b == '\n';
-}
-
-/* 1 when the first bytes of u (up to 64, at least two code units) alternate
- * 0x00 with ASCII text, the zero at the odd bytes (hi = 1: UTF-16LE) or the
- * even ones (hi = 0: UTF-16BE): UTF-16 written without a byte order mark.
- * No UTF-8 text has a 0x00 byte, so no UTF-8 file is taken for it. */
+/* 1 when the first bytes of u (up to 64, at least two code units) are
+ * UTF-16 without a byte order mark: in at least 90 % of the code units the
+ * byte at the odd offset (hi = 1: UTF-16LE) or the even one (hi = 0:
+ * UTF-16BE) is 0x00 and the other is not -- the Latin-1 range, ASCII or
+ * not ('indéx', 'µs'), leaving room for a few characters beyond it. No
+ * UTF-8 text has a 0x00 byte, so no UTF-8 file is taken for it
+ * (docs/formats/telemetry.md, "Bad lines"). */
 static int
 utf16_unmarked(const unsigned char *u, size_t len, int hi)
 {
-	size_t n = (len < 64 ? len : 64) & ~(size_t)1;
+	size_t n = (len < 64 ? len : 64) & ~(size_t)1, units = n / 2, zero_paired = 0;
 	if (n < 4)
 		return 0;
 	for (size_t i = 0; i < n; i += 2)
-		if (u[i + (size_t)hi] != 0x00 || !text_ascii(u[i + (size_t)!hi]))
-			return 0;
-	return 1;
+		zero_paired += u[i + (size_t)hi] == 0x00 && u[i + (size_t)!hi] != 0x00;
+	return 10 * zero_paired >= 9 * units;
 }
 
 int

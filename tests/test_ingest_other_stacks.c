@@ -155,6 +155,41 @@ main(void)
 		                          : "power16.csv:1: UTF-16LE text (no byte order mark): re-save as UTF-8");
 		CHECK(strstr(r.err ? r.err : "", "control byte") == NULL);
 		run_result_free(&r);
+		/* A non-ASCII header ('indéx', E9 00 in UTF-16LE) in the first
+		 * bytes: told by its 0x00 positions, not refused as a control
+		 * byte (docs/formats/telemetry.md, "Bad lines"). */
+		write_utf16(p16, "timestamp, ind\xE9x, power.draw [W]\n2026/07/18 10:00:00.000, 0, 250.00 W\n", big, 0);
+		CHECK_INT(run_wattcast(me, NULL, &r), 0);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, big ? "power16.csv:1: UTF-16BE text (no byte order mark)"
+		                          : "power16.csv:1: UTF-16LE text (no byte order mark)");
+		CHECK(strstr(r.err ? r.err : "", "control byte") == NULL);
+		run_result_free(&r);
+	}
+	/* A 'µs' header on a running series (B5 00) and one character beyond
+	 * Latin-1 (U+6570, 70 65) among 32 units: UTF-16LE all the same. */
+	write_utf16(p16, "\xB5s,running\n0,8\n1,0\n", 0, 0);
+	{
+		const char *pr[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+			             "--running-series", p16, NULL };
+		CHECK_INT(run_wattcast(pr, NULL, &r), 0);
+		CHECK(r.status != 0);
+		CHECK_CONTAINS(r.err, "power16.csv:1: UTF-16LE text (no byte order mark)");
+		CHECK(strstr(r.err ? r.err : "", "expected two fields") == NULL);
+		run_result_free(&r);
+		write_utf16(p16, "timestamp, index, power.draw [W]\n2026/07/18 10:00:00.000, 0, 250 W\n", 0, 0);
+		FILE *f = fopen(p16, "r+b"); /* the unit of "p" (70 00) made U+6570: 70 65 */
+		CHECK(f != NULL);
+		if (f) {
+			CHECK(fseek(f, 2 * 18 + 1, SEEK_SET) == 0);
+			fputc(0x65, f);
+			fclose(f);
+		}
+		const char *me[] = { "wattcast", "metrics", p16, NULL };
+		CHECK_INT(run_wattcast(me, NULL, &r), 0);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, "power16.csv:1: UTF-16LE text (no byte order mark)");
+		run_result_free(&r);
 	}
 	write_utf16(req, doc, 0, 1);
 	r = ingest(sgl, out);
