@@ -203,17 +203,21 @@ find_arrays(json_t *root, const char *path, req_arrays *a, wc_error *err)
 
 /* Why request i has no usable timing, at the entry that fails it (its
  * JSON path and value, as a CSV's bad line names its cell): the arrival,
- * else the latency the completion was to come from. `a` and `c` are its
- * arrival and completion (NaN: none). */
+ * a negative ttft (its own error, whatever the itls add), else the latency
+ * the completion was to come from. `a`, `c`: arrival, completion (NaN: none). */
 static void
 warn_unusable(const req_arrays *ra, size_t i, double a, double c, const char *path,
               const wc_telemetry_options *opt)
 {
-	const char *key = !isfinite(a) ? ra->arr_key : ra->e2el && (!ra->ttft || isfinite(num_at(ra->e2el, i)))
-	                                               ? "e2els" : !isfinite(num_at(ra->ttft, i)) ? "ttfts" : "itls";
+	const double tt = num_at(ra->ttft, i);
+	const char *key = !isfinite(a) ? ra->arr_key : tt < 0 ? "ttfts"
+	                  : ra->e2el && (!ra->ttft || isfinite(num_at(ra->e2el, i))) ? "e2els"
+	                  : !isfinite(tt) ? "ttfts" : "itls";
 	json_t *arr = !isfinite(a) ? ra->arr : json_object_get(ra->root, key);
 	char *text = json_dumps(json_array_get(arr, i), JSON_ENCODE_ANY);
-	if (isfinite(a) && isfinite(c)) /* c < a */
+	if (isfinite(a) && tt < 0)
+		wc__warn(opt, path, ": /ttfts/%zu: %g must be >= 0 (a time to first token)", i, tt);
+	else if (isfinite(a) && isfinite(c)) /* c < a */
 		wc__warn(opt, path, ": /%s/%zu: the completion comes %g s before the arrival", key, i, a - c);
 	else
 		wc__warn(opt, path, ": /%s/%zu: expected a number, got %.40s", key, i, text ? text : "nothing");
@@ -300,7 +304,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 			failed++; /* it generated nothing: not a request served */
 			continue;
 		}
-		double a = num_at(ra.arr, i) + shift, f = NAN, c;
+		double a = num_at(ra.arr, i) + shift, c;
 		double tt = num_at(ra.ttft, i), out_len = num_at(ra.olen, i), in_len = num_at(ra.ilen, i);
 		if (!token_entry_ok(ra.ilen, "input_lens", i, path, err) ||
 		    !token_entry_ok(ra.olen, "output_lens", i, path, err)) {
@@ -320,11 +324,10 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 			                  wc_num_text(num, bad_in ? in_len : out_len), lo, hi);
 			goto done;
 		}
-		if (isfinite(tt))
-			f = a + tt;
+		double f = isfinite(tt) ? a + tt : NAN;
 		int count_unknown;
 		c = completion_at(&ra, i, a, f, out_len, &count_unknown);
-		if (!isfinite(a) || (!isfinite(c) && !count_unknown) || (count_unknown ? f : c) < a) {
+		if (!isfinite(a) || (!isfinite(c) && !count_unknown) || (count_unknown ? f : c) < a || tt < 0) {
 			if ((int)skipped++ < opt->max_warnings)
 				warn_unusable(&ra, i, a, c, path, opt);
 			continue;

@@ -166,6 +166,7 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 				idle += mark_idle(opt, &rows[(*made)++]);
 		}
 		wc__ingest_seg_reqs_free(&by_seg);
+		wc__ingest_warn_crossing(rc, opt, w);
 	}
 	if (idle && opt->warn) {
 		char msg[WC_ERROR_MSG_MAX];

@@ -164,6 +164,10 @@ int wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, 
                         double a, double b, int last, int whole, const wc__ingest_reqs *reqs,
                         wc_ingest_row *row, wc_error *err);
 void wc__ingest_row_free(wc_ingest_row *r);
+/* Once per window w, with or without segments: how many requests its ends
+ * cut, counted by their share (docs/formats/telemetry.md, "What ingest
+ * derives", Requests). */
+void wc__ingest_warn_crossing(const run_ctx *rc, const wc_ingest_options *opt, int w);
 
 /* phases.c: prefill/decode/idle energy of a row (best effort; out of
  * memory leaves them blank). */

@@ -99,18 +99,21 @@ wc__ingest_engine_misses_work(const run_ctx *rc, double a, double b)
 	return (a < rc->eng->t[0] && engine_busy(rc->eng, 0)) || (b > rc->eng->t[last] && engine_busy(rc->eng, last));
 }
 
-/* Output tokens the request log's requests generated in [a, b]: each
- * one's ramp at b less at a, so that a request running across the
- * window's start or end adds only its share and segments add up. */
+/* Output tokens the request log's requests generated in [a, b): each
+ * one's rise over the window, so that a request running across the
+ * window's start or end adds only its share and segments add up; a jump
+ * (a request of no duration, its first token, its last) falls in the
+ * window its time belongs to by the rule its count follows
+ * (wc_trace_in_window). */
 static double
-log_tokens(const wc_request_log *log, const wc__ingest_reqs *reqs, double a, double b)
+log_tokens(const wc_request_log *log, const wc__ingest_reqs *reqs, double a, double b, int last)
 {
 	double sum = 0.0;
 	wc_trace_token_ramp r;
 	for (size_t k = 0; k < reqs->n; k++) {
 		size_t i = wc__ingest_req_at(reqs, k);
 		if (wc_trace_token_ramp_of(log, i, &r))
-			sum += wc_trace_token_ramp_at(&r, b) - wc_trace_token_ramp_at(&r, a);
+			sum += wc_trace_token_ramp_in(&r, a, b, last);
 	}
 	return sum;
 }
@@ -274,7 +277,7 @@ request_latencies(const run_ctx *rc, const wc__ingest_reqs *reqs, double a, doub
 		size_t i = wc__ingest_req_at(reqs, k);
 		double c = wc_trace_request_end(rc->req, i), f = rc->req->first_token[i], s = rc->req->arrival[i];
 		double out = rc->req->output_tokens[i];
-		if (c < a || c > b || (c == b && !last) || !isfinite(f) || !(f >= s))
+		if (!(isnan(c) || wc_trace_in_window(c, a, b, last)) || !isfinite(f) || !(f >= s))
 			continue;
 		ttft[nt++] = f - s;
 		if (isfinite(out) && out > 1 && c >= f)
@@ -321,7 +324,7 @@ request_share(const wc_request_log *log, size_t i, double a, double b, int last,
 		double lo = fmax(s, a), hi = fmin(c, b);
 		return hi > lo ? (hi - lo) / (c - s) : 0.0;
 	}
-	return (c < a || c > b || (c == b && !last)) ? 0.0 : 1.0;
+	return isnan(c) || wc_trace_in_window(c, a, b, last) ? 1.0 : 0.0;
 }
 
 /* Requests in the window and their mean token counts: with a log placing
@@ -336,7 +339,7 @@ count_requests(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest
 {
 	wc_run *run = &row->run;
 	double cnt = 0, in_sum = 0, out_sum = 0, in_n = 0, out_n = 0;
-	double seen = 0, seen_in = 0, seen_out = 0, crossing = 0;
+	double seen = 0, seen_in = 0, seen_out = 0;
 	for (size_t k = 0; k < reqs->n; k++) {
 		size_t i = wc__ingest_req_at(reqs, k);
 		double w = request_share(rc->req, i, a, b, last, reqs->placed);
@@ -344,7 +347,6 @@ count_requests(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest
 			continue;
 		cnt += w;
 		seen++;
-		crossing += w < 1.0;
 		if (isfinite(rc->req->input_tokens[i])) {
 			in_sum += w * rc->req->input_tokens[i];
 			in_n += w;
@@ -367,13 +369,30 @@ count_requests(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest
 	warn_subset(rc, opt, row, "output_tokens", rc->req->missing_output, seen_out, seen, !isnan(*out_tok));
 	if (isnan(*out_tok) && seen_out == seen && seen > 0)
 		*out_tok = out_sum;
-	/* once a row, not once a segment: a segmented run would say it for
-	 * nearly every segment */
-	if (opt->warn && crossing > 0 && opt->segment_s <= 0) {
-		char msg[WC_ERROR_MSG_MAX];
+}
+
+void
+wc__ingest_warn_crossing(const run_ctx *rc, const wc_ingest_options *opt, int w)
+{
+	/* Only where count_requests counts (row_counts), and over the whole
+	 * window: its segments would say it for nearly every segment, and
+	 * only the window's ends are what the warning is about. */
+	if (!opt->warn || !rc->req || rc->log_accounts == 0 || !wc_trace_requests_placed(rc->req))
+		return;
+	const double a = rc->windows[w].a, b = rc->windows[w].b;
+	double cnt = 0, crossing = 0;
+	for (size_t i = 0; i < rc->req->n; i++) {
+		double share = request_share(rc->req, i, a, b, 1, 1);
+		cnt += share;
+		crossing += share > 0 && share < 1.0;
+	}
+	if (crossing > 0) {
+		char msg[WC_ERROR_MSG_MAX], id[sizeof ((wc_run *)0)->run_id];
+		wc_ingest_options whole = *opt;
+		whole.segment_s = 0; /* the run's (or level's) id, no "#seg" */
+		row_id(rc, &whole, w, 0, id, sizeof id);
 		wc_error_format_path(msg, sizeof msg, rc->req_path, ": run %s: requests: %.0f crossing the window's "
-		                     "ends counted by their share inside it (%.3f requests in all)",
-		                     row->run.run_id, crossing, cnt);
+		                     "ends counted by their share inside it (%.3f requests in all)", id, crossing, cnt);
 		opt->warn(msg, opt->warn_payload);
 	}
 }
@@ -390,7 +409,7 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 	 * has every request's ramp, else the counter's, whose window was cut
 	 * where the engine log stops while work runs (ingest_windows.c). */
 	const int by_log = reqs->tokens_from_log;
-	double out_tok = by_log ? log_tokens(rc->req, reqs, a, b)
+	double out_tok = by_log ? log_tokens(rc->req, reqs, a, b, last)
 	                        : wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
 	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
 	/* Steps the engine log did not see are unknown, not none. */

@@ -93,6 +93,20 @@ wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t)
 }
 
 int
+wc_trace_in_window(double t, double a, double b, int last)
+{
+	return t >= a && (t < b || (last && t == b));
+}
+
+double
+wc_trace_token_ramp_in(const wc_trace_token_ramp *r, double a, double b, int last)
+{
+	double lo = fmax(a, r->t0), hi = fmin(b, r->t1);
+	return r->jump0 * wc_trace_in_window(r->t0, a, b, last) + (hi > lo ? r->slope * (hi - lo) : 0.0) +
+	       r->jump1 * wc_trace_in_window(r->t1, a, b, last);
+}
+
+int
 wc_trace_requests_placed(const wc_request_log *log)
 {
 	if (!log || log->n == 0)

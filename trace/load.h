@@ -55,6 +55,18 @@ int wc_trace_token_ramp_of(const wc_request_log *log, size_t i, wc_trace_token_r
  *  time). */
 double wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t);
 
+/** 1 when the point in time t belongs to the window [a, b) of a row, b
+ *  too when the window is the last of its level or run (`last`): the one
+ *  rule by which a request of no duration, a token jump and a completion
+ *  fall in exactly one of adjacent windows (docs/formats/telemetry.md,
+ *  "What ingest derives", Requests). */
+int wc_trace_in_window(double t, double a, double b, int last);
+
+/** Tokens of the ramp `r` generated in the window [a, b) (b too when
+ *  `last`): its rise over the window, each jump counted in the window
+ *  its time belongs to by wc_trace_in_window. */
+double wc_trace_token_ramp_in(const wc_trace_token_ramp *r, double a, double b, int last);
+
 /** 1 when `log` places every request: arrival and completion known
  *  (not a first token standing for an unknown completion). */
 int wc_trace_requests_placed(const wc_request_log *log);
