@@ -14,6 +14,7 @@
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_hold.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,40 +23,12 @@
 
 static CURL *h;
 
-#define SAMPLES 2400
+/* the body's members after its workload */
+#define TAIL "\"horizon_s\":600,\"budget_w\":3000,\"stat\":\"max\""
+
 static const char *const said_head = "hold_s: the assumed hold of 0.1 s (not fitted) keeps the busy power over "
                                      "idle gaps for 20 % of the horizon: at hold 0 mean_w would be about ";
 static const char *const said_tail = "; fitted holds are near 8 ms (docs/envelopes.md, \"Assumed response\")";
-
-/* The plan body: the alternating n(t) over 600 s under 3 kW, with
- * `response` ("" = none) as its response member. */
-static char *
-body_with(const char *response)
-{
-	size_t cap = SAMPLES * 4 + 512;
-	char *b = malloc(cap), *p = b;
-	p += sprintf(p, "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"workload\":{\"type\":\"n_series\","
-	                "\"dt_s\":0.25,\"running_series\":[");
-	for (int i = 0; i < SAMPLES; i++)
-		p += sprintf(p, "%s%d", i ? "," : "", i % 2 == 0 ? 32 : 0);
-	sprintf(p, "]},\"horizon_s\":600,\"budget_w\":3000,\"stat\":\"max\"%s%s}", response[0] ? "," : "", response);
-	return b;
-}
-
-/* The hold's warning in `ws`, or NULL; at most one. */
-static const char *
-hold_of(const json_t *ws)
-{
-	const char *found = NULL;
-	for (size_t i = 0; i < json_array_size(ws); i++) {
-		const char *m = json_string_value(json_array_get(ws, i));
-		if (m && strncmp(m, "hold_s:", 7) == 0) {
-			CHECK(found == NULL);
-			found = m;
-		}
-	}
-	return found;
-}
 
 static int
 fleet(const json_t *plan)
@@ -67,8 +40,8 @@ static void
 test_plan_said(void)
 {
 	http_reply r, r0, rg;
-	char *b = body_with(""), *b0 = body_with("\"response\":{\"hold_s\":0}"),
-	     *bg = body_with("\"response\":{\"hold_s\":0.1}");
+	char *b = synth_hold_body(TAIL, ""), *b0 = synth_hold_body(TAIL, "\"response\":{\"hold_s\":0}"),
+	     *bg = synth_hold_body(TAIL, "\"response\":{\"hold_s\":0.1}");
 	http_post_json(h, url("/v1/plan/budget"), b, &r);
 	http_post_json(h, url("/v1/plan/budget"), b0, &r0);
 	http_post_json(h, url("/v1/plan/budget"), bg, &rg);
@@ -77,7 +50,7 @@ test_plan_said(void)
 	CHECK_INT(rg.status, 200);
 	printf("plan: %d servers at the assumed hold, %d at hold 0\n", fleet(r.json), fleet(r0.json));
 	CHECK(fleet(r0.json) > fleet(r.json)); /* 13 and 11: the hold changes the fleet */
-	const char *said = hold_of(json_object_get(r.json, "warnings"));
+	const char *said = synth_hold_warning(json_object_get(r.json, "warnings"));
 	CHECK(said != NULL);
 	if (said) {
 		printf("said: %s\n", said);
@@ -89,18 +62,11 @@ test_plan_said(void)
 		CHECK(strlen(said) > strlen(said_tail) && strcmp(said + strlen(said) - strlen(said_tail), said_tail) == 0);
 	}
 	/* a hold given (0, or the same 0.1 s) is the user's: nothing said */
-	CHECK(hold_of(json_object_get(r0.json, "warnings")) == NULL);
-	CHECK(hold_of(json_object_get(rg.json, "warnings")) == NULL);
+	CHECK(synth_hold_warning(json_object_get(r0.json, "warnings")) == NULL);
+	CHECK(synth_hold_warning(json_object_get(rg.json, "warnings")) == NULL);
 	/* the CLI says it in the same words, text and --json */
 	char *dir = test_tmpdir("plan_hold"), *csv = path_join(dir, "alt.csv");
-	FILE *f = fopen(csv, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fprintf(f, "t_s,running\n");
-		for (int i = 0; i < SAMPLES; i++)
-			fprintf(f, "%.2f,%d\n", i * 0.25, i % 2 == 0 ? 32 : 0);
-		fclose(f);
-	}
+	CHECK(synth_hold_series_file(csv) == 0);
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", csv,
 		               "--horizon", "600", "--budget", "3000", "--budget-stat", "max", "--quiet", "--json",
 		               NULL };
@@ -108,7 +74,7 @@ test_plan_said(void)
 	CHECK_INT(run_wattcast(argv, NULL, &rr), 0);
 	CHECK_INT(rr.status, 0);
 	json_t *cli = json_loads(rr.out ? rr.out : "", 0, NULL);
-	const char *cli_said = hold_of(json_object_get(cli, "warnings"));
+	const char *cli_said = synth_hold_warning(json_object_get(cli, "warnings"));
 	CHECK(said && cli_said && strcmp(said, cli_said) == 0);
 	json_decref(cli);
 	run_result_free(&rr);
