@@ -75,17 +75,9 @@ main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	CHECK_INT(wc_params_profile(WC_DEFAULT_PROFILE, &p, &err), WC_OK);
-	const wc_params *sets[1] = { &p };
-	const char *sources[1] = { "profile:" WC_DEFAULT_PROFILE };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 1, sets, sources, &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	srv = http_server_start(&p, "profile:" WC_DEFAULT_PROFILE, 2);
+	if (!srv)
 		return check_report("test_server_cap_least");
-	}
-	http_set_base(wc_server_port(srv));
 	http_least("{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"concurrency\":256,\"power_cap_w\":100}", 0);
 	http_least("{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"rate\":30,\"input_tokens\":1000,"
 	           "\"output_tokens\":300,\"power_cap_w\":120}", 0);

@@ -44,19 +44,12 @@ main(void)
 {
 	wc_params paper = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
-	const wc_params *sets[1] = { &paper };
-	const char *sources[1] = { "profile:paper" };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 1, sets, sources, &srv, &err), WC_OK);
+	srv = http_server_start(&paper, "profile:paper", 2);
 	if (!srv)
 		return check_report("test_server_envelope_bounds");
-	http_set_base(wc_server_port(srv));
 	/* the fleet's per-bin refusal whole, as the one server's */
 	expect_413(HEAD "0.1},\"horizon_s\":86400,\"replicas\":1,\"bin_s\":0.05,\"fleet\":{\"size\":2}}", "/bin_s",
 	           "or a bin_s of at least 0.9 s", "x 2 bands, server and fleet)");

@@ -118,12 +118,8 @@ main(void)
 	test_library();
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &measured, "profile:measured", &srv, &err), WC_OK);
+	srv = http_server_start(&measured, "profile:measured", 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		test_http();
 		wc_server_stop(srv);
 	}

@@ -138,12 +138,7 @@ main(void)
 	CHECK_INT(wc_params_profile(WC_DEFAULT_PROFILE, &p, &err), WC_OK);
 	figure_derived(&p);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	const wc_params *sets[1] = { &p };
-	const char *sources[1] = { "profile:" WC_DEFAULT_PROFILE };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 1, sets, sources, &srv, &err), WC_OK);
+	srv = http_server_start(&p, "profile:" WC_DEFAULT_PROFILE, 2);
 	if (srv) {
 		CURL *h = curl_easy_init();
 		http_set_base(wc_server_port(srv));
