@@ -15,29 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of column `name` in the first data row of a CSV text. */
-static void
-field(const char *csv, const char *name, char *out, size_t cap)
-{
-	const char *hdr = csv;
-	while (*hdr == '#')
-		hdr = strchr(hdr, '\n') + 1;
-	const char *row = strchr(hdr, '\n') + 1, *h = hdr, *r = row;
-	size_t len = strlen(name);
-	out[0] = '\0';
-	while (*h && *h != '\n') {
-		const char *hc = strpbrk(h, ",\n"), *rc = strpbrk(r, ",\n");
-		if ((size_t)(hc - h) == len && strncmp(h, name, len) == 0) {
-			snprintf(out, cap, "%.*s", (int)(rc - r), r);
-			return;
-		}
-		if (*hc == '\n' || *rc == '\n')
-			return;
-		h = hc + 1;
-		r = rc + 1;
-	}
-}
-
 int
 main(void)
 {
@@ -76,19 +53,19 @@ main(void)
 	CHECK(f && fread(csv, 1, (1 << 16) - 1, f) > 0);
 	if (f)
 		fclose(f);
-	field(csv, "run_id", v, sizeof v);
+	test_csv_field(csv, "run_id", v, sizeof v);
 	CHECK(strcmp(v, "plain") == 0);
-	field(csv, "tp", v, sizeof v);
+	test_csv_field(csv, "tp", v, sizeof v);
 	CHECK(strcmp(v, "8") == 0);
-	field(csv, "running", v, sizeof v);
+	test_csv_field(csv, "running", v, sizeof v);
 	CHECK(strcmp(v, "") == 0);
-	field(csv, "n_series", v, sizeof v);
+	test_csv_field(csv, "n_series", v, sizeof v);
 	CHECK(strcmp(v, "") == 0);
-	field(csv, "n_source", v, sizeof v);
+	test_csv_field(csv, "n_source", v, sizeof v);
 	CHECK(strcmp(v, "") == 0);
-	field(csv, "requests", v, sizeof v);
+	test_csv_field(csv, "requests", v, sizeof v);
 	CHECK(strcmp(v, "") == 0);
-	field(csv, "max_w", v, sizeof v);
+	test_csv_field(csv, "max_w", v, sizeof v);
 	/* The training level of the log: 8 x 550 W, 3 % noise. */
 	CHECK(atof(v) > 8 * 550.0 * 0.98 && atof(v) < 8 * 550.0 * 1.1);
 	free(csv);
@@ -101,11 +78,11 @@ main(void)
 	CHECK_INT(r.status, 0);
 	run_result_free(&r);
 	csv = test_slurp(out);
-	field(csv, "requests", v, sizeof v);
+	test_csv_field(csv, "requests", v, sizeof v);
 	CHECK(strcmp(v, "40") == 0);
-	field(csv, "energy_per_request_j", v, sizeof v);
+	test_csv_field(csv, "energy_per_request_j", v, sizeof v);
 	CHECK(atof(v) > 0);
-	field(csv, "running", v, sizeof v);
+	test_csv_field(csv, "running", v, sizeof v);
 	CHECK(strcmp(v, "") == 0);
 	free(csv);
 

@@ -15,29 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of column `name` in the first data row of a CSV text. */
-static void
-field(const char *csv, const char *name, char *out, size_t cap)
-{
-	const char *hdr = csv;
-	while (*hdr == '#')
-		hdr = strchr(hdr, '\n') + 1;
-	const char *row = strchr(hdr, '\n') + 1, *h = hdr, *r = row;
-	size_t len = strlen(name);
-	out[0] = '\0';
-	while (*h && *h != '\n') {
-		const char *hc = strpbrk(h, ",\n"), *rc = strpbrk(r, ",\n");
-		if ((size_t)(hc - h) == len && strncmp(h, name, len) == 0) {
-			snprintf(out, cap, "%.*s", (int)(rc - r), r);
-			return;
-		}
-		if (*hc == '\n' || *rc == '\n')
-			return;
-		h = hc + 1;
-		r = rc + 1;
-	}
-}
-
 /* The folder's engine.csv with its header's gauge renamed. */
 static void
 rename_gauge(const char *dir, const char *to)
@@ -95,9 +72,9 @@ main(void)
 	char *csv = test_slurp(out);
 	CHECK(csv != NULL);
 	if (csv) {
-		field(csv, "running", v, sizeof v);
+		test_csv_field(csv, "running", v, sizeof v);
 		CHECK_NEAR(atof(v), 3.0, 1e-9);
-		field(csv, "n_source", v, sizeof v);
+		test_csv_field(csv, "n_source", v, sizeof v);
 		CHECK(strcmp(v, "engine") == 0);
 	}
 	free(csv);

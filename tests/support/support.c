@@ -417,3 +417,25 @@ test_utf8_ok(const char *s)
 	}
 	return 1;
 }
+
+void
+test_csv_field(const char *csv, const char *name, char *out, size_t cap)
+{
+	const char *hdr = csv;
+	while (*hdr == '#')
+		hdr = strchr(hdr, '\n') + 1;
+	const char *row = strchr(hdr, '\n') + 1, *h = hdr, *r = row;
+	size_t len = strlen(name);
+	out[0] = '\0';
+	while (*h && *h != '\n') {
+		const char *hc = strpbrk(h, ",\n"), *rc = strpbrk(r, ",\n");
+		if ((size_t)(hc - h) == len && strncmp(h, name, len) == 0) {
+			snprintf(out, cap, "%.*s", (int)(rc - r), r);
+			return;
+		}
+		if (*hc == '\n' || *rc == '\n')
+			return;
+		h = hc + 1;
+		r = rc + 1;
+	}
+}

@@ -29,6 +29,9 @@ void run_result_free(run_result *r);
 /** Write `text` to `dir`/`name` (a failed write is a failed CHECK);
  *  the path, malloc'd. */
 char *test_fixture(const char *dir, const char *name, const char *text);
+/** The value of column `name` in the first data row of CSV text `csv`
+ *  (leading `#` comment lines skipped), in `out`; "" when there is none. */
+void test_csv_field(const char *csv, const char *name, char *out, size_t cap);
 /** Whether `path` exists (any kind of file). */
 int test_exists(const char *path);
 /** The whole text of file `path` (malloc'd); a file that cannot be read
