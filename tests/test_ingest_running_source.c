@@ -47,31 +47,52 @@ test_rule(void)
 	double n[60];
 
 	CHECK(wc_trace_requests_placed(&placed) && !wc_trace_requests_placed(&unplaced));
+	/* The verdict ingest judges once (run_ctx.log_accounts): no
+	 * generation_tokens_total here, so it cannot be told (-1), which
+	 * leaves the log standing. */
+	const int verdict = wc_trace_log_accounts(&placed, &eng, NULL);
+	CHECK_INT(verdict, -1);
 	/* The request log, the queued third request not counted where the
 	 * engine shows it waiting (its sample at 1 s, held to 2 s). */
-	const char *src = wc_trace_running_series(&placed, &eng, 0.0, 0.05, 60, n);
+	const char *src = wc_trace_running_series(&placed, verdict, &eng, 0.0, 0.05, 60, n);
 	CHECK(src && strcmp(src, "requests") == 0);
 	CHECK_NEAR(n[2], 3, 0);   /* 0.1 s: the engine showed no queue yet */
 	CHECK_NEAR(n[30], 2, 0);  /* 1.5 s: 2 running, 1 waiting */
 	CHECK_NEAR(n[50], 0, 0);  /* 2.5 s: all done, the gauge still read 2 */
 	/* No queue seen: the log's 3 stand, whatever the gauge's largest. */
 	eng.col[WC_ENG_WAITING] = nowait;
-	src = wc_trace_running_series(&placed, &eng, 0.0, 0.05, 60, n);
+	src = wc_trace_running_series(&placed, verdict, &eng, 0.0, 0.05, 60, n);
 	CHECK(src && strcmp(src, "requests") == 0);
 	CHECK_NEAR(n[2], 3, 0);
-	/* A log that does not place every request: the gauge. */
-	src = wc_trace_running_series(&unplaced, &eng, 0.0, 0.05, 60, n);
+	/* The verdict passed decides, not a judgement made again here: the
+	 * same placed log judged whole stands, judged to leave out work
+	 * (docs/formats/telemetry.md, "Request logs", Whole logs) gives way
+	 * to the gauge. */
+	src = wc_trace_running_series(&placed, 1, &eng, 0.0, 0.05, 60, n);
+	CHECK(src && strcmp(src, "requests") == 0);
+	CHECK_NEAR(n[2], 3, 0);
+	src = wc_trace_running_series(&placed, 0, &eng, 0.0, 0.05, 60, n);
+	CHECK(src && strcmp(src, "engine") == 0);
+	CHECK_NEAR(n[2], 0, 0);
+	CHECK_NEAR(n[30], 2, 0);
+	/* ... and without a gauge, a log judged partial is still all there is. */
+	src = wc_trace_running_series(&placed, 0, NULL, 0.0, 0.05, 60, n);
+	CHECK(src && strcmp(src, "requests") == 0);
+	CHECK_NEAR(n[2], 3, 0);
+	/* A log that does not place every request: the gauge, whatever the
+	 * verdict. */
+	src = wc_trace_running_series(&unplaced, 1, &eng, 0.0, 0.05, 60, n);
 	CHECK(src && strcmp(src, "engine") == 0);
 	CHECK_NEAR(n[2], 0, 0);
 	CHECK_NEAR(n[30], 2, 0);
 	CHECK_NEAR(n[50], 2, 0);
 	/* ... and without a gauge, the log as it is (its first token
 	 * standing for the unknown completion). */
-	src = wc_trace_running_series(&unplaced, NULL, 0.0, 0.05, 60, n);
+	src = wc_trace_running_series(&unplaced, -1, NULL, 0.0, 0.05, 60, n);
 	CHECK(src && strcmp(src, "requests") == 0);
 	CHECK_NEAR(n[2], 3, 0);
 	CHECK_NEAR(n[30], 2, 0);
-	CHECK(wc_trace_running_series(NULL, NULL, 0.0, 0.05, 60, n) == NULL);
+	CHECK(wc_trace_running_series(NULL, 0, NULL, 0.0, 0.05, 60, n) == NULL);
 }
 
 /* The cap is the engine's running count where it shows a queue, not the
@@ -112,7 +133,7 @@ test_cap_local(void)
 	eng.col[WC_ENG_RUNNING] = run;
 	eng.col[WC_ENG_WAITING] = wait;
 	double n[200];
-	const char *src = wc_trace_running_series(&log, &eng, 0.0, 0.05, 200, n);
+	const char *src = wc_trace_running_series(&log, wc_trace_log_accounts(&log, &eng, NULL), &eng, 0.0, 0.05, 200, n);
 	CHECK(src && strcmp(src, "requests") == 0);
 	CHECK_NEAR(n[10], 30, 0); /* 0.5 s: nothing waits, the log's 30 stand */
 	CHECK_NEAR(n[60], 4, 0);  /* 3 s: the log's 12, the engine runs 4 */

@@ -429,7 +429,7 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 		return r;
 	/* One rule with replay's (trace/load.h): the request log where it
 	 * places its requests, else the engine gauge. */
-	const char *source = wc_trace_running_series(rc->req, rc->eng, rc->t0, dt, rc->ngrid, rc->grid_n);
+	const char *source = wc_trace_running_series(rc->req, rc->log_accounts, rc->eng, rc->t0, dt, rc->ngrid, rc->grid_n);
 	if (source) {
 		rc->n_source = source;
 	} else if (rc->power_only) {

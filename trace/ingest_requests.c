@@ -50,7 +50,8 @@ wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			opt->warn(msg, opt->warn_payload);
 		}
 	}
-	/* judged once, here: every row, segment and replay window reads it */
+	/* judged once, here: n(t) (wc_trace_running_series), every row,
+	 * segment and replay window read it */
 	wc_trace_log_account acc;
 	rc->log_accounts = wc_trace_log_accounts(rc->req, rc->eng, &acc);
 	warn_partial_log(rc, opt, &acc);

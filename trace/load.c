@@ -177,16 +177,17 @@ cap_where_queued(const wc_engine_log *eng, double t0, double dt, size_t n, doubl
 }
 
 const char *
-wc_trace_running_series(const wc_request_log *log, const wc_engine_log *eng, double t0, double dt, size_t n,
-                        double *out)
+wc_trace_running_series(const wc_request_log *log, int log_accounts, const wc_engine_log *eng, double t0,
+                        double dt, size_t n, double *out)
 {
 	const int gauge = eng && eng->col[WC_ENG_RUNNING];
 	/* The request log knows when each request ran; the engine gauge is
 	 * sampled (every 0.26 s on the PowerTrace runs) and lags by up to a
 	 * sample, so a long prefill reads as nothing running.
 	 * A log that leaves out work the engine did is no whole account of
-	 * the load (wc_trace_log_accounts): the gauge then. */
-	if ((wc_trace_requests_placed(log) && wc_trace_log_accounts(log, eng, NULL) != 0) || (log && !gauge)) {
+	 * the load (wc_trace_log_accounts, the caller's one verdict): the
+	 * gauge then. */
+	if ((wc_trace_requests_placed(log) && log_accounts != 0) || (log && !gauge)) {
 		wc_trace_running_from_requests(log, t0, dt, n, out);
 		cap_where_queued(eng, t0, dt, n, out);
 		return "requests";

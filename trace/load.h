@@ -94,15 +94,17 @@ int wc_trace_log_accounts(const wc_request_log *log, const wc_engine_log *eng, w
 /** A run's n(t) on a grid, out[k] at t0 + k*dt, k < n: ingest's series
  *  and replay's are this one (docs/formats/telemetry.md, "n(t) on the
  *  50 ms grid"). From the request log when it places its requests
- *  (wc_trace_requests_placed) and does not fail wc_trace_log_accounts,
+ *  (wc_trace_requests_placed) and does not fail wc_trace_log_accounts
+ *  (`log_accounts`: that function's verdict on `log` and `eng`, judged
+ *  once by the caller -- ingest's run_ctx.log_accounts -- not again here),
  *  held under the engine's num_requests_running where the engine shows
  *  requests waiting (its last sample at or before t); else from the
  *  engine's num_requests_running gauge (a value not yet reported: 0);
  *  else from the request log as it is. Returns "requests" or "engine",
  *  the source used, or NULL (out untouched) when neither is there.
  *  `log` and `eng` may be NULL. */
-const char *wc_trace_running_series(const wc_request_log *log, const wc_engine_log *eng, double t0,
-                                    double dt, size_t n, double *out);
+const char *wc_trace_running_series(const wc_request_log *log, int log_accounts, const wc_engine_log *eng,
+                                    double t0, double dt, size_t n, double *out);
 
 #ifdef __cplusplus
 }

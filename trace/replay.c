@@ -117,7 +117,7 @@ window_load(const run_ctx *rc, wc_trace_replay *r)
 		return WC_ENOMEM;
 	/* One rule with ingest's (trace/load.h); wc_trace_replay_load
 	 * refuses a run with neither source. */
-	r->n_source = wc_trace_running_series(rc->req, rc->eng, r->start_epoch, dt, r->n_grid, r->running);
+	r->n_source = wc_trace_running_series(rc->req, rc->log_accounts, rc->eng, r->start_epoch, dt, r->n_grid, r->running);
 	return WC_OK;
 }
 
