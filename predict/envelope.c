@@ -328,11 +328,11 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 	/* servers sharing one arrival process run at once, each on a grid of
 	 * its own under its own limit (envelope_sim.c): refused here, before
 	 * any work, as the other bounds are; a plan stops its search there */
-	const double len = (double)(llround(o->warmup_s / WC_ENVELOPE_GRID_S) + llround(o->horizon_s / WC_ENVELOPE_GRID_S));
-	const double grids_max = floor((double)WC_ENVELOPE_FLEET_BINS / len);
-	if (!budget && shared && pm && pm->max_w > 0 && isfinite(pm->max_w) && o->fleet_size > grids_max)
+	const size_t len = (size_t)(llround(o->warmup_s / WC_ENVELOPE_GRID_S) + llround(o->horizon_s / WC_ENVELOPE_GRID_S));
+	const size_t grids_max = wc__envelope_fleet_grids_max(len);
+	if (!budget && shared && pm && pm->max_w > 0 && isfinite(pm->max_w) && (size_t)o->fleet_size > grids_max)
 		return wc_error_set(err, WC_EINVAL, "fleet_size: %d servers sharing arrivals, each on a grid of its own of "
-		                    "%.0f bins (its board's limit), exceed the %.0f such grids %zu bins hold; lower the fleet "
+		                    "%zu bins (its board's limit), exceed the %zu such grids %zu bins hold; lower the fleet "
 		                    "or shorten horizon_s%s", o->fleet_size, len, grids_max, (size_t)WC_ENVELOPE_FLEET_BINS,
 		                    o->warmup_s > 0 ? " or warmup_s" : "");
 	return requests_check(w, o, st, servers, max_requests, budget, limit, err);

@@ -290,7 +290,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	/* Servers sharing one arrival process run at once, each on a grid of
 	 * its own under its own limit (envelope_sim.c): the plan probes no
 	 * fleet over what those grids may hold, and says when that bounds it. */
-	const size_t shared_max = WC_ENVELOPE_FLEET_BINS / bs->len;
+	const size_t shared_max = wc__envelope_fleet_grids_max(bs->len);
 	const int capped = bs->o->fleet_mode != WC_FLEET_INDEPENDENT && bs->pm->max_w > 0 &&
 	                   isfinite(bs->pm->max_w) && (size_t)max_k > shared_max;
 	if (capped)

@@ -22,6 +22,16 @@
  * in flight) are refused. */
 #define WC_ENVELOPE_FLEET_BINS ((size_t)1 << 24)
 
+/** The most servers' own grids of `len` bins WC_ENVELOPE_FLEET_BINS holds:
+ *  the one bound the up-front check (wc_envelope_work_check), a plan's
+ *  search and the simulation's backstop (envelope_sim.c) all read. A
+ *  grid of no bins bounds nothing. */
+static inline size_t
+wc__envelope_fleet_grids_max(size_t len)
+{
+	return len ? WC_ENVELOPE_FLEET_BINS / len : SIZE_MAX;
+}
+
 /* ----------------------------------------------------- service times */
 
 /** Point `out` at the capacity model's decode step and prefill of `store`

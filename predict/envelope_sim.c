@@ -238,7 +238,7 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 	double *own = NULL;
 	if (servers > 1 && c->pm->max_w > 0 && isfinite(c->pm->max_w)) {
 		size_t grids_own = shared ? (size_t)servers : 2;
-		if (shared && grids_own > WC_ENVELOPE_FLEET_BINS / c->len) {
+		if (shared && grids_own > wc__envelope_fleet_grids_max(c->len)) {
 			free(sv);
 			return wc_error_set(err, WC_EINVAL, "fleet_size: %d servers sharing arrivals x %zu bins exceed "
 			                    "the %zu bins their own limits may hold", servers, c->len,
