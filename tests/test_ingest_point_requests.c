@@ -9,7 +9,9 @@
  * its tokens. Both now follow one rule, wc_trace_in_window. The warning
  * on requests crossing a window's ends was given only without --segment;
  * it is given once per window with segments too. A negative time to first
- * token was named as the itls that came after it.
+ * token was named as the itls that came after it. Every level's end was
+ * inclusive, so a request on the edge of two levels back to back was in
+ * both, with its tokens and latencies (test_adjacent_levels).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -28,12 +30,10 @@
  * (the power log's first sample) and 5.0 (a 5 s segment's boundary); D
  * arrives at 9.5, first token at 9.7, 41 tokens to 10.5, past the power
  * log's end at 10.0 (share 0.5, 0.5 + 50 tok/s x 0.3 s = 15.5 tokens). */
-static char *
-write_run(const char *root)
+static void
+write_power(const char *dir)
 {
-	char *d = path_join(root, "pt");
-	mkdir(d, 0755);
-	char *p = path_join(d, "power.csv"), *m = path_join(d, "wattcast-run.json"), *q = path_join(d, "requests.json");
+	char *p = path_join(dir, "power.csv");
 	FILE *fp = fopen(p, "w");
 	CHECK(fp != NULL);
 	if (!fp)
@@ -45,6 +45,16 @@ write_run(const char *root)
 		        ms / 1000 % 60, ms % 1000);
 	}
 	fclose(fp);
+	free(p);
+}
+
+static char *
+write_run(const char *root)
+{
+	char *d = path_join(root, "pt");
+	mkdir(d, 0755);
+	char *m = path_join(d, "wattcast-run.json"), *q = path_join(d, "requests.json");
+	write_power(d);
 	CHECK(write_text(m, "{\"schema\": \"wattcast.run/3\", \"run_id\": \"pt\", \"platform\": \"A100\", \"tp\": 1, "
 	                    "\"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0}\n") == 0);
 	char json[400];
@@ -53,7 +63,6 @@ write_run(const char *root)
 	         "\"itls\": [0.02, 0, 0, 0.02], \"input_lens\": [100, 100, 100, 100], "
 	         "\"output_lens\": [401, 44, 44, 41]}\n", T0 + 0.5, T0, T0 + 5.0, T0 + 9.5);
 	CHECK(write_text(q, json) == 0);
-	free(p);
 	free(m);
 	free(q);
 	return d;
@@ -126,6 +135,109 @@ test_edges(const char *root)
 	free(d);
 }
 
+/* A, B and C as in write_run, and E of no duration, 44 tokens, at 10.0
+ * (the power log's last sample); level a over 0-5 s, level b from
+ * `b_start` to 10 s (no levels when b_start < 0). */
+static char *
+write_levels(const char *root, const char *name, double b_start)
+{
+	char *d = path_join(root, name);
+	mkdir(d, 0755);
+	char *m = path_join(d, "wattcast-run.json"), *q = path_join(d, "requests.json");
+	write_power(d);
+	char json[600];
+	if (b_start < 0)
+		snprintf(json, sizeof json, "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"A100\", "
+		         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0}\n", name);
+	else
+		snprintf(json, sizeof json, "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"A100\", "
+		         "\"tp\": 1, \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"levels\": ["
+		         "{\"label\": \"a\", \"start_epoch\": %.3f, \"end_epoch\": %.3f, \"concurrency\": 1}, "
+		         "{\"label\": \"b\", \"start_epoch\": %.3f, \"end_epoch\": %.3f, \"concurrency\": 1}]}\n",
+		         name, T0, T0 + 5.0, T0 + b_start, T0 + 10.0);
+	CHECK(write_text(m, json) == 0);
+	snprintf(json, sizeof json,
+	         "{\"request_timestamps\": [%.3f, %.3f, %.3f, %.3f], \"ttfts\": [0.5, 0, 0, 0], "
+	         "\"itls\": [0.02, 0, 0, 0], \"input_lens\": [100, 100, 100, 100], "
+	         "\"output_lens\": [401, 44, 44, 44]}\n", T0 + 0.5, T0, T0 + 5.0, T0 + 10.0);
+	CHECK(write_text(q, json) == 0);
+	free(m);
+	free(q);
+	return d;
+}
+
+/* Sums of the rows' requests and output tokens. */
+static void
+sum_rows(const wc_ingest_result *res, double *req, double *tok)
+{
+	*req = *tok = 0.0;
+	for (size_t i = 0; i < res->n_rows; i++) {
+		*req += res->rows[i].requests;
+		*tok += row_tokens(&res->rows[i]);
+	}
+}
+
+/* C on the edge of two levels back to back is in the later one only (it
+ * was in both: 5 requests and 577 tokens for the run's 4 and 533, as the
+ * real 1784415161 replay's levels had 7.889 requests for 6.889); E on
+ * the run's very end is still counted, once. A level no other starts
+ * at the end of keeps its end. */
+static void
+test_adjacent_levels(const char *root)
+{
+	wc_ingest_result res = { NULL, 0, 0 };
+	test_warnings w;
+	wc_error err;
+	double req, tok;
+	const double tok_a = 200.5 + 44; /* A's in [0, 5) and B's */
+
+	char *d = write_levels(root, "whole", -1);
+	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 1);
+	sum_rows(&res, &req, &tok);
+	CHECK_NEAR(req, 4.0, 1e-9);
+	CHECK_NEAR(tok, 401 + 3 * 44, 1e-4);
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	d = write_levels(root, "adjacent", 5.0);
+	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 2);
+	if (res.n_rows == 2) {
+		CHECK_NEAR(res.rows[0].requests, 1.0 + 4.5 / 8.5, 1e-9);
+		CHECK_NEAR(row_tokens(&res.rows[0]), tok_a, 1e-4);
+		CHECK_NEAR(res.rows[1].requests, 2.0 + 4.0 / 8.5, 1e-9);
+		CHECK_NEAR(row_tokens(&res.rows[1]), 401 + 3 * 44 - tok_a, 1e-4);
+	}
+	sum_rows(&res, &req, &tok);
+	CHECK_NEAR(req, 4.0, 1e-9);
+	CHECK_NEAR(tok, 401 + 3 * 44, 1e-4);
+	CHECK_CONTAINS(w.text, "run adjacent#a: requests: 1 crossing the window's ends counted by their share "
+	                       "inside it (1.529 requests in all)");
+	wc_ingest_result_clear(&res);
+
+	/* Segments: a#seg2 ends where b#seg1 starts. */
+	CHECK_INT(ingest(d, 2.5, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 4);
+	sum_rows(&res, &req, &tok);
+	CHECK_NEAR(req, 4.0, 1e-9);
+	CHECK_NEAR(tok, 401 + 3 * 44, 1e-4);
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* Level b from 5.5 s: nothing follows a at once, C stays in it. */
+	d = write_levels(root, "gap", 5.5);
+	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 2);
+	if (res.n_rows == 2) {
+		CHECK_NEAR(res.rows[0].requests, 2.0 + 4.5 / 8.5, 1e-9);
+		CHECK_NEAR(row_tokens(&res.rows[0]), tok_a + 44, 1e-4);
+		CHECK_NEAR(res.rows[1].requests, 1.0 + 3.5 / 8.5, 1e-9);
+	}
+	wc_ingest_result_clear(&res);
+	free(d);
+}
+
 /* A negative ttft is named at /ttfts/N, itls making the completion come
  * before the arrival at /itls/N. */
 static void
@@ -155,6 +267,7 @@ main(void)
 {
 	char *root = test_tmpdir("ingest_point_requests");
 	test_edges(root);
+	test_adjacent_levels(root);
 	test_negative_ttft(root);
 	free(root);
 	return check_report("test_ingest_point_requests");

@@ -153,7 +153,8 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 			if (nseg > 1)
 				wc__ingest_seg_reqs_of(&by_seg, s, &reqs);
 			/* Whole: one row over a window no log cut short. */
-			int r = wc__ingest_make_row(rc, opt, w, (int)s + 1, a, b, s + 1 == nseg,
+			int r = wc__ingest_make_row(rc, opt, w, (int)s + 1, a, b,
+			                            s + 1 == nseg && wc__ingest_end_included(rc, w, b),
 			                            nseg == 1 && !rc->windows[w].cut, nseg > 1 ? &reqs : NULL,
 			                            &rows[*made], err);
 			if (r != WC_OK) {

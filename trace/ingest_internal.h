@@ -109,6 +109,12 @@ int wc__ingest_build_load(run_ctx *rc, wc_error *err);
 /** One window per load level the manifests state (clipped to the power
  *  log; a level outside it is refused), else the whole log. */
 int wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+/** Does the point b, the end of a row of window w, belong to that row too
+ *  (wc_trace_in_window's `last`)? 1 unless another window holds it: of
+ *  two levels back to back the later one has their shared edge, a level
+ *  no other starts at the end of, and the run's last, keep their end
+ *  (docs/formats/telemetry.md, "What ingest derives", Requests). */
+int wc__ingest_end_included(const run_ctx *rc, int w, double b);
 /** An idle window that overlaps load (a request running or waiting in
  *  it, or a load level) is refused with the reason. */
 int wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err);

@@ -380,9 +380,10 @@ wc__ingest_warn_crossing(const run_ctx *rc, const wc_ingest_options *opt, int w)
 	if (!opt->warn || !rc->req || rc->log_accounts == 0 || !wc_trace_requests_placed(rc->req))
 		return;
 	const double a = rc->windows[w].a, b = rc->windows[w].b;
+	const int last = wc__ingest_end_included(rc, w, b);
 	double cnt = 0, crossing = 0;
 	for (size_t i = 0; i < rc->req->n; i++) {
-		double share = request_share(rc->req, i, a, b, 1, 1);
+		double share = request_share(rc->req, i, a, b, last, 1);
 		cnt += share;
 		crossing += share > 0 && share < 1.0;
 	}

@@ -152,6 +152,17 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 }
 
 int
+wc__ingest_end_included(const run_ctx *rc, int w, double b)
+{
+	/* Each level's end inclusive put a request on the edge of two levels
+	 * back to back in both, with its tokens and latencies. */
+	for (int v = 0; v < rc->n_windows; v++)
+		if (v != w && wc_trace_in_window(b, rc->windows[v].a, rc->windows[v].b, 0))
+			return 0;
+	return 1;
+}
+
+int
 wc__ingest_row_reaches_cut(const run_ctx *rc, int w, double a, double b)
 {
 	const int cut = rc->windows[w].cut;

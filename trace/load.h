@@ -56,10 +56,12 @@ int wc_trace_token_ramp_of(const wc_request_log *log, size_t i, wc_trace_token_r
 double wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t);
 
 /** 1 when the point in time t belongs to the window [a, b) of a row, b
- *  too when the window is the last of its level or run (`last`): the one
- *  rule by which a request of no duration, a token jump and a completion
- *  fall in exactly one of adjacent windows (docs/formats/telemetry.md,
- *  "What ingest derives", Requests). */
+ *  too when no window after it starts there (`last`: the last segment of
+ *  the run's last level, or of a level no other level starts at the end
+ *  of; ingest decides it by wc__ingest_end_included): the one rule by
+ *  which a request of no duration, a token jump and a completion fall in
+ *  exactly one of adjacent windows, segments and levels alike
+ *  (docs/formats/telemetry.md, "What ingest derives", Requests). */
 int wc_trace_in_window(double t, double a, double b, int last);
 
 /** Tokens of the ramp `r` generated in the window [a, b) (b too when

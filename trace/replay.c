@@ -371,7 +371,8 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	r->tp = rc->m.tp;
 	r->start_epoch = rc->windows[w].a;
 	r->end_epoch = window_end(rc->windows[w].a, rc->windows[w].b);
-	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch, 1, 1, NULL, &row, err)) != WC_OK)
+	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch,
+	                               wc__ingest_end_included(rc, w, r->end_epoch), 1, NULL, &row, err)) != WC_OK)
 		return rc_;
 	snprintf(r->run_id, sizeof r->run_id, "%s", row.run.run_id);
 	snprintf(r->dir, sizeof r->dir, "%s", row.dir);
