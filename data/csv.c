@@ -196,11 +196,18 @@ wc_parse_decimal(const char *text, double *out)
 int
 wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err)
 {
+	return wc__memstream_write_batch(NULL, path, f, buf, len, err);
+}
+
+int
+wc__memstream_write_batch(const wc_write_batch *batch, const char *path, FILE *f, char **buf, size_t *len,
+                          wc_error *err)
+{
 	int rc;
 	if (fclose(f) != 0)
 		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	else
-		rc = wc_write_file_atomic(path, *buf, *len, err);
+		rc = wc_write_batch_file(batch, path, *buf, *len, err);
 	free(*buf);
 	*buf = NULL;
 	return rc;

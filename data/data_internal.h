@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "data/extra_columns.h"
+#include "data/fileio.h"
 #include "data/prom.h"
 #include "models/models.h"
 #include "models/strmap.h"
@@ -63,6 +64,9 @@ void wc__csv_put(FILE *f, const char *s);
 /** Finish a text built with open_memstream (`f` over `*buf`/`*len`):
  *  close it and write the bytes to `path` atomically; frees `*buf`. */
 int wc__memstream_write_atomic(const char *path, FILE *f, char **buf, size_t *len, wc_error *err);
+/** The same, as a file of `batch`'s folder (wc_write_batch_file). */
+int wc__memstream_write_batch(const wc_write_batch *batch, const char *path, FILE *f, char **buf, size_t *len,
+                              wc_error *err);
 
 /* Extra columns of a table (data/extra_columns.c). `rows` is the table's
  * row count; every value is copied. WC_OK or WC_ENOMEM. */

@@ -250,28 +250,75 @@ temporary_owner(const char *name, const char *base, size_t blen)
 	return pid;
 }
 
-/* Remove the temporaries of `path` left by writers that died (kill -9,
- * power loss) before their rename: those whose pid is no longer alive.
- * Best effort; a live writer's temporary is never touched. */
+/* The writer's pid of a temporary `<base>.tmp.<pid>.XXXXXX` of any
+ * non-empty base, or 0: the base is what precedes the pid, and the one
+ * test is temporary_owner's. */
+static long
+any_temporary_owner(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 14) /* one byte of base, ".tmp.", a digit, '.', six */
+		return 0;
+	const char *p = name + n - 7;
+	while (p > name && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p - name >= 6 ? temporary_owner(name, name, (size_t)(p - name) - 5) : 0;
+}
+
+/* Remove from folder `dir` the temporaries of target name `base` (NULL:
+ * of every target) left by writers that died (kill -9, power loss) before
+ * their rename: those whose pid is no longer alive (docs/architecture.md,
+ * "Files"). Best effort; a live writer's temporary is never touched. 1
+ * when the folder was listed. */
+static int
+sweep_temporaries(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return 0;
+	size_t blen = base ? strlen(base) : 0;
+	while ((e = readdir(d)) != NULL) {
+		long pid = base ? temporary_owner(e->d_name, base, blen) : any_temporary_owner(e->d_name);
+		if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+	return 1;
+}
+
+/* The dead writers' temporaries of `path`, in its folder. */
 static void
 remove_stale_temporaries(const char *path)
 {
 	char *copy_dir = strdup(path), *copy_base = strdup(path);
-	DIR *d = copy_dir ? opendir(dirname(copy_dir)) : NULL;
-	const char *base = copy_base ? basename(copy_base) : NULL;
-	struct dirent *e;
-	if (d && base) {
-		size_t blen = strlen(base);
-		while ((e = readdir(d)) != NULL) {
-			long pid = temporary_owner(e->d_name, base, blen);
-			if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-				(void)unlinkat(dirfd(d), e->d_name, 0);
-		}
-	}
-	if (d)
-		closedir(d);
+	if (copy_dir && copy_base)
+		(void)sweep_temporaries(dirname(copy_dir), basename(copy_base));
 	free(copy_dir);
 	free(copy_base);
+}
+
+void
+wc_write_batch_begin(wc_write_batch *batch, const char *dir)
+{
+	struct stat st;
+	batch->swept = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && sweep_temporaries(dir, NULL);
+	batch->dev = batch->swept ? (unsigned long long)st.st_dev : 0;
+	batch->ino = batch->swept ? (unsigned long long)st.st_ino : 0;
+}
+
+/* Was the folder of `path` swept by `batch`: the same folder by device
+ * and inode, not by spelling ("a/./b"), and not one put in its place
+ * since. */
+static int
+swept_by(const wc_write_batch *batch, const char *path)
+{
+	struct stat st;
+	char *copy = batch && batch->swept ? strdup(path) : NULL;
+	int yes = copy && stat(dirname(copy), &st) == 0 && (unsigned long long)st.st_dev == batch->dev &&
+	          (unsigned long long)st.st_ino == batch->ino;
+	free(copy);
+	return yes;
 }
 
 /* Write all of `data` to `fd`. */
@@ -307,10 +354,17 @@ write_in_place(const char *path, const void *data, size_t len, wc_error *err)
 	return rc;
 }
 
-static int write_regular(const char *path, const void *data, size_t len, wc_error *err);
+static int write_regular(const wc_write_batch *batch, const char *path, const void *data, size_t len,
+                         wc_error *err);
 
 int
 wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err)
+{
+	return wc_write_batch_file(NULL, path, data, len, err);
+}
+
+int
+wc_write_batch_file(const wc_write_batch *batch, const char *path, const void *data, size_t len, wc_error *err)
 {
 	struct stat st, lst;
 	if (stat(path, &st) == 0) {
@@ -336,22 +390,25 @@ wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *e
 		 * link (the rename is atomic in the target's folder). */
 		char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
 		if (real) {
-			int rc = write_regular(real, data, len, err);
+			int rc = write_regular(batch, real, data, len, err);
 			free(real);
 			return rc;
 		}
 	}
-	return write_regular(path, data, len, err);
+	return write_regular(batch, path, data, len, err);
 }
 
 static int
-write_regular(const char *path, const void *data, size_t len, wc_error *err)
+write_regular(const wc_write_batch *batch, const char *path, const void *data, size_t len, wc_error *err)
 {
 	size_t plen = strlen(path);
 	char *tmp = wc_alloc_array(plen + 40, 1);
 	if (!tmp)
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
-	remove_stale_temporaries(path);
+	/* A batch swept this folder once for all its files: listing it
+	 * again for each of them was quadratic (ingest's series folder). */
+	if (!swept_by(batch, path))
+		remove_stale_temporaries(path);
 	/* The pid in the name lets the next writer tell a dead writer's
 	 * leftover from a live one's file in progress. */
 	snprintf(tmp, plen + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());

@@ -25,13 +25,38 @@ int wc_sha256_file_hex(const char *path, char out[65], wc_error *err);
  *  rename, fsync of the folder). On failure the old file is untouched and
  *  no temporary file is left behind. The temporary is named
  *  `<path>.tmp.<pid>.XXXXXX`; a writer killed before its rename leaves it,
- *  and the next write of `path` removes every such file whose pid is no
- *  longer alive. A link to a regular file replaces the file it names (the
+ *  and the next write of `path` (or a batch of its folder,
+ *  wc_write_batch_begin) removes every such file whose pid is no longer
+ *  alive. A link to a regular file replaces the file it names (the
  *  link stays); a path that exists and is not a regular file (/dev/null,
  *  /dev/stdout, a FIFO) is written in place, not replaced; a folder is
  *  refused, and so is a file this process read (wc_open_input), nothing
  *  written. */
 int wc_write_file_atomic(const char *path, const void *data, size_t len, wc_error *err);
+
+/** Many atomic writes into one folder (ingest's series folder): the
+ *  folder is listed once, at wc_write_batch_begin, which removes the
+ *  temporaries `<name>.tmp.<pid>.XXXXXX` of every target in it whose pid
+ *  is no longer alive; wc_write_batch_file then writes as
+ *  wc_write_file_atomic does, without listing that folder again (a file
+ *  outside it, a link's target elsewhere, is swept as a single write is).
+ *  Listing the folder for each file made writing N files into it take
+ *  time in N squared. A live writer's temporary is never touched. Each
+ *  caller keeps its own batch (no shared state; threads may each have
+ *  one); a batch holds nothing to free. */
+typedef struct wc_write_batch {
+	int swept;                   /* the folder was listed */
+	unsigned long long dev, ino; /* which folder, by device and inode */
+} wc_write_batch;
+
+/** Sweep folder `dir` and remember it in `batch` (a folder that cannot
+ *  be read is not remembered: its files are then written singly). */
+void wc_write_batch_begin(wc_write_batch *batch, const char *dir);
+
+/** wc_write_file_atomic of a file of `batch`'s folder; `batch` NULL: a
+ *  single write. */
+int wc_write_batch_file(const wc_write_batch *batch, const char *path, const void *data, size_t len,
+                        wc_error *err);
 
 /** fsync folder `dir`, making the renames and creations in it durable;
  *  0, or -1 when it cannot be opened or synced (some filesystems refuse:

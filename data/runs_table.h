@@ -165,9 +165,11 @@ int wc_series_read_samples(const char *path, double max_running, double **t_s, d
  *  samples, WC_ENOMEM out of memory. */
 int wc_series_last_hold(const double *t_s, size_t n, double *hold_s);
 /** Write an n(t) series file: `n` samples `t_s[k]` (seconds, written to
- *  the millisecond) and `running[k]`, atomically. */
-int wc_series_write(const char *path, const double *t_s, const double *running, size_t n,
-                    wc_error *err);
+ *  the millisecond) and `running[k]`, atomically; as one file of `batch`'s
+ *  folder (data/fileio.h, wc_write_batch_file), or alone when it is NULL. */
+struct wc_write_batch;
+int wc_series_write(const struct wc_write_batch *batch, const char *path, const double *t_s,
+                    const double *running, size_t n, wc_error *err);
 
 #ifdef __cplusplus
 }

@@ -173,8 +173,8 @@ wc_series_read_samples(const char *path, double max_running, double **t_s, doubl
 }
 
 int
-wc_series_write(const char *path, const double *t_s, const double *running, size_t n,
-                wc_error *err)
+wc_series_write(const struct wc_write_batch *batch, const char *path, const double *t_s, const double *running,
+                size_t n, wc_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -184,5 +184,5 @@ wc_series_write(const char *path, const double *t_s, const double *running, size
 	fputs("t_s,running\n", f);
 	for (size_t k = 0; k < n; k++)
 		fprintf(f, "%.3f,%.10g\n", t_s[k], running[k]);
-	return wc__memstream_write_atomic(path, f, &buf, &len, err);
+	return wc__memstream_write_batch(batch, path, f, &buf, &len, err);
 }

@@ -425,6 +425,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	char **pending = calloc(res->n_rows, sizeof *pending);
 	size_t n_pending = 0;
 	int made_dir = 0, created = 0;
+	wc_write_batch batch = { 0, 0, 0 };
 	if (!pending || !(t = wc_runs_new())) {
 		free(pending);
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
@@ -445,6 +446,8 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 					goto done;
 				}
 				made_dir = 1;
+				/* one listing of the folder for all its series */
+				wc_write_batch_begin(&batch, series_dir);
 			}
 			file_name(r->run.run_id, fname, sizeof fname);
 			snprintf(rel, sizeof rel, "%s.series/%s", stem, fname);
@@ -454,7 +457,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 				goto done;
 			}
 			n_pending++;
-			if ((rc = wc_series_write(full, r->series_t, r->series_running, r->series_len,
+			if ((rc = wc_series_write(&batch, full, r->series_t, r->series_running, r->series_len,
 			                          err)) != WC_OK)
 				goto done;
 			snprintf(run.n_series, sizeof run.n_series, "%s", rel);
