@@ -5,30 +5,13 @@
  * phase split). Streamed line by line into columns; unknown columns are
  * ignored, absent ones stay NULL.
  */
-#include "data_internal.h"
-#include "engine_log_internal.h"
-#include "telemetry_internal.h"
+#include "engine_csv_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include "models/grow.h"
 #include <stdlib.h>
 #include <string.h>
-
-#define ENG_MAX_FIELDS 256
-
-static const char *const column_names[WC_ENG_COLUMNS] = {
-	"num_requests_running", "num_requests_waiting", "gpu_cache_usage_perc",
-	"prompt_tokens_total", "generation_tokens_total", "iteration_tokens_total_sum",
-	"iteration_tokens_total_count", "request_prefill_time_seconds_sum",
-	"request_decode_time_seconds_sum", "num_preemptions_total",
-};
-
-const char *
-wc_engine_column_name(wc_engine_column c)
-{
-	return c >= 0 && c < WC_ENG_COLUMNS ? column_names[c] : "?";
-}
 
 int
 wc_engine_column_is_counter(wc_engine_column c)
@@ -45,48 +28,6 @@ wc_engine_free(wc_engine_log *e)
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		free(e->col[c]);
 	free(e);
-}
-
-/* Other names of the columns (docs/formats/telemetry.md): vLLM's newer cache
- * gauge, SGLang's and TGI's gauges (TGI's token histograms, counted at a
- * request's end, are no counter of vLLM's). */
-static const struct {
-	const char *name;
-	wc_engine_column col;
-} aliases[] = {
-	{ "kv_cache_usage_perc", WC_ENG_CACHE_USAGE },
-	{ "num_running_reqs", WC_ENG_RUNNING },
-	{ "num_queue_reqs", WC_ENG_WAITING },
-	{ "token_usage", WC_ENG_CACHE_USAGE },
-	{ "tgi_batch_current_size", WC_ENG_RUNNING },
-	{ "tgi_queue_size", WC_ENG_WAITING },
-};
-
-/* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to a
- * column; -1 = the timestamp, -2 = not ours. A scraper that copies the
- * exposition's series name keeps its label block
- * (`vllm:num_requests_running{engine="0",model_name="..."}`): the metric
- * is matched by its name, the labels ignored (docs/formats/telemetry.md,
- * "engine.csv"). */
-static int
-header_column(const char *name)
-{
-	if (strncmp(name, "vllm:", 5) == 0)
-		name += 5;
-	else if (strncmp(name, "sglang:", 7) == 0)
-		name += 7;
-	size_t len = strcspn(name, "{");
-	if (name[len] == '{' && name[strlen(name) - 1] != '}')
-		return -2; /* an unclosed label block is no metric name */
-	if (len == 9 && strncmp(name, "timestamp", len) == 0)
-		return -1;
-	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-		if (strlen(aliases[i].name) == len && strncmp(name, aliases[i].name, len) == 0)
-			return aliases[i].col;
-	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		if (strlen(column_names[c]) == len && strncmp(name, column_names[c], len) == 0)
-			return c;
-	return -2;
 }
 
 static int
@@ -114,135 +55,6 @@ grow(wc_engine_log *e, size_t **line, size_t *cap, size_t max_rows, const char *
 		e->col[c] = nv;
 	}
 	*cap = nc;
-	return WC_OK;
-}
-
-/* What the reader carries from line to line: the header's column map and
- * the counter-reset bookkeeping. The log and the field buffer are owned by
- * wc_engine_read. */
-typedef struct {
-	const char *path;
-	const wc_telemetry_options *opt;
-	wc__bad_lines *bad;
-	wc_engine_log *e;
-	int map[ENG_MAX_FIELDS], n_cols, time_col;
-	unsigned char sum[ENG_MAX_FIELDS]; /* a field added to its column's first */
-	int n_series[WC_ENG_COLUMNS];      /* fields read into each column */
-	char labels[WC_ENG_COLUMNS][WC_TELEMETRY_LINE_MAX]; /* the first field's */
-	size_t *line;          /* each row's line number, for the counter checks */
-	size_t cap, max_rows;
-	size_t header_line;
-	int timed;             /* a time was read */
-	char time_err[WC_ERROR_MSG_MAX];
-	/* Data lines whose field count differs from the header's, one count
-	 * for all, before any line had the header's: held back, since when
-	 * no line ever has it the header is what is wrong (wrong_header). */
-	size_t held, held_first, held_last;
-	int held_nf, matched;
-	char held_sep; /* ';' or '\t' in the first held line of one field */
-} eng_reader;
-
-/* Allocate column c when absent, its cells of the rows read so far
- * unknown (a header later in the file may name it first). */
-static int
-add_column(eng_reader *r, int c)
-{
-	wc_engine_log *e = r->e;
-	if (e->col[c])
-		return 1;
-	if (!(e->col[c] = wc_alloc_array(r->cap ? r->cap : 1, sizeof(double))))
-		return 0;
-	for (size_t i = 0; i < e->n; i++)
-		e->col[c][i] = NAN;
-	return 1;
-}
-
-/* One header field's name, label block and all, into buf: an unquoted
- * label block holds commas (`name{a="0",b="x"}`), so the fields from one
- * with an open '{' to the one closing it are joined back (*j advanced). */
-static int
-header_name(eng_reader *r, wc__csv_field *f, int nf, int *j, size_t line_no, char *buf, wc_error *err)
-{
-	int col = *j;
-	size_t fl = strlen(f[col].text), len;
-	char *name = wc__trim(f[col].text, &fl);
-	name[fl] = '\0';
-	snprintf(buf, WC_TELEMETRY_LINE_MAX, "%s", name);
-	if (strchr(name, '{') && !strchr(name, '}')) {
-		do {
-			if (++*j >= nf)
-				return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: the label block of '%.60s' "
-				                    "is not closed", line_no, f[col].column, name);
-			len = strlen(buf);
-			snprintf(buf + len, WC_TELEMETRY_LINE_MAX - len, ",%s", f[*j].text);
-		} while (!strchr(f[*j].text, '}'));
-	}
-	return WC_OK;
-}
-
-/* Map the header's fields to columns and allocate the columns present.
- * Two fields of one metric are one column: their labels tell whether
- * they add up (data-parallel engines), repeat one count (ranks: the
- * lowest is read; the same labels: the first), or are refused (another
- * label: two servers?) -- docs/formats/telemetry.md, "engine.csv". */
-static int
-map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
-{
-	char buf[WC_TELEMETRY_LINE_MAX], key[64];
-	int k = 0;
-	r->time_col = -1;
-	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		r->n_series[c] = 0;
-	for (int j = 0; j < nf; j++, k++) {
-		int col = j, rc;
-		if ((rc = header_name(r, f, nf, &j, line_no, buf, err)) != WC_OK)
-			return rc;
-		int c = r->map[k] = header_column(buf);
-		char *lab = strchr(buf, '{');
-		r->sum[k] = 0;
-		if (lab && strrchr(lab, '}'))
-			*strrchr(lab++, '}') = '\0';
-		else
-			lab = NULL;
-		if (c == -1 && r->time_col >= 0)
-			r->map[k] = -2; /* a repeated timestamp: the first one wins too */
-		else if (c == -1)
-			r->time_col = k;
-		if (c < 0)
-			continue;
-		if (r->n_series[c]++ == 0) {
-			snprintf(r->labels[c], sizeof r->labels[c], "%s", lab ? lab : "");
-			if (!add_column(r, c))
-				return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
-			continue;
-		}
-		switch (wc_engine_labels_compare(r->labels[c], lab ? lab : "", key, sizeof key)) {
-		case WC_ENGINE_LABELS_SUMMED:
-			r->sum[k] = 1;
-			break;
-		case WC_ENGINE_LABELS_SUMMED_RANK: /* its engine's own field, read or not, is not known */
-		case WC_ENGINE_LABELS_OTHER:
-			return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: %s twice, its labels differing in "
-			                    "'%s' (two servers?): keep one server's columns; nothing read",
-			                    line_no, f[col].column, wc_engine_column_name((wc_engine_column)c), key);
-		case WC_ENGINE_LABELS_REPEATED: /* one engine's ranks, no other engine's yet: the lowest read */
-			if (r->n_series[c] == 2 && wc_engine_labels_rank_below(lab ? lab : "", r->labels[c])) {
-				for (int i = 0; i < k; i++)
-					r->map[i] = r->map[i] == c ? -2 : r->map[i];
-				snprintf(r->labels[c], sizeof r->labels[c], "%s", lab ? lab : "");
-				r->n_series[c]--;
-				break;
-			}
-			/* fall through */
-		default: /* a repeated column (or a rank above): the first one wins */
-			r->map[k] = -2;
-			r->n_series[c]--;
-		}
-	}
-	if (r->time_col < 0)
-		return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu: no 'timestamp' column in the header", line_no);
-	r->n_cols = k;
-	r->header_line = line_no;
 	return WC_OK;
 }
 
@@ -425,7 +237,7 @@ repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_erro
 	memcpy(map, r->map, sizeof map);
 	memcpy(sum, r->sum, sizeof sum);
 	r->e->data_lines--; /* not a data line */
-	if ((rc = map_header(r, f, nf, line_no, err)) != WC_OK)
+	if ((rc = wc__engine_map_header(r, f, nf, line_no, err)) != WC_OK)
 		return rc;
 	for (int i = 0; i < n_cols; i++)
 		same = same && n_cols == r->n_cols && map[i] == r->map[i] && sum[i] == r->sum[i];
@@ -546,7 +358,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 			goto done;
 		}
 		if (!header) {
-			if ((rc = map_header(&r, f, nf, lr.line_no, err)) != WC_OK)
+			if ((rc = wc__engine_map_header(&r, f, nf, lr.line_no, err)) != WC_OK)
 				goto done;
 			header = 1;
 			continue;

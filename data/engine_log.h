@@ -31,6 +31,13 @@ typedef enum {
 
 /** Column name in the CSV (a "vllm:" prefix is accepted when reading). */
 const char *wc_engine_column_name(wc_engine_column c);
+/** The k-th name (k from 0) of column c's metric as a stack's exposition
+ *  exports it, vLLM's first (`vllm:num_requests_running`), then SGLang's
+ *  and TGI's (`sglang:num_running_reqs`, `tgi_batch_current_size`); NULL
+ *  past the last. The one table of these names: engine.csv's header takes
+ *  them (a `vllm:` or `sglang:` prefix optional) and Prometheus ingest
+ *  reads the series so named (trace/fleet.c; docs/fleet.md, "Metrics"). */
+const char *wc_engine_column_exported(wc_engine_column c, int k);
 /** Cumulative counters (prompt tokens ... preemptions) are interpolated
  *  linearly; gauges (running, waiting, cache) are held. */
 int wc_engine_column_is_counter(wc_engine_column c);
@@ -65,20 +72,33 @@ double wc_engine_value_at(const wc_engine_log *e, wc_engine_column c, double t);
  *  `a="x",b="y"`) differ, the one rule of engine.csv's columns and of
  *  Prometheus series (docs/formats/telemetry.md, "engine.csv";
  *  docs/fleet.md, "Grouping"): not at all; only in `engine` or `dp_rank`
- *  (data-parallel engines: their series add up); only in `tp_rank` or
- *  `pp_rank` (ranks of one engine repeat its count: one is read); in
- *  both kinds only (another engine's other rank); or in another label,
- *  named in `key` (two servers?). `key` gets the label that differs. */
+ *  (data-parallel engines: their series add up); only in `tp_rank`,
+ *  `pp_rank` or `moe_ep_rank` (ranks of one engine repeat its count: one
+ *  is read); in both kinds only (another engine's other rank); or in
+ *  another label, named in `key` (two servers?). `key` gets the label
+ *  that differs. */
 enum { WC_ENGINE_LABELS_SAME, WC_ENGINE_LABELS_SUMMED, WC_ENGINE_LABELS_REPEATED,
        WC_ENGINE_LABELS_SUMMED_RANK, WC_ENGINE_LABELS_OTHER };
 int wc_engine_labels_compare(const char *a, const char *b, char *key, size_t key_size);
 /** The labels of `block` whose series add up (`engine`, `dp_rank`), as
  *  written and comma-joined: which engine of a server a series is. */
 void wc_engine_labels_summed(const char *block, char *out, size_t size);
-/** 1 when block `a`'s ranks (`tp_rank`, then `pp_rank`; compared as
- *  numbers, none before any) are below `b`'s: of repeated series the
- *  lowest rank is read where no column order decides. */
+/** 1 when block `a`'s ranks (`tp_rank`, then `pp_rank`, then
+ *  `moe_ep_rank`; compared as numbers, none before any) are below `b`'s:
+ *  of repeated series the lowest rank is read. */
 int wc_engine_labels_rank_below(const char *a, const char *b);
+
+/** Which per-rank series of one metric are read and added, for engine.csv's
+ *  columns and Prometheus series alike (docs/fleet.md, "Grouping"): the
+ *  lowest rank of each engine, the engines added up. `read[0..n)` are the
+ *  label blocks of the series read so far (one per engine); `block`, the
+ *  next one, is ADD (another engine: *which = n), REPLACE (a lower rank of
+ *  engine *which: read instead of it), SKIP (the same series, or a higher
+ *  rank, of engine *which: not read) or REFUSE (it differs from read[*which]
+ *  in another label, named in `key`: two servers?). */
+enum { WC_ENGINE_PLACE_ADD, WC_ENGINE_PLACE_REPLACE, WC_ENGINE_PLACE_SKIP, WC_ENGINE_PLACE_REFUSE };
+int wc_engine_labels_place(const char *const *read, size_t n, const char *block, size_t *which, char *key,
+                           size_t key_size);
 
 #ifdef __cplusplus
 }

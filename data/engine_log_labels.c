@@ -14,14 +14,15 @@
 
 /* The first two: labels whose series are engines of one server, each
  * counting its own requests and tokens: vLLM's data-parallel engines
- * (`engine`) and SGLang's data-parallel ranks (`dp_rank`). The last two:
- * labels whose series repeat one count: SGLang's tensor- and
- * pipeline-parallel ranks of one engine report the same scheduler's
- * numbers. */
-static const char *const rank_labels[] = { "engine", "dp_rank", "tp_rank", "pp_rank" };
+ * (`engine`) and SGLang's data-parallel ranks (`dp_rank`). The last
+ * three: labels whose series repeat one count: SGLang's tensor-,
+ * pipeline- and expert-parallel ranks of one engine report the same
+ * scheduler's numbers (current SGLang labels every scheduler series with
+ * `moe_ep_rank`, "0" without expert parallelism). */
+static const char *const rank_labels[] = { "engine", "dp_rank", "tp_rank", "pp_rank", "moe_ep_rank" };
 static const char *const *const summed = rank_labels, *const *const repeated = rank_labels + 2;
 #define N_SUMMED 2
-#define N_REPEATED 2
+#define N_REPEATED 3
 
 static int
 listed(const char *key, size_t len, const char *const *list, size_t n)
@@ -181,4 +182,31 @@ wc_engine_labels_rank_below(const char *a, const char *b)
 			return c < 0;
 	}
 	return 0;
+}
+
+int
+wc_engine_labels_place(const char *const *read, size_t n, const char *block, size_t *which, char *key,
+                       size_t key_size)
+{
+	int place = WC_ENGINE_PLACE_ADD;
+	for (size_t j = 0; j < n; j++) {
+		switch (wc_engine_labels_compare(read[j], block, key, key_size)) {
+		case WC_ENGINE_LABELS_OTHER:
+			*which = j;
+			return WC_ENGINE_PLACE_REFUSE;
+		case WC_ENGINE_LABELS_SAME: /* the same series again: the first read */
+			*which = j;
+			place = WC_ENGINE_PLACE_SKIP;
+			break;
+		case WC_ENGINE_LABELS_REPEATED: /* this engine's other rank: the lowest read */
+			*which = j;
+			place = wc_engine_labels_rank_below(block, read[j]) ? WC_ENGINE_PLACE_REPLACE : WC_ENGINE_PLACE_SKIP;
+			break;
+		default: /* another engine (perhaps at another rank): added up */
+			break;
+		}
+	}
+	if (place == WC_ENGINE_PLACE_ADD)
+		*which = n;
+	return place;
 }

@@ -53,9 +53,9 @@ check_no_engine(void)
 	run_result r;
 	ingest(argv, &r);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "wattcast ingest: no engine load series (vllm:num_requests_running or "
-	               "sglang:num_running_reqs) in the range, only GPU power: is the engine's metric named so, "
-	               "and does --selector match its series?");
+	CHECK_CONTAINS(r.err, "wattcast ingest: no engine load series (vllm:num_requests_running, "
+	               "sglang:num_running_reqs or tgi_batch_current_size) in the range, only GPU power: is the "
+	               "engine's metric named so, and does --selector match its series?");
 	CHECK(!strstr(r.err, "--group-by"));
 	CHECK(!test_exists(out));
 	run_result_free(&r);

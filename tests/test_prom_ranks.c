@@ -4,11 +4,15 @@
  * (`tp_rank`, `pp_rank`) report one scheduler's numbers, the lowest rank
  * read; data-parallel ranks (`dp_rank`) count their own requests, added
  * up. engine.csv's reader applied that rule and `ingest --scrapes` refused
- * the same data as "two engines at once ... differ in tp_rank". Each
- * variant is written as text scrapes and as the engine.csv of the same
- * data; both give the known answer of one engine (host a, 2 GPUs drawing
- * 100 + 10 n W each, n = 4 running requests for 120 s then 20, 10 n
- * generated tokens/s).
+ * the same data as "two engines at once ... differ in tp_rank"; then
+ * engine.csv refused data-parallel ranks each with their tensor ranks
+ * (compared with its first column only) that --scrapes read, and both
+ * refused SGLang's `moe_ep_rank` as two servers. Each variant is written
+ * as text scrapes and as the engine.csv of the same data; both give the
+ * known answer of one engine (host a, 2 GPUs drawing 100 + 10 n W each,
+ * n = 4 running requests for 120 s then 20, 10 n generated tokens/s).
+ * TGI's gauge, read in engine.csv, is read from scrapes too (one table of
+ * the stacks' names, data/engine_csv_header.c).
  */
 #include "data/data.h"
 #include "data/engine_log.h"
@@ -33,6 +37,9 @@ typedef struct {
 } rank_series;
 
 static char *dir;
+/* The stack's names: SGLang's, or TGI's running gauge alone (no token
+ * counter, no model_name label). */
+static int tgi;
 
 static void
 append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
@@ -72,7 +79,10 @@ write_variant(const char *name, const rank_series *r, size_t nr, char **prom, ch
 	char *buf = NULL, *eng = NULL, file[64];
 	size_t len = 0, cap = 0, elen = 0, ecap = 0;
 	append(&eng, &elen, &ecap, "timestamp");
-	for (size_t j = 0; j < nr; j++)
+	for (size_t j = 0; j < nr && tgi; j++)
+		append(&eng, &elen, &ecap, ",tgi_batch_current_size%s%s%s", *r[j].labels ? "{" : "", r[j].labels,
+		       *r[j].labels ? "}" : "");
+	for (size_t j = 0; j < nr && !tgi; j++)
 		append(&eng, &elen, &ecap, ",sglang:num_running_reqs{" MODEL ",%s},sglang:generation_tokens_total{"
 		       MODEL ",%s}", r[j].labels, r[j].labels);
 	append(&eng, &elen, &ecap, "\n");
@@ -80,7 +90,12 @@ write_variant(const char *name, const rank_series *r, size_t nr, char **prom, ch
 		int n = s < 120 ? 4 : 20;
 		append(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
 		append(&eng, &elen, &ecap, "%ld", T0 + s);
-		for (size_t j = 0; j < nr; j++) {
+		for (size_t j = 0; j < nr && tgi; j++) {
+			append(&buf, &len, &cap, "tgi_batch_current_size%s%s%s %.1f\n", *r[j].labels ? "{" : "",
+			       r[j].labels, *r[j].labels ? "}" : "", running_at(s, &r[j]));
+			append(&eng, &elen, &ecap, ",%.1f", running_at(s, &r[j]));
+		}
+		for (size_t j = 0; j < nr && !tgi; j++) {
 			append(&buf, &len, &cap, "sglang:num_running_reqs{" MODEL ",%s} %.1f\n"
 			       "sglang:generation_tokens_total{" MODEL ",%s} %.1f\n", r[j].labels, running_at(s, &r[j]),
 			       r[j].labels, generated_at(s, &r[j]));
@@ -122,7 +137,8 @@ check_row(const wc_runs_table *t, size_t i, int a, int b, int n)
 	CHECK_INT(t->runs[i].tp, 2);
 	CHECK_NEAR(t->runs[i].mean_power_w, 2 * (100.0 + 10 * n), 1e-9);
 	CHECK_NEAR(t->runs[i].running, n, 1e-12);
-	CHECK_NEAR(t->runs[i].throughput_tok_s, 10.0 * n, 1e-9);
+	if (!tgi)
+		CHECK_NEAR(t->runs[i].throughput_tok_s, 10.0 * n, 1e-9);
 }
 
 /* ingest --scrapes: accepted, with the known answer's two rows. */
@@ -130,7 +146,8 @@ static void
 check_scrapes(const char *prom)
 {
 	char *out = path_join(dir, "out.csv");
-	const char *argv[] = { "wattcast", "ingest", "--scrapes", prom, "-o", out, "--min-window", "1", NULL };
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", prom, "-o", out, "--min-window", "1",
+		               tgi ? "--model" : NULL, "Qwen/Qwen3-8B", NULL };
 	run_result r;
 	wc_runs_table *t = NULL;
 	unlink(out);
@@ -162,8 +179,9 @@ check_engine_csv(const char *csv)
 	rank_series one = { "", 1.0, 0 };
 	for (int s = 0; s < 240; s += 17) {
 		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, (double)(T0 + s)), running_at(s, &one), 1e-12);
-		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, (double)(T0 + s)), generated_at(s, &one),
-		           1e-6);
+		if (!tgi)
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, (double)(T0 + s)),
+			           generated_at(s, &one), 1e-6);
 	}
 	wc_engine_free(e);
 }
@@ -195,26 +213,56 @@ main(void)
 	}
 
 	/* The lowest rank is read, listed first or not (a server's answer
-	 * has its own order of series); and from Prometheus, data-parallel
-	 * ranks each with their tensor ranks: the lowest of each engine,
-	 * added up (engine.csv refuses such columns, compared with its first
-	 * one only). */
+	 * has its own order of series); data-parallel ranks each with their
+	 * tensor ranks: the lowest of each engine, added up, in engine.csv as
+	 * from Prometheus (engine.csv refused such columns, compared with its
+	 * first one only), in a server's order or SGLang's own; SGLang's
+	 * expert-parallel rank (`moe_ep_rank`, on every scheduler series) is a
+	 * rank of one engine too, the lowest read. */
 	const rank_series tp_last[] = { { "tp_rank=\"1\"", 1.0, 1 }, { "tp_rank=\"10\"", 1.0, 1 },
 	                                { "tp_rank=\"0\"", 1.0, 0 } };
 	const rank_series dp_tp[] = { { "dp_rank=\"0\",tp_rank=\"1\"", 1.0, 1 },
 	                              { "dp_rank=\"1\",tp_rank=\"0\"", 0.5, 0 },
 	                              { "dp_rank=\"0\",tp_rank=\"0\"", 0.5, 0 },
 	                              { "dp_rank=\"1\",tp_rank=\"1\"", 1.0, 1 } };
+	const rank_series dp_tp_sorted[] = { { "dp_rank=\"0\",tp_rank=\"0\"", 0.5, 0 },
+	                                     { "dp_rank=\"0\",tp_rank=\"1\"", 1.0, 1 },
+	                                     { "dp_rank=\"1\",tp_rank=\"0\"", 0.5, 0 },
+	                                     { "dp_rank=\"1\",tp_rank=\"1\"", 1.0, 1 } };
+	const rank_series ep2[] = { { "moe_ep_rank=\"1\",pp_rank=\"0\",tp_rank=\"1\"", 1.0, 1 },
+	                            { "moe_ep_rank=\"0\",pp_rank=\"0\",tp_rank=\"0\"", 1.0, 0 } };
+	const rank_series ep_only[] = { { "moe_ep_rank=\"1\",tp_rank=\"0\"", 1.0, 1 },
+	                                { "moe_ep_rank=\"0\",tp_rank=\"0\"", 1.0, 0 } };
+	const rank_series dp_ep[] = { { "dp_rank=\"0\",moe_ep_rank=\"0\",tp_rank=\"0\"", 0.5, 0 },
+	                              { "dp_rank=\"0\",moe_ep_rank=\"1\",tp_rank=\"1\"", 1.0, 1 },
+	                              { "dp_rank=\"1\",moe_ep_rank=\"1\",tp_rank=\"1\"", 1.0, 1 },
+	                              { "dp_rank=\"1\",moe_ep_rank=\"0\",tp_rank=\"0\"", 0.5, 0 } };
+	const struct {
+		const char *name;
+		const rank_series *r;
+		size_t n;
+	} w[] = { { "tp_last", tp_last, 3 }, { "dp_tp", dp_tp, 4 }, { "dp_tp_sorted", dp_tp_sorted, 4 },
+	          { "ep2", ep2, 2 }, { "ep_only", ep_only, 2 }, { "dp_ep", dp_ep, 4 } };
 	char *prom, *csv;
-	write_variant("tp_last", tp_last, 3, &prom, &csv);
+	for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+		write_variant(w[k].name, w[k].r, w[k].n, &prom, &csv);
+		check_engine_csv(csv);
+		check_scrapes(prom);
+		free(prom);
+		free(csv);
+	}
+
+	/* TGI's running gauge (engine.csv's tgi_batch_current_size, without
+	 * labels): read from scrapes as from engine.csv; scrapes refused it
+	 * as "no engine load series". */
+	const rank_series tgi_one[] = { { "", 1.0, 0 } };
+	tgi = 1;
+	write_variant("tgi_one", tgi_one, 1, &prom, &csv);
 	check_engine_csv(csv);
 	check_scrapes(prom);
 	free(prom);
 	free(csv);
-	write_variant("dp_tp", dp_tp, 4, &prom, &csv);
-	check_scrapes(prom);
-	free(prom);
-	free(csv);
+	tgi = 0;
 
 	/* Another label still tells two servers apart, refused. */
 	const rank_series servers[] = { { "tp_rank=\"0\",instance=\"a:8001\"", 1.0, 0 },

@@ -11,35 +11,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/engine_log.h"
 #include "models/catalog.h"
 #include "models/grow.h"
 
+/* The metrics engine.csv reads too take their names from its table, the
+ * stacks' exposition names (wc_engine_column_exported; docs/fleet.md,
+ * "Metrics"): vLLM's the metric's own, SGLang's and TGI's its other names.
+ * One table, so that a stack engine.csv reads is read from Prometheus
+ * too (TGI's tgi_batch_current_size was refused there as no engine
+ * load). */
+static int
+engine_column(int m)
+{
+	switch (m) {
+	case WC_FLEET_RUNNING:
+		return WC_ENG_RUNNING;
+	case WC_FLEET_WAITING:
+		return WC_ENG_WAITING;
+	case WC_FLEET_PROMPT:
+		return WC_ENG_PROMPT_TOKENS;
+	case WC_FLEET_GENERATION:
+		return WC_ENG_GENERATION_TOKENS;
+	default:
+		return -1;
+	}
+}
+
 static const char *const names[WC_FLEET_N_METRICS] = {
-	"DCGM_FI_DEV_POWER_USAGE",
-	"vllm:num_requests_running",
-	"vllm:num_requests_waiting",
-	"vllm:prompt_tokens_total",
-	"vllm:generation_tokens_total",
-	"vllm:time_to_first_token_seconds_sum",
-	"vllm:time_to_first_token_seconds_count",
-	"vllm:time_per_output_token_seconds_sum",
-	"vllm:time_per_output_token_seconds_count",
+	[WC_FLEET_POWER] = "DCGM_FI_DEV_POWER_USAGE",
+	[WC_FLEET_TTFT_SUM] = "vllm:time_to_first_token_seconds_sum",
+	[WC_FLEET_TTFT_COUNT] = "vllm:time_to_first_token_seconds_count",
+	[WC_FLEET_ITL_SUM] = "vllm:time_per_output_token_seconds_sum",
+	[WC_FLEET_ITL_COUNT] = "vllm:time_per_output_token_seconds_count",
 };
 
-/* Other names of each metric, in order of preference (docs/fleet.md,
+/* Other names of the other metrics, in order of preference (docs/fleet.md,
  * "Metrics"): what newer vLLM releases emit instead (the same histogram
  * under its new name, so one engine never exports only the old one for
- * long), and SGLang's names of the same gauges, counters and histograms
- * (an engine exports one family, never both). */
+ * long), and SGLang's names of the same histograms (an engine exports one
+ * family, never both). */
 static const char *const aliases[WC_FLEET_N_METRICS][WC_FLEET_MAX_ALIASES + 1] = {
 	/* DCGM 3.3's instantaneous reading, for exporters configured with
 	 * it alone; the averaged field is preferred where both are exported
 	 * (a mean over a step is better estimated from averages). */
 	[WC_FLEET_POWER] = { "DCGM_FI_DEV_POWER_USAGE_INSTANT" },
-	[WC_FLEET_RUNNING] = { "sglang:num_running_reqs" },
-	[WC_FLEET_WAITING] = { "sglang:num_queue_reqs" },
-	[WC_FLEET_PROMPT] = { "sglang:prompt_tokens_total" },
-	[WC_FLEET_GENERATION] = { "sglang:generation_tokens_total" },
 	[WC_FLEET_TTFT_SUM] = { "sglang:time_to_first_token_seconds_sum" },
 	[WC_FLEET_TTFT_COUNT] = { "sglang:time_to_first_token_seconds_count" },
 	[WC_FLEET_ITL_SUM] = { "vllm:inter_token_latency_seconds_sum", "sglang:inter_token_latency_seconds_sum",
@@ -60,13 +76,18 @@ primary_first(int m)
 const char *
 wc_fleet_metric_name(int m)
 {
-	return m >= 0 && m < WC_FLEET_N_METRICS ? names[m] : "";
+	if (m < 0 || m >= WC_FLEET_N_METRICS)
+		return "";
+	return engine_column(m) >= 0 ? wc_engine_column_exported((wc_engine_column)engine_column(m), 0) : names[m];
 }
 
 const char *
 wc_fleet_metric_alias(int m, int k)
 {
-	return m >= 0 && m < WC_FLEET_N_METRICS && k >= 0 && k < WC_FLEET_MAX_ALIASES ? aliases[m][k] : NULL;
+	if (m < 0 || m >= WC_FLEET_N_METRICS || k < 0 || k >= WC_FLEET_MAX_ALIASES)
+		return NULL;
+	return engine_column(m) >= 0 ? wc_engine_column_exported((wc_engine_column)engine_column(m), k + 1)
+	                             : aliases[m][k];
 }
 
 int
@@ -85,11 +106,11 @@ wc_fleet_metric_ranked(int m, int r)
 	if (m < 0 || m >= WC_FLEET_N_METRICS || r < 0 || r > WC_FLEET_MAX_ALIASES)
 		return NULL;
 	int n = 0;
-	while (aliases[m][n])
+	while (wc_fleet_metric_alias(m, n))
 		n++;
 	if (primary_first(m))
-		return r == 0 ? names[m] : r <= n ? aliases[m][r - 1] : NULL;
-	return r < n ? aliases[m][r] : r == n ? names[m] : NULL;
+		return r == 0 ? wc_fleet_metric_name(m) : r <= n ? wc_fleet_metric_alias(m, r - 1) : NULL;
+	return r < n ? wc_fleet_metric_alias(m, r) : r == n ? wc_fleet_metric_name(m) : NULL;
 }
 
 int
@@ -99,6 +120,23 @@ wc_fleet_metric_from_name(const char *name)
 		if (wc_fleet_metric_rank(m, name) >= 0)
 			return m;
 	return -1;
+}
+
+void
+wc__fleet_load_names(char *buf, size_t size)
+{
+	const char *name[WC_FLEET_MAX_ALIASES + 1];
+	int n = 0;
+	size_t len = 0;
+	name[n++] = wc_fleet_metric_name(WC_FLEET_RUNNING);
+	for (int k = 0; n <= WC_FLEET_MAX_ALIASES && wc_fleet_metric_alias(WC_FLEET_RUNNING, k); k++)
+		name[n++] = wc_fleet_metric_alias(WC_FLEET_RUNNING, k);
+	if (size)
+		buf[0] = '\0';
+	for (int k = 0; k < n && len < size; k++) {
+		int w = snprintf(buf + len, size - len, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ", name[k]);
+		len += w > 0 ? (size_t)w : 0;
+	}
 }
 
 int
@@ -143,7 +181,7 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 			              first ? "" : " or ", fn, name, sel[k], range);
 	}
 	if (w >= 0 && used < size)
-		w = snprintf(buf + used, size - used, ", \"__name__\", \"%s\", \"\", \"\")", names[m]);
+		w = snprintf(buf + used, size - used, ", \"__name__\", \"%s\", \"\", \"\")", wc_fleet_metric_name(m));
 	if (w < 0 || used >= size || (size_t)w >= size - used)
 		return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);
 	return WC_OK;
@@ -355,10 +393,11 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		any_gpu |= f->g[i].ever_gpu;
 		any_engine |= f->g[i].ever_engine;
 	}
+	char load[128];
+	wc__fleet_load_names(load, sizeof load);
 	if (any_gpu && !any_engine)
-		return wc_error_set(err, WC_EINVAL, "no engine load series (vllm:num_requests_running or "
-		                    "sglang:num_running_reqs) in the range, only GPU power: is the engine's metric "
-		                    "named so, and does --selector match its series?");
+		return wc_error_set(err, WC_EINVAL, "no engine load series (%s) in the range, only GPU power: is the "
+		                    "engine's metric named so, and does --selector match its series?", load);
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
 		if (g->ever_gpu && !g->ever_engine) {
@@ -390,9 +429,8 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 				                       "engines without GPUs in %s: relabel their host to DCGM's Hostname, "
 				                       "or --group-by", g->name, only);
 			return wc__fleet_error(err, WC_EINVAL, g->gpu_series,
-			                       "GPU with no engine series: no vllm:num_requests_running (or "
-			                       "sglang:num_running_reqs) of group '%s' (--group-by matches them "
-			                       "differently)", g->name);
+			                       "GPU with no engine series: no %s of group '%s' (--group-by matches "
+			                       "them differently)", load, g->name);
 		}
 		if (!g->ever_gpu && g->ever_engine)
 			wc__fleet_warn(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "

@@ -204,19 +204,6 @@ label_block(const wc_prom_series *s)
 	return b;
 }
 
-/* How the labels of series a and of block b differ (WC_ENGINE_LABELS_*),
- * -1 when out of memory. */
-static int
-engine_labels(const wc_prom_series *a, const char *b)
-{
-	char key[64], *block = label_block(a);
-	if (!block)
-		return -1;
-	int how = wc_engine_labels_compare(block, b, key, sizeof key);
-	free(block);
-	return how;
-}
-
 /* The slot of engine `label` (its `engine`/`dp_rank` labels, "" none),
  * added when new; -1 when the group already has FLEET_MAX_ENGINES. */
 static int
@@ -296,71 +283,57 @@ two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series 
 	return wc_error_set(err, WC_EINVAL, "%s%s and %s%s", head, ka, kb, hint);
 }
 
-/* Series i of metric m, already read in its engine's slot as series
- * `had` (block: i's labels): one engine's metric under two names (vLLM
- * 0.11 and 0.12), the preferred name read and the other ignored; or one
- * of its SGLang ranks (`tp_rank`, `pp_rank`: one scheduler's numbers),
- * the lowest read, since a file's or an answer's order of series is no
- * rule (docs/fleet.md, "Grouping"). Anything else is two engines. */
-static int
-same_engine(fleet_group *g, const wc_prom_set *set, int m, size_t i, const char *block, long *had,
-            wc_error *err)
-{
-	const wc_prom_series *s = &set->s[i], *o = &set->s[*had];
-	int rank = wc_fleet_metric_rank(m, s->metric), was = wc_fleet_metric_rank(m, o->metric);
-	if (rank != was) {
-		if (rank < was)
-			*had = (long)i;
-		return WC_OK;
-	}
-	char *ob = label_block(o), key[64];
-	if (!ob)
-		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	int how = wc_engine_labels_compare(ob, block, key, sizeof key), below = wc_engine_labels_rank_below(block, ob);
-	free(ob);
-	if (how != WC_ENGINE_LABELS_REPEATED)
-		return two_engines(g, o, s, err);
-	if (below) {
-		if (m == WC_FLEET_RUNNING && strcmp(g->engine_series, o->key) == 0)
-			snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
-		*had = (long)i;
-	}
-	return WC_OK;
-}
-
+/* Series i of metric m (block: its labels) among the group's series of m
+ * read so far, one per engine: by the one rule of engine.csv's columns
+ * (wc_engine_labels_place; docs/fleet.md, "Grouping"), another engine's
+ * is added up, of one engine's SGLang ranks (`tp_rank`, `pp_rank`,
+ * `moe_ep_rank`: one scheduler's numbers) the lowest is read, since a
+ * file's or an answer's order of series is no rule, and a series that
+ * differs in another label is two engines. One engine's metric under two
+ * names (vLLM 0.11 and 0.12) is read from the preferred name. */
 static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
-	char *block = label_block(s), label[sizeof g->engine_label[0]];
+	char *block = label_block(s), label[sizeof g->engine_label[0]], key[64];
+	char *read[FLEET_MAX_ENGINES];
+	int slot_of[FLEET_MAX_ENGINES];
+	size_t n = 0, which = 0;
+	int rc = WC_OK, place = WC_ENGINE_PLACE_ADD;
 	if (!block)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	wc_engine_labels_summed(block, label, sizeof label);
-	int k = engine_slot(g, label), rc = WC_OK;
-	if (k < 0) {
-		free(block);
-		return wc_error_set(err, WC_EINVAL, "group '%.40s' has more than %d engine series of %s (--group-by "
-		                    "splits them)", g->name, FLEET_MAX_ENGINES, s->metric);
-	}
-	/* Another engine's series must be a data-parallel sibling of those
-	 * already read (only `engine`/`dp_rank` differ, and perhaps the
-	 * rank); anything else is another server, which --group-by tells
-	 * apart (docs/formats/telemetry.md, "engine.csv"). */
 	for (int o = 0; o < g->n_engine_slots && rc == WC_OK; o++) {
-		long j = g->engine[m][o];
-		if (o == k || j < 0)
+		if (g->engine[m][o] < 0)
 			continue;
-		int how = engine_labels(&set->s[j], block);
-		if (how < 0)
+		slot_of[n] = o;
+		if (!(read[n++] = label_block(&set->s[g->engine[m][o]])))
 			rc = wc_error_set(err, WC_ENOMEM, "out of memory");
-		else if (how != WC_ENGINE_LABELS_SUMMED && how != WC_ENGINE_LABELS_SUMMED_RANK)
-			rc = two_engines(g, &set->s[j], s, err);
 	}
-	long *slot = &g->engine[m][k];
-	if (rc == WC_OK && *slot >= 0)
-		rc = same_engine(g, set, m, i, block, slot, err);
-	else if (rc == WC_OK)
-		*slot = (long)i;
+	if (rc == WC_OK)
+		place = wc_engine_labels_place((const char *const *)read, n, block, &which, key, sizeof key);
+	for (size_t j = 0; j < n; j++)
+		free(read[j]);
+	long *slot = NULL;
+	if (rc == WC_OK && place == WC_ENGINE_PLACE_REFUSE) {
+		rc = two_engines(g, &set->s[g->engine[m][slot_of[which]]], s, err);
+	} else if (rc == WC_OK && place == WC_ENGINE_PLACE_ADD) {
+		wc_engine_labels_summed(block, label, sizeof label);
+		int k = engine_slot(g, label);
+		if (k < 0)
+			rc = wc_error_set(err, WC_EINVAL, "group '%.40s' has more than %d engine series of %s (--group-by "
+			                  "splits them)", g->name, FLEET_MAX_ENGINES, s->metric);
+		else
+			*(slot = &g->engine[m][k]) = (long)i;
+	} else if (rc == WC_OK) {
+		slot = &g->engine[m][slot_of[which]];
+		const wc_prom_series *o = &set->s[*slot];
+		int rank = wc_fleet_metric_rank(m, s->metric), was = wc_fleet_metric_rank(m, o->metric);
+		if (rank != was ? rank < was : place == WC_ENGINE_PLACE_REPLACE) {
+			if (rank == was && m == WC_FLEET_RUNNING && strcmp(g->engine_series, o->key) == 0)
+				snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
+			*slot = (long)i;
+		}
+	}
 	free(block);
 	if (rc != WC_OK || *slot != (long)i)
 		return rc;

@@ -162,6 +162,10 @@ int wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *e
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 
 /* fleet.c */
+/* The engine load's names read, every stack's, for the refusals that ask
+ * for it: "vllm:num_requests_running, sglang:num_running_reqs or
+ * tgi_batch_current_size" (wc_fleet_metric_ranked's names). */
+void wc__fleet_load_names(char *buf, size_t size);
 void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An error "SERIES: <fmt ...>" whose text after the series is kept whole:
  * the series is shortened to what the message buffer leaves. */

@@ -166,10 +166,11 @@ no_rows(const wc_fleet *f, wc_error *err)
 		gpu |= f->g[i].ever_gpu;
 		engine |= f->g[i].ever_engine;
 	}
+	char load[128];
+	wc__fleet_load_names(load, sizeof load);
 	if (!gpu && !engine)
 		return wc_error_set(err, WC_EINVAL, "no series of GPU power (DCGM_FI_DEV_POWER_USAGE) or engine load "
-		                    "(vllm:num_requests_running, sglang:num_running_reqs) in the range: do --selector, "
-		                    "--start and --end match any?");
+		                    "(%s) in the range: do --selector, --start and --end match any?", load);
 	if (!gpu)
 		return wc_error_set(err, WC_EINVAL, "no GPU power series (DCGM_FI_DEV_POWER_USAGE or _INSTANT) in "
 		                    "the range, only engines': does --selector match the DCGM exporter's series?");
@@ -181,7 +182,7 @@ no_rows(const wc_fleet *f, wc_error *err)
 		                    "milliwatts?" : "");
 	}
 	return wc_error_set(err, WC_EINVAL, "no window with both GPU power (DCGM_FI_DEV_POWER_USAGE)"
-	                    " and engine load (vllm:num_requests_running or sglang:num_running_reqs) in the range");
+	                    " and engine load (%s) in the range", load);
 }
 
 /* The loaded idle power per GPU of the group whose rows are

@@ -1,0 +1,222 @@
+/*
+ * engine.csv's header: the stacks' metric names a column may carry (the
+ * one table Prometheus ingest reads too, trace/fleet.c) and the label
+ * blocks that tell one metric's columns apart (docs/formats/telemetry.md,
+ * "engine.csv").
+ */
+#include "engine_csv_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The stacks' names of each column's metric, as their expositions export
+ * them (docs/formats/telemetry.md, "engine.csv"; docs/fleet.md,
+ * "Metrics"): vLLM's first, in column order, then its newer cache gauge,
+ * SGLang's names and TGI's gauges (TGI's token histograms, counted at a
+ * request's end, are no counter of vLLM's). */
+static const struct {
+	const char *name;
+	wc_engine_column col;
+} exported[] = {
+	{ "vllm:num_requests_running", WC_ENG_RUNNING },
+	{ "vllm:num_requests_waiting", WC_ENG_WAITING },
+	{ "vllm:gpu_cache_usage_perc", WC_ENG_CACHE_USAGE },
+	{ "vllm:prompt_tokens_total", WC_ENG_PROMPT_TOKENS },
+	{ "vllm:generation_tokens_total", WC_ENG_GENERATION_TOKENS },
+	{ "vllm:iteration_tokens_total_sum", WC_ENG_ITERATION_TOKENS },
+	{ "vllm:iteration_tokens_total_count", WC_ENG_ITERATIONS },
+	{ "vllm:request_prefill_time_seconds_sum", WC_ENG_PREFILL_S },
+	{ "vllm:request_decode_time_seconds_sum", WC_ENG_DECODE_S },
+	{ "vllm:num_preemptions_total", WC_ENG_PREEMPTIONS },
+	{ "vllm:kv_cache_usage_perc", WC_ENG_CACHE_USAGE },
+	{ "sglang:num_running_reqs", WC_ENG_RUNNING },
+	{ "sglang:num_queue_reqs", WC_ENG_WAITING },
+	{ "sglang:token_usage", WC_ENG_CACHE_USAGE },
+	{ "sglang:prompt_tokens_total", WC_ENG_PROMPT_TOKENS },
+	{ "sglang:generation_tokens_total", WC_ENG_GENERATION_TOKENS },
+	{ "tgi_batch_current_size", WC_ENG_RUNNING },
+	{ "tgi_queue_size", WC_ENG_WAITING },
+};
+#define N_EXPORTED (sizeof exported / sizeof exported[0])
+
+/* A name without its stack's prefix: engine.csv takes either prefix, or
+ * none, on any name. */
+static const char *
+bare(const char *name)
+{
+	if (strncmp(name, "vllm:", 5) == 0)
+		return name + 5;
+	if (strncmp(name, "sglang:", 7) == 0)
+		return name + 7;
+	return name;
+}
+
+const char *
+wc_engine_column_exported(wc_engine_column c, int k)
+{
+	for (size_t i = 0; i < N_EXPORTED; i++)
+		if (exported[i].col == c && k-- == 0)
+			return exported[i].name;
+	return NULL;
+}
+
+const char *
+wc_engine_column_name(wc_engine_column c)
+{
+	const char *n = c >= 0 && c < WC_ENG_COLUMNS ? wc_engine_column_exported(c, 0) : NULL;
+	return n ? bare(n) : "?";
+}
+
+/* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to a
+ * column; -1 = the timestamp, -2 = not ours. A scraper that copies the
+ * exposition's series name keeps its label block
+ * (`vllm:num_requests_running{engine="0",model_name="..."}`): the metric
+ * is matched by its name, the labels ignored (docs/formats/telemetry.md,
+ * "engine.csv"). */
+static int
+header_column(const char *name)
+{
+	name = bare(name);
+	size_t len = strcspn(name, "{");
+	if (name[len] == '{' && name[strlen(name) - 1] != '}')
+		return -2; /* an unclosed label block is no metric name */
+	if (len == 9 && strncmp(name, "timestamp", len) == 0)
+		return -1;
+	for (size_t i = 0; i < N_EXPORTED; i++) {
+		const char *b = bare(exported[i].name);
+		if (strlen(b) == len && strncmp(name, b, len) == 0)
+			return exported[i].col;
+	}
+	return -2;
+}
+
+/* Allocate column c when absent, its cells of the rows read so far
+ * unknown (a header later in the file may name it first). */
+static int
+add_column(eng_reader *r, int c)
+{
+	wc_engine_log *e = r->e;
+	if (e->col[c])
+		return 1;
+	if (!(e->col[c] = wc_alloc_array(r->cap ? r->cap : 1, sizeof(double))))
+		return 0;
+	for (size_t i = 0; i < e->n; i++)
+		e->col[c][i] = NAN;
+	return 1;
+}
+
+/* One header field's name, label block and all, into buf (size bytes): an
+ * unquoted label block holds commas (`name{a="0",b="x"}`), so the fields
+ * from one with an open '{' to the one closing it are joined back (*j
+ * advanced). */
+static int
+header_name(eng_reader *r, wc__csv_field *f, int nf, int *j, size_t line_no, char *buf, size_t size,
+            wc_error *err)
+{
+	int col = *j;
+	size_t fl = strlen(f[col].text), len;
+	char *name = wc__trim(f[col].text, &fl);
+	name[fl] = '\0';
+	snprintf(buf, size, "%s", name);
+	if (strchr(name, '{') && !strchr(name, '}')) {
+		do {
+			if (++*j >= nf)
+				return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: the label block of '%.60s' "
+				                    "is not closed", line_no, f[col].column, name);
+			len = strlen(buf);
+			snprintf(buf + len, size - len, ",%s", f[*j].text);
+		} while (!strchr(f[*j].text, '}'));
+	}
+	return WC_OK;
+}
+
+/* Field k of column c, its labels `lab`, among the fields of c read so
+ * far: by the one rule of which per-rank series are read and added
+ * (wc_engine_labels_place; docs/formats/telemetry.md, "engine.csv") --
+ * the lowest rank of each engine, the engines added up; another label
+ * refuses the header (two servers?). */
+static int
+place_field(eng_reader *r, int c, int k, const char *const *labs, size_t line_no, int column, wc_error *err)
+{
+	const char *read[ENG_MAX_FIELDS];
+	int idx[ENG_MAX_FIELDS];
+	size_t n = 0, which;
+	char key[64];
+	for (int i = 0; i < k; i++)
+		if (r->map[i] == c) {
+			read[n] = labs[i];
+			idx[n++] = i;
+		}
+	switch (wc_engine_labels_place(read, n, labs[k], &which, key, sizeof key)) {
+	case WC_ENGINE_PLACE_REFUSE:
+		return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu:%d: header: %s twice, its labels differing in "
+		                         "'%s' (two servers?): keep one server's columns; nothing read", line_no, column,
+		                         wc_engine_column_name((wc_engine_column)c), key);
+	case WC_ENGINE_PLACE_REPLACE:
+		r->map[idx[which]] = -2;
+		break;
+	case WC_ENGINE_PLACE_SKIP:
+		r->map[k] = -2;
+		break;
+	default:
+		r->n_series[c]++;
+	}
+	return WC_OK;
+}
+
+int
+wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
+{
+	const char *labs[ENG_MAX_FIELDS];
+	size_t size = 2, used = 0;
+	int k = 0, rc = WC_OK;
+	for (int j = 0; j < nf; j++)
+		size += strlen(f[j].text) + 2;
+	char *store = malloc(size); /* every field's name, label blocks and all */
+	if (!store)
+		return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
+	r->time_col = -1;
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		r->n_series[c] = 0;
+	for (int j = 0; j < nf && rc == WC_OK; j++, k++) {
+		int col = j;
+		char *buf = store + used;
+		if ((rc = header_name(r, f, nf, &j, line_no, buf, size - used, err)) != WC_OK)
+			break;
+		used += strlen(buf) + 1;
+		int c = r->map[k] = header_column(buf);
+		char *lab = strchr(buf, '{');
+		if (lab && strrchr(lab, '}'))
+			*strrchr(lab++, '}') = '\0';
+		else
+			lab = buf + strlen(buf);
+		labs[k] = lab;
+		if (c == -1 && r->time_col >= 0)
+			r->map[k] = -2; /* a repeated timestamp: the first one wins too */
+		else if (c == -1)
+			r->time_col = k;
+		if (c >= 0 && (rc = place_field(r, c, k, labs, line_no, f[col].column, err)) == WC_OK &&
+		    r->map[k] == c && !add_column(r, c))
+			rc = wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
+	}
+	free(store);
+	if (rc != WC_OK)
+		return rc;
+	/* Each column's first field read is its value, the others added to it. */
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		for (int i = 0, seen = 0; i < k; i++)
+			if (r->map[i] == c) {
+				r->sum[i] = (unsigned char)seen;
+				seen = 1;
+			}
+	for (int i = 0; i < k; i++)
+		if (r->map[i] < 0)
+			r->sum[i] = 0;
+	if (r->time_col < 0)
+		return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu: no 'timestamp' column in the header", line_no);
+	r->n_cols = k;
+	r->header_line = line_no;
+	return WC_OK;
+}

@@ -1,0 +1,42 @@
+/* Private to data/: engine.csv's reader, shared by its line reading
+ * (data/engine_csv.c) and its header (data/engine_csv_header.c). */
+#ifndef WC_DATA_ENGINE_CSV_INTERNAL_H
+#define WC_DATA_ENGINE_CSV_INTERNAL_H
+
+#include <stddef.h>
+
+#include "data_internal.h"
+#include "engine_log_internal.h"
+#include "telemetry_internal.h"
+
+#define ENG_MAX_FIELDS 256
+
+/* What the reader carries from line to line: the header's column map and
+ * the counter-reset bookkeeping. The log and the field buffer are owned by
+ * wc_engine_read. */
+typedef struct {
+	const char *path;
+	const wc_telemetry_options *opt;
+	wc__bad_lines *bad;
+	wc_engine_log *e;
+	int map[ENG_MAX_FIELDS], n_cols, time_col;
+	unsigned char sum[ENG_MAX_FIELDS]; /* a field added to its column's first */
+	int n_series[WC_ENG_COLUMNS];      /* fields read into each column */
+	size_t *line;          /* each row's line number, for the counter checks */
+	size_t cap, max_rows;
+	size_t header_line;
+	int timed;             /* a time was read */
+	char time_err[WC_ERROR_MSG_MAX];
+	/* Data lines whose field count differs from the header's, one count
+	 * for all, before any line had the header's: held back, since when
+	 * no line ever has it the header is what is wrong (wrong_header). */
+	size_t held, held_first, held_last;
+	int held_nf, matched;
+	char held_sep; /* ';' or '\t' in the first held line of one field */
+} eng_reader;
+
+/* Map the header's fields to columns (r->map, r->sum, r->n_series) and
+ * allocate the columns present (data/engine_csv_header.c). */
+int wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err);
+
+#endif
