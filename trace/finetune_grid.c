@@ -37,8 +37,20 @@ static int
 levels(ft_grid *g, wc_error *err)
 {
 	wc_power_levels lv;
-	size_t min_count = (size_t)ceil(WC_FT_PAUSE_MIN_S / g->dt - 1e-9);
-	int rc = wc_trace_power_levels(g->x, g->nb, min_count > 0 ? min_count : 1, &lv, err);
+	size_t min_count = (size_t)ceil(WC_FT_PAUSE_MIN_S / g->dt - 1e-9), m = 0;
+	/* Not the bins of a gap: the straight line across a 1200-s gap from
+	 * training power down to the next session's loading filled the space
+	 * between the states with evenly spread values, so no two were apart
+	 * and the trace was one state -- flat, all of it training, no save
+	 * found (+33 % energy per step; docs/finetune.md, "Window"). */
+	double *v = wc_alloc_array(g->nb, sizeof *v);
+	if (!v)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu bins)", g->nb);
+	for (size_t k = 0; k < g->nb; k++)
+		if (g->mark[k] != FT_GAP)
+			v[m++] = g->x[k];
+	int rc = wc_trace_power_levels(v, m, min_count > 0 ? min_count : 1, &lv, err);
+	free(v);
 	if (rc != WC_OK)
 		return rc;
 	int top = lv.n - 1;
@@ -53,8 +65,20 @@ levels(ft_grid *g, wc_error *err)
 	return WC_OK;
 }
 
+/* The bins of the power log's gaps (data/nvsmi_gaps.c holds the rule:
+ * docs/formats/telemetry.md, "Time gaps"): those whose centre lies in a
+ * gap, as wc__ft_mark_interval takes an interval. */
+static void
+mark_gaps(ft_grid *g, const double *gaps, size_t n_gaps)
+{
+	for (size_t j = 0; gaps && j < n_gaps; j++)
+		for (size_t k = wc__ft_bin(g, gaps[2 * j]); k < wc__ft_bin(g, gaps[2 * j + 1]) && k < g->nb; k++)
+			g->mark[k] = FT_GAP;
+}
+
 int
-wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_error *err)
+wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, const double *gaps, size_t n_gaps,
+                  wc_error *err)
 {
 	memset(g, 0, sizeof *g);
 	g->t = t;
@@ -83,6 +107,7 @@ wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_err
 	wc_stats_bin_means(t, p, n, g->dt, g->x, g->nb);
 	g->k0 = 0;
 	g->k1 = g->nb;
+	mark_gaps(g, gaps, n_gaps);
 	return levels(g, err);
 }
 
@@ -105,16 +130,17 @@ void
 wc__ft_window_from_trace(ft_grid *g)
 {
 	size_t a = 0, b = g->nb;
+	/* the line across a gap is no power above theta */
 	if (!g->flat) {
-		while (a < g->nb && !(g->x[a] > g->theta))
+		while (a < g->nb && !(g->x[a] > g->theta && g->mark[a] != FT_GAP))
 			a++;
-		while (b > a && !(g->x[b - 1] > g->theta))
+		while (b > a && !(g->x[b - 1] > g->theta && g->mark[b - 1] != FT_GAP))
 			b--;
 	}
 	g->k0 = a;
 	g->k1 = b;
 	for (size_t k = 0; k < g->nb; k++)
-		g->mark[k] = k < a || k >= b ? FT_OUTSIDE : FT_ACTIVE;
+		g->mark[k] = k < a || k >= b ? FT_OUTSIDE : g->mark[k] == FT_GAP ? FT_GAP : FT_ACTIVE;
 }
 
 void
@@ -156,7 +182,11 @@ wc__ft_mark_saves(ft_grid *g, double min_s)
 		}
 		if (b - a >= need) {
 			memset(g->mark + a, FT_SAVE, b - a);
-			count++;
+			/* Next to a gap of the power log it is the job's stop or
+			 * restart (a requeued job loading its model again), left
+			 * out but no save: the trainer state's saves are weighed
+			 * against the count (docs/finetune.md, "Window"). */
+			count += !((a > g->k0 && g->mark[a - 1] == FT_GAP) || (b < g->k1 && g->mark[b] == FT_GAP));
 		}
 		k = b;
 	}

@@ -157,7 +157,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	g->k0 = wc__ft_bin(g, ws);
 	g->k1 = wc__ft_bin(g, we);
 	for (size_t k = 0; k < g->nb; k++)
-		g->mark[k] = k < g->k0 || k >= g->k1 ? FT_OUTSIDE : FT_ACTIVE;
+		g->mark[k] = k < g->k0 || k >= g->k1 ? FT_OUTSIDE : g->mark[k] == FT_GAP ? FT_GAP : FT_ACTIVE;
 	for (size_t j = 0; j < in->n_logged; j++)
 		wc__ft_mark_interval(g, in->pause_from[j], in->pause_to[j], FT_LOGGED);
 	for (size_t i = first; gapped > 0 && i <= last; i++)
@@ -350,7 +350,7 @@ stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
  * least three samples long) and timed inside the bursts; a period found
  * in a trace that does not resolve the steps is worse than none. */
 static int
-count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, int per_step,
+count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, int per_step, double gap_steps,
             wc_ft_steps_result *out, wc_error *err)
 {
 	int clear = out->period_clear;
@@ -380,9 +380,12 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		                    WC_FT_MIN_SAMPLES_PER_STEP, g->dt);
 	if (isfinite(in->steps)) {
 		const char *src = in->steps_source ? in->steps_source : "manifest";
-		out->steps = in->steps - out->warmup_steps;
+		/* less the steps run in gaps of the power log (finetune_gaps.c) */
+		wc_ft_steps_info left = *in;
+		left.steps -= gap_steps;
+		out->steps = left.steps - out->warmup_steps;
 		snprintf(out->step_source, sizeof out->step_source, "%s", src);
-		if (!per_step && clear && stated_vs_period(g, in, out, err) != WC_OK)
+		if (!per_step && clear && stated_vs_period(g, &left, out, err) != WC_OK)
 			return WC_EINVAL;
 		/* a stated count by who stated it: the manifest or --steps */
 		char how[64];
@@ -494,7 +497,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	out->period_s = out->steps = out->runtime_steps = out->period_alt_s = out->period_under_s = NAN;
 	for (int i = 0; i < WC_FT_ALIASES; i++)
 		out->period_aliases_s[i] = NAN;
-	if ((rc = wc__ft_grid_build(&g, t, p, n, err)) != WC_OK)
+	if ((rc = wc__ft_grid_build(&g, t, p, n, in->gaps, in->n_gaps, err)) != WC_OK)
 		goto done;
 	out->idle_w = g.idle_w;
 	out->train_w = g.train_w;
@@ -554,7 +557,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	if (logged_steps > 0) {
 		out->steps = logged_steps;
 		snprintf(out->step_source, sizeof out->step_source, "step_log");
-	} else if ((rc = count_steps(&g, in, &b, per_step, out, err)) != WC_OK) {
+	} else if ((rc = count_steps(&g, in, &b, per_step, wc__ft_gap_steps(&g, in, out), out, err)) != WC_OK) {
 		goto done;
 	}
 	out->energy_per_step_j = out->active_energy_j / out->steps;

@@ -16,7 +16,8 @@ enum {
 	FT_MIDLEVEL,     /* intermediate power (evaluation, warm-up, stall) */
 	FT_LOGGED,       /* a save or evaluation the step log states */
 	FT_WARMUP,       /* a slow leading step (step times only) */
-	FT_UNLOGGED      /* a step row's time beyond a median step, when far longer */
+	FT_UNLOGGED,     /* a step row's time beyond a median step, when far longer */
+	FT_GAP           /* a gap of the power log: a line across it, no measured power */
 };
 
 typedef struct {
@@ -31,11 +32,15 @@ typedef struct {
 	int flat;              /* too little contrast to tell pauses apart */
 } ft_grid;
 
-int wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, wc_error *err);
+/** The grid of the trace, its gaps (wc_ft_steps_info.gaps, may be NULL)
+ *  marked FT_GAP and left out of the levels. */
+int wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, const double *gaps, size_t n_gaps,
+                      wc_error *err);
 void wc__ft_grid_free(ft_grid *g);
 /** Bin of time `t`, clamped to the grid. */
 size_t wc__ft_bin(const ft_grid *g, double t);
-/** Window from the trace: first to last bin above theta (all when flat). */
+/** Window from the trace: first to last bin above theta, gaps aside (all
+ *  when flat). */
 void wc__ft_window_from_trace(ft_grid *g);
 /** Mark the bins whose centre lies in [a, b) with `what` (active bins only). */
 void wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what);
@@ -98,6 +103,16 @@ int wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_f
                        wc_error *err);
 /** Say what `rec` decided, with the energy per step the other reading gives. */
 void wc__ft_recur_warn(const ft_recur *rec, wc_ft_steps_result *out);
+
+/** Whether the gap of bins [a, b) lies between training power on both
+ *  sides: the job ran steps while the logger was stopped
+ *  (finetune_gaps.c). */
+int wc__ft_gap_trained(const ft_grid *g, size_t a, size_t b);
+/** The power log's gaps inside the window without step times, said in a
+ *  warning; returns the steps a stated count is taken to have run in them
+ *  (those between training power on both sides, at a clear period; 0
+ *  else), which it does not charge (finetune_gaps.c). */
+double wc__ft_gap_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
 
 /** The active stretches between pauses of the window (finetune_bursts.c). */
 typedef struct {

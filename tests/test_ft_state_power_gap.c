@@ -1,0 +1,243 @@
+/*
+ * `wattcast ingest` of fine-tuning runs counted by a trainer_state.json
+ * (no step times) whose power log has a gap (docs/finetune.md, "Window";
+ * the gap rule of docs/formats/telemetry.md, "Time gaps"): synthetic
+ * one-GPU nvidia-smi logs at 100 ms of 2-s steps (1.6 s at 550 W, 0.4 s
+ * at 350 W) with a 16-s save at 150 W every 50 steps.
+ *
+ * - A requeued job: killed after step 240, requeued 10 minutes later,
+ *   resumed from checkpoint-200 to 400; the logger died with the job and
+ *   appended again (a second header), so the restart is a 600-s gap. The
+ *   straight line across it, from training power down to the next
+ *   session's model loading, spread values between every power state:
+ *   the levels collapsed into one (low_w = training_w), the whole window
+ *   counted as training, no save was found, and the line's energy was
+ *   charged to the steps (+33 % energy per step on an 8xH100 run; here
+ *   more). The gap's bins are out of the levels and of the energy, and the
+ *   row says what was left out.
+ * - The logger stopped for 60 s in mid-training: the steps run in the gap
+ *   are in global_step but not in the power log; they are taken out of the
+ *   count at the trace's period, and said.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define STEP_J (1.6 * 550 + 0.4 * 350) /* one GPU */
+#define HEADER "timestamp, index, uuid, name, power.draw [W]\n"
+
+typedef struct {
+	double a, b, w;
+} seg;
+
+typedef struct {
+	seg s[1024];
+	size_t n;
+	double t; /* the end of the last segment */
+} wave;
+
+static void
+add(wave *v, double len, double w)
+{
+	v->s[v->n++] = (seg){ v->t, v->t + len, w };
+	v->t += len;
+}
+
+static double eval_w; /* an evaluation of 30 s at this power before each save; 0 none */
+
+/* Steps first..last, a save after every 50th, none after `crash`. */
+static void
+session(wave *v, int first, int last, int crash)
+{
+	add(v, 30.0, 130.0); /* loading the model */
+	for (int k = first; k <= last; k++) {
+		add(v, 1.6, 550.0);
+		add(v, 0.4, 350.0);
+		if (k == crash)
+			return;
+		if (k % 50 == 0 && eval_w > 0)
+			add(v, 30.0, eval_w);
+		if (k % 50 == 0)
+			add(v, 16.0, 150.0);
+	}
+}
+
+static double
+power_at(const wave *v, double t)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->s[i].a <= t && t < v->s[i].b)
+			return v->s[i].w;
+	return 70.0;
+}
+
+/* The run folder; no sample in [cut_a, cut_b), and the header again after
+ * it (the logger appending, as `>>` does). */
+static char *
+run_folder(const char *dir, const char *name, const wave *v, double cut_a, double cut_b, const char *state)
+{
+	char *run = path_join(dir, name), *path = path_join(run, "power.csv");
+	mkdir(run, 0755);
+	FILE *f = fopen(path, "w");
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 13, 0);
+	fputs(HEADER, f);
+	int again = 0;
+	for (long i = 0; i < (long)((v->t + 20.0) / 0.1); i++) {
+		double s = 0.1 * (double)i + 0.004, p = power_at(v, s) * (1 + 0.02 * wc_pcg32_normal(&rng));
+		long long ms = (long long)llround(100.0 * (double)i);
+		if (s >= cut_a && s < cut_b)
+			continue;
+		if (s >= cut_b && !again++)
+			fputs(HEADER, f);
+		fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, 0, GPU-00000000-1111-2222-3333-444455556666, "
+		        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000, p);
+	}
+	fclose(f);
+	free(path);
+	path = path_join(run, "trainer_state.json");
+	CHECK_INT(write_text(path, state), 0);
+	free(path);
+	path = path_join(run, "wattcast-run.json");
+	CHECK_INT(write_text(path, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	                           " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
+	                           " \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 1, \"lora_rank\": 16,\n"
+	                           " \"checkpointing\": false}}\n"), 0);
+	free(path);
+	return run;
+}
+
+/* Ingest `run`: its row (one), its stderr in `err`. */
+static wc_ft_table *
+ingest(const char *dir, const char *run, char **err)
+{
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
+	run_result r;
+	wc_ft_table *t = NULL;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (r.status == 0)
+		CHECK_INT(wc_ft_table_read(out, &t, NULL), WC_OK);
+	CHECK(t && t->n_runs == 1);
+	*err = r.err;
+	r.err = NULL;
+	run_result_free(&r);
+	free(out);
+	if (t && t->n_runs != 1) {
+		wc_ft_table_free(t);
+		t = NULL;
+	}
+	return t;
+}
+
+static double
+extra(const wc_ft_table *t, const char *column)
+{
+	const char *v = wc_ft_table_get_extra(t, 0, column);
+	return v ? atof(v) : NAN;
+}
+
+/* Killed after step 240, 600 s of requeue without samples, resumed from
+ * checkpoint-200 to 400; log_history 10..240, then 210..400. */
+static void
+requeued(const char *dir)
+{
+	static wave v;
+	char state[8192], *p = state;
+	memset(&v, 0, sizeof v);
+	add(&v, 20.0, 70.0);
+	session(&v, 1, 400, 240);
+	double crash = v.t;
+	add(&v, 600.0, 75.0); /* the requeue: the logger is down with the job */
+	double resume = v.t;
+	session(&v, 201, 400, 0);
+	p += sprintf(p, "{\"global_step\": 400, \"max_steps\": 400, \"logging_steps\": 10, \"save_steps\": 50,\n"
+	             " \"log_history\": [\n");
+	for (int s = 10; s <= 240; s += 10)
+		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d},\n", s);
+	for (int s = 210; s <= 400; s += 10)
+		p += sprintf(p, "  {\"loss\": 1.4, \"step\": %d},\n", s);
+	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 400}]}\n", v.t - resume);
+	char *run = run_folder(dir, "requeued", &v, crash, resume, state), *err = NULL;
+	wc_ft_table *t = ingest(dir, run, &err);
+	if (t) {
+		double e = t->runs[0].energy_per_step_j;
+		fprintf(stderr, "requeued: %.0f steps (truth 440), %.1f J/step (truth %.1f, %+.2f %%), %.0f saves (truth 7 "
+		        "in the window), low %.0f W, training %.0f W\n%s", extra(t, "steps"), e, STEP_J,
+		        100 * (e / STEP_J - 1), extra(t, "saves"), extra(t, "low_w"), extra(t, "training_w"), err);
+		CHECK_NEAR(extra(t, "steps"), 440, 0);
+		CHECK(fabs(e / STEP_J - 1) < 0.005);
+		/* 50 to 350; the one after step 400 is past the window, and
+		 * the next session's loading beside the gap is no save */
+		CHECK_NEAR(extra(t, "saves"), 7, 0);
+		CHECK(extra(t, "training_w") > 2 * extra(t, "low_w"));
+		/* the gap's time is left out, not training */
+		CHECK(extra(t, "excluded_s") >= 600);
+		CHECK(strstr(wc_ft_table_get_extra(t, 0, "warnings"), "power.csv: 1 gap (600 s of the") != NULL);
+	}
+	CHECK_CONTAINS(err, "no measured power; none between training power on both sides (a stop or restart): no "
+	               "step of the trainer_state count is taken to have run in it");
+	CHECK(strstr(err, "a resumed run?") == NULL);
+	wc_ft_table_free(t);
+	free(err);
+	free(run);
+}
+
+/* 200 steps; the logger down for 60 s from step 60 on (30 steps). With
+ * `evals`, a 30-s evaluation at 480 W -- too near the steps' 510 W to
+ * show as a pause -- before every save: the trainer state's evaluations,
+ * placed on the steps' clock, were put 60 s late after the gap, on steps
+ * (docs/finetune.md, "Evaluations a trainer state lists"). */
+static void
+trained_through(const char *dir, const char *name, int evals)
+{
+	static wave v;
+	char state[8192], *p = state;
+	memset(&v, 0, sizeof v);
+	eval_w = evals ? 480.0 : 0.0;
+	add(&v, 20.0, 70.0);
+	session(&v, 1, 200, 0);
+	eval_w = 0.0;
+	/* idle, loading, steps 1..60 with a save (and an evaluation) between */
+	double cut = v.s[2 + 2 * 60 + evals].b;
+	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 50,\n"
+	             " \"eval_steps\": 50, \"log_history\": [\n");
+	for (int s = 10; s <= 200; s += 10) {
+		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d},\n", s);
+		if (evals && s % 50 == 0)
+			p += sprintf(p, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"step\": %d},\n", s);
+	}
+	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - 50.0);
+	char *run = run_folder(dir, name, &v, cut, cut + 60.0, state), *err = NULL;
+	wc_ft_table *t = ingest(dir, run, &err);
+	if (t) {
+		double e = t->runs[0].energy_per_step_j;
+		fprintf(stderr, "%s: %.0f steps (truth 170 in the log), %.1f J/step (truth %.1f, %+.2f %%)\n%s", name,
+		        extra(t, "steps"), e, STEP_J, 100 * (e / STEP_J - 1), err);
+		CHECK(fabs(extra(t, "steps") - 170) <= 2);
+		/* the truth is exact here: evaluations on steps read -1.1 % */
+		CHECK(fabs(e / STEP_J - 1) < 0.005);
+		CHECK_NEAR(extra(t, "saves"), 3, 0);
+	}
+	CHECK_CONTAINS(err, "s between training power held 30 steps at the 2.000-s period (fewer if saves or "
+	               "evaluations fell there), taken out of the trainer_state count of 200");
+	wc_ft_table_free(t);
+	free(err);
+	free(run);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("ft_state_power_gap");
+	requeued(dir);
+	trained_through(dir, "trained-through", 0);
+	free(dir);
+	return check_report("test_ft_state_power_gap");
+}
