@@ -238,6 +238,7 @@ main(void)
 	char *dir = test_tmpdir("ft_state_power_gap");
 	requeued(dir);
 	trained_through(dir, "trained-through", 0);
+	trained_through(dir, "trained-through-evals", 1);
 	free(dir);
 	return check_report("test_ft_state_power_gap");
 }

@@ -18,6 +18,7 @@ wc__ft_clock_free(ft_clock *c)
 	free(c->act);
 	free(c->sum_x);
 	free(c->sum_a);
+	free(c->sum_p);
 }
 
 int
@@ -28,16 +29,29 @@ wc__ft_clock_build(const ft_grid *g, ft_clock *c)
 	c->act = wc_alloc_array(nw + 1, sizeof *c->act);
 	c->sum_x = wc_alloc_array(nw + 1, sizeof *c->sum_x);
 	c->sum_a = wc_alloc_array(nw + 1, sizeof *c->sum_a);
-	if (!c->act || !c->sum_x || !c->sum_a)
+	c->sum_p = wc_alloc_array(nw + 1, sizeof *c->sum_p);
+	if (!c->act || !c->sum_x || !c->sum_a || !c->sum_p)
 		return 0;
 	c->sum_x[0] = 0;
 	c->sum_a[0] = 0;
+	c->sum_p[0] = 0;
+	/* A gap the job trained through ran steps: on the clock, or every
+	 * evaluation after a 300-s gap was put 300 s late, on steps (-2.7 %
+	 * energy per step; docs/finetune.md, "Window"). */
+	size_t gap_end = g->k0;
+	int trained = 0;
 	for (size_t k = g->k0; k < g->k1; k++) {
-		int a = g->mark[k] == FT_ACTIVE;
+		if (g->mark[k] == FT_GAP && k >= gap_end) {
+			for (gap_end = k; gap_end < g->k1 && g->mark[gap_end] == FT_GAP; gap_end++)
+				;
+			trained = wc__ft_gap_trained(g, k, gap_end);
+		}
+		int p = g->mark[k] == FT_ACTIVE, a = p || (g->mark[k] == FT_GAP && trained);
 		if (a)
 			c->act[c->na++] = k;
 		c->sum_x[k - g->k0 + 1] = c->sum_x[k - g->k0] + g->x[k];
 		c->sum_a[k - g->k0 + 1] = c->sum_a[k - g->k0] + (size_t)a;
+		c->sum_p[k - g->k0 + 1] = c->sum_p[k - g->k0] + (size_t)p;
 	}
 	return 1;
 }
@@ -96,7 +110,7 @@ wc__ft_lowest_stretch(const ft_grid *g, const ft_clock *c, size_t kb, size_t nr,
 		size_t i = k - g->k0;
 		/* active before any was placed, and clear of the one placed
 		 * last (the evaluations are placed in step order) */
-		if (c->sum_a[i + nr] - c->sum_a[i] != nr || (k < prev[1] && k + nr > prev[0]))
+		if (c->sum_p[i + nr] - c->sum_p[i] != nr || (k < prev[1] && k + nr > prev[0]))
 			continue;
 		double mean = (c->sum_x[i + nr] - c->sum_x[i]) / (double)nr;
 		if (mean < low) {

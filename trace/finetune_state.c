@@ -347,7 +347,9 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 			out->last_eval_in |= i == last;
 			continue;
 		}
-		if (state[i] != 0)
+		/* in a gap the job trained through (wc__ft_clock_build): its
+		 * time is the gap's, left out already */
+		if (state[i] != 0 || (at[i] < g->k1 && g->mark[at[i]] == FT_GAP))
 			continue;
 		size_t nr = eval_bins(g, in, i);
 		/* the one after the last step ends the window, where the power

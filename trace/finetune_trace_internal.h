@@ -159,9 +159,11 @@ int wc__ft_make_row(const char *dir, const wc_ft_run *run, const wc_ft_steps_res
  * order, and prefix sums over the grid for the mean power and the active
  * count of a span. */
 typedef struct {
-	size_t *act, na;
+	size_t *act, na; /* the clock's bins: active ones and those of gaps the job
+	                  * trained through (wc__ft_gap_trained) */
 	double *sum_x;   /* sum of x over bins [k0, k) at k - k0 */
-	size_t *sum_a;   /* active bins among them */
+	size_t *sum_a;   /* the clock's bins among them */
+	size_t *sum_p;   /* active bins among them (a gap's hold no reading to place) */
 } ft_clock;
 
 int wc__ft_clock_build(const ft_grid *g, ft_clock *c);
