@@ -63,9 +63,9 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
  *  (`power.draw [W]`) or not (nounits); columns in any order and subset
  *  as long as `timestamp` and `power.draw` (or `power.draw.instant` /
  *  `.average`) are there. The power column read is the most preferred
- *  (power.draw, .instant, .average) with a value on the first line that
- *  has any: a log whose power.draw.instant is all `[N/A]` is read from
- *  power.draw.average (info.power_column, docs/formats/telemetry.md). GPUs are told apart by `index`
+ *  (power.draw.instant, power.draw, .average) with a value on the first
+ *  line that has any: a log whose power.draw.instant is all `[N/A]` is read
+ *  from the next (info.power_column, docs/formats/telemetry.md). GPUs are told apart by `index`
  *  (another `uuid` under a seen one: another GPU, as in merged nodes), else `uuid`
  *  (a sample closes when a GPU repeats or the sweep order goes back),
  *  else by position (rows cycle through the GPUs): G = opt->n_gpus, or,

@@ -50,8 +50,11 @@ power_unit(const char *u, size_t n, double *scale)
 	return 0;
 }
 
-/* The power columns nvidia-smi can write, in order of preference. */
-const char *const wc__nv_power_names[NV_POWER_COLUMNS] = { "power.draw", "power.draw.instant", "power.draw.average" };
+/* The power columns nvidia-smi can write, in order of preference: the
+ * instantaneous reading on every GPU first, then power.draw, which newer
+ * boards average over a second as .average does (models/catalog.h,
+ * wc_platform_power_draw_averaged; docs/formats/telemetry.md). */
+const char *const wc__nv_power_names[NV_POWER_COLUMNS] = { "power.draw.instant", "power.draw", "power.draw.average" };
 
 /* A power reading "250.31", "250.31 W", "250000 mW" or "0.25 kW" in W;
  * without a unit word, the header's unit. -1 = bad line (reported), or a

@@ -119,7 +119,7 @@ typedef struct {
 	int n_cols, col_time, col_index, col_uuid, col_power;
 	size_t header_line;       /* the first header's line number */
 	double power_scale;       /* W per unit of the header's power unit */
-	/* power columns by preference (power.draw, .instant, .average; -1
+	/* power columns by preference (.instant, power.draw, .average; -1
 	 * absent) and their units; `power_rank` is the one read, `power_settled`
 	 * once a line gave it a value (nvsmi_csv.c, choose_power) */
 	int power_col[NV_POWER_COLUMNS], power_rank, power_settled;
@@ -217,7 +217,7 @@ typedef struct {
 } nv_reader;
 
 /** The power columns nvidia-smi can write, in order of preference
- *  (power.draw, power.draw.instant, power.draw.average). */
+ *  (power.draw.instant, power.draw, power.draw.average). */
 extern const char *const wc__nv_power_names[NV_POWER_COLUMNS];
 /** The header line: columns, the power column, how GPUs are told apart
  *  (nvsmi_columns.c). */

@@ -1,8 +1,9 @@
 /*
  * The power column an nvidia-smi log is read from (docs/formats/telemetry.md,
- * "`power.csv`: nvidia-smi"): power.draw, else power.draw.instant, else
- * power.draw.average -- the most preferred one with a value on the first
- * line that has any, for the whole file. A log whose power.draw.instant is
+ * "`power.csv`: nvidia-smi"): power.draw.instant, else power.draw (a 1-s
+ * mean on boards newer than the A100, which was read before the instant
+ * one), else power.draw.average -- the most preferred one with a value on
+ * the first line that has any, for the whole file. A log whose power.draw.instant is
  * all [N/A] next to a valid power.draw.average was refused ("every data line
  * malformed", each message naming power.draw); it is now read from the
  * average, which is said, and messages name the column actually read.
@@ -109,6 +110,23 @@ main(void)
 		CHECK_CONTAINS(err.msg, "silent.csv: GPU index 1 never reports power (power.draw missing on its 40 "
 		               "lines: no sensor?); no --max-bad helps: log the others only (nvidia-smi -i)");
 	}
+	/* All three columns: the instantaneous one is read, without a word. */
+	memset(&w, 0, sizeof w);
+	char *three = path_join(dir, "three.csv");
+	f = fopen(three, "w");
+	fputs("timestamp, index, power.draw [W], power.draw.average [W], power.draw.instant [W]\n", f);
+	for (int i = 0; i < 40; i++)
+		fprintf(f, "2026/07/19 10:00:%02d.%03d, 0, 300.00 W, 300.00 W, %d.00 W\n", i / 10, 100 * (i % 10), 400 + i);
+	fclose(f);
+	CHECK_INT(wc_power_trace_read(three, &opt, 0, &pt, &err), WC_OK);
+	if (pt) {
+		CHECK(strcmp(pt->info.power_column, "power.draw.instant") == 0);
+		CHECK_NEAR(pt->power[0][5], 405.0, 1e-9);
+		wc_power_trace_free(pt);
+		pt = NULL;
+	}
+	CHECK_INT(w.count, 0);
+	free(three);
 	free(silent);
 	free(all_na);
 	free(ok);
