@@ -80,6 +80,13 @@ int wc_platform_clock_in_range(const wc_platform_info *pi, double mhz);
  *  whose groups never leave NVLink, so such an answer likely understates
  *  it (docs/capacity.md, "Warnings"). */
 const char *wc_platform_tp_crossing(const wc_platform_info *pi, int tp);
+/** 1 when nvidia-smi's `power.draw` of board `pi` is a mean over the last
+ *  second rather than an instantaneous reading: NVIDIA boards of Ampere
+ *  other than GA100 (the A100s) and newer (A10G, L4, L40S, H100, H200,
+ *  GH200, B200); 0 for the A100s, other vendors and NULL
+ *  (docs/formats/telemetry.md, "`power.csv`: nvidia-smi"). The one rule
+ *  every reader of a power log applies. */
+int wc_platform_power_draw_averaged(const wc_platform_info *pi);
 /** Bytes of memory of one GPU of `level` whose datasheet capacity is
  *  `memory_gb`: the driver's total (memory_mib) when the level's board
  *  (wc_platform_board) records one and has that datasheet capacity, else

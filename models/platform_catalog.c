@@ -320,6 +320,22 @@ wc_platform_tp_crossing(const wc_platform_info *pi, int tp)
 	return pi && pi->link_domain > 0 && tp > pi->link_domain ? pi->beyond_link : NULL;
 }
 
+int
+wc_platform_power_draw_averaged(const wc_platform_info *pi)
+{
+	/* NVML's nvmlDeviceGetPowerUsage, which power.draw reads: "On Ampere
+	 * (except GA100) or newer GPUs, the API returns power averaged over 1
+	 * sec interval"; GA100 and older return instantaneous power. The
+	 * catalog's GA100 boards are its A100s; CDNA boards have no NVML. */
+	static const char *const averaging[] = { "Ampere", "Ada Lovelace", "Hopper", "Blackwell" };
+	if (!pi || !pi->architecture || strncmp(pi->name, "A100", 4) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof averaging / sizeof averaging[0]; i++)
+		if (strcmp(pi->architecture, averaging[i]) == 0)
+			return 1;
+	return 0;
+}
+
 double
 wc_platform_memory_bytes(const char *level, double memory_gb)
 {

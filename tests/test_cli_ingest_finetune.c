@@ -74,12 +74,14 @@ write_power(const char *run, int default_style)
 	FILE *f = fopen(path, "w");
 	wc_pcg32 rng;
 	wc_pcg32_seed(&rng, 7, (uint64_t)default_style);
+	/* Instantaneous readings: on an H100 that is power.draw.instant
+	 * (its power.draw is a 1-s mean, docs/formats/telemetry.md). */
 	if (default_style == 2) /* by index, no uuid column */
-		fputs("timestamp, index, power.draw [W]\n", f);
+		fputs("timestamp, index, power.draw.instant [W]\n", f);
 	else if (default_style)
-		fputs("timestamp, name, pci.bus_id, power.draw [W], utilization.gpu [%]\n", f);
+		fputs("timestamp, name, pci.bus_id, power.draw.instant [W], utilization.gpu [%]\n", f);
 	else
-		fputs("timestamp,uuid,power.draw [W],clocks.sm [MHz],clocks.mem [MHz],utilization.gpu [%],"
+		fputs("timestamp,uuid,power.draw.instant [W],clocks.sm [MHz],clocks.mem [MHz],utilization.gpu [%],"
 		      "utilization.memory [%],memory.used [MiB],temperature.gpu\n", f);
 	for (double s = 0; s < duration(); s += 0.1) {
 		double w = power_at(s + 0.004, NULL);

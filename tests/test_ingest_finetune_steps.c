@@ -83,7 +83,8 @@ run_folder(const char *name, const schedule *s)
 	                          " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"qlora\", \"micro_batch\": 8,\n"
 	                          "  \"seq_len\": 1024, \"grad_accum\": 4, \"lora_rank\": 64, \"checkpointing\": false}}\n"), 0);
 	FILE *f = fopen(path, "w");
-	fputs("timestamp,index,uuid,power.draw [W]\n", f);
+	/* instantaneous readings: on an H100 that is power.draw.instant */
+	fputs("timestamp,index,uuid,power.draw.instant [W]\n", f);
 	double end = s->end[s->n - 1] + 10.0;
 	for (double x = 0; x < end; x += 0.1) {
 		long long ms = llround(1000 * x);

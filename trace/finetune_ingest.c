@@ -307,8 +307,8 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 	memset(notes, 0, sizeof *notes);
 	wc_ft_steps_info_init(in);
 	in->grad_accum = c->m.finetune.grad_accum;
-	if (strcmp(c->pt->info.power_column, "power.draw.average") == 0)
-		in->averaged_s = WC_FT_AVERAGE_WINDOW_S;
+	in->averaged_s = wc__ft_power_averaged(c->pt->info.power_column, c->dir, c->m.platform, in->averaged_what,
+	                                       sizeof in->averaged_what);
 	for (size_t i = 0; i < l->n; i++) {
 		int num = l->step[i], ev = l->event[i];
 		if (i > 0 && num < l->step[i - 1]) {

@@ -365,10 +365,10 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		 * bursts +8 %. Refused rather than warned: a row's warning does
 		 * not stop a fit from using it. */
 		return wc_error_set(err, WC_EINVAL,
-		                    "power.draw.average (a %.0f-s mean) smears steps of %.2f s%s, under %.0f windows: "
-		                    "not resolved; log power.draw, or give steps.csv, trainer_state.json or "
-		                    "finetune.steps", in->averaged_s, step, per_step ? " (bursts less the mean)" : "",
-		                    WC_FT_AVERAGE_MIN_WINDOWS);
+		                    "%s (a %.0f-s mean) smears steps of %.2f s%s, under %.0f windows: not resolved; "
+		                    "log power.draw.instant, or give steps.csv, trainer_state.json or finetune.steps",
+		                    wc__ft_averaged_what(in), in->averaged_s, step,
+		                    per_step ? " (bursts less the mean)" : "", WC_FT_AVERAGE_MIN_WINDOWS);
 	if (!isfinite(in->steps) && per_step && !wc__ft_resolved(g, b->median_s))
 		/* 1-s readings of 1.3-s steps with a save after each: bursts of
 		 * one or two samples, whose edge samples are partly save (+18 %
@@ -465,17 +465,20 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 			        "be a longer cycle (checkpoint saves every few steps) rather than one step: a step log "
 			        "(steps.csv or trainer_state.json) would tell", out->period_s, out->steps, out->active_s);
 	} else if (isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF) {
+		char advice[96];
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period %.3f s is under %.0f samples of %.3f s (autocorrelation "
-		                    "%.2f): not resolved; log power faster (nvidia-smi -lms 100) or give a step log "
-		                    "(steps.csv or trainer_state.json) or finetune.steps", out->period_s,
-		                    WC_FT_MIN_SAMPLES_PER_STEP, g->dt, out->period_acf);
+		                    "%.2f): not resolved; %sgive steps.csv, trainer_state.json or finetune.steps",
+		                    out->period_s, WC_FT_MIN_SAMPLES_PER_STEP, g->dt, out->period_acf,
+		                    wc__ft_faster_advice(in, g->dt, advice, sizeof advice));
 	} else if (isfinite(out->period_s)) {
+		/* At 100 ms, logging faster is no cure (docs/finetune.md, "Averaged power"). */
+		char advice[96];
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "
-		                    "every %.3f s): log power faster (nvidia-smi -lms 100) or give a step log "
-		                    "(steps.csv or trainer_state.json) or finetune.steps in wattcast-run.json",
-		                    out->period_acf, out->period_s, g->dt);
+		                    "every %.3f s): %sgive steps.csv, trainer_state.json or finetune.steps",
+		                    out->period_acf, out->period_s, g->dt,
+		                    wc__ft_faster_advice(in, g->dt, advice, sizeof advice));
 	} else {
 		return wc_error_set(err, WC_EINVAL,
 		                    "no step period in the trace (no autocorrelation peak in 0.5-120 s over %.0f s of "
@@ -564,9 +567,10 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	out->step_s = out->active_s / out->steps;
 	wc__ft_recur_warn(&rec, out);
 	if (in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
-		WC_WARN(out, "power: power.draw.average (a %.0f-s mean) smears the steps (%.2f s, under %.0f windows) into "
-		        "the pauses beside them (-17 to +37 %% per step on synthetic runs with a save after each); "
-		        "log power.draw", in->averaged_s, out->step_s, WC_FT_AVERAGE_MIN_WINDOWS);
+		WC_WARN(out, "power: %s (a %.0f-s mean) smears the steps (%.2f s, under %.0f windows) into the pauses "
+		        "beside them (-17 to +37 %% per step on synthetic runs with a save after each); log "
+		        "power.draw.instant", wc__ft_averaged_what(in), in->averaged_s, out->step_s,
+		        WC_FT_AVERAGE_MIN_WINDOWS);
 	else if (per_step && !wc__ft_resolved(&g, out->step_s))
 		/* The bursts' length, not the steps': the edge samples that
 		 * are partly save lengthen it as they raise the energy (1.5-s

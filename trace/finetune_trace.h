@@ -40,8 +40,15 @@ extern "C" {
  *  choice of wattcast, docs/finetune.md). */
 #define WC_FT_BURST_MIN_PERIODS 3.0
 /** power.draw.average is a mean over this window, s (nvidia-smi's
- *  documentation of the field: the last second). */
+ *  documentation of the field: the last second), and so is power.draw on
+ *  boards newer than the A100 (NVML's nvmlDeviceGetPowerUsage;
+ *  wc_platform_power_draw_averaged). */
 #define WC_FT_AVERAGE_WINDOW_S 1.0
+/** The cadence `nvidia-smi -lms 100` logs at, s, and the spread of its
+ *  spacing taken as that cadence: a log this fast is not told to log
+ *  faster (a choice of wattcast, docs/finetune.md). */
+#define WC_FT_FAST_LOG_S 0.1
+#define WC_FT_FAST_LOG_TOL 1.1
 /** Steps shorter than this many averaging windows are not resolved by
  *  averaged power: without step times they are not counted from the
  *  trace, with them the row carries a warning (a choice of wattcast,
@@ -115,6 +122,8 @@ typedef struct {
 	                                * again (log_history, to a logging interval); NaN = none */
 	double averaged_s;             /* readings are means over this many s
 	                                * (power.draw.average); 0 = instantaneous */
+	char averaged_what[40];        /* the averaged column, for messages ("H100's
+	                                * power.draw"); "" = power.draw.average */
 	const double *gaps;            /* the power log's gaps, (start, end) pairs
 	                                * (wc_power_trace.gaps); NULL = none */
 	size_t n_gaps;

@@ -188,4 +188,16 @@ size_t wc__ft_save_before(const ft_grid *g, const ft_clock *c, double tau, doubl
  *  half of `len`; else (size_t)-1. */
 size_t wc__ft_save_after(const ft_grid *g, const ft_clock *c, double tau, double len, size_t nr);
 
+/** The averaging window of a fine-tuning trace read from `column` of run
+ *  folder `dir`'s power.csv (its GPU name, else `platform`, tells whether
+ *  power.draw is averaged): WC_FT_AVERAGE_WINDOW_S, its name for messages
+ *  into `what`; 0 and "" for instantaneous readings (finetune_power.c). */
+double wc__ft_power_averaged(const char *column, const char *dir, const char *platform, char *what, size_t cap);
+/** The averaged column's name for messages: `in`'s, else power.draw.average. */
+const char *wc__ft_averaged_what(const wc_ft_steps_info *in);
+/** What a refusal of an unresolved trace advises besides a step log, ending
+ *  in " or ": the instantaneous column when averaged, faster logging when
+ *  slower than 100 ms, else "" (a step log is all that helps). */
+const char *wc__ft_faster_advice(const wc_ft_steps_info *in, double dt, char *buf, size_t cap);
+
 #endif
