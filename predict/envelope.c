@@ -354,6 +354,14 @@ int
 wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_params *response,
                       wc_power_map_law *store, wc_power_map *out, wc_error *err)
 {
+	return wc__power_map_from_law_by(p, c, "sm_clock_mhz", response, store, out, err);
+}
+
+int
+wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char *clock_field,
+                          const wc_response_params *response, wc_power_map_law *store, wc_power_map *out,
+                          wc_error *err)
+{
 	/* A catalog board without a level of the set: its datasheet transfer,
 	 * as a point answer takes it (docs/fitting.md). The map copies the
 	 * law's numbers, so the transferred copy of the set is freed here. */
@@ -377,14 +385,16 @@ wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_
 		snprintf(out->precision_note + strlen(out->precision_note), sizeof out->precision_note -
 		         strlen(out->precision_note), "%s%s", i ? "; " : "", notes[i]);
 	/* a locked clock moves the power through kappa as in a point answer,
-	 * with the same caveat (docs/envelopes.md, "From the capacity model") */
+	 * with the same caveat (docs/envelopes.md, "From the capacity model");
+	 * a clock the board's limit settled names what set it, as predict's
+	 * answer at that clock does (docs/envelopes.md, "Board limit") */
 	out->clock_note[0] = out->clock_low_note[0] = '\0';
 	wc_predict_engine_note(c, out->engine_note, sizeof out->engine_note); /* docs/capacity.md, "Serving stacks" */
 	out->n_span_notes = 0;
 	if (lv) {
-		wc__predict_clock_note(tmp ? tmp : p, lv, "sm_clock_mhz", at.sm_clock_mhz, 1.0, 0, out->clock_note,
+		wc__predict_clock_note(tmp ? tmp : p, lv, clock_field, at.sm_clock_mhz, 1.0, 0, out->clock_note,
 		                       sizeof out->clock_note);
-		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, "sm_clock_mhz", at.sm_clock_mhz, out->clock_low_note,
+		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, clock_field, at.sm_clock_mhz, out->clock_low_note,
 		                           sizeof out->clock_low_note);
 		for (int part = 0; part < 2; part++)
 			out->n_span_notes += wc__predict_span_notes(tmp ? tmp : p, lv, &at, "concurrency", NULL, NULL, NULL, part,

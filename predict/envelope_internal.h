@@ -59,6 +59,13 @@ typedef struct {
 	wc_power_map pm;
 } wc__envelope_settled;
 
+/** wc_power_map_from_law, its clock caveats (clock_note, clock_low_note:
+ *  predict's words) naming `clock_field` as what set the clock:
+ *  "sm_clock_mhz" for a lock, "platform" for the clock the board's limit
+ *  settles at (docs/envelopes.md, "Board limit"). */
+int wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char *clock_field,
+                              const wc_response_params *response, wc_power_map_law *store, wc_power_map *out,
+                              wc_error *err);
 /** Settle `s` for the run (s->settled 0 when the limit does not bind, the
  *  workload is an n(t) or a closed loop with a think time, or the service
  *  times or power map were not bound from a parameter set). Fails only

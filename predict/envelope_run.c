@@ -364,6 +364,12 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	const wc__envelope_settled *set = rs->settled;
 	if (wc__envelope_limit_note(rs->w, rs->pm, set, out->server.mean_running.value, note, sizeof note))
 		WC_WARN(out, "%s", note);
+	/* a settled clock binds as a lock there does, with predict's caveats of
+	 * it (docs/envelopes.md, "Engine"); the setup's are of the clock asked */
+	if (set->settled && set->pm.clock_note[0])
+		WC_WARN(out, "%s", set->pm.clock_note);
+	if (set->settled && set->pm.clock_low_note[0])
+		WC_WARN(out, "%s", set->pm.clock_low_note);
 	out->service_clock_mhz = set->settled ? set->clock_mhz : 0.0;
 	if (wc__envelope_window_note(rs->w, rs->o, note, sizeof note))
 		WC_WARN(out, "%s", note);

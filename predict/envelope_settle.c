@@ -91,8 +91,10 @@ wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, c
 		return rc == WC_ENOMEM ? wc_error_set(err, rc, "%s", why.msg) : WC_OK;
 	wc_config at = pm->config;
 	at.sm_clock_mhz = q.config.sm_clock_mhz;
-	if (wc_power_map_from_law(pm->params, &at, pm->has_response ? &pm->response : NULL, &s->law, &s->pm, &why) !=
-	    WC_OK)
+	/* its caveats as predict words them at that clock: "platform: the GPU
+	 * settles at ..." (kappa assumed, outside the span, below half the top) */
+	if (wc__power_map_from_law_by(pm->params, &at, "platform", pm->has_response ? &pm->response : NULL, &s->law,
+	                              &s->pm, &why) != WC_OK)
 		return WC_OK;
 	wc__capacity_service_at_clock(st, at.sm_clock_mhz, &s->cs, &s->st);
 	s->settled = 1;

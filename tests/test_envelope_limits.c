@@ -287,6 +287,14 @@ test_limit_settles(void)
 			said += strstr(r.warnings[i], "the run served and drew at 12") != NULL &&
 			        strstr(r.warnings[i], "MHz, the clock predict settles at") != NULL;
 		CHECK_INT(said, 1);
+		/* predict's caveat of that clock, as its answer there and a lock
+		 * there (--sm-clock) give it: it was dropped */
+		char kappa[WC_WARNING_LEN];
+		snprintf(kappa, sizeof kappa, "platform: the GPU settles at %.0f MHz; no clock-locked runs were "
+		         "calibrated on A100; kappa = 1 is assumed", mhz);
+		for (int i = said = 0; i < r.n_warnings; i++)
+			said += strcmp(r.warnings[i], kappa) == 0;
+		CHECK_INT(said, 1);
 		wc_envelope_result_clear(&r);
 		/* A plan keeps the clock asked, and says the limit holds its
 		 * servers' law as an envelope not settled does (it said only the
