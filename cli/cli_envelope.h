@@ -40,11 +40,13 @@ void cli_envelope_keep_warning(cli_envelope_inputs *in, const char *msg);
  *  printed (cli/envelope_measured.c); `text` itself when there are none,
  *  NULL when out of memory. */
 char *cli_envelope_json_warnings(char *text, const cli_envelope_inputs *in);
-/** --replay FILE into in->arrival_*, warning how many requests lack a
- *  token count and the distribution (`w`'s, given by `*_spec` or the
- *  default) that fills them (cli/envelope_logs.c, as every log read). */
-int cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
-                    const char *output_spec, cli_envelope_inputs *in);
+/** --replay FILE into in->arrival_* and `w`'s arrivals, windowed over
+ *  `horizon_s` (wc_envelope_workload_window), warning how many requests
+ *  replayed lack a token count and the distribution (`w`'s, given by
+ *  `*_spec` or the default) that fills them (cli/envelope_logs.c, as
+ *  every log read). */
+int cli_read_replay(const char *cmd, const char *path, wc_envelope_workload *w, double horizon_s,
+                    const char *input_spec, const char *output_spec, cli_envelope_inputs *in);
 /** --n-series FILE into in->series, on a grid of the file's closest
  *  spacing, and `w`'s series fields (its length, step and last step). */
 int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_envelope_workload *w);

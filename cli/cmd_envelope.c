@@ -291,14 +291,8 @@ build_workload(const char *cmd, env_args *a, cli_envelope_inputs *in)
 		w->profile_until_s = in->profile_until;
 		w->profile_rate = in->profile_rate;
 	}
-	if (a->replay) {
-		if (cli_read_replay(cmd, a->replay, w, a->input_spec, a->output_spec, in) != CLI_OK)
-			return CLI_FAIL;
-		w->n_arrivals = in->n_arrivals;
-		w->arrival_s = in->arrival_s;
-		w->arrival_input = in->arrival_in;
-		w->arrival_output = in->arrival_out;
-	}
+	if (a->replay && cli_read_replay(cmd, a->replay, w, a->o.horizon_s, a->input_spec, a->output_spec, in) != CLI_OK)
+		return CLI_FAIL;
 	if (a->series && cli_read_series(cmd, a->series, in, w) != CLI_OK)
 		return CLI_FAIL;
 	wc_error err;
@@ -410,6 +404,7 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	a->o.warmup_s = a->win.warmup_s;
 	a->o.sample_s = a->win.sample_s;
 	a->o.bin_s = wc_envelope_bin_within(a->o.bin_s, a->o.horizon_s); /* the run's window, not the user's */
+	wc_envelope_workload_window(&a->w, a->o.horizon_s);
 	if (wc_envelope_workload_check(&a->w, &err) != WC_OK)
 		return cli_fail_flag_path(cmd, "--measured", a->measured, ": %s", err.msg);
 	/* Chosen again: the run's GPU count may have changed the group. */

@@ -119,22 +119,13 @@ warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const 
 }
 
 int
-cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w, const char *input_spec,
+cli_read_replay(const char *cmd, const char *path, wc_envelope_workload *w, double horizon_s, const char *input_spec,
                 const char *output_spec, cli_envelope_inputs *in)
 {
 	wc_request_log *log = NULL;
 	if (read_log(cmd, "--replay", path, in, &log) != CLI_OK)
 		return CLI_FAIL;
 	size_t n = log->n, unsorted = 0, no_in = 0, no_out = 0;
-	/* every count the replay lacks is filled, a log without the column
-	 * too (the reader counts only a column's blanks): it said "every
-	 * request has its input_tokens" of a log with none */
-	for (size_t i = 0; i < n; i++) {
-		no_in += !isfinite(log->input_tokens[i]);
-		no_out += !isfinite(log->output_tokens[i]);
-	}
-	warn_missing(cmd, path, no_in, n, "input_tokens", "--input-tokens", input_spec, &w->input);
-	warn_missing(cmd, path, no_out, n, "output_tokens", "--output-tokens", output_spec, &w->output);
 	int finite = 1; /* a time that is not finite is refused by the workload's check */
 	logged_request *req = wc_alloc_array(n, sizeof *req);
 	in->arrival_s = wc_alloc_array(n, sizeof(double));
@@ -167,6 +158,23 @@ cli_read_replay(const char *cmd, const char *path, const wc_envelope_workload *w
 	}
 	in->n_arrivals = n;
 	free(req);
+	w->n_arrivals = n;
+	w->n_logged = 0;
+	w->arrival_s = in->arrival_s;
+	w->arrival_input = in->arrival_in;
+	w->arrival_output = in->arrival_out;
+	/* the requests replayed, those before the horizon's end: the lengths
+	 * the rest lack are never drawn (docs/envelopes.md, "Engine") */
+	wc_envelope_workload_window(w, horizon_s);
+	/* every count the replay lacks is filled, a log without the column
+	 * too (the reader counts only a column's blanks): it said "every
+	 * request has its input_tokens" of a log with none */
+	for (size_t i = 0; i < w->n_arrivals; i++) {
+		no_in += !isfinite(in->arrival_in[i]);
+		no_out += !isfinite(in->arrival_out[i]);
+	}
+	warn_missing(cmd, path, no_in, w->n_arrivals, "input_tokens", "--input-tokens", input_spec, &w->input);
+	warn_missing(cmd, path, no_out, w->n_arrivals, "output_tokens", "--output-tokens", output_spec, &w->output);
 	return CLI_OK;
 }
 

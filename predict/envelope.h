@@ -120,6 +120,10 @@ typedef struct {
 	 * requests' lengths (NaN = drawn from input/output) */
 	size_t n_arrivals;
 	const double *arrival_s, *arrival_input, *arrival_output;
+	/* replay: the log's requests when it holds more than are replayed
+	 * (wc_envelope_workload_window: the first n_arrivals, those before the
+	 * horizon's end); 0: n_arrivals, the whole log */
+	size_t n_logged;
 	/* n_series: running requests, each sample held series_dt_s, the last
 	 * one series_last_s when > 0 (at most series_dt_s: a file's last
 	 * sample held for its median step ends within a grid step) */
@@ -135,6 +139,19 @@ void wc_envelope_workload_init(wc_envelope_workload *w);
 /** Check a workload; messages name the field ("rate: must be ...",
  *  "series_running/3: ...", "arrival_s: empty replay log"). */
 int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
+/** A replay as replayed over `horizon_s` (docs/envelopes.md, "Engine"):
+ *  the requests arriving at or after the horizon's end are left out, so
+ *  n_arrivals becomes those before it (its clock starts after the
+ *  warm-up, which leaves none out) and n_logged the log's. Every statistic
+ *  of the workload -- its mean lengths, the KV cache's limit and the
+ *  warnings and refusals they give, its check, whether it draws at random
+ *  -- is then over the requests replayed, not the log. The one place the
+ *  window is applied: the CLI and the routes apply it once the horizon is
+ *  known, wc_envelope_run and wc_envelope_budget again (it is
+ *  idempotent). Other workloads are left as they are. */
+void wc_envelope_workload_window(wc_envelope_workload *w, double horizon_s);
+/** A replay's requests in its log (n_logged, else n_arrivals). */
+size_t wc_envelope_workload_logged(const wc_envelope_workload *w);
 /** Requests one server is expected to receive over a simulation of
  *  `warmup_s` + `horizon_s` (open loop: the integral of the rate, the
  *  first rate holding over the warm-up; replay: the log's arrivals before
@@ -142,8 +159,10 @@ int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
  *  later ones come back with completions; n(t): 0). */
 double wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, double horizon_s);
 /** The workload's mean input (`input` 1) or output length: a replay's
- *  requests their own where they have one, the others the distribution's
- *  (the lengths the KV-cache bound and an answer's workload use). */
+ *  requests (its n_arrivals, those replayed once windowed:
+ *  wc_envelope_workload_window) their own where they have one, the
+ *  others the distribution's (the lengths the KV-cache bound and an
+ *  answer's workload use). */
 double wc_envelope_mean_length(const wc_envelope_workload *w, int input);
 
 /* -------------------------------------------------------------- options */

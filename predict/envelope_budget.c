@@ -459,6 +459,11 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
                    const wc_envelope_options *o, const wc_budget_options *bo, wc_budget_plan *out,
                    wc_error *err)
 {
+	/* a replay's statistics over the requests it replays, as an
+	 * envelope's (wc_envelope_workload_window) */
+	wc_envelope_workload replayed = *w;
+	wc_envelope_workload_window(&replayed, o->horizon_s);
+	w = &replayed;
 	budget_state bs = { .w = w, .st = st, .pm = pm, .o = o, .bo = bo };
 	double *table = NULL;
 	wc_envelope_options one = *o;

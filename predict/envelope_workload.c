@@ -171,15 +171,48 @@ check_rate(const wc_envelope_workload *w, wc_error *err)
 	return WC_OK;
 }
 
+/* The log's requests arriving before `horizon_s`: a prefix, the times
+ * non-decreasing (its clock starts after the warm-up). */
+static size_t
+replayed_count(const wc_envelope_workload *w, size_t logged, double horizon_s)
+{
+	size_t n = 0;
+	while (n < logged && w->arrival_s[n] < horizon_s)
+		n++;
+	return n;
+}
+
+size_t
+wc_envelope_workload_logged(const wc_envelope_workload *w)
+{
+	return w->n_logged > w->n_arrivals ? w->n_logged : w->n_arrivals;
+}
+
+void
+wc_envelope_workload_window(wc_envelope_workload *w, double horizon_s)
+{
+	if (w->kind != WC_ENVELOPE_REPLAY || !w->arrival_s)
+		return;
+	const size_t logged = wc_envelope_workload_logged(w);
+	w->n_arrivals = replayed_count(w, logged, horizon_s);
+	w->n_logged = logged;
+}
+
 static int
 check_replay(const wc_envelope_workload *w, wc_error *err)
 {
-	if (w->n_arrivals == 0 || !w->arrival_s)
+	const size_t logged = wc_envelope_workload_logged(w);
+	if (logged == 0 || !w->arrival_s)
 		return wc_error_set(err, WC_EINVAL, "arrival_s: empty replay log (no request to replay)");
-	for (size_t i = 0; i < w->n_arrivals; i++) {
+	/* the whole log's times: its order decides which are replayed */
+	for (size_t i = 0; i < logged; i++) {
 		double a = w->arrival_s[i];
 		if (!isfinite(a) || a < 0 || (i > 0 && a < w->arrival_s[i - 1]))
 			return wc_error_set(err, WC_EINVAL, "arrival_s/%zu: must be finite, >= 0 and non-decreasing", i);
+	}
+	/* the lengths of the requests replayed: those left out past the
+	 * horizon are never simulated (docs/envelopes.md, "Engine") */
+	for (size_t i = 0; i < w->n_arrivals; i++) {
 		const double *len[2] = { w->arrival_input, w->arrival_output };
 		const char *nm[2] = { "arrival_input", "arrival_output" };
 		/* An output of 0 is a request that ended at its prefill (aborted,
@@ -268,13 +301,8 @@ wc_envelope_workload_requests(const wc_envelope_workload *w, double warmup_s, do
 		}
 		return sum;
 	}
-	case WC_ENVELOPE_REPLAY: {
-		size_t n = 0;
-		/* The log's clock starts after the warm-up (docs/envelopes.md). */
-		while (n < w->n_arrivals && w->arrival_s[n] < horizon_s)
-			n++;
-		return (double)n;
-	}
+	case WC_ENVELOPE_REPLAY: /* the log's clock starts after the warm-up (docs/envelopes.md) */
+		return w->arrival_s ? (double)replayed_count(w, w->n_arrivals, horizon_s) : 0.0;
 	default:
 		return 0.0;
 	}

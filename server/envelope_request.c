@@ -543,6 +543,9 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 ||
 	    unused_fields(body, r, budget, e) < 0)
 		return -1;
+	/* a replay is the requests it replays, before the horizon's end: its
+	 * lengths, limits and checks are theirs (docs/envelopes.md, "Engine") */
+	wc_envelope_workload_window(&r->w, r->o.horizon_s);
 	/* the fleet's rule before any work bound: no max_fleet makes it valid */
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK ||
 	    wc_envelope_fleet_check(&r->w, &r->o, budget, &err) != WC_OK) {

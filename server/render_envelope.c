@@ -45,7 +45,8 @@ length_json(const wc_length_dist *d)
 
 /* A replay's lengths as replayed (docs/envelopes.md, "replay"): the log's,
  * their mean, and what fills those it lacks -- the distribution echoed
- * alone described a workload never simulated. */
+ * alone described a workload never simulated -- over the requests
+ * replayed (wc_envelope_workload_window), not the log. */
 static json_t *
 replay_length_json(const wc_envelope_workload *w, int input)
 {
@@ -76,15 +77,17 @@ workload_json(const wc_envelope_workload *w, const wc_envelope_options *opt)
 		if (w->kind == WC_ENVELOPE_BURSTY)
 			json_object_set_new(o, "burstiness", json_real(w->burstiness));
 		break;
-	case WC_ENVELOPE_REPLAY: /* the log's own lengths are replayed */
-		json_object_set_new(o, "requests", json_integer((json_int_t)w->n_arrivals));
-		/* those arriving within the horizon: the rest are left out, said
-		 * in a warning (docs/envelopes.md, "Engine") */
-		json_object_set_new(o, "requests_replayed", json_integer((json_int_t)wc_envelope_workload_requests(
-		                    w, opt->warmup_s, opt->horizon_s)));
-		json_object_set_new(o, "input_tokens", replay_length_json(w, 1));
-		json_object_set_new(o, "output_tokens", replay_length_json(w, 0));
+	case WC_ENVELOPE_REPLAY: { /* the log's own lengths are replayed */
+		/* those arriving within the horizon, and their lengths: the rest
+		 * are left out, said in a warning (docs/envelopes.md, "Engine") */
+		wc_envelope_workload in = *w;
+		wc_envelope_workload_window(&in, opt->horizon_s);
+		json_object_set_new(o, "requests", json_integer((json_int_t)wc_envelope_workload_logged(w)));
+		json_object_set_new(o, "requests_replayed", json_integer((json_int_t)in.n_arrivals));
+		json_object_set_new(o, "input_tokens", replay_length_json(&in, 1));
+		json_object_set_new(o, "output_tokens", replay_length_json(&in, 0));
 		return o;
+	}
 	default:
 		json_object_set_new(o, "samples", json_integer((json_int_t)w->series_len));
 		json_object_set_new(o, "dt_s", json_real(w->series_dt_s));
