@@ -105,15 +105,14 @@ solve_kappa(const cal_runs *c, const double *E, double e0)
 	return root;
 }
 
-/* The coefficient of `mode` for energies `E` under the law (e0, kappa):
- * the scale s (closed form: exp of the mean log ratio), or kappa' with e0
- * held. Minimises sum (log E - log fit)^2; NaN when the law gives a run
- * no energy. */
+/* How far off the law (e0, kappa) is on energies `E`: exp of the mean
+ * log ratio E_i / L_i, the one factor that minimises sum (log E - log
+ * s L)^2 -- scale mode's coefficient, and in either mode the base's error
+ * the report warns of (docs/finetune.md, "Calibrating from one run").
+ * NaN when the law gives a run no energy. */
 static double
-solve(wc_ft_cal_mode mode, const cal_runs *c, const double *E, double e0, double kappa)
+law_ratio(const cal_runs *c, const double *E, double e0, double kappa)
 {
-	if (mode == WC_FT_CAL_KAPPA)
-		return solve_kappa(c, E, e0);
 	double sum = 0.0;
 	for (int i = 0; i < c->n; i++) {
 		double L = wc_ft_step_energy(e0, kappa, c->m[i], c->F[i]);
@@ -122,6 +121,15 @@ solve(wc_ft_cal_mode mode, const cal_runs *c, const double *E, double e0, double
 		sum += log(E[i] / L);
 	}
 	return exp(sum / c->n);
+}
+
+/* The coefficient of `mode` for energies `E` under the law (e0, kappa):
+ * the scale s (closed form, law_ratio), or kappa' with e0 held. Minimises
+ * sum (log E - log fit)^2; NaN when the law gives a run no energy. */
+static double
+solve(wc_ft_cal_mode mode, const cal_runs *c, const double *E, double e0, double kappa)
+{
+	return mode == WC_FT_CAL_KAPPA ? solve_kappa(c, E, e0) : law_ratio(c, E, e0, kappa);
 }
 
 /* (e0, kappa) of the calibrated law from the coefficient. */
@@ -304,7 +312,10 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
        wc_ft_calibrate_result *out)
 {
 	const wc_finetune_params *s = &out->section;
-	double f = s->calibrated.factor.value;
+	/* The base's own error on the runs, in both modes: kappa mode's
+	 * factor is kappa'/kappa, not the base's error (a base 1.42x high
+	 * read as 2.94x, 1/0.34, when e0 held took most of the energy). */
+	double f = out->base_ratio;
 	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
 		/* A fitted base records no stack: "(H200, )" named none. */
 		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s%s%s) "
@@ -365,6 +376,7 @@ wc_ft_calibrate(const wc_finetune_params *base, const wc_ft_table *t, const wc_f
 		                  c.m[0] * base->e0.value);
 		goto done;
 	}
+	out->base_ratio = law_ratio(&c, c.E, base->e0.value, base->kappa.value);
 	law_of(o->mode, coef, base->e0.value, base->kappa.value, law);
 	choose_scatter(base, o, &c, law, out);
 	/* Replicate r takes the base's draw r and its residual RMS

@@ -141,6 +141,7 @@ typedef struct {
 	double run_scatter;          /* the one the draws used */
 	char scatter_source[64];     /* "--run-scatter", "the base's residual RMS", ... */
 	int replicates, failed;      /* asked for; left out (kappa <= 0) */
+	double base_ratio;           /* measured / base energy, geometric mean over the runs */
 	int n_shown;
 	wc_ft_calibrate_run shown[WC_FT_CAL_RUNS_SHOWN];
 	int n_warnings;

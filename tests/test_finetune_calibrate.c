@@ -180,6 +180,8 @@ same_seed_same_draws(const wc_finetune_params *base, const wc_finetune_params *t
 }
 
 /* kappa mode: e0 held; the truth has the base's e0 and kappa 0.3 x. */
+static int cal_warned(const wc_ft_calibrate_result *r, const char *what);
+
 static void
 kappa_mode(const wc_finetune_params *truth)
 {
@@ -200,6 +202,39 @@ kappa_mode(const wc_finetune_params *truth)
 	/* Held, published: no interval rather than a zero-width one. */
 	CHECK(isnan(r.section.e0.lo) && isnan(r.section.e0.hi));
 	CHECK_NEAR(r.section.calibrated.factor.value, 0.3, 0.02);
+	/* How far off the base was is its energies' error, as in scale mode,
+	 * not 1/factor: kappa x 0.3 under a held e0 leaves the runs at about
+	 * 0.6 of the base's energy, within 2x -- no warning (it said "off by a
+	 * factor 3.33", 1/0.3). */
+	double off = 0.0;
+	for (size_t i = 0; i < t->n_runs; i++)
+		off += log(t->runs[i].energy_per_step_j / law_energy(truth, &t->runs[i].config));
+	off = exp(off / (double)t->n_runs);
+	fprintf(stderr, "kappa mode: runs at %.4f x the base's energy, factor %.4f\n", off,
+	        r.section.calibrated.factor.value);
+	CHECK(off > 0.5 && off < 0.7);
+	CHECK_NEAR(r.base_ratio, off, 1e-12);
+	CHECK(!cal_warned(&r, "off by a factor"));
+	wc_ft_calibrate_result_clear(&r);
+	/* Same runs in scale mode: its factor is that ratio. */
+	o.mode = WC_FT_CAL_SCALE;
+	CHECK_INT(wc_ft_calibrate(truth, t, &o, &r, &err), WC_OK);
+	CHECK_NEAR(r.section.calibrated.factor.value, r.base_ratio, 1e-12);
+	CHECK_NEAR(r.base_ratio, off, 1e-12);
+	wc_ft_calibrate_result_clear(&r);
+	o.mode = WC_FT_CAL_KAPPA;
+	wc_ft_table_free(t);
+	/* A base more than 2x off is still said, in kappa mode too, with the
+	 * energies' factor: kappa x 0.05 leaves the runs near 0.4x. */
+	k.kappa.value = truth->kappa.value * 0.05;
+	k.e0.value = truth->e0.value * 1.05;
+	t = runs_of(&k, 1.0, b, 2, 0.0, 4);
+	CHECK_INT(wc_ft_calibrate(truth, t, &o, &r, &err), WC_OK);
+	char said[64];
+	snprintf(said, sizeof said, "kappa: the base law was off by a factor %.3g on", 1.0 / r.base_ratio);
+	fprintf(stderr, "kappa mode: base %.4f x the runs' energy, factor %.4f\n", 1.0 / r.base_ratio,
+	        r.section.calibrated.factor.value);
+	CHECK(r.base_ratio < 0.5 && cal_warned(&r, said));
 	wc_ft_calibrate_result_clear(&r);
 	wc_ft_table_free(t);
 	/* One run of several below the held fixed energy: no kappa fits it,
