@@ -228,6 +228,25 @@ fitted_law(wc_server *srv)
 	               "covers the parameters' uncertainty only");
 	CHECK(strcmp(json_string_value(json_object_get(iv, "covers")), "parameters") == 0);
 	json_decref(j);
+	/* Packed steps, 16 000 of the 32 768 tokens the sweep's steps held:
+	 * not on the sweep, so no comparison and no warning (it was compared
+	 * as on it, and warned of a gap of the law's own fixed energy per
+	 * token). The same step written out in full stays on it. */
+	const char *packed[2] = { "16000", "32768" };
+	for (int i = 0; i < 2; i++) {
+		char body[256];
+		snprintf(body, sizeof body, "{\"method\":\"qlora\",\"model\":\"Qwen3-4B\",\"micro_batch\":8,"
+		         "\"seq_len\":1024,\"grad_accum\":4,\"lora_rank\":64,\"tokens_per_step\":%s}", packed[i]);
+		j = post_ok("/v1/predict/finetune", body);
+		rel = json_object_get(json_object_get(j, "relations"), "sequence_length");
+		CHECK(json_is_boolean(json_object_get(rel, "on_sweep")) &&
+		      json_is_true(json_object_get(rel, "on_sweep")) == (i == 1));
+		CHECK(i == 1 ? fabs(http_json_num(rel, "difference_pct")) < 5
+		             : json_is_null(json_object_get(rel, "difference_pct")));
+		for (size_t w = 0; w < json_array_size(json_object_get(j, "warnings")); w++)
+			CHECK(!strstr(json_string_value(json_array_get(json_object_get(j, "warnings"), w)), "relations/"));
+		json_decref(j);
+	}
 	/* A fitted law says so; a calibrated one too; e0 and kappa of different
 	 * sources (no command writes that) name none. */
 	const char *src_body = "{\"method\":\"qlora\",\"model\":\"Qwen3-4B\",\"micro_batch\":8,\"seq_len\":1024,"
