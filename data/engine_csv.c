@@ -31,7 +31,8 @@ wc_engine_free(wc_engine_log *e)
 }
 
 static int
-grow(wc_engine_log *e, size_t **line, size_t *cap, size_t max_rows, const char *path, wc_error *err)
+grow(wc_engine_log *e, wc__engine_counters *set, size_t **line, size_t *cap, size_t max_rows, const char *path,
+     wc_error *err)
 {
 	if (e->n < *cap)
 		return WC_OK;
@@ -54,6 +55,8 @@ grow(wc_engine_log *e, size_t **line, size_t *cap, size_t max_rows, const char *
 			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		e->col[c] = nv;
 	}
+	if (wc__engine_counters_grow(set, nc) != WC_OK)
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	*cap = nc;
 	return WC_OK;
 }
@@ -102,6 +105,7 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 	*t = NAN;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		row[c] = NAN;
+	wc__engine_counters_clear_row(&r->counters);
 	for (int i = 0; i < nf && ok == 1; i++) {
 		if (r->map[i] == -2)
 			continue;
@@ -135,6 +139,8 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 			}
 			row[c] = r->sum[i] && !isnan(row[c]) ? row[c] + x : x;
 			part[c]++;
+			if (r->counter[i] >= 0)
+				r->counters.s[r->counter[i]].row = x;
 		}
 	}
 	/* Summed series: unknown unless every one has its cell; a cache's
@@ -152,8 +158,9 @@ append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t lin
 {
 	wc_engine_log *e = r->e;
 	int rc;
-	if ((rc = grow(e, &r->line, &r->cap, r->max_rows, r->path, err)) != WC_OK)
+	if ((rc = grow(e, &r->counters, &r->line, &r->cap, r->max_rows, r->path, err)) != WC_OK)
 		return rc;
+	wc__engine_counters_append(&r->counters, e->n);
 	e->t[e->n] = t;
 	r->line[e->n] = line_no;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
@@ -180,9 +187,7 @@ drop_unfinished(eng_reader *r, wc__csv_field *f, int nf, size_t line_no)
 		r->bad->opt = NULL; /* counted, not shown: undone below */
 		whole = parse_line(r, f, nf, line_no, row, &t) == 1 && (e->n == 0 || t > e->t[e->n - 1]);
 		*r->bad = kept;
-		for (int c = WC_ENG_PROMPT_TOKENS; whole && e->n > 0 && c < WC_ENG_COLUMNS; c++)
-			if (e->col[c] && row[c] < e->col[c][e->n - 1])
-				whole = 0;
+		whole = whole && !(e->n > 0 && wc__engine_counters_fell(&r->counters, e->n - 1));
 	}
 	if (whole)
 		return 0;
@@ -371,7 +376,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		goto done;
 	}
 	held_lines(&r);
-	wc__engine_settle(e, r.line, path, opt, &bad);
+	wc__engine_settle(e, &r.counters, r.line, path, opt, &bad);
 	e->bad_lines = bad.bad;
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
 		goto done;
@@ -383,6 +388,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 done:
 	free(f);
 	free(r.line);
+	wc__engine_counters_free(&r.counters);
 	wc_engine_free(e);
 	wc__lr_close(&lr);
 	return rc;

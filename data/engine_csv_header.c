@@ -166,6 +166,24 @@ place_field(eng_reader *r, int c, int k, const char *const *labs, size_t line_no
 	return WC_OK;
 }
 
+/* Each field's counter among each engine's (-1 for a gauge or a field not
+ * read): judged for glitches and restarts on its own, and added up with
+ * its column's other engines after (data/engine_log_rows.c). */
+static int
+field_counters(eng_reader *r, int k, const char *const *labs, size_t line_no, wc_error *err)
+{
+	for (int i = 0; i < k; i++) {
+		int c = r->map[i], counter = c >= 0 && wc_engine_column_is_counter((wc_engine_column)c);
+		r->counter[i] = counter ? wc__engine_counters_add(&r->counters, (wc_engine_column)c, labs[i], r->e->n) : -1;
+		if (r->counter[i] == -2)
+			return wc_error_set_path(err, WC_ERANGE, r->path, ":%zu: header: more than %d counter series in the "
+			                         "file; nothing read", line_no, WC_ENGINE_MAX_COUNTERS);
+		if (counter && r->counter[i] < 0)
+			return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
+	}
+	return WC_OK;
+}
+
 int
 wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
@@ -201,6 +219,8 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 		    r->map[k] == c && !add_column(r, c))
 			rc = wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
 	}
+	if (rc == WC_OK)
+		rc = field_counters(r, k, labs, line_no, err);
 	free(store);
 	if (rc != WC_OK)
 		return rc;

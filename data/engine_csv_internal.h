@@ -23,6 +23,8 @@ typedef struct {
 	unsigned char sum[ENG_MAX_FIELDS]; /* a field added to its column's first */
 	int n_series[WC_ENG_COLUMNS];      /* fields read into each column */
 	size_t *line;          /* each row's line number, for the counter checks */
+	wc__engine_counters counters; /* each engine's counters, as read */
+	int counter[ENG_MAX_FIELDS];  /* a field's counter in them, -1 none */
 	size_t cap, max_rows;
 	size_t header_line;
 	int timed;             /* a time was read */

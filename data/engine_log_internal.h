@@ -8,12 +8,52 @@
 #include "data/engine_log.h"
 #include "telemetry_internal.h"
 
+/** One counter as one engine counts it: a counter column's field, or,
+ *  where a column adds up data-parallel engines, one engine's fields
+ *  (docs/formats/telemetry.md, "engine.csv"). Restarts and glitches are
+ *  judged on these, each on its own, before the engines are added up:
+ *  judged on the sum, one engine's restart was hidden by the others'
+ *  growth and read as a glitch. */
+typedef struct {
+	wc_engine_column col;
+	char engine[64];   /* its `engine` / `dp_rank` labels as written; "" none */
+	double *v;         /* a value per row, NAN where not read */
+	double row;        /* the line being read */
+	/* settling's bookkeeping (data/engine_log_rows.c) */
+	double max_rate, prev, add;
+} wc__engine_counter;
+
+/** The counters of one engine.csv, every v as long as the rows'. */
+typedef struct {
+	wc__engine_counter *s;
+	size_t n, cap, rows_cap;
+} wc__engine_counters;
+
+/** Most counters one file may hold (fields of every header's columns). */
+#define WC_ENGINE_MAX_COUNTERS 1024
+
+/** The counter of column `col` for the engine of label block `labels`
+ *  (NULL: none), added when new with its `rows` rows unknown: its index,
+ *  -1 out of memory, -2 beyond WC_ENGINE_MAX_COUNTERS. */
+int wc__engine_counters_add(wc__engine_counters *set, wc_engine_column col, const char *labels, size_t rows);
+/** Every v resized to `rows_cap` rows; WC_OK or WC_ENOMEM. */
+int wc__engine_counters_grow(wc__engine_counters *set, size_t rows_cap);
+/** Forget the line being read: every `row` unknown. */
+void wc__engine_counters_clear_row(wc__engine_counters *set);
+/** Store the line read as row i. */
+void wc__engine_counters_append(wc__engine_counters *set, size_t i);
+/** 1 when a counter of the line read falls below its value in row i. */
+int wc__engine_counters_fell(const wc__engine_counters *set, size_t i);
+void wc__engine_counters_free(wc__engine_counters *set);
+
 /** Drop the rows whose counters are out of line with the rows around
- *  them (bad lines of `bad`), then continue counters across server
- *  restarts with one warning per restart; line[i] is row i's line,
- *  compacted with the rows (docs/formats/telemetry.md, "engine.csv"). */
-void wc__engine_settle(wc_engine_log *e, size_t *line, const char *path, const wc_telemetry_options *opt,
-                       wc__bad_lines *bad);
+ *  them (bad lines of `bad`), then continue counters across server or
+ *  engine restarts with one warning per row; each counter of `set` is
+ *  judged on its own and a column's engines are added up afterwards.
+ *  line[i] is row i's line, compacted with the rows
+ *  (docs/formats/telemetry.md, "engine.csv"). */
+void wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line, const char *path,
+                       const wc_telemetry_options *opt, wc__bad_lines *bad);
 
 /** Warn of each hole between two rows longer than WC_TELEMETRY_GAP_CADENCES
  *  times the log's median spacing, naming the line after it and its

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Rows after a counter's drop or rise searched for its return: a scrape
  * can misread a few rows in a row; a restarted server never counts back
@@ -18,21 +19,21 @@
  * it? For some counter, a value below k's that one of the next
  * GLITCH_ROWS rows is back at or above, or that a later row is back at
  * or above only at a pace the counter never showed between two kept rows
- * (max_rate[c], per s: a restart would have to count the whole old total
+ * (its max_rate, per s: a restart would have to count the whole old total
  * again that fast); or a value above k's that one of the next GLITCH_ROWS
  * rows first falls back from while staying at or above k's (a spike of up
  * to GLITCH_ROWS rows). Such a row is a glitch of the scrape, not a
  * restart (a restart stays down) nor counting. A longer spike is read as a
  * restart: told apart by its pace alone, a log that began idle took its
- * whole load ramp before a real restart for one, and deleted it. The
- * column is named in *which. */
+ * whole load ramp before a real restart for one, and deleted it. Each
+ * engine's counter is judged on its own (one engine restarting while the
+ * others count on stays down in its own counter only). The counter is
+ * named in *which. */
 static int
-glitched(const wc_engine_log *e, size_t k, size_t i, const double *max_rate, int *which)
+glitched(const wc_engine_log *e, const wc__engine_counters *set, size_t k, size_t i, size_t *which)
 {
-	for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
-		if (!e->col[c])
-			continue;
-		const double *v = e->col[c];
+	for (size_t c = 0; c < set->n; c++) {
+		const double *v = set->s[c].v, max_rate = set->s[c].max_rate;
 		double p = v[k], x = v[i];
 		if (isnan(p) || isnan(x) || x == p)
 			continue;
@@ -52,7 +53,7 @@ glitched(const wc_engine_log *e, size_t k, size_t i, const double *max_rate, int
 			}
 			if (x < p && v[j] >= p) {
 				/* back: near, or at a pace no restart reaches */
-				if (near || (max_rate[c] > 0 && v[j] / (e->t[j] - e->t[k]) > max_rate[c])) {
+				if (near || (max_rate > 0 && v[j] / (e->t[j] - e->t[k]) > max_rate)) {
 					*which = c;
 					return 1;
 				}
@@ -63,73 +64,123 @@ glitched(const wc_engine_log *e, size_t k, size_t i, const double *max_rate, int
 	return 0;
 }
 
-/* Glitched rows are dropped (bad lines, each named once); the rest are
- * compacted. max_rate follows the kept rows. */
-static void
-drop_glitches(wc_engine_log *e, size_t *line, wc__bad_lines *bad)
+/* A counter's name in a warning: its column, and its engine when a
+ * column's engines are added up. */
+static const char *
+counter_name(const wc__engine_counter *c, char *buf, size_t size)
 {
-	double max_rate[WC_ENG_COLUMNS] = { 0 };
+	snprintf(buf, size, "%s%s%s%s", wc_engine_column_name(c->col), c->engine[0] ? "{" : "", c->engine,
+	         c->engine[0] ? "}" : "");
+	return buf;
+}
+
+/* Glitched rows are dropped (bad lines, each named once); the rest are
+ * compacted. Each counter's max_rate follows the kept rows. */
+static void
+drop_glitches(wc_engine_log *e, wc__engine_counters *set, size_t *line, wc__bad_lines *bad)
+{
 	size_t kept = 0;
+	char name[128];
+	for (size_t c = 0; c < set->n; c++)
+		set->s[c].max_rate = 0.0;
 	for (size_t i = 0; i < e->n; i++) {
-		int c = 0;
-		if (kept > 0 && glitched(e, kept - 1, i, max_rate, &c)) {
+		size_t c = 0;
+		if (kept > 0 && glitched(e, set, kept - 1, i, &c)) {
 			wc__bad_line(bad, line[i], "%s = %.10g against %.10g on the lines around it: a "
-			             "glitch, not a restart; row skipped", wc_engine_column_name((wc_engine_column)c),
-			             e->col[c][i], e->col[c][kept - 1]);
+			             "glitch, not a restart; row skipped", counter_name(&set->s[c], name, sizeof name),
+			             set->s[c].v[i], set->s[c].v[kept - 1]);
 			continue;
 		}
-		for (int k = WC_ENG_PROMPT_TOKENS; kept > 0 && k < WC_ENG_COLUMNS; k++) {
-			double d = e->col[k] ? e->col[k][i] - e->col[k][kept - 1] : NAN;
+		for (size_t k = 0; kept > 0 && k < set->n; k++) {
+			double d = set->s[k].v[i] - set->s[k].v[kept - 1];
 			if (d > 0 && e->t[i] > e->t[kept - 1])
-				max_rate[k] = fmax(max_rate[k], d / (e->t[i] - e->t[kept - 1]));
+				set->s[k].max_rate = fmax(set->s[k].max_rate, d / (e->t[i] - e->t[kept - 1]));
 		}
 		e->t[kept] = e->t[i];
 		line[kept] = line[i];
 		for (int k = 0; k < WC_ENG_COLUMNS; k++)
 			if (e->col[k])
 				e->col[k][kept] = e->col[k][i];
+		for (size_t k = 0; k < set->n; k++)
+			set->s[k].v[kept] = set->s[k].v[i];
 		kept++;
 	}
 	e->n = kept;
 }
 
-/* Prometheus counters restart at 0 with the server, so a drop that stays
- * down continues from the last value seen, warned at its line. */
-void
-wc__engine_settle(wc_engine_log *e, size_t *line, const char *path, const wc_telemetry_options *opt,
-                  wc__bad_lines *bad)
+/* A counter column's rows once its engines' counters are settled: their
+ * sum where the row had every engine's cell (blank otherwise, as read),
+ * an engine a later header no longer names held at its last value. */
+static void
+add_engines(wc_engine_log *e, wc__engine_counters *set)
 {
-	double prev[WC_ENG_COLUMNS], add[WC_ENG_COLUMNS];
-	drop_glitches(e, line, bad);
-	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		prev[c] = add[c] = 0.0;
+	for (size_t k = 0; k < set->n; k++)
+		set->s[k].prev = 0.0;
 	for (size_t i = 0; i < e->n; i++) {
-		int first = -1, more = 0;
-		double from = 0.0, to = 0.0;
-		for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
-			double x = e->col[c] ? e->col[c][i] : NAN;
-			if (isnan(x))
-				continue;
-			if (x < prev[c]) {
-				if (first < 0)
-					first = c, from = prev[c], to = x;
-				else
-					more++;
-				add[c] += prev[c];
-			}
-			prev[c] = x;
-			e->col[c][i] = x + add[c];
-		}
-		/* One warning per restart, however many counters fell. */
-		if (first >= 0) {
-			char also[40] = "";
-			if (more > 0)
-				snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
-			wc__warn(opt, path, ":%zu: %s fell from %.10g to %.10g%s and stayed down: read as a "
-			         "server restart, counted on", line[i],
-			         wc_engine_column_name((wc_engine_column)first), from, to, also);
+		for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++)
+			if (e->col[c] && !isnan(e->col[c][i]))
+				e->col[c][i] = 0.0;
+		for (size_t k = 0; k < set->n; k++) {
+			wc__engine_counter *s = &set->s[k];
+			s->prev = isnan(s->v[i]) ? s->prev : s->v[i];
+			if (e->col[s->col])
+				e->col[s->col][i] += s->prev; /* stays NAN where a cell was missing */
 		}
 	}
+}
+
+/* Does a counter of `set` belong to an engine other than `engine`? */
+static int
+other_engine(const wc__engine_counters *set, const char *engine)
+{
+	for (size_t k = 0; k < set->n; k++)
+		if (strcmp(set->s[k].engine, engine) != 0)
+			return 1;
+	return 0;
+}
+
+/* Prometheus counters restart at 0 with the server (or with one of its
+ * engines), so a drop that stays down continues from the last value
+ * seen, warned at its line. */
+void
+wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line, const char *path,
+                  const wc_telemetry_options *opt, wc__bad_lines *bad)
+{
+	drop_glitches(e, set, line, bad);
+	for (size_t k = 0; k < set->n; k++)
+		set->s[k].prev = set->s[k].add = 0.0;
+	for (size_t i = 0; i < e->n; i++) {
+		const wc__engine_counter *first = NULL;
+		int more = 0, same_engine = 1;
+		double from = 0.0, to = 0.0;
+		for (size_t k = 0; k < set->n; k++) {
+			wc__engine_counter *s = &set->s[k];
+			double x = s->v[i];
+			if (isnan(x))
+				continue;
+			if (x < s->prev) {
+				if (!first)
+					first = s, from = s->prev, to = x;
+				else
+					more++;
+				same_engine = same_engine && strcmp(s->engine, first->engine) == 0;
+				s->add += s->prev;
+			}
+			s->prev = x;
+			s->v[i] = x + s->add;
+		}
+		/* One warning per restart, however many counters fell. */
+		if (first) {
+			char also[40] = "", name[128];
+			if (more > 0)
+				snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
+			wc__warn(opt, path, ":%zu: %s fell from %.10g to %.10g%s and stayed down: read as a %s, "
+			         "counted on", line[i], counter_name(first, name, sizeof name), from, to, also,
+			         same_engine && other_engine(set, first->engine) ? "restart of that engine alone" :
+			         "server restart");
+		}
+	}
+	add_engines(e, set);
 }
 
 void
