@@ -164,6 +164,18 @@ int wc__ingest_seg_reqs_build(const run_ctx *rc, double a0, double b0, double se
 void wc__ingest_seg_reqs_of(const wc__ingest_seg_reqs *x, size_t s, wc__ingest_reqs *out);
 void wc__ingest_seg_reqs_free(wc__ingest_seg_reqs *x);
 
+/** What the load generator states of window `w` (docs/formats/telemetry.md,
+ *  "What ingest derives", Requests): its level's completed requests and
+ *  the input and output tokens over them, or a run's without levels its
+ *  completed requests alone (no totals); NaN unknown. The count is the
+ *  window's only when the window is whole (no log cut it short, one
+ *  segment): `ingest`'s rows and the replay's arrivals (trace/replay.c)
+ *  read it here, one rule. */
+typedef struct {
+	double requests, input_tokens, output_tokens;
+} wc__ingest_stated;
+wc__ingest_stated wc__ingest_stated_of(const run_ctx *rc, int w);
+
 /* ingest_row.c: one row over [a, b] inside window `w` (segment `seg` of
  * it when segmenting), its request loops over `reqs` (NULL: all). */
 int wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg,

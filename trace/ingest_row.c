@@ -398,6 +398,16 @@ wc__ingest_warn_crossing(const run_ctx *rc, const wc_ingest_options *opt, int w)
 	}
 }
 
+wc__ingest_stated
+wc__ingest_stated_of(const run_ctx *rc, int w)
+{
+	const int l = rc->windows[w].level;
+	if (l < 0)
+		return (wc__ingest_stated){ rc->m.requests, NAN, NAN };
+	const wc_run_level *lv = &rc->m.levels[l];
+	return (wc__ingest_stated){ lv->requests, lv->input_tokens, lv->output_tokens };
+}
+
 /* Counts: requests completed in the window, tokens and iterations from
  * the engine's counters. Returns the output tokens (NaN if unknown). */
 static double
@@ -405,7 +415,6 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
            double b, int last, int whole, wc_ingest_row *row)
 {
 	wc_run *run = &row->run;
-	const int l = rc->windows[w].level;
 	/* Tokens and energy over the same window: the request log's when it
 	 * has every request's ramp, else the counter's, whose window was cut
 	 * where the engine log stops while work runs (ingest_windows.c). */
@@ -418,7 +427,7 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 	                  ? NAN : wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
 	/* The load generator's counts hold for a whole level (or a whole run
 	 * without levels) only. */
-	const double given = l >= 0 ? rc->m.levels[l].requests : rc->m.requests;
+	const wc__ingest_stated given = wc__ingest_stated_of(rc, w);
 	if (rc->req && rc->log_accounts == 0) {
 		/* A log leaving out work the engine did misses requests too: its
 		 * count, means and latencies are not the load's, and engine.csv
@@ -436,12 +445,12 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 			row->requests = NAN;
 			run->input_tokens = run->output_tokens = NAN;
 		}
-	} else if (whole && isfinite(given)) {
-		row->requests = given;
-		if (l >= 0 && isnan(in_tok))
-			in_tok = rc->m.levels[l].input_tokens;
-		if (l >= 0 && isnan(out_tok))
-			out_tok = rc->m.levels[l].output_tokens;
+	} else if (whole && isfinite(given.requests)) {
+		row->requests = given.requests;
+		if (isnan(in_tok))
+			in_tok = given.input_tokens;
+		if (isnan(out_tok))
+			out_tok = given.output_tokens;
 		if (row->requests > 0) {
 			run->input_tokens = in_tok / row->requests;
 			run->output_tokens = out_tok / row->requests;
