@@ -306,6 +306,29 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 	return CLI_OK;
 }
 
+/* Lengths the replay does not know are drawn (prepare_workload): said,
+ * with how many and from what, as `envelope --replay` says it of a log
+ * (docs/envelopes.md, "Replaying a measured run") -- an engine without
+ * prompt_tokens_total and a manifest stating no input tokens replayed
+ * 512-token prompts without a word. */
+static void
+warn_drawn(cli_run_set *s, const wc_trace_replay *r, const double *v, const wc_length_dist *d, const char *field)
+{
+	size_t missing = 0, n = r->n_arrivals;
+	char msg[WC_WARNING_LEN];
+	for (size_t i = 0; i < n; i++)
+		missing += !isfinite(v[i]);
+	if (missing == 0)
+		return;
+	if (missing == n)
+		wc_error_format(msg, sizeof msg, "run %s: none of its %zu arrivals (from %s) has %s; drawn from the "
+		                "default, a fixed %g", r->run_id, n, r->arrival_source, field, d->mean);
+	else
+		wc_error_format(msg, sizeof msg, "run %s: %zu of %zu arrivals (from %s) have no %s; drawn from a fixed "
+		                "%g, the mean of the others", r->run_id, missing, n, r->arrival_source, field, d->mean);
+	keep_warning(msg, s);
+}
+
 int
 cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max_running,
                     wc_service_choice service)
@@ -313,9 +336,13 @@ cli_run_set_prepare(const char *cmd, cli_run_set *s, const wc_params *p, int max
 	int rc;
 	if (!(s->checks = wc_alloc_zeroed(s->n, sizeof *s->checks)))
 		return cli_fail(cmd, "out of memory");
-	for (size_t i = 0; i < s->n; i++)
-		if ((rc = prepare_one(cmd, &s->replays[i], p, max_running, service, &s->checks[i])) != CLI_OK)
+	for (size_t i = 0; i < s->n; i++) {
+		const wc_trace_replay *r = &s->replays[i];
+		if ((rc = prepare_one(cmd, r, p, max_running, service, &s->checks[i])) != CLI_OK)
 			return rc;
+		warn_drawn(s, r, r->input, &s->checks[i].run.workload.input, "input_tokens");
+		warn_drawn(s, r, r->output, &s->checks[i].run.workload.output, "output_tokens");
+	}
 	return CLI_OK;
 }
 

@@ -229,41 +229,63 @@ gauge_arrivals(const wc_engine_log *e, size_t k)
 	return n == 0 && prompt_increment(e, k) > 0 ? 1 : n;
 }
 
-/* Arrivals per counter interval of the window (counts[k], k >= 1).
- * Without a mean prompt `lbar`: what the gauge shows. With one, the total
- * is the prompt tokens over lbar, as before, but an interval's count is
- * not its tokens over lbar: prompts vary in length (ShareGPT's by more
- * than their mean), so one long prompt would become several arrivals at
- * once and the rebuilt process would be several times burstier than the
- * one sent (its variance per second 3.3 times its mean on a Poisson run,
- * against 1.3 this way). Each interval gets what the gauge shows, and
- * the arrivals the gauge cannot show (a completion in the same interval
- * hides one) are spread over the intervals in proportion to the prompt
- * tokens their gauge count leaves unexplained, rounded cumulatively
- * (docs/envelopes.md, "Replaying a measured run"). */
-static void
-window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, long *counts)
+/* What interval k's own count leaves unexplained, the share of the
+ * arrivals the gauge cannot show that it gets (window_counts). With the
+ * prompt tokens and a mean prompt: the tokens beyond its count times the
+ * mean. Without them: the requests in the engine at its start times its
+ * span in the window -- an arrival hides from the gauge only when a
+ * request completes in the same interval, and requests complete at a rate
+ * proportional to those in the engine (docs/envelopes.md, "Replaying a
+ * measured run"). */
+static double
+unexplained(const wc_engine_log *e, size_t k, const wc_trace_replay *r, double lbar, long count)
 {
+	if (e->col[WC_ENG_PROMPT_TOKENS])
+		return fmax(0.0, prompt_increment(e, k) - (double)count * lbar);
+	double span = fmin(e->t[k], r->end_epoch) - fmax(e->t[k - 1], r->start_epoch);
+	return engine_load(e, k - 1) * fmax(0.0, span);
+}
+
+/* Arrivals per counter interval of the window (counts[k], k >= 1).
+ * Without a total: what the gauge shows. With one -- the prompt tokens
+ * over the mean prompt `lbar`, or, without prompt tokens, the whole
+ * level's `stated` completed requests -- each interval still gets what
+ * the gauge shows, not its tokens over lbar: prompts vary in length
+ * (ShareGPT's by more than their mean), so one long prompt would become
+ * several arrivals at once and the rebuilt process would be several times
+ * burstier than the one sent (its variance per second 3.3 times its mean
+ * on a Poisson run, against 1.3 this way); the arrivals the gauge cannot
+ * show (a completion in the same interval hides one) are spread over the
+ * intervals in proportion to what their gauge count leaves unexplained
+ * (`unexplained`), rounded cumulatively (docs/envelopes.md, "Replaying a
+ * measured run"). */
+static void
+window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, double stated, long *counts)
+{
+	const int prompts = e->col[WC_ENG_PROMPT_TOKENS] != NULL;
 	double tokens = 0.0, excess = 0.0;
 	long base = 0;
 	for (size_t k = 1; k < e->n; k++) {
 		counts[k] = 0;
 		if (!in_window(e, k, r))
 			continue;
-		double dp = prompt_increment(e, k);
 		counts[k] = gauge_arrivals(e, k);
 		base += counts[k];
-		tokens += dp;
-		excess += fmax(0.0, dp - (double)counts[k] * lbar);
+		tokens += prompt_increment(e, k);
 	}
-	if (!isfinite(lbar) || !(excess > 0))
+	if (prompts ? !isfinite(lbar) : !(stated > 0))
 		return;
-	long extra = lround(tokens / lbar) - base, given = 0;
+	for (size_t k = 1; k < e->n; k++)
+		if (in_window(e, k, r))
+			excess += unexplained(e, k, r, lbar, counts[k]);
+	if (!(excess > 0))
+		return;
+	long extra = (prompts ? lround(tokens / lbar) : lround(stated)) - base, given = 0;
 	double cum = 0.0;
 	for (size_t k = 1; k < e->n && extra > 0; k++) {
 		if (!in_window(e, k, r))
 			continue;
-		cum += fmax(0.0, prompt_increment(e, k) - (double)counts[k] * lbar);
+		cum += unexplained(e, k, r, lbar, counts[k]);
 		long to = lround((double)extra * cum / excess);
 		counts[k] += to - given;
 		given = to;
@@ -286,31 +308,38 @@ static int
 arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 {
 	const wc_engine_log *e = rc->eng;
-	const int level = rc->windows[w].level;
-	const wc_run_level *lv = level >= 0 ? &rc->m.levels[level] : NULL;
+	const int prompts = e->col[WC_ENG_PROMPT_TOKENS] != NULL;
+	/* What the manifest states of the window, read as `ingest` reads it
+	 * (one rule, trace/ingest_internal.h); its count is the window's only
+	 * when the window is whole, its means per request hold for any part. */
+	const wc__ingest_stated st = wc__ingest_stated_of(rc, w);
+	const double whole_count = !rc->windows[w].cut && st.requests > 0 ? st.requests : NAN;
+	const double stated_in = st.requests > 0 && st.input_tokens > 0 ? st.input_tokens / st.requests : NAN;
 	double lbar = NAN, out_mean = NAN, carried = 0.0;
-	double tokens = e->col[WC_ENG_PROMPT_TOKENS] ? window_prompt_tokens(e, r) : 0.0;
+	double tokens = prompts ? window_prompt_tokens(e, r) : 0.0;
 	/* A whole level whose manifest states its completed requests has that
 	 * many arrivals: the mean prompt is the engine's own prompt tokens over
 	 * them. The load generator's token totals are the client's count (the
 	 * server adds template tokens to each prompt: 67 115 engine tokens for
 	 * 66 356 client ones over 200 requests), so the engine's tokens over
 	 * the client's mean would make 202 (docs/envelopes.md, "Replaying a
-	 * measured run"). A cut level is no whole one: its stated mean prompt. */
-	if (lv && !rc->windows[w].cut && lv->requests > 0 && tokens > 0)
-		lbar = tokens / lv->requests;
-	else if (lv && lv->requests > 0 && lv->input_tokens > 0)
-		lbar = lv->input_tokens / lv->requests;
-	else if (e->col[WC_ENG_PROMPT_TOKENS])
+	 * measured run"). Otherwise -- a cut level, or an engine that counts
+	 * no prompt tokens (TGI's counters) -- the stated mean prompt, as
+	 * `ingest` gives it; without prompt tokens a whole level's count still
+	 * comes from its manifest (window_counts): the gauge alone showed 94
+	 * of the 4 req/s A100 run's 200. */
+	if (prompts && isfinite(whole_count) && tokens > 0)
+		lbar = tokens / whole_count;
+	else if (isfinite(stated_in))
+		lbar = stated_in;
+	else if (prompts)
 		lbar = single_prompts(e, r->start_epoch, r->end_epoch);
-	if (!e->col[WC_ENG_PROMPT_TOKENS])
-		lbar = NAN;
 	r->mean_input = lbar;
-	r->arrival_source = isfinite(lbar) ? "engine_prompt_tokens" : "engine_running";
+	r->arrival_source = prompts && isfinite(lbar) ? "engine_prompt_tokens" : "engine_running";
 	long *counts = wc_alloc_array(e->n ? e->n : 1, sizeof *counts);
 	if (!counts)
 		return WC_ENOMEM;
-	window_counts(e, r, lbar, counts);
+	window_counts(e, r, lbar, whole_count, counts);
 	size_t m = 0;
 	for (size_t k = 1; k < e->n; k++)
 		m += in_window(e, k, r) ? (size_t)counts[k] : 0;
@@ -330,7 +359,7 @@ arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 		 * arrivals the gauge shows before their prompt is counted get the
 		 * mean prompt. */
 		carried += prompt_increment(e, k);
-		double tok = n > 0 && e->col[WC_ENG_PROMPT_TOKENS] ? carried / (double)n : NAN;
+		double tok = n > 0 && prompts ? carried / (double)n : NAN;
 		if (!(tok >= 1))
 			tok = lbar >= 1 ? lbar : NAN;
 		for (long j = 0; j < n; j++, m++) {
@@ -345,8 +374,8 @@ arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 	}
 	free(counts);
 	/* Output lengths are not in the counters: the window's mean for all. */
-	if (lv && lv->requests > 0 && lv->output_tokens > 0)
-		out_mean = lv->output_tokens / lv->requests;
+	if (st.requests > 0 && st.output_tokens > 0)
+		out_mean = st.output_tokens / st.requests;
 	else if (e->col[WC_ENG_GENERATION_TOKENS] && r->n_arrivals > 0)
 		out_mean = (wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->end_epoch) -
 		            wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, r->start_epoch)) /

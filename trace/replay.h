@@ -48,7 +48,9 @@ typedef struct {
 } wc_trace_replay;
 
 /** Load a run folder as `ingest` reads it (same options, same refusals)
- *  and build one replay per load window. Arrivals from engine counters:
+ *  and build one replay per load window. The manifest's completed
+ *  requests and token totals are read as `ingest` reads them
+ *  (wc__ingest_stated_of). Arrivals from engine counters:
  *  the cumulative prompt tokens divided by the mean prompt length (on a
  *  whole load level that states its completed requests, the engine's
  *  prompt tokens over them, so that count is the arrivals'; on a cut one
@@ -61,7 +63,12 @@ typedef struct {
  *  evenly over their interval, each with its interval's share of the
  *  prompt tokens and the window's mean output length (whole tokens rounded
  *  cumulatively, so they add up to the mean times the arrivals); without a mean
- *  prompt length, the increases of running + waiting alone. */
+ *  prompt length, the increases of running + waiting alone. Without
+ *  prompt tokens (TGI's counters): a whole level's stated count, the
+ *  arrivals the gauge leaves out given to the intervals in proportion to
+ *  the requests in the engine at their start times their span, each with
+ *  the stated input tokens per request; else (a cut level) the gauge's
+ *  count, each with the stated input tokens per request when known. */
 int wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace_replay **out,
                          size_t *n_out, wc_error *err);
 void wc_trace_replay_free(wc_trace_replay *r, size_t n);
