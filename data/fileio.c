@@ -138,21 +138,31 @@ utf16_unmarked(const unsigned char *u, size_t len, int hi)
 	return 10 * zero_paired >= 9 * units;
 }
 
+const char *
+wc_text_utf16_what(const char *buf, size_t len, char what[48])
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+		snprintf(what, 48, "UTF-16 text (byte order mark %02X %02X)", u[0], u[1]);
+		return "UTF-16";
+	}
+	int le = utf16_unmarked(u, len, 1);
+	if (!le && !utf16_unmarked(u, len, 0))
+		return NULL;
+	snprintf(what, 48, "UTF-16%s text (no byte order mark)", le ? "LE" : "BE");
+	return le ? "UTF-16LE" : "UTF-16BE";
+}
+
 int
 wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *err)
 {
-	const unsigned char *u = (const unsigned char *)buf;
-	if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
-		return wc_error_set_path(err, WC_EPARSE, path,
-		                         ":1: UTF-16 text (byte order mark %02X %02X): re-save as UTF-8 (e.g. iconv -f "
-		                         "UTF-16 -t UTF-8, or PowerShell's Out-File -Encoding utf8)", u[0], u[1]);
-	int le = utf16_unmarked(u, len, 1);
-	if (!le && !utf16_unmarked(u, len, 0))
+	char what[48];
+	const char *enc = wc_text_utf16_what(buf, len, what);
+	if (!enc)
 		return WC_OK;
 	return wc_error_set_path(err, WC_EPARSE, path,
-	                         ":1: UTF-16%s text (no byte order mark): re-save as UTF-8 (e.g. iconv -f "
-	                         "UTF-16%s -t UTF-8, or PowerShell's Out-File -Encoding utf8)", le ? "LE" : "BE",
-	                         le ? "LE" : "BE");
+	                         ":1: %s: re-save as UTF-8 (e.g. iconv -f %s -t UTF-8, or PowerShell's Out-File "
+	                         "-Encoding utf8)", what, enc);
 }
 
 int

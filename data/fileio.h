@@ -92,6 +92,11 @@ void wc_input_may_be_replaced(const char *path);
  *  (docs/formats/telemetry.md, "Bad lines"). The one test, for the line
  *  reader and wc_read_file alike. */
 int wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *err);
+/** The test of wc_text_refuse_utf16 alone, for a text that is no file (an
+ *  HTTP request's body): NULL when buf[0..len) is not UTF-16, else the
+ *  encoding's iconv name ("UTF-16", "UTF-16LE", "UTF-16BE") with `what`
+ *  describing it ("UTF-16LE text (no byte order mark)"). */
+const char *wc_text_utf16_what(const char *buf, size_t len, char what[48]);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
  *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is

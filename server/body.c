@@ -6,6 +6,7 @@
  * bounds the headers only, so the body limit lives here.
  */
 #include "http_internal.h"
+#include "data/fileio.h"
 
 #include <civetweb.h>
 #include <stdlib.h>
@@ -387,6 +388,18 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 
 	*out = NULL;
 	int line, column;
+	/* A UTF-16 body (PowerShell's, or a client's charset=utf-16) is
+	 * refused as every file reader refuses such a file, not as the JSON
+	 * error its first bytes make (docs/http-api.md, "Errors"). */
+	char what[48];
+	const char *enc = wc_text_utf16_what(body, len, what);
+	if (enc) {
+		wc_api_error_set(&e, 400, "malformed_json", "", "body: %s: re-send as UTF-8 (JSON is UTF-8, RFC 8259 "
+		                 "8.1; e.g. iconv -f %s -t UTF-8)", what, enc);
+		e.line = e.column = 1;
+		wc_response_error(res, &e);
+		return -1;
+	}
 	if (too_deep(body, len, WC_JSON_MAX_DEPTH, &line, &column)) {
 		wc_api_error_set(&e, 400, "malformed_json", NULL, "JSON nested deeper than %d levels (line %d, column %d)",
 		                 WC_JSON_MAX_DEPTH, line, column);
