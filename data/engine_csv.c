@@ -74,12 +74,20 @@ cell_column(const wc__csv_field *fd, const char *v)
  * unreadable there, the file is refused in one error naming the forms
  * taken (epoch seconds, or RFC 3339 with a zone through the Prometheus
  * path's parser; docs/formats/telemetry.md, "Timestamps"), not line by
- * line. 1 with a time in *x; 0 after reporting a bad line; -1 with the
- * file's error in r->time_err. */
+ * line; a number of another unit there (Date.now()'s milliseconds) is
+ * refused naming the unit, at its cell as requests.csv's first arrival
+ * ("Clocks and UTC offsets"). 1 with a time in *x; 0 after reporting a bad
+ * line; -1 with the file's error in r->time_err. */
 static int
 read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size_t line_no, double *x)
 {
+	char why[160];
 	if (wc__parse_number(v, fl, x) == 0 || wc__parse_zoned_time(v, fl, x, NULL, 0) == 0) {
+		if (!r->timed && wc_prom_time_other_unit(*x + r->opt->epoch_offset_s, why, sizeof why)) {
+			wc_error_format_path(r->time_err, sizeof r->time_err, r->path, ":%zu:%d: the first timestamp is not "
+			                     "epoch seconds: %s; convert them to seconds", line_no, cell_column(fd, v), why);
+			return -1;
+		}
 		r->timed = 1;
 		return 1;
 	}
@@ -347,6 +355,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	r.max_rows = max_rows;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
+	lr.long_header_hint = ", such as histograms' *_bucket series";
 	f = wc_alloc_array(ENG_MAX_FIELDS, sizeof *f);
 	e = calloc(1, sizeof *e);
 	if (!f || !e) {

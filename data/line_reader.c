@@ -468,8 +468,12 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 	while ((got = wc__lr_next(lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header_seen)
-				return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header line too long",
-				                    lr->line_no);
+				/* The limit and the way out, not a bare "too long": an
+				 * exporter's every series as a column passes it
+				 * (docs/formats/telemetry.md, "Bad lines"). */
+				return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header line longer than %d bytes: "
+				                         "drop the columns wattcast does not read%s", lr->line_no,
+				                         WC_TELEMETRY_LINE_MAX, lr->long_header_hint ? lr->long_header_hint : "");
 			(*data_lines)++;
 			wc__bad_line(bad, lr->line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
 			continue;

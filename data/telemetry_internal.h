@@ -34,6 +34,9 @@ typedef struct {
 	size_t line_no;   /* 1-based number of the line last returned */
 	int unfinished;   /* the line last returned ends the file without a
 	                   * newline: a log cut while being written */
+	const char *long_header_hint; /* after "drop the columns wattcast does
+	                   * not read" when the header is too long: the file's
+	                   * usual culprits (NULL: none); set after wc__lr_open */
 } wc__line_reader;
 
 /** Open `path` ("-" = stdin). A regular file of WC__LR_AHEAD_MIN bytes or

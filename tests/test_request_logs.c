@@ -114,7 +114,9 @@ test_requests(void)
 	strcpy(long_header + WC_TELEMETRY_LINE_MAX + 10, "\n10,12\n");
 	p = fixture("requests_long.csv", long_header);
 	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, ":1: header line too long");
+	/* the limit and the way out (an engine.csv's adds its usual culprit:
+	 * test_cli_values_quoted) */
+	CHECK_CONTAINS(err.msg, ":1: header line longer than 4096 bytes: drop the columns wattcast does not read");
 	free(long_header);
 	free(p);
 	/* A header that does not split is refused with the reason, in both logs. */

@@ -198,7 +198,8 @@ main(void)
 	free(test_fixture(run, "engine.csv", eng));
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "engine.csv: the first timestamp is not epoch seconds: time 1784412000000 "
+	/* at its cell, line:column, as an unreadable first timestamp is */
+	CHECK_CONTAINS(r.err, "engine.csv:2:1: the first timestamp is not epoch seconds: time 1784412000000 "
 	               "(seconds since the epoch) is after 2100-01-01; it looks like milliseconds");
 	CHECK(strstr(r.err, "check the offset") == NULL);
 	run_result_free(&r);

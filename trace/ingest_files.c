@@ -212,20 +212,6 @@ wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0
 	return used_offset_s + round((power_t0 - other_t0) / 900.0) * 900.0;
 }
 
-/* Engine times outside the plausible years that another unit puts in
- * them (a scraper that wrote Date.now()'s milliseconds): said as such,
- * not left to the clock check, which would blame the UTC offset
- * (docs/formats/telemetry.md, "Clocks and UTC offsets"). */
-static int
-engine_unit(const run_ctx *rc, wc_error *err)
-{
-	char why[160];
-	if (wc_prom_time_other_unit(rc->eng->t[0], why, sizeof why))
-		return wc_error_set_path(err, WC_EINVAL, rc->engine_path,
-		                         ": the first timestamp is not epoch seconds: %s; convert them to seconds", why);
-	return WC_OK;
-}
-
 int
 wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
@@ -296,8 +282,6 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		rc->bad_lines += rc->eng->bad_lines;
 		if (rc->eng->n == 0)
 			return wc_error_set_path(err, WC_EPARSE, rc->engine_path, ": no rows");
-		if ((r = engine_unit(rc, err)) != WC_OK)
-			return r;
 	}
 	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK) {
 		/* A refused log is the one file between the run and engine.csv's
