@@ -40,7 +40,8 @@ vreport(const char *cmd, const char *fmt, va_list ap)
 	wc_text_mend_cut(msg, (size_t)n + 4); /* a "%.64s" of a UTF-8 name (models/error.h) */
 	size_t k = strlen(cmd);
 	const char *text = strncmp(msg, cmd, k) == 0 && msg[k] == ':' && msg[k + 1] == ' ' ? msg + k + 2 : msg;
-	fprintf(stderr, "wattcast %s: %s\n", cmd, text);
+	char typed[WC_ERROR_MSG_MAX + 64];
+	fprintf(stderr, "wattcast %s: %s\n", cmd, cli_quote_typed_huge(text, typed, sizeof typed));
 	free(msg);
 }
 
@@ -239,9 +240,11 @@ cli_parse_double(const char *cmd, const char *flag, const char *text, double min
 	 * checked against after it to refuse in the words it refuses 1e300
 	 * with (docs/cli.md, "Conventions"). */
 	if (read_number(text, &v, &tiny) && isinf(v) && (v > 0 || !(min > -INFINITY))) {
+		cli_remember_huge(flag, text);
 		*out = v;
 		return CLI_OK;
 	}
+	cli_remember_huge(flag, NULL);
 	return cli_parse_double_unbounded(cmd, flag, text, min, min_inclusive, out);
 }
 

@@ -174,6 +174,15 @@ int cli_parse_double_max(const char *cmd, const char *flag, const char *text, do
                          int min_inclusive, double max, double *out);
 int cli_parse_double_unbounded(const char *cmd, const char *flag, const char *text, double min, int min_inclusive,
                                double *out);
+/** `text`, the flag's value past every double that cli_parse_double handed
+ *  on (NULL: the flag's last value was a double), kept for the refusal
+ *  that follows (cli/typed_huge.c). */
+void cli_remember_huge(const char *flag, const char *text);
+/** `msg` with the value of the flag it starts with ("--horizon: ... got
+ *  inf") quoted as typed ("got '1e999'") when that flag's text was past
+ *  every double, written into `out`; else `msg` itself. Every CLI message
+ *  passes it (cli_usage_error, cli_fail). */
+const char *cli_quote_typed_huge(const char *msg, char *out, size_t cap);
 /** A number in [lo, hi] (a limit of predict/envelope.h or models/limits.h),
  *  anything outside it -- 0, a negative, a text too small for a double
  *  (strtod underflows: 1e-320) -- refused with the range, as the HTTP

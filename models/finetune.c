@@ -170,9 +170,9 @@ wc_ft_config_check(const wc_ft_config *c, wc_error *err)
 		                    c->seq_len, c->grad_accum, wc_ft_replicas(c), wc_ft_replicas(c) == 1 ? "" : "s",
 		                    most, WC_FT_MAX_TOKENS);
 	if (!isnan(c->tokens_per_step) && c->tokens_per_step > most)
-		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %g tokens are more than one step holds: "
+		return wc_error_set(err, WC_EINVAL, "tokens_per_step: %s tokens are more than one step holds: "
 		                    "micro_batch %d x seq_len %d x grad_accum %d x %d data-parallel replica%s = %.0f",
-		                    c->tokens_per_step, c->micro_batch, c->seq_len, c->grad_accum, wc_ft_replicas(c),
+		                    WC_NUM_TEXT(c->tokens_per_step), c->micro_batch, c->seq_len, c->grad_accum, wc_ft_replicas(c),
 		                    wc_ft_replicas(c) == 1 ? "" : "s", most);
 	return WC_OK;
 }

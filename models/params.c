@@ -263,8 +263,8 @@ wc_params_check_idle(const char *level, const char *shared_with, double idle_w, 
 {
 	const wc_platform_info *board = wc_platform_board(level, shared_with);
 	if (idle_w > 0.0 && board && board->max_power_w > 0.0 && idle_w >= board->max_power_w)
-		return wc_error_set(err, WC_EINVAL, "%s: %g W per GPU is not below %s's board limit of %g W; "
-		                    "give one idle GPU's power", field, idle_w, board->name, board->max_power_w);
+		return wc_error_set(err, WC_EINVAL, "%s: %s W per GPU is not below %s's board limit of %g W; "
+		                    "give one idle GPU's power", field, WC_NUM_TEXT(idle_w), board->name, board->max_power_w);
 	return WC_OK;
 }
 

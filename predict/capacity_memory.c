@@ -74,8 +74,8 @@ wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err)
 	const wc_platform_info *info = wc_predict_board(p, c->platform);
 	if (!(c->sm_clock_mhz > 0.0) || wc_platform_clock_in_range(info, c->sm_clock_mhz))
 		return WC_OK;
-	return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %g MHz is outside the clock range of %s, %g-%g MHz",
-	                    c->sm_clock_mhz, info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
+	return wc_error_set(err, WC_EINVAL, "sm_clock_mhz: %s MHz is outside the clock range of %s, %g-%g MHz",
+	                    WC_NUM_TEXT(c->sm_clock_mhz), info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
 }
 
 int

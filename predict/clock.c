@@ -207,8 +207,8 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 		return rc;
 	if (cap_w <= p0)
 		return wc_error_set(err, WC_EINVAL,
-		                    "power_cap_w: %g W is at or below the idle power of %s, %.1f W per GPU: no clock "
-		                    "settles under it", cap_w, c->platform, p0);
+		                    "power_cap_w: %s W is at or below the idle power of %s, %s W per GPU: no clock "
+		                    "settles under it", WC_NUM_TEXT(cap_w), c->platform, WC_NUM_TEXT(p0));
 	/* A series settles step by step, in wc_predict_inference: each load
 	 * level at the clock meeting the cap (docs/capacity.md). */
 	if (q->series_len > 0)

@@ -107,14 +107,14 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "horizon_s: must be between %g and %g s, got %s",
 		                    WC_ENVELOPE_GRID_S, WC_ENVELOPE_MAX_HORIZON_S, WC_NUM_TEXT(o->horizon_s));
 	if (!grid_multiple(o->horizon_s))
-		return wc_error_set(err, WC_EINVAL, "horizon_s: must be a multiple of %g s, got %.10g", WC_ENVELOPE_GRID_S,
-		                    o->horizon_s);
+		return wc_error_set(err, WC_EINVAL, "horizon_s: must be a multiple of %g s, got %s", WC_ENVELOPE_GRID_S,
+		                    WC_NUM_TEXT(o->horizon_s));
 	if (!isfinite(o->warmup_s) || o->warmup_s < 0 || o->warmup_s > WC_ENVELOPE_MAX_HORIZON_S)
 		return wc_error_set(err, WC_EINVAL, "warmup_s: must be between 0 and %g s, got %s",
 		                    WC_ENVELOPE_MAX_HORIZON_S, WC_NUM_TEXT(o->warmup_s));
 	if (o->warmup_s > 0 && !grid_multiple(o->warmup_s))
-		return wc_error_set(err, WC_EINVAL, "warmup_s: must be 0 or a multiple of %g s, got %.10g",
-		                    WC_ENVELOPE_GRID_S, o->warmup_s);
+		return wc_error_set(err, WC_EINVAL, "warmup_s: must be 0 or a multiple of %g s, got %s",
+		                    WC_ENVELOPE_GRID_S, WC_NUM_TEXT(o->warmup_s));
 	if (o->replicas < 1 || o->replicas > WC_ENVELOPE_MAX_REPLICAS)
 		return wc_error_set(err, WC_EINVAL, "replicas: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_REPLICAS, o->replicas);

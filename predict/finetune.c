@@ -49,7 +49,7 @@ range_warning(wc_finetune_prediction *out, const char *field, double v, const wc
               const char *unit)
 {
 	if (isfinite(s->lo) && isfinite(s->hi) && (v < s->lo || v > s->hi))
-		WC_WARN(out, "%s: %g%s is outside the calibrated %g-%g%s", field, v, unit, s->lo, s->hi, unit);
+		WC_WARN(out, "%s: %s%s is outside the calibrated %g-%g%s", field, WC_NUM_TEXT(v), unit, s->lo, s->hi, unit);
 }
 
 /* 16 tokens of a 0.6 B model were answered 2176 J (136 J per token, 3 s

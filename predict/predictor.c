@@ -491,8 +491,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	/* nvidia-smi -pl refuses a limit above the board's (docs/capacity.md,
 	 * "Clocks and power caps"): such a cap is no setting a GPU takes. */
 	if (q->power_cap_w > wc_level_power_limit_w(b.level))
-		WC_WARN(out, "power_cap_w: %g W per GPU is above %.64s's board power limit of %.0f W: it cannot bind (the "
-		        "limit holds first) and nvidia-smi would refuse it", q->power_cap_w, b.level->name,
+		WC_WARN(out, "power_cap_w: %s W per GPU is above %.64s's board power limit of %.0f W: it cannot bind (the "
+		        "limit holds first) and nvidia-smi would refuse it", WC_NUM_TEXT(q->power_cap_w), b.level->name,
 		        wc_level_power_limit_w(b.level));
 	/* The board's limit settled the clock (wc_predict_board_limit): say
 	 * why the answer is not the law's at the clock asked. */

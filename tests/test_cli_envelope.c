@@ -142,7 +142,7 @@ test_bad_inputs(const char *dir)
 	expect_usage(lower, 2, "--tp: the weights need 810.0 GB but 1 x H100-locked");
 	const char *idle[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
 		               "--horizon", "30", "--idle-power", "1e6", NULL };
-	expect_usage(idle, 2, "--idle-power: 1e+06 W per GPU is not below A100's board limit of 400 W");
+	expect_usage(idle, 2, "--idle-power: 1000000 W per GPU is not below A100's board limit of 400 W");
 	/* the shortest horizon: the default bins fit it; a --bin given is
 	 * checked as given */
 	const char *shortest[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",

@@ -69,7 +69,7 @@ static const struct {
 	{ "--think",
 	  "1e999",
 	  { "--closed", "2", "--horizon", "10" },
-	  "--think: must be >= 0 and <= 86400 s, got inf" },
+	  "--think: must be >= 0 and <= 86400 s, got '1e999'" },
 	{ "--think", "-1e999", { "--closed", "2", "--horizon", "10" }, "--think: must be >= 0, got '-1e999'" },
 	{ "--horizon", "1e999", { "--poisson", "1" }, "--horizon: must be between 0.05 and 604800 s" },
 	{ "--poisson", "1e999", { "--horizon", "10" }, "--poisson: must be a number of requests/s > 0 and <= 1e+06" },

@@ -49,7 +49,7 @@ tokens_cli(void)
 	const char *many[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 	                       "--micro-batch", "1", "--seq-len", "2048", "--tokens-per-step", "1e9", NULL };
 	run_result r = run(many, 2);
-	CHECK_CONTAINS(r.err, "--tokens-per-step: 1e+09 tokens are more than one step holds: micro_batch 1 x "
+	CHECK_CONTAINS(r.err, "--tokens-per-step: 1000000000 tokens are more than one step holds: micro_batch 1 x "
 	                      "seq_len 2048 x grad_accum 1 x 1 data-parallel replica = 2048");
 	run_result_free(&r);
 	/* derived, the tokens per step are held to the bound a given count
@@ -107,7 +107,7 @@ tokens_http(void)
 	CHECK(answer == NULL);
 	CHECK_INT(e.status, 422);
 	CHECK(strcmp(e.field, "/tokens_per_step") == 0);
-	CHECK_CONTAINS(e.message, "tokens_per_step: 1e+09 tokens are more than one step holds: micro_batch 1 x "
+	CHECK_CONTAINS(e.message, "tokens_per_step: 1000000000 tokens are more than one step holds: micro_batch 1 x "
 	                          "seq_len 2048 x grad_accum 1 x 1 data-parallel replica = 2048");
 	json_decref(answer);
 	json_decref(item);
