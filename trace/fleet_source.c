@@ -139,6 +139,46 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	return rc;
 }
 
+/* The grid of the samples one saved answer added (those of series i from
+ * before[i] on): the step, in ms, that divides its series' grids, and its
+ * origin, the earliest time of any of them (a series that appeared
+ * mid-range, first in the answer, named the origin 08:44:00 of a grid
+ * starting 08:42:15); step 0 when it shows no grid (raw samples, one
+ * value). */
+typedef struct {
+	long long step, at;
+} saved_grid;
+
+static int
+grid_of_file(const wc_prom_set *set, const size_t *before, size_t n_before, saved_grid *out, wc_error *err)
+{
+	out->step = out->at = 0;
+	double *tmp = wc__fleet_series_scratch(set);
+	if (!tmp)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < set->n; i++) {
+		wc_prom_series part = set->s[i];
+		size_t from = i < n_before ? before[i] : 0;
+		if (!part.query_range || part.n < from + 2)
+			continue;
+		part.t += from;
+		part.n -= from;
+		long long g = wc__fleet_grid_ms(&part, tmp), a = out->step;
+		if (!g)
+			continue;
+		if (!a || llround(part.t[0] * 1000.0) < out->at)
+			out->at = llround(part.t[0] * 1000.0);
+		while (g) {
+			long long r = a % g;
+			a = g;
+			g = r;
+		}
+		out->step = a;
+	}
+	free(tmp);
+	return WC_OK;
+}
+
 /* A --start off the grid of saved query_range answers: their values are
  * means over (t - step, t] at t = start + k x step of the query saved,
  * and a grid moved by 7 s averaged them again, 7 s late: one row of h1
@@ -149,27 +189,19 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
  * start on it, the last step is the last grid time up to the end, as a
  * server's. */
 static int
-start_on_grid(const wc_prom_set *set, double start, double *tmp, wc_error *err)
+start_on_grid(double start, const saved_grid *g, wc_error *err)
 {
-	long long at = llround(start * 1000.0);
-	for (size_t i = 0; i < set->n; i++) {
-		const wc_prom_series *s = &set->s[i];
-		long long g = s->query_range && s->n >= 2 ? wc__fleet_grid_ms(s, tmp) : 0;
-		if (!g)
-			continue;
-		long long t0 = llround(s->t[0] * 1000.0), d = at - t0, k = d / g - (d % g < 0);
-		if (d - k * g == 0)
-			continue;
-		char given[40], below[40], above[40], first[40];
-		wc_prom_format_time(start, given, sizeof given);
-		wc_prom_format_time((double)(t0 + k * g) / 1000.0, below, sizeof below);
-		wc_prom_format_time((double)(t0 + (k + 1) * g) / 1000.0, above, sizeof above);
-		wc_prom_format_time(s->t[0], first, sizeof first);
-		return wc_error_set(err, WC_EINVAL, "--start %s is off the saved answers' grid (a value every %.10g s "
-		                    "from %s): give --start %s or %s; they hold no other start's means", given,
-		                    (double)g / 1000.0, first, below, above);
-	}
-	return WC_OK;
+	long long at = llround(start * 1000.0), d = at - g->at, k = g->step ? d / g->step - (d % g->step < 0) : 0;
+	if (!g->step || d - k * g->step == 0)
+		return WC_OK;
+	char given[40], below[40], above[40], first[40];
+	wc_prom_format_time(start, given, sizeof given);
+	wc_prom_format_time((double)(g->at + k * g->step) / 1000.0, below, sizeof below);
+	wc_prom_format_time((double)(g->at + (k + 1) * g->step) / 1000.0, above, sizeof above);
+	wc_prom_format_time((double)g->at / 1000.0, first, sizeof first);
+	return wc_error_set(err, WC_EINVAL, "--start %s is off the saved answers' grid (a value every %.10g s "
+	                    "from %s): give --start %s or %s; they hold no other start's means", given,
+	                    (double)g->step / 1000.0, first, below, above);
 }
 
 /* The grid the files cover: their power samples' span, and as the step
@@ -229,14 +261,12 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "--end %s is before the first power sample: give one within "
 		                    "the files' span, %s to %s", given, a, b);
 	}
-	if (isfinite(o->start)) {
-		if (!(tmp = wc__fleet_series_scratch(set)))
-			return wc_error_set(err, WC_ENOMEM, "out of memory");
-		int rc = start_on_grid(set, o->start, tmp, err);
-		free(tmp);
-		if (rc != WC_OK)
-			return rc;
-	}
+	saved_grid g;
+	int rc = grid_of_file(set, NULL, 0, &g, err);
+	if (rc == WC_OK && isfinite(o->start))
+		rc = start_on_grid(o->start, &g, err);
+	if (rc != WC_OK)
+		return rc;
 	if (!isfinite(o->start))
 		o->start = lo;
 	if (!isfinite(o->end))
@@ -268,43 +298,6 @@ within_range(wc_prom_set *set, const wc_fleet_options *o, wc_error *err)
 	int rc = wc_prom_set_retain(set, keep, err);
 	free(keep);
 	return rc;
-}
-
-/* The grid of the samples one saved answer added (those of series i from
- * before[i] on): the step, in ms, that divides its series' grids, and a
- * time on it; step 0 when it shows no grid (raw samples, one value). */
-typedef struct {
-	long long step, at;
-} saved_grid;
-
-static int
-grid_of_file(const wc_prom_set *set, const size_t *before, size_t n_before, saved_grid *out, wc_error *err)
-{
-	out->step = out->at = 0;
-	double *tmp = wc__fleet_series_scratch(set);
-	if (!tmp)
-		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	for (size_t i = 0; i < set->n; i++) {
-		wc_prom_series part = set->s[i];
-		size_t from = i < n_before ? before[i] : 0;
-		if (!part.query_range || part.n < from + 2)
-			continue;
-		part.t += from;
-		part.n -= from;
-		long long g = wc__fleet_grid_ms(&part, tmp), a = out->step;
-		if (!g)
-			continue;
-		if (!a)
-			out->at = llround(part.t[0] * 1000.0);
-		while (g) {
-			long long r = a % g;
-			a = g;
-			g = r;
-		}
-		out->step = a;
-	}
-	free(tmp);
-	return WC_OK;
 }
 
 /* Saved answers of queries run at different times lie on grids offset
