@@ -2,7 +2,9 @@
  * Fleet ingest defects an operator met (docs/fleet.md,
  * docs/formats/prometheus.md), each below:
  * the grid a --start is off named from a series that appeared
- * mid-range.
+ * mid-range; and
+ * a --step longer than the saved answers' grid counting a
+ * half-covered first step as a whole one.
  */
 #include "tests/support/support.h"
 
@@ -85,11 +87,40 @@ check_grid_origin(void)
 	free(out);
 }
 
+/* (5) --step 30 over a 15 s grid: the step at the first value holds that
+ * value alone, half its span; the range starts at the first step the
+ * files cover whole, said. */
+static void
+check_first_step(void)
+{
+	const char *p[] = { GPU("dcgm-h1:9400", "GPU-A") "|0|300|300" };
+	const char *e[] = { ENGINE "|0|300|8" };
+	char *pj = answer(p, 1);
+	char *pp = save("step_p.json", pj), *pe = save("step_e.json", answer(e, 1));
+	char *out = path_join(dir, "step.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus-json", pp, "--prometheus-json", pe, "--step", "30",
+		               "-o", out, NULL };
+	run_result r;
+	ingest(argv, &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "--step 30 s over saved answers of a value every 15 s, which cover from "
+	               "2025-12-31T23:59:45.000Z: the range starts at 2026-01-01T00:00:30.000Z, the first step they "
+	               "cover whole, not at 2026-01-01T00:00:00.000Z (their first value)");
+	CHECK_CONTAINS(r.out, "h1#2026-01-01T00:00:30.000Z");
+	CHECK(r.out && !strstr(r.out, "h1#2026-01-01T00:00:00.000Z"));
+	CHECK_CONTAINS(r.out, "    300.0 ");
+	run_result_free(&r);
+	free(pp);
+	free(pe);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_fleet_ops");
 	check_grid_origin();
+	check_first_step();
 	free(dir);
 	return check_report("test_prom_fleet_ops");
 }

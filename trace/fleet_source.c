@@ -204,6 +204,44 @@ start_on_grid(double start, const saved_grid *g, wc_error *err)
 	                    (double)g->step / 1000.0, first, below, above);
 }
 
+/* A step longer than the saved answers' grid averages several of their
+ * values, each the mean over the grid step up to its time, so the files
+ * cover a step ending at t only from the earliest power value's time
+ * less one grid step on. The first 30 s step at the first 15 s value
+ * held half its span, as a full step: h1's first row 186.6 W at 3.75
+ * running where the server gave 151.8 W at 2.20 over the same range.
+ * The range starts at the first step the files cover whole, said
+ * (docs/fleet.md, "Queries"). */
+static int
+first_covered(const wc_prom_set *set, const saved_grid *g, int given_start, wc_fleet_options *o,
+              wc_error *err)
+{
+	double lo = INFINITY, grid = (double)g->step / 1000.0;
+	for (size_t i = 0; i < set->n; i++)
+		if (set->s[i].query_range && set->s[i].n && wc_fleet_metric_from_name(set->s[i].metric) == WC_FLEET_POWER)
+			lo = fmin(lo, set->s[i].t[0]);
+	if (!g->step || !isfinite(lo) || o->step <= grid + 1e-9 || o->start - o->step >= lo - grid - 1e-6)
+		return WC_OK;
+	double k = ceil((lo - grid + o->step - o->start) / o->step - 1e-9), start = o->start + k * o->step;
+	char was[40], first[40], now[40];
+	wc_prom_format_time(o->start, was, sizeof was);
+	wc_prom_format_time(lo - grid, first, sizeof first);
+	wc_prom_format_time(start, now, sizeof now);
+	if (start > o->end + 1e-6)
+		return wc_error_set(err, WC_EINVAL, "--step %.10g s: no step of the range lies within the saved answers, "
+		                    "which cover from %s on (a value every %.10g s): give a shorter --step or a later "
+		                    "--end", o->step, first, grid);
+	if (o->warn) {
+		char msg[WC_ERROR_MSG_MAX];
+		snprintf(msg, sizeof msg, "--step %.10g s over saved answers of a value every %.10g s, which cover from "
+		         "%s: the range starts at %s, the first step they cover whole, not at %s (%s)", o->step, grid,
+		         first, now, was, given_start ? "--start" : "their first value");
+		o->warn(msg, o->warn_payload);
+	}
+	o->start = start;
+	return WC_OK;
+}
+
 /* The grid the files cover: their power samples' span, and as the step
  * the scrape interval of the sparsest power or running series, measured
  * and rounded as the interval check does (fleet_interval.c), so that the
@@ -267,6 +305,7 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 		rc = start_on_grid(o->start, &g, err);
 	if (rc != WC_OK)
 		return rc;
+	int given_start = isfinite(o->start);
 	if (!isfinite(o->start))
 		o->start = lo;
 	if (!isfinite(o->end))
@@ -276,7 +315,7 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 			return wc_error_set(err, WC_EINVAL, "step: one power sample per series; --step gives it");
 		o->step = step;
 	}
-	return WC_OK;
+	return first_covered(set, &g, given_start, o, err);
 }
 
 /* The series with a sample the grid reads, in (start - step, end]: a
