@@ -67,6 +67,7 @@ static const struct option opts[] = {
 
 typedef struct {
 	const char *out, *url, *selector;
+	char shown[WC_PROM_URL_SHOWN];    /* url as messages and the table show it (wc_prom_url_mask) */
 	const char **json, **scrapes;
 	size_t n_json, n_scrapes;
 	wc_fleet_options o;
@@ -138,12 +139,13 @@ apply_flag(int opt, prom_args *a)
 		 * waited 10 s (ftp) or read a local file (file), a query string
 		 * got a redirect page (docs/cli.md). */
 		a->url = optarg;
+		wc_prom_url_mask(optarg, a->shown, sizeof a->shown); /* no password in messages */
 		if (strncasecmp(optarg, "http://", 7) != 0 && strncasecmp(optarg, "https://", 8) != 0)
 			return cli_usage_error(cmd, "--prometheus: '%.100s' is not an http:// or https:// base URL "
-			                       "(http://prometheus:9090)", optarg);
+			                       "(http://prometheus:9090)", a->shown);
 		if (strpbrk(optarg, "?#"))
 			return cli_usage_error(cmd, "--prometheus: '%.100s' has a query or fragment; give the "
-			                       "server's base URL (http://prometheus:9090)", optarg);
+			                       "server's base URL (http://prometheus:9090)", a->shown);
 		return CLI_OK;
 	case OPT_JSON: return push(&a->json, &a->n_json, optarg);
 	case OPT_SCRAPES: return push(&a->scrapes, &a->n_scrapes, optarg);
@@ -262,7 +264,7 @@ cli_cmd_ingest_prometheus(int argc, char **argv)
 		                                 &err);
 		snprintf(comment, sizeof comment, "wattcast ingest from %s%s (docs/fleet.md)",
 		         a.url ? "Prometheus at " : "saved Prometheus data",
-		         a.url ? a.url : "");
+		         a.url ? a.shown : "");
 		if (rc == WC_OK)
 			rc = wc_runs_write(a.out, t, comment, &err);
 		if (rc == WC_OK)

@@ -92,6 +92,12 @@ int wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *se
 int wc_prom_http_query_range(const char *base, const char *query, double start, double end,
                              double step, double timeout_s, const char *metric, wc_prom_set *set,
                              wc_error *err);
+/** `url` for messages and the runs table: a user and password in it
+ *  (user:password@host) become `***@host`, parsed by
+ *  libcurl's URL API; other URLs are copied (docs/fleet.md, "Queries"). */
+void wc_prom_url_mask(const char *url, char *buf, size_t size);
+/** Room for a masked URL in messages (longer ones are cut). */
+#define WC_PROM_URL_SHOWN 512
 /** A request's wait for its whole answer by default (timeout_s <= 0),
  *  far above a page's response (docs/cli.md, `--timeout`). */
 #define WC_PROM_HTTP_TIMEOUT_S 300.0

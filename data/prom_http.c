@@ -33,6 +33,12 @@ static struct {
 	const char *(*easy_strerror)(CURLcode);
 	void (*easy_cleanup)(CURL *);
 	int ok;
+	/* the URL API, for wc_prom_url_mask */
+	CURLU *(*url)(void);
+	CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+	CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
+	void (*url_cleanup)(CURLU *);
+	int url_ok;
 } cu;
 static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
 
@@ -63,6 +69,9 @@ cu_load(void)
 	        cu_sym(lib, "curl_easy_getinfo", &cu.easy_getinfo) &&
 	        cu_sym(lib, "curl_easy_strerror", &cu.easy_strerror) &&
 	        cu_sym(lib, "curl_easy_cleanup", &cu.easy_cleanup);
+	cu.url_ok = cu_sym(lib, "curl_url", &cu.url) && cu_sym(lib, "curl_url_set", &cu.url_set) &&
+	            cu_sym(lib, "curl_url_get", &cu.url_get) && cu_sym(lib, "curl_url_cleanup", &cu.url_cleanup) &&
+	            cu_sym(lib, "curl_free", &cu.free_text);
 	/* curl_easy_init would do this on the first call, but not
 	 * thread-safely; here it runs once, under pthread_once. */
 	CURLcode (*global_init)(long) = NULL;
@@ -70,6 +79,52 @@ cu_load(void)
 		global_init(CURL_GLOBAL_DEFAULT);
 }
 
+/* The URL as libcurl parses it (CURLU), its user, password and login
+ * options cleared and "***@" put in their place: the user's URL went
+ * whole into every message and the runs table's first line, password
+ * included (docs/fleet.md, "Queries"). Without the URL API a URL with an
+ * '@' is shown as its scheme alone. */
+void
+wc_prom_url_mask(const char *url, char *buf, size_t size)
+{
+	char *user = NULL, *pass = NULL, *bare = NULL;
+	if (!size)
+		return;
+	pthread_once(&cu_once, cu_load);
+	CURLU *u = cu.url_ok ? cu.url() : NULL;
+	int parsed = u && cu.url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK;
+	if (parsed) {
+		cu.url_get(u, CURLUPART_USER, &user, 0);
+		cu.url_get(u, CURLUPART_PASSWORD, &pass, 0);
+	}
+	if (parsed && !user && !pass) {
+		snprintf(buf, size, "%s", url);
+	} else if (parsed && cu.url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	           cu.url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+	           cu.url_set(u, CURLUPART_OPTIONS, NULL, 0) == CURLUE_OK &&
+	           cu.url_get(u, CURLUPART_URL, &bare, 0) == CURLUE_OK && strstr(bare, "://")) {
+		const char *host = strstr(bare, "://") + 3;
+		size_t n = strlen(host), un = strlen(url);
+		/* libcurl adds the path "/" that a base URL often lacks */
+		if (n && host[n - 1] == '/' && un && url[un - 1] != '/')
+			n--;
+		snprintf(buf, size, "%.*s***@%.*s", (int)(host - bare), bare, (int)n, host);
+	} else {
+		const char *sep = strstr(url, "://");
+		if (strchr(url, '@'))
+			snprintf(buf, size, "%.*s***", sep ? (int)(sep - url + 3) : 0, url);
+		else
+			snprintf(buf, size, "%s", url);
+	}
+	if (user)
+		cu.free_text(user);
+	if (pass)
+		cu.free_text(pass);
+	if (bare)
+		cu.free_text(bare);
+	if (u)
+		cu.url_cleanup(u);
+}
 
 typedef struct {
 	char *buf;
@@ -117,14 +172,14 @@ make_url(CURL *h, const char *base, const char *query, double start, double end,
 
 /* "HTTP 400 from URL: <the server's error>" from an error body. */
 static int
-http_error(const char *base, long status, const body *b, const char *metric, wc_error *err)
+http_error(const char *shown, long status, const body *b, const char *metric, wc_error *err)
 {
 	wc_error inner;
 	wc_prom_set none = { 0 };
 	if (b->buf && wc_prom_json_parse(b->buf, b->len, "", metric, &none, &inner) != WC_OK &&
 	    strstr(inner.msg, "Prometheus answered")) {
 		wc_prom_set_clear(&none);
-		return wc_error_set(err, WC_EIO, "%s: HTTP %ld:%s", base, status, inner.msg + 1);
+		return wc_error_set(err, WC_EIO, "%s: HTTP %ld:%s", shown, status, inner.msg + 1);
 	}
 	wc_prom_set_clear(&none);
 	/* a plain-text body ends in a newline, which a message shows as '?' */
@@ -132,7 +187,7 @@ http_error(const char *base, long status, const body *b, const char *metric, wc_
 	int n = (int)strnlen(text, 120);
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
 		n--;
-	return wc_error_set(err, WC_EIO, "%s: HTTP %ld: %.*s", base, status, n, text);
+	return wc_error_set(err, WC_EIO, "%s: HTTP %ld: %.*s", shown, status, n, text);
 }
 
 int
@@ -143,11 +198,12 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	body b = { 0 };
 	long status = 0;
 	int rc = WC_OK;
-	char cerr[CURL_ERROR_SIZE] = "";
+	char cerr[CURL_ERROR_SIZE] = "", shown[WC_PROM_URL_SHOWN];
+	wc_prom_url_mask(base, shown, sizeof shown); /* the messages' URL: no password */
 	pthread_once(&cu_once, cu_load);
 	if (!cu.ok)
 		return wc_error_set(err, WC_EIO, "%s: cannot query Prometheus over HTTP: libcurl.so.4 could "
-		                    "not be loaded (apt-get install libcurl4)", base);
+		                    "not be loaded (apt-get install libcurl4)", shown);
 	CURL *h = cu.easy_init();
 	char *url = h ? make_url(h, base, query, start, end, step) : NULL;
 	if (!url) {
@@ -168,16 +224,16 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	/* A server that takes the connection and never answers: the wait
 	 * and the flag, not curl's "0 bytes received" alone (docs/cli.md). */
 	if (cc == CURLE_OPERATION_TIMEDOUT && !b.too_big)
-		rc = wc_error_set(err, WC_EIO, "%s: no answer within %.10g s (--timeout S waits longer): %s", base,
+		rc = wc_error_set(err, WC_EIO, "%s: no answer within %.10g s (--timeout S waits longer): %s", shown,
 		                  (double)ms / 1000.0, cerr[0] ? cerr : cu.easy_strerror(cc));
 	else if (cc != CURLE_OK)
-		rc = wc_error_set(err, WC_EIO, "%s: %s", base,
+		rc = wc_error_set(err, WC_EIO, "%s: %s", shown,
 		                  b.too_big ? "response larger than 1 GiB (use a smaller --step or range)"
 		                  : cerr[0] ? cerr : cu.easy_strerror(cc));
 	else if (status != 200)
-		rc = http_error(base, status, &b, metric, err);
+		rc = http_error(shown, status, &b, metric, err);
 	else
-		rc = wc_prom_json_parse(b.buf ? b.buf : "", b.len, base, metric, set, err);
+		rc = wc_prom_json_parse(b.buf ? b.buf : "", b.len, shown, metric, set, err);
 	free(b.buf);
 	free(url);
 	cu.easy_cleanup(h);

@@ -1,6 +1,8 @@
 /*
  * Fleet ingest defects an operator met (docs/fleet.md,
  * docs/formats/prometheus.md), each below:
+ * a password in the --prometheus URL printed in messages and written
+ * into the runs table;
  * the grid a --start is off named from a series that appeared
  * mid-range; and
  * a --step longer than the saved answers' grid counting a
@@ -64,6 +66,110 @@ ingest(const char *const *argv, run_result *r)
 	fprintf(stderr, "%s%s", r->out ? r->out : "", r->err ? r->err : "");
 }
 
+/* A child answering each request on 127.0.0.1: with `status` and, for a
+ * 200, the power answer to the power query, the engine's to the running
+ * query and an empty one to the others. */
+static pid_t
+serve(int status, const char *power, const char *running, int *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
+	socklen_t sl = sizeof sa;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
+	      getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
+	*port = ntohs(sa.sin_port);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		static char req[65536];
+		for (;;) {
+			int c = accept(fd, NULL, NULL);
+			if (c < 0)
+				_exit(0);
+			size_t got = 0;
+			ssize_t n;
+			while (got < sizeof req - 1 && (n = read(c, req + got, sizeof req - 1 - got)) > 0) {
+				got += (size_t)n;
+				req[got] = '\0';
+				if (strstr(req, "\r\n\r\n"))
+					break;
+			}
+			req[got] = '\0';
+			const char *body = status != 200 ? "404 page not found\n"
+			                   : strstr(req, "DCGM_FI_DEV_POWER_USAGE") ? power
+			                   : strstr(req, "num_requests_running") ? running
+			                   : "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+			char head[256];
+			int hn = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+			                  "Connection: close\r\n\r\n", status, status == 200 ? "OK" : "Not Found",
+			                  status == 200 ? "application/json" : "text/plain", strlen(body));
+			if (write(c, head, (size_t)hn) < 0 || write(c, body, strlen(body)) < 0)
+				_exit(1);
+			close(c);
+		}
+	}
+	close(fd);
+	return pid;
+}
+
+/* (1) A user and password in the URL are masked as ***@host in
+ * every message and in the runs table's first line. */
+static void
+check_url_masked(void)
+{
+	const char *p[] = { GPU("dcgm-h1:9400", "GPU-A") "|0|300|300" }, *e[] = { ENGINE "|0|300|8" };
+	char *power = answer(p, 1), *running = answer(e, 1), url[96], shown[96], end[32], start[32];
+	char *out = path_join(dir, "url.csv");
+	snprintf(start, sizeof start, "%ld", T0);
+	snprintf(end, sizeof end, "%ld", T0 + 300);
+	int port = 0;
+	pid_t pid = serve(200, power, running, &port);
+	snprintf(url, sizeof url, "http://alice:s3cret@127.0.0.1:%d", port);
+	snprintf(shown, sizeof shown, "http://***@127.0.0.1:%d", port);
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", start, "--end", end, "-o", out,
+		               NULL };
+	run_result r;
+	ingest(argv, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	CHECK_INT(r.status, 0);
+	char *table = test_slurp(out);
+	CHECK_CONTAINS(table, "# wattcast ingest from Prometheus at ");
+	CHECK_CONTAINS(table, shown);
+	CHECK(table && !strstr(table, "s3cret") && !strstr(table, "alice"));
+	CHECK(!strstr(r.out ? r.out : "", "s3cret") && !strstr(r.err ? r.err : "", "s3cret"));
+	free(table);
+	run_result_free(&r);
+
+	/* an HTTP error, an unreachable server, a URL refused */
+	pid = serve(404, power, running, &port);
+	snprintf(url, sizeof url, "http://alice:s3cret@127.0.0.1:%d", port);
+	snprintf(shown, sizeof shown, "wattcast ingest: http://***@127.0.0.1:%d: HTTP 404: 404 page not found", port);
+	ingest(argv, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, shown);
+	CHECK(!strstr(r.err ? r.err : "", "s3cret"));
+	run_result_free(&r);
+	snprintf(url, sizeof url, "http://alice:s3cret@127.0.0.1:1/prom");
+	ingest(argv, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "wattcast ingest: http://***@127.0.0.1:1/prom: ");
+	CHECK(!strstr(r.err ? r.err : "", "s3cret"));
+	run_result_free(&r);
+	snprintf(url, sizeof url, "ftp://alice:s3cret@h1");
+	ingest(argv, &r);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--prometheus: 'ftp://***@h1' is not an http:// or https:// base URL");
+	CHECK(!strstr(r.err ? r.err : "", "s3cret"));
+	run_result_free(&r);
+	free(power);
+	free(running);
+	free(out);
+}
+
 /* (2) The grid a --start is off is named from its origin, the earliest
  * time of any series, not from the first series listed (one that
  * appeared mid-range). */
@@ -119,6 +225,7 @@ int
 main(void)
 {
 	dir = test_tmpdir("prom_fleet_ops");
+	check_url_masked();
 	check_grid_origin();
 	check_first_step();
 	free(dir);
