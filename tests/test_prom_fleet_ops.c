@@ -4,7 +4,9 @@
  * a password in the --prometheus URL printed in messages and written
  * into the runs table;
  * the grid a --start is off named from a series that appeared
- * mid-range; and
+ * mid-range;
+ * an exporter relabelled under a new `instance` taken for two
+ * scrape jobs and cutting the window; and
  * a --step longer than the saved answers' grid counting a
  * half-covered first step as a whole one.
  */
@@ -193,6 +195,40 @@ check_grid_origin(void)
 	free(out);
 }
 
+/* (3) One GPU (one UUID) handed over from one series to another, the old
+ * one's last value in the step of the new one's first, or the next: one
+ * exporter relabelled, not two scrape jobs, and no window cut. */
+static void
+check_relabelled(void)
+{
+	const char *p[2][2] = {
+		{ GPU("dcgm-h1-new:9400", "GPU-A") "|105|300|300", GPU("dcgm-h1:9400", "GPU-A") "|0|105|300" },
+		{ GPU("dcgm-h1-new:9400", "GPU-A") "|120|300|300", GPU("dcgm-h1:9400", "GPU-A") "|0|105|300" },
+	};
+	const char *e[] = { ENGINE "|0|300|8" };
+	for (int k = 0; k < 2; k++) {
+		char *pp = save("relabel_p.json", answer(p[k], 2)), *pe = save("relabel_e.json", answer(e, 1));
+		char *out = path_join(dir, "relabel.csv");
+		const char *argv[] = { "wattcast", "ingest", "--prometheus-json", pp, "--prometheus-json", pe, "-o", out,
+			               NULL };
+		run_result r;
+		ingest(argv, &r);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, k ? "group 'h1': GPU GPU-A relabelled at 2026-01-01T00:02:00.000Z, "
+		                          "instance=\"dcgm-h1:9400\" to instance=\"dcgm-h1-new:9400\""
+		                        : "group 'h1': GPU GPU-A relabelled at 2026-01-01T00:02:00.000Z");
+		CHECK_CONTAINS(r.err, "the same GPU, the window goes on");
+		CHECK(r.err && !strstr(r.err, "two scrape jobs") && !strstr(r.err, "appears at") &&
+		      !strstr(r.err, "vanishes at"));
+		CHECK_CONTAINS(r.out, "wrote 1 row to");
+		CHECK_CONTAINS(r.out, "  315.000\n");
+		run_result_free(&r);
+		free(pp);
+		free(pe);
+		free(out);
+	}
+}
+
 /* (5) --step 30 over a 15 s grid: the step at the first value holds that
  * value alone, half its span; the range starts at the first step the
  * files cover whole, said. */
@@ -227,6 +263,7 @@ main(void)
 	dir = test_tmpdir("prom_fleet_ops");
 	check_url_masked();
 	check_grid_origin();
+	check_relabelled();
 	check_first_step();
 	free(dir);
 	return check_report("test_prom_fleet_ops");

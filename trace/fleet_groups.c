@@ -445,8 +445,8 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 
 /* The labels of b that a lacks or holds with another value, `n="v"`
  * comma-separated: what tells two series of one GPU apart. */
-static void
-label_diff(const wc_prom_series *a, const wc_prom_series *b, char *out, size_t size)
+void
+wc__fleet_label_diff(const wc_prom_series *a, const wc_prom_series *b, char *out, size_t size)
 {
 	size_t len = 0;
 	out[0] = '\0';
@@ -466,7 +466,8 @@ label_diff(const wc_prom_series *a, const wc_prom_series *b, char *out, size_t s
  * and energy per token with them, unsaid. The series present at the last
  * step is kept (a second job added mid-range cuts nothing), else the
  * first; a GPU's series one after the other (an exporter restarted
- * under a new instance) are not at the same step, and are untouched. */
+ * under a new instance) are not two jobs, even where the old one's last
+ * scrape and the new one's first fall in one step. */
 size_t
 wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t *present, double *pw,
                       size_t np, double t)
@@ -490,12 +491,20 @@ wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_
 			other = read;
 			read = present[k];
 		}
-		if (!g->two_jobs_said) {
+		/* The series read ends in this step as the other begins: one
+		 * exporter relabelled (restarted under a new instance), whose
+		 * last and first scrapes fall in one step (08:43:57 and 08:43:59
+		 * in the step to 08:44:00); said at the next step, where the new
+		 * series continues the GPU (fleet_steps.c), not two jobs. */
+		const wc_prom_series *rs = &set->s[read], *os = &set->s[other];
+		int handover = wc__fleet_is_member(g, rs->key) && !wc__fleet_is_member(g, os->key) && os->n &&
+		               os->t[0] > t - f->o.step && rs->n && rs->t[rs->n - 1] <= t + 1e-9;
+		if (!handover && !g->two_jobs_said) {
 			char at[40], sa[WC_ERROR_MSG_MAX], diff[160];
 			g->two_jobs_said = 1;
 			wc_prom_format_time(t, at, sizeof at);
 			wc_error_name_cut(set->s[read].key, 220, sa, sizeof sa);
-			label_diff(&set->s[read], &set->s[other], diff, sizeof diff);
+			wc__fleet_label_diff(&set->s[read], &set->s[other], diff, sizeof diff);
 			wc__fleet_warn(f, "group '%.40s': GPU %.60s in two power series at %s (one exporter in two "
 			               "scrape jobs?), counted once: %s read, not the one with %s", g->name, u, at, sa,
 			               diff);

@@ -75,6 +75,7 @@ typedef struct {
 	char iv_series[2][256];
 	/* across pages */
 	char **members;                /* power series present at the last step */
+	char **member_uuid;            /* ... and their GPUs' `UUID` ("" none) */
 	size_t n_members;
 	/* The most GPUs present so far; windows with fewer are partial
 	 * power, excluded (docs/fleet.md, "Problems in the data"). */
@@ -181,6 +182,10 @@ int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
  * first; said once per group). The count kept. */
 size_t wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t *present,
                              double *pw, size_t np, double t);
+
+/* fleet_groups.c: the labels of b that a lacks or holds otherwise,
+ * `name="value"` comma-separated, into out. */
+void wc__fleet_label_diff(const wc_prom_series *a, const wc_prom_series *b, char *out, size_t size);
 
 /* fleet_samples.c: series i over (t - step, t] into *v: FLEET_VALUE, or
  * FLEET_ABSENT (no sample), FLEET_NAN (a NaN sample), FLEET_DROPPED (only

@@ -27,16 +27,25 @@ static int
 set_members(fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
             wc_error *err)
 {
-	for (size_t j = 0; j < g->n_members; j++)
+	for (size_t j = 0; j < g->n_members; j++) {
 		free(g->members[j]);
+		free(g->member_uuid[j]);
+	}
 	free(g->members);
+	free(g->member_uuid);
 	g->n_members = 0;
 	g->members = wc_alloc_array(np ? np : 1, sizeof *g->members);
-	if (!g->members)
+	g->member_uuid = wc_alloc_array(np ? np : 1, sizeof *g->member_uuid);
+	if (!g->members || !g->member_uuid)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (size_t j = 0; j < np; j++) {
-		if (!(g->members[j] = strdup(set->s[present[j]].key)))
+		const char *u = wc_prom_label(&set->s[present[j]], "UUID");
+		g->members[j] = strdup(set->s[present[j]].key);
+		g->member_uuid[j] = strdup(u ? u : "");
+		if (!g->members[j] || !g->member_uuid[j]) {
+			g->n_members = j + 1; /* freed with the group */
 			return wc_error_set(err, WC_ENOMEM, "out of memory");
+		}
 		g->n_members++;
 	}
 	return WC_OK;
@@ -51,16 +60,74 @@ wc__fleet_is_member(const fleet_group *g, const char *key)
 	return 0;
 }
 
+/* The member that present series j continues: gone at this step, its
+ * GPU's `UUID` the same; -1 none. */
+static long
+continued(const fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np, size_t j)
+{
+	const char *u = wc_prom_label(&set->s[present[j]], "UUID");
+	if (!u || !u[0])
+		return -1;
+	for (size_t m = 0; m < g->n_members; m++) {
+		size_t k = 0;
+		while (k < np && strcmp(set->s[present[k]].key, g->members[m]) != 0)
+			k++;
+		if (k == np && wc_telemetry_uuid_same(g->member_uuid[m], u, strlen(u)))
+			return (long)m;
+	}
+	return -1;
+}
+
+/* Every GPU still there, some under a new series: one exporter
+ * relabelled (restarted under a new instance, without a gap). The same
+ * GPUs, so no window is cut; it was said as two scrape jobs, then as a
+ * GPU that appears and one that vanishes, each cutting the window
+ * (docs/fleet.md, "Grouping"). */
+static int
+relabelled(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
+           const long *from, double t, wc_error *err)
+{
+	char at[40], was[160], now[160];
+	when(t, at);
+	for (size_t j = 0; j < np && g->had_step; j++) {
+		if (from[j] < 0)
+			continue;
+		const wc_prom_series *s = &set->s[present[j]], *old = NULL;
+		for (size_t i = 0; i < set->n && !old; i++)
+			if (strcmp(set->s[i].key, g->members[from[j]]) == 0)
+				old = &set->s[i];
+		if (old) {
+			wc__fleet_label_diff(s, old, was, sizeof was);
+			wc__fleet_label_diff(old, s, now, sizeof now);
+		} else {
+			wc_error_name_cut(g->members[from[j]], 100, was, sizeof was);
+			wc_error_name_cut(s->key, 100, now, sizeof now);
+		}
+		wc__fleet_warn(f, "group '%.40s': GPU %.60s relabelled at %s, %.70s to %.70s (its exporter restarted "
+		               "under new labels?): the same GPU%s", g->name, g->member_uuid[from[j]], at, was, now,
+		               g->win.open ? ", the window goes on" : ""); /* a gap closed it */
+	}
+	return set_members(g, set, present, np, err);
+}
+
 /* Did the GPUs present change since the last step? Reported per series. */
 static int
 membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
            double t, double gone, int *changed, wc_error *err)
 {
 	char at[40], gone_at[40];
-	size_t same = 0;
-	for (size_t j = 0; j < np; j++)
-		same += wc__fleet_is_member(g, set->s[present[j]].key);
-	*changed = same != np || np != g->n_members;
+	size_t same = 0, moved = 0;
+	long from[WC_TELEMETRY_MAX_GPUS];
+	for (size_t j = 0; j < np; j++) {
+		from[j] = -1;
+		if (wc__fleet_is_member(g, set->s[present[j]].key))
+			same++;
+		else if ((from[j] = continued(g, set, present, np, j)) >= 0)
+			moved++;
+	}
+	*changed = same + moved != np || np != g->n_members;
+	if (!*changed && moved)
+		return relabelled(f, g, set, present, np, from, t, err);
 	if (!*changed)
 		return WC_OK;
 	when(t, at);
