@@ -205,6 +205,10 @@ typedef struct {
 	char instance[256];
 	const char *const *keep;
 	wc_prom_set *set;
+	size_t scrapes;      /* `# wattcast-scrape` lines read */
+	size_t lines;        /* sample lines since the last one */
+	int skipping;        /* the current scrape is an error page: skipped */
+	size_t n_skipped;    /* such scrapes */
 } scrape_state;
 
 static int
@@ -252,7 +256,12 @@ comment_line(cursor *c, scrape_state *st)
 	}
 	strcpy(st->instance, inst);
 	skip_blanks(c);
-	return c->s[c->i] ? fail(c, "unexpected text after the instance") : WC_OK;
+	if (c->s[c->i])
+		return fail(c, "unexpected text after the instance");
+	st->scrapes++;
+	st->lines = 0;
+	st->skipping = 0;
+	return WC_OK;
 }
 
 static int
@@ -315,6 +324,32 @@ sample_line(cursor *c, scrape_state *st)
 	return wc__prom_set_append_at(st->set, pos, ts, v, c->origin, where, c->err);
 }
 
+/* A line that opens with '<': markup, not exposition text. A scrape
+ * that failed (`curl -s` without -f) saved its server's error page
+ * (`<html><body><h1>503 Service Unavailable</h1>...`) and the whole file
+ * was refused at "expected a metric name". Where `# wattcast-scrape`
+ * lines delimit the scrapes and the page opens its scrape, that scrape is
+ * skipped to the next such line, said once per file with the count at
+ * the end; elsewhere it is refused naming what it is
+ * (docs/formats/prometheus.md). */
+static int
+markup_line(cursor *c, scrape_state *st, wc_warn_fn warn, void *payload)
+{
+	if (!st->scrapes || st->lines)
+		return fail(c, "not exposition text but markup (an HTML or error page saved as a scrape? "
+		            "curl -sf leaves them out)");
+	st->skipping = 1;
+	if (st->n_skipped++ == 0 && warn) {
+		char msg[WC_ERROR_MSG_MAX], at[40];
+		wc_prom_format_time(st->time, at, sizeof at);
+		wc_error_format_path(msg, sizeof msg, c->origin, ":%d:1: not exposition text (an HTML or error page, "
+		                     "a failed scrape?): the scrape of %.40s at %s is skipped", c->line,
+		                     st->instance[0] ? st->instance : "its target", at);
+		warn(msg, payload);
+	}
+	return WC_OK;
+}
+
 int
 wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *const *keep,
                    wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err)
@@ -333,8 +368,12 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		c.i = 0;
 		if (n > 0 && start[n - 1] == '\r')
 			n--;
-		if (unread_metric(start, n, keep))
+		if (st.skipping && (n == 0 || start[0] != '#'))
+			continue; /* an error page's lines, to the next scrape */
+		if (unread_metric(start, n, keep)) {
+			st.lines++;
 			continue;
+		}
 		if (n > MAX_LINE) {
 			rc = fail(&c, "line longer than 65536 bytes");
 			break;
@@ -348,8 +387,10 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 			continue;
 		} else if (line[0] == '#') {
 			rc = comment_line(&c, &st);
-		} else {
-			rc = sample_line(&c, &st);
+		} else if (line[strspn(line, " \t")] == '<') {
+			rc = markup_line(&c, &st, warn, payload);
+		} else if ((rc = sample_line(&c, &st)) == WC_OK) {
+			st.lines++;
 		}
 		/* Scrapes appended in a loop (docs/fleet.md) read while the loop
 		 * writes end in half a line: dropped as the other telemetry logs'
@@ -365,6 +406,12 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		}
 	}
 	free(line);
+	if (rc == WC_OK && st.n_skipped > 1 && warn) {
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, origin, ": %zu scrapes in all were not exposition text (HTML "
+		                     "or error pages): skipped", st.n_skipped);
+		warn(msg, payload);
+	}
 	return rc;
 }
 

@@ -6,7 +6,8 @@
  * the grid a --start is off named from a series that appeared
  * mid-range;
  * an exporter relabelled under a new `instance` taken for two
- * scrape jobs and cutting the window; and
+ * scrape jobs and cutting the window;
+ * a saved error page refusing a whole scrapes file; and
  * a --step longer than the saved answers' grid counting a
  * half-covered first step as a whole one.
  */
@@ -229,6 +230,44 @@ check_relabelled(void)
 	}
 }
 
+/* (4) A scrape saved as its server's error page: skipped, said, where
+ * `# wattcast-scrape` lines delimit the scrapes; refused naming it as
+ * markup where they do not. */
+static void
+check_error_page(void)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	for (int k = 0; k <= 20; k++) {
+		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %ld dcgm-h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-A\",modelName=\"NVIDIA H100 80GB "
+		                        "HBM3\",Hostname=\"h1\"} 300\n# wattcast-scrape %ld h1:8000\n", T0 + 15 * k,
+		                        T0 + 15 * k);
+		len += (size_t)snprintf(buf + len, cap - len, "%s\n", k == 10
+		                        ? "<html><body><h1>503 Service Unavailable</h1></body></html>"
+		                        : "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8");
+	}
+	char *in = save("page.prom", buf), *out = path_join(dir, "page.csv");
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, NULL };
+	run_result r;
+	ingest(argv, &r);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "page.prom:44:1: not exposition text (an HTML or error page, a failed scrape?): the "
+	               "scrape of h1:8000 at 2026-01-01T00:02:30.000Z is skipped");
+	CHECK_CONTAINS(r.out, "wrote 2 rows to"); /* the scrape missed is a gap */
+	run_result_free(&r);
+	char *bare = save("bare.prom", strdup("<html><body><h1>503 Service Unavailable</h1></body></html>\n"));
+	argv[3] = bare;
+	ingest(argv, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "bare.prom:1:1: not exposition text but markup (an HTML or error page saved as a scrape? "
+	               "curl -sf leaves them out)");
+	run_result_free(&r);
+	free(bare);
+	free(in);
+	free(out);
+}
+
 /* (5) --step 30 over a 15 s grid: the step at the first value holds that
  * value alone, half its span; the range starts at the first step the
  * files cover whole, said. */
@@ -264,6 +303,7 @@ main(void)
 	check_url_masked();
 	check_grid_origin();
 	check_relabelled();
+	check_error_page();
 	check_first_step();
 	free(dir);
 	return check_report("test_prom_fleet_ops");
