@@ -77,7 +77,8 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
  *  sample lacking a GPU (a line lost) or holding a stray line is dropped
  *  and reported as a bad line unless a bad line explains it; a line
  *  written twice is read once. An unfinished last line (no newline) that
- *  does not parse is dropped with a warning, not counted as bad. The
+ *  does not parse, or whose reading lacks the unit word every reading
+ *  before it had, is dropped with a warning, not counted as bad. The
  *  bad-line share is checked at the end, so a caller must discard what it
  *  received when the read fails. Memory is fixed: one 1 MiB block buffer. */
 int wc_nvsmi_read(const char *path, const wc_telemetry_options *opt,

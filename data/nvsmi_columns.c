@@ -91,6 +91,8 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 		rd->beyond_board += *out <= WC_TELEMETRY_MAX_POWER_W;
 		return -1;
 	}
+	rd->power_worded += u < pl;
+	rd->power_bare += u >= pl;
 	return 0;
 }
 

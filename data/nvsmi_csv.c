@@ -360,24 +360,31 @@ unfinished_line(const wc__line_reader *lr, const char *line, size_t len)
 /* An unfinished last line that does not parse is half a row, not a
  * malformed one: dropped with a warning and left out of the bad-line
  * share, as an incomplete last sample is (docs/formats/telemetry.md, "A
- * log still being written"). It is not taken into a sweep: the sweep it
- * began is the incomplete last sample. WC_OK when it was dropped, else 1. */
+ * log still being written"). So is one whose reading lacks the unit word
+ * every reading before it had: "488.79 W" cut to "4" parses, as 4 W. It
+ * is not taken into a sweep: the sweep it began is the incomplete last
+ * sample. WC_OK when it was dropped, else 1. */
 static int
 drop_unfinished(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 {
 	wc__bad_lines kept = rd->bad;
 	size_t implausible = rd->info->implausible_lines, beyond = rd->beyond_board;
+	size_t worded = rd->power_worded, bare = rd->power_bare;
 	int code = rd->err ? rd->err->code : 0;
 	rd->bad.opt = NULL; /* counted, not shown: undone below */
 	int prc = parse_row(rd, line, len, line_no, row);
 	rd->bad = kept;
-	if (prc == 0)
+	const int cut = prc == 0 && worded > 0 && bare == 0 && rd->power_bare > 0;
+	if (prc == 0 && !cut)
 		return 1;
+	rd->power_worded = worded;
+	rd->power_bare = bare;
 	rd->info->implausible_lines = implausible;
 	rd->beyond_board = beyond;
 	if (rd->err)
 		rd->err->code = code; /* an unknown unit word may be a cut-off one */
-	wc__warn(rd->opt, rd->path, ":%zu: unfinished last line (no newline: the log was still being written); dropped", line_no);
+	wc__warn(rd->opt, rd->path, ":%zu: unfinished last line (no newline: the log was still being written); dropped%s",
+	         line_no, cut ? " (its power reading lacks the unit every other line's has)" : "");
 	return WC_OK;
 }
 

@@ -124,6 +124,10 @@ typedef struct {
 	 * once a line gave it a value (nvsmi_csv.c, choose_power) */
 	int power_col[NV_POWER_COLUMNS], power_rank, power_settled;
 	double power_col_scale[NV_POWER_COLUMNS];
+	/* readings taken with a unit word ("250.31 W") and without: a last
+	 * line without one in a log whose every reading had one was cut
+	 * (nvsmi_csv.c, drop_unfinished) */
+	size_t power_worded, power_bare;
 	double max_power_w;       /* plausibility bound per GPU */
 	size_t beyond_board;      /* readings beyond it that some board draws
 	                           * (up to WC_TELEMETRY_MAX_POWER_W) */
