@@ -133,6 +133,29 @@ mark_idle(const wc_ingest_options *opt, wc_ingest_row *row)
 	                                                 row->run.exclude, sizeof row->run.exclude);
 }
 
+/* Rows whose output tokens no source gives (TGI's engine.csv has no
+ * token counter, and no request log or level count stands in) have their
+ * throughput and energy per token blank, which the table showed only by
+ * leaving the columns out: said once a run (docs/formats/telemetry.md,
+ * "What ingest derives", Tokens). A power-only run asked for none. */
+static void
+warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *rows, size_t made)
+{
+	size_t blank = 0;
+	for (size_t i = 0; i < made; i++)
+		blank += isnan(rows[i].run.throughput_tok_s);
+	if (!opt->warn || blank == 0 || rc->power_only)
+		return;
+	char msg[WC_ERROR_MSG_MAX];
+	wc_error_format_path(msg, sizeof msg, rc->dir, ": %zu of %zu rows have no output-token count (%s; %s): "
+	                     "throughput_tok_s and energy_per_token_j are blank", blank, made,
+	                     !rc->eng ? "no engine.csv"
+	                     : rc->eng->col[WC_ENG_GENERATION_TOKENS] ? "engine.csv's generation_tokens_total gives none there"
+	                     : "engine.csv has no generation_tokens_total, as TGI's has none",
+	                     rc->req ? "the request log gives no count" : "no request log or level count");
+	opt->warn(msg, opt->warn_payload);
+}
+
 /* Every row of the run, into `rows` (at most the caller's count; *made
  * of them). */
 static int
@@ -175,6 +198,7 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		         "'idle'", idle, *made, WC_IDLE_RUNNING);
 		opt->warn(msg, opt->warn_payload);
 	}
+	warn_no_tokens(rc, opt, rows, *made);
 	if (*made == 0)
 		return wc_error_set_path(err, WC_EPARSE, rc->power_path,
 		                         ": each of the run's %zu row%s lies more than half in gaps "

@@ -202,6 +202,12 @@ int wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_erro
  *  (docs/formats/telemetry.md, "What ingest derives"), not the engine
  *  counter's. */
 int wc__ingest_tokens_from_log(const run_ctx *rc);
+/** Do a window's output tokens come from the engine's
+ *  generation_tokens_total (it has one, and the request log does not
+ *  give them)? Only then is a window cut where the engine log's end
+ *  sample shows work running (docs/formats/telemetry.md, "Clocks and UTC
+ *  offsets"): TGI's engine.csv has no such counter. */
+int wc__ingest_tokens_from_counter(const run_ctx *rc);
 /** Does [a, b] reach past the engine log's first or last sample while
  *  that sample shows a request running or waiting? Its counters then
  *  miss work done in the window (docs/formats/telemetry.md, "Clocks and

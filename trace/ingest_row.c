@@ -81,6 +81,12 @@ wc__ingest_tokens_from_log(const run_ctx *rc)
 	return rc->log_accounts != 0;
 }
 
+int
+wc__ingest_tokens_from_counter(const run_ctx *rc)
+{
+	return rc->eng && rc->eng->col[WC_ENG_GENERATION_TOKENS] && !wc__ingest_tokens_from_log(rc);
+}
+
 /* Requests running or waiting at engine sample k (an unreported gauge
  * counts 0, as in n(t)). */
 static int

@@ -68,13 +68,15 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 	const double ea = rc->eng->t[0], eb = rc->eng->t[rc->eng->n - 1], tol = engine_tolerance(rc->eng);
 	const double a0 = *a, b0 = *b;
 	/* Within the tolerance too when an edge sample shows a request
-	 * running or waiting: the tokens generated past it are unknown, and
-	 * energy per token needs both over one window; a request log with
-	 * every request's tokens speaks for them instead
-	 * (docs/formats/telemetry.md, "What ingest derives"). */
-	const int by_log = wc__ingest_tokens_from_log(rc);
-	const int work_a = !by_log && wc__ingest_engine_misses_work(rc, *a, ea);
-	const int work_b = !by_log && wc__ingest_engine_misses_work(rc, eb, *b);
+	 * running or waiting and the output tokens are the engine counter's:
+	 * the tokens generated past it are unknown, and energy per token
+	 * needs both over one window. A request log with every request's
+	 * tokens speaks for them instead, and an engine log without the
+	 * counter (TGI's) gives none to cut for (docs/formats/telemetry.md,
+	 * "Clocks and UTC offsets"). */
+	const int by_counter = wc__ingest_tokens_from_counter(rc);
+	const int work_a = by_counter && wc__ingest_engine_misses_work(rc, *a, ea);
+	const int work_b = by_counter && wc__ingest_engine_misses_work(rc, eb, *b);
 	if (ea - *a > tol || work_a)
 		*a = ea;
 	if (*b - eb > tol || work_b)
