@@ -231,7 +231,7 @@ print_human(const ft_args *a, const wc_finetune_prediction *p, const char *name,
 	if (isfinite(p->energy_total_kwh)) {
 		int k = decimals(p->energy_total_kwh, 3);
 		printf("\n  energy, %.0f steps %10.*f kWh", p->steps, k, p->energy_total_kwh);
-		if (p->has_interval)
+		if (p->has_interval && isfinite(p->total_lo_kwh))
 			printf("   95 %% interval %.*f-%.*f kWh", k, p->total_lo_kwh, k, p->total_hi_kwh);
 	}
 	print_law(p);

@@ -297,6 +297,14 @@ interval(const wc_params *p, const wc_ft_binding *b, wc_finetune_prediction *out
 	out->token_hi_j = hi / T;
 	out->total_lo_kwh = out->steps * lo / 3.6e6;
 	out->total_hi_kwh = out->steps * hi / 3.6e6;
+	/* 0 steps draw 0 kWh under every draw: a quantity the draws do not
+	 * vary has no interval rather than a zero-width one (docs/intervals.md,
+	 * "Two parts"; wc_interval_contain, the rule every interval takes) */
+	if (!wc_interval_contain(out->energy_total_kwh, &out->total_lo_kwh, &out->total_hi_kwh) &&
+	    isfinite(out->energy_total_kwh))
+		WC_WARN(out, "interval_95: energy_total_kwh: none: %g steps draw %g kWh under every draw and the held-out "
+		        "error alike; a quantity they do not vary has no interval (docs/intervals.md)", out->steps,
+		        out->energy_total_kwh);
 	return WC_OK;
 }
 
