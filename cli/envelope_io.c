@@ -250,7 +250,7 @@ cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *
 {
 	if (!isfinite(iv->mean_lo) && !isfinite(iv->p95_lo)) {
 		printf("  95 %% predictive interval: none (%s; the spread above is the simulation's, not an interval)\n",
-		       WC_ENVELOPE_NO_PE);
+		       pm->has_pe ? WC_ENVELOPE_IDLE : WC_ENVELOPE_NO_PE);
 		return;
 	}
 	printf("  95 %% predictive interval (%sthe law's held-out error, %s/%s, %d runs; not the Monte-Carlo spread):"
@@ -387,8 +387,9 @@ cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, c
 		       plan->stat_hi_w,
 		       plan->stat_hi_w > bo->budget_w ? "; its upper end is over the budget: the plan holds at the "
 		                                        "estimate, not at the interval's top" : "");
-	else if (plan->fleet_size > 0 && !pm->has_pe)
-		printf("\n95 %% predictive interval of that %s: none (%s)", stat, WC_ENVELOPE_NO_PE);
+	else if (plan->fleet_size > 0)
+		printf("\n95 %% predictive interval of that %s: none (%s)", stat,
+		       pm->has_pe ? WC_ENVELOPE_IDLE : WC_ENVELOPE_NO_PE);
 	printf("\n%d fleet size%s probed, %d server%s simulated, %.3f s\n", plan->probes, plan->probes == 1 ? "" : "s",
 	       plan->servers_simulated, plan->servers_simulated == 1 ? "" : "s", secs);
 	for (int i = 0; i < plan->n_warnings; i++)

@@ -71,7 +71,7 @@ static void
 simulate_part(const wc_response_run *run, const wc_response_params *r, int part, double *grid,
               double *out)
 {
-	wc_response_grid g = { run->dt, run->n_grid, grid, NULL, NULL };
+	wc_response_grid g = { run->dt, run->n_grid, grid, NULL, NULL, NULL };
 	wc_response_state st;
 	double ref = wc_law_point_dynamic(&run->law, WC_RESPONSE_PREFILL_REF_RUNNING);
 	memset(grid, 0, run->n_grid * sizeof *grid);

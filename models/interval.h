@@ -165,6 +165,12 @@ void wc_pe_transfer_stratum(const wc_pred_error *pe, const wc_pe_stratum *s, wc_
  *  *hi (1 when unchanged), for quantities proportional to the power. */
 double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
 
+/** Why an answer that draws only the idle power (nothing runs) has no
+ *  predictive interval: its dynamic part is 0, nothing to miss, and the
+ *  held-out error was measured on loaded runs (docs/intervals.md, "Where
+ *  it applies"). One reason for predict, envelopes and budget plans. */
+#define WC_INTERVAL_LOADED_ONLY "the held-out error was measured on loaded runs and does not apply to it"
+
 /** Hold the lower end of a mean-power interval at `floor` (W; NaN or not
  *  positive: none), never above `point`: a group of powered GPUs does not
  *  average less than its idle draw (docs/intervals.md, "Physical

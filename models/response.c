@@ -367,9 +367,14 @@ add_hold(const wc_response_grid *g, wc_response_state *s, double until)
 	if (s->held_w == 0.0 || !(until > s->t_last))
 		return;
 	double end = s->t_last + s->hold_s;
+	/* the held and decaying time is idle to the engine but not to the
+	 * power: `held` counts it (as a power of 1 over that time) */
+	const wc_response_grid kept = { g->dt, g->len, g->held, NULL, NULL, NULL };
 	if (s->hold_s > 0.0) {
 		const double stop = until < end ? until : end;
 		add_span(g, s->t_last, stop, s->held_w, 0.0, 0.0);
+		if (g->held)
+			add_span(&kept, s->t_last, stop, 1.0, 0.0, 0.0);
 		const double a = fmax(s->t_last, s->count_from), b = fmin(stop, s->count_to);
 		if (b > a) {
 			s->held_time_s += b - a;
@@ -379,6 +384,8 @@ add_hold(const wc_response_grid *g, wc_response_state *s, double until)
 	if (s->decay_s > 0.0 && until > end) {
 		double stop = end + DECAY_SPAN * s->decay_s;
 		add_decay(g, end, end, until < stop ? until : stop, s->held_w, s->decay_s);
+		if (g->held)
+			add_span(&kept, end, until < stop ? until : stop, 1.0, 0.0, 0.0);
 	}
 }
 

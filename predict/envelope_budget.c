@@ -59,7 +59,7 @@ static int
 ctx_alloc(budget_state *bs, wc__replica_ctx *c)
 {
 	*c = (wc__replica_ctx){ bs->w, bs->st, bs->pm, bs->o, bs->dynamic_w, bs->len, bs->skip,
-	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 } };
+	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 }, { NULL, NULL } };
 	for (int i = 0; i < 2; i++) {
 		c->power[i] = wc_alloc_array(bs->len, sizeof(double));
 		c->running[i] = wc_alloc_array(bs->len, sizeof(double));
@@ -508,7 +508,10 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	/* the law's error moves every server of the fleet alike (one frozen
 	 * law), so it scales the aggregate as it scales one server's mean */
 	wc_pe_stratum pe; /* with a calibration's draws at the servers' load */
-	if (rc == WC_OK && out->stat_w > 0.0 && wc_power_map_pe(pm, out->mean_running, &pe) &&
+	const int idle = rc == WC_OK && out->fleet_size > 0 && !(out->mean_running > 0.0);
+	if (idle && pm->has_pe) /* nothing runs: the idle draw, as an envelope's (wc__envelope_predictive) */
+		WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
+	if (rc == WC_OK && !idle && out->stat_w > 0.0 && wc_power_map_pe(pm, out->mean_running, &pe) &&
 	    !wc_pe_widen(&pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
 		out->stat_lo_w = out->stat_hi_w = NAN;
 	if (isfinite(out->stat_hi_w)) {

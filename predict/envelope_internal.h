@@ -247,6 +247,9 @@ typedef struct {
 	double held[2];            /* server 0 in the horizon: idle time the hold
 	                            * kept busy, s, and its dynamic energy, W*s
 	                            * per GPU (wc_response_state_count) */
+	double *kept[2];           /* per bin: the share of it idle to the engine
+	                            * that the hold and decay keep above P0
+	                            * (wc_response_grid's `held`; NULL: not kept) */
 } wc__replica_ctx;
 
 /** Simulate `servers` servers on streams first_stream + k (independent)
@@ -258,6 +261,22 @@ typedef struct {
  *  `tokens` receives the output tokens of server 0 and of all. */
 int wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode,
                          uint64_t first_stream, double tokens[2], wc_error *err);
+
+/* The ceiling of one replica's mean power, W (docs/intervals.md,
+ * "Physical ceiling"): its grid bins' mean count per server, each with
+ * the share the hold and decay keep busy (`kept`) added, as a load
+ * histogram whose idle share draws `floor_w` and the rest at most
+ * `ceiling_w` (per server; wc_load_histogram_ceiling_w, predict's rule),
+ * times `servers`. `running` (len bins) is overwritten. NaN on no memory. */
+double wc__envelope_replica_ceiling(double *running, const double *kept, size_t len, int servers, double floor_w,
+                                    double ceiling_w);
+/* The predictive interval of the mean and p95 of `s` (servers' summary):
+ * the law's held-out error around the simulated value, the mean held at
+ * `ceiling_w` and both at the servers' idle draw; none (NaN) without a
+ * prediction_error or when nothing runs (returns 1 then: the caller says
+ * so, WC_ENVELOPE_IDLE_NOTE). */
+int wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, double ceiling_w,
+                            wc_envelope_interval *iv);
 
 /* The engine's concurrency limit the KV cache allows (docs/envelopes.md,
  * "Engine"): `eff` is `o` with max_running lowered to what the cache holds

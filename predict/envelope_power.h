@@ -21,6 +21,13 @@
 	"interval_95: none: " WC_ENVELOPE_NO_PE ", and the law's held-out error of mean power is the whole of the "  \
 	"mean's and p95's interval; a spread over replicas is the simulation's, not one (docs/intervals.md)"
 
+/* Why they are null when nothing runs (n = 0 throughout): the answer is
+ * the servers' idle draw, as predict's at concurrency 0 (docs/intervals.md,
+ * "Where it applies"). */
+#define WC_ENVELOPE_IDLE "nothing runs (n = 0 throughout), so the power is the servers' idle draw; " \
+	WC_INTERVAL_LOADED_ONLY
+#define WC_ENVELOPE_IDLE_NOTE "interval_95: none: " WC_ENVELOPE_IDLE " (docs/intervals.md)"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

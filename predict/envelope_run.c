@@ -32,6 +32,7 @@ typedef struct {
 	double *peak;                   /* per replica: largest bin of the fleet trace */
 	double *waiting;                /* per replica: requests waiting at the end, per server */
 	double *held;                   /* per replica: server 0's share of the horizon held, W the hold adds */
+	double *ceiling[2];             /* per replica: its mean power's ceiling, W (wc__envelope_replica_ceiling) */
 	const wc__envelope_settled *settled; /* the clock the board's limit settled (settled 0: none) */
 } run_state;
 
@@ -58,6 +59,7 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		for (size_t k = 0; k < rs->out_len; k++) {
 			c->power[1][k] = servers * c->power[0][k];
 			c->running[1][k] = servers * c->running[0][k];
+			c->kept[1][k] = servers * c->kept[0][k];
 		}
 		tokens[1] = servers * tokens[0];
 		c->waiting_end *= servers;
@@ -85,6 +87,11 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		          rs->band_w[i] + (size_t)r * rs->n_bins);
 		wc_stats_block_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_n[i] + (size_t)r * rs->n_bins);
+		/* running is not read after this */
+		const wc_power_map *pm = rs->pm;
+		rs->ceiling[i][r] = wc__envelope_replica_ceiling(c->running[i], c->kept[i], rs->out_len, i ? servers : 1,
+		                                                 pm->idle_w > 0.0 ? pm->idle_w * pm->tp : NAN,
+		                                                 wc_power_ceiling_w(pm->max_w, pm->tp));
 	}
 	return rc;
 }
@@ -95,12 +102,13 @@ work(void *arg)
 	worker *wk = arg;
 	run_state *rs = wk->rs;
 	wc__replica_ctx c = { rs->w, rs->st, rs->pm, rs->o, rs->dynamic_w, rs->len, rs->skip,
-	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 } };
+	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 }, { NULL, NULL } };
 	for (int i = 0; i < 2; i++) {
 		c.power[i] = wc_alloc_array(rs->len, sizeof(double));
 		c.running[i] = wc_alloc_array(rs->len, sizeof(double));
+		c.kept[i] = wc_alloc_array(rs->len, sizeof(double));
 	}
-	if (!c.power[0] || !c.power[1] || !c.running[0] || !c.running[1] ||
+	if (!c.power[0] || !c.power[1] || !c.running[0] || !c.running[1] || !c.kept[0] || !c.kept[1] ||
 	    wc__stats_ws_reserve(&c.ws, rs->len) != WC_OK)
 		wk->rc = wc_error_set(&wk->err, WC_ENOMEM, "envelope: out of memory (%zu bins)", rs->len);
 	for (int r = wk->tid; wk->rc == WC_OK && r < rs->o->replicas; r += wk->threads) {
@@ -110,6 +118,7 @@ work(void *arg)
 	for (int i = 0; i < 2; i++) {
 		free(c.power[i]);
 		free(c.running[i]);
+		free(c.kept[i]);
 	}
 	wc__stats_ws_clear(&c.ws);
 	return NULL;
@@ -307,7 +316,8 @@ alloc_slots(run_state *rs)
 		rs->stats[i] = wc_alloc_array(R, sizeof *rs->stats[i]);
 		rs->band_w[i] = wc_alloc_array(cells, sizeof *rs->band_w[i]);
 		rs->band_n[i] = wc_alloc_array(cells, sizeof *rs->band_n[i]);
-		if (!rs->stats[i] || !rs->band_w[i] || !rs->band_n[i])
+		rs->ceiling[i] = wc_alloc_array(R, sizeof *rs->ceiling[i]);
+		if (!rs->stats[i] || !rs->band_w[i] || !rs->band_n[i] || !rs->ceiling[i])
 			return WC_ENOMEM;
 	}
 	return rs->peak ? WC_OK : WC_ENOMEM;
@@ -320,6 +330,7 @@ free_slots(run_state *rs)
 		free(rs->stats[i]);
 		free(rs->band_w[i]);
 		free(rs->band_n[i]);
+		free(rs->ceiling[i]);
 	}
 	free(rs->peak);
 	free(rs->waiting);
@@ -377,35 +388,6 @@ fill_result(const run_state *rs, wc_envelope_result *out, wc_error *err)
 	return rc == WC_OK ? WC_OK : wc_error_set(err, WC_ENOMEM, "envelope: out of memory");
 }
 
-/* The predictive interval of the mean and p95 (docs/intervals.md): the
- * law's held-out error of mean power around the simulated value. Power is
- * the law's, so its error carries over; the service times' own error and
- * the Monte-Carlo spread are not in it. */
-static void
-predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, wc_envelope_interval *iv)
-{
-	*iv = (wc_envelope_interval){ NAN, NAN, NAN, NAN };
-	if (!pm->has_pe)
-		return;
-	/* The mean ends where the boards do (docs/intervals.md, "Physical
-	 * ceiling"); p95 does not: 0.25 s samples of real A100 traces pass
-	 * the board limit (p95 500 W on a 400 W board). */
-	const double ceiling = wc_power_ceiling_w(pm->max_w, servers * pm->tp);
-	/* Neither ends below the servers' idle draw (the run's measured idle
-	 * where it has one, else the level's P0): the held-out error was
-	 * measured on loaded runs, and a mostly idle trace of 81.6 W at 72.9 W
-	 * idle was offered means down to 55.8 W. */
-	const double idle = pm->idle_w > 0.0 ? pm->idle_w * servers * pm->tp : NAN;
-	wc_pe_stratum pe; /* with a calibration's draws at the run's load */
-	wc_power_map_pe(pm, s->mean_running.value / servers, &pe);
-	if (s->mean_w.value > 0.0 && wc_pe_widen(&pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi)) {
-		wc_interval_hold_ceiling(s->mean_w.value, ceiling, &iv->mean_hi);
-		wc_interval_hold_floor(s->mean_w.value, idle, &iv->mean_lo);
-	}
-	if (s->p95_w.value > 0.0 && wc_pe_widen(&pe, s->p95_w.value, &iv->p95_lo, &iv->p95_hi))
-		wc_interval_hold_floor(s->p95_w.value, idle, &iv->p95_lo);
-}
-
 int
 wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
                 const wc_envelope_options *o_asked, wc_envelope_result *out, wc_error *err)
@@ -461,8 +443,16 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;
 		out->replicas = o->replicas;
-		predictive(pm, &out->server, 1, &out->server_interval);
-		predictive(pm, &out->fleet, o->fleet_size > 1 ? o->fleet_size : 1, &out->fleet_interval);
+		/* the replicas' mean ends no higher than their ceilings' mean */
+		double top[2] = { 0.0, 0.0 };
+		for (int i = 0; i < rs.traces; i++)
+			for (int r = 0; r < o->replicas; r++)
+				top[i] += rs.ceiling[i][r] / o->replicas;
+		int idle = wc__envelope_predictive(pm, &out->server, 1, top[0], &out->server_interval);
+		idle |= wc__envelope_predictive(pm, &out->fleet, o->fleet_size > 1 ? o->fleet_size : 1,
+		                                top[rs.traces - 1], &out->fleet_interval);
+		if (idle)
+			WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
 		snprintf(out->service_source, sizeof out->service_source, "%s",
 		         w->kind == WC_ENVELOPE_SERIES ? "none (explicit n(t))" : st->source);
 		snprintf(out->power_source, sizeof out->power_source, "%s", pm->source);

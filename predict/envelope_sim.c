@@ -129,9 +129,9 @@ limit_server(const wc__replica_ctx *c, const double *own, double *w, double *fle
 }
 
 /* Power grid (W*s per bin) -> node trace after the response, warm-up
- * removed; running (requests*s) -> mean per bin. */
+ * removed; running (requests*s) -> mean per bin; kept (s) -> share. */
 static void
-respond(const wc__replica_ctx *c, double *power, double *running, int servers)
+respond(const wc__replica_ctx *c, double *power, double *running, double *kept, int servers)
 {
 	const double dt = WC_ENVELOPE_GRID_S;
 	const size_t out_len = c->len - c->skip;
@@ -146,6 +146,8 @@ respond(const wc__replica_ctx *c, double *power, double *running, int servers)
 	for (size_t k = 0; k < out_len; k++) {
 		power[k] = power[k + c->skip] * c->pm->tp;
 		running[k] = running[k + c->skip] / dt;
+		if (kept)
+			kept[k] = kept[k + c->skip] / dt;
 	}
 }
 
@@ -179,7 +181,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 				wc__server_add_grid(&sv[j], &g[0]);
 			} else if (own) {
 				mine[j] = (wc_response_grid){ g[1].dt, c->len, own + (size_t)(shared ? j - 1 : 0) * c->len,
-				                              NULL, NULL };
+				                              NULL, NULL, NULL };
 				memset(mine[j].power, 0, c->len * sizeof *mine[j].power);
 				wc__server_add_grid(&sv[j], &mine[j]);
 			}
@@ -227,7 +229,9 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 	for (int i = 0; i < grids; i++) {
 		memset(c->power[i], 0, c->len * sizeof *c->power[i]);
 		memset(c->running[i], 0, c->len * sizeof *c->running[i]);
-		g[i] = (wc_response_grid){ dt, c->len, c->power[i], c->running[i], NULL };
+		if (c->kept[i]) /* an envelope's interval needs it, a plan's search not */
+			memset(c->kept[i], 0, c->len * sizeof *c->kept[i]);
+		g[i] = (wc_response_grid){ dt, c->len, c->power[i], c->running[i], NULL, c->kept[i] };
 	}
 	int shared = servers > 1 && mode != WC_FLEET_INDEPENDENT;
 	wc__server *sv = wc_alloc_zeroed(shared ? (size_t)servers : 1, sizeof *sv);
@@ -258,9 +262,9 @@ wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode, uint64
 	free(sv);
 	if (rc != WC_OK)
 		return rc;
-	respond(c, c->power[0], c->running[0], 1);
+	respond(c, c->power[0], c->running[0], c->kept[0], 1);
 	if (grids == 2)
-		respond(c, c->power[1], c->running[1], servers);
+		respond(c, c->power[1], c->running[1], c->kept[1], servers);
 	tokens[0] = c->tokens_acc[0];
 	tokens[1] = c->tokens_acc[1];
 	return WC_OK;

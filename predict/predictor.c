@@ -241,8 +241,8 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int
 	 * dynamic part to miss, and the held-out error was measured on loaded
 	 * runs (docs/intervals.md, "Where it applies"): no interval. */
 	if (!(out->mean_running > 0.0)) {
-		WC_WARN(out, "interval_95: none: at concurrency 0 the answer is the idle draw, G x P0; the held-out error "
-		             "was measured on loaded runs and does not apply to it (docs/intervals.md)");
+		WC_WARN(out, "interval_95: none: at concurrency 0 the answer is the idle draw, G x P0; "
+		             WC_INTERVAL_LOADED_ONLY " (docs/intervals.md)");
 		return WC_OK;
 	}
 	if (p->n_draws > 0) {

@@ -112,14 +112,17 @@ main(void)
 	json_decref(j);
 	wc_envelope_result_clear(&r);
 	/* A wide held-out error (x e^1) would put the mean's upper end above
-	 * what one A100 can sustain; it ends at its ceiling, 1.1 x 400 W. p95
-	 * does not: real 0.25 s samples pass the board limit. */
+	 * what one A100 can sustain; it ends at its ceiling, 1.1 x 400 W over
+	 * the time a request runs and P0 over the rest (the few idle bins
+	 * before and between the first arrivals: a little under 440 W,
+	 * docs/intervals.md "Physical ceiling"). p95 does not: real 0.25 s
+	 * samples pass the board limit. */
 	p.pred_error.strata[0].q_lo = -1.0;
 	p.pred_error.strata[0].q_hi = 1.0;
 	run(&p, &r, &pm, &store, &ss, &st, &w, &o, &c);
 	CHECK(pm.max_w == 400.0);
 	CHECK(r.server.mean_w.value * exp(1.0) > 440.0);
-	CHECK_NEAR(iv->mean_hi, 440.0, 1e-9);
+	CHECK(iv->mean_hi <= 440.0 && iv->mean_hi > 0.98 * 440.0 && iv->mean_hi > r.server.mean_w.value);
 	CHECK(fabs(iv->p95_hi / (r.server.p95_w.value * exp(1.0)) - 1) < 1e-12);
 	CHECK(fabs(iv->mean_lo / (r.server.mean_w.value * exp(-1.0)) - 1) < 1e-12); /* the lower end as before */
 	wc_envelope_result_clear(&r);

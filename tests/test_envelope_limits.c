@@ -443,7 +443,7 @@ test_prefill_level(void)
 	double lo = pm.dynamic_w(pm.ctx, 1), hi = pm.dynamic_w(pm.ctx, 256);
 	CHECK(lo < a);
 	double g[4] = { 0 };
-	wc_response_grid grid = { 1.0, 4, g, NULL, NULL };
+	wc_response_grid grid = { 1.0, 4, g, NULL, NULL, NULL };
 	wc_response_state s;
 	wc_response_state_init(&s, pm.idle_w, pm.prefill_w, 0.0);
 	wc_response_state_level(&s, a);

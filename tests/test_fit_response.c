@@ -27,7 +27,7 @@ static void
 make_run(synth *s, wc_pcg32 *rng, const wc_law_point *law, double tau, double hold, double ratio,
          double level)
 {
-	wc_response_grid g = { 0.05, NGRID, NULL, NULL, NULL };
+	wc_response_grid g = { 0.05, NGRID, NULL, NULL, NULL, NULL };
 	double *grid = calloc(NGRID, sizeof *grid), *y = calloc(NGRID, sizeof *y);
 	wc_response_state st;
 	double ref = wc_law_point_dynamic(law, 32);

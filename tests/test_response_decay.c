@@ -26,7 +26,7 @@ test_kernel(void)
 	enum { N = 100 };
 	double a[N] = { 0 }, b[N] = { 0 };
 	const double D = 120.0, hold = 0.2, decay = 0.5, dt = 0.05;
-	wc_response_grid ga = { dt, N, a, NULL, NULL }, gb = { dt, N, b, NULL, NULL };
+	wc_response_grid ga = { dt, N, a, NULL, NULL, NULL }, gb = { dt, N, b, NULL, NULL, NULL };
 	wc_response_state sa, sb;
 	wc_response_state_init(&sa, 0.0, 0.0, hold);
 	wc_response_state_decay(&sa, decay);

@@ -26,7 +26,7 @@ synth_bursts_make(synth_bursts *s, size_t n_grid, size_t n_samples, wc_pcg32 *rn
 		synth_bursts_free(s);
 		return -1;
 	}
-	wc_response_grid g = { dt, n_grid, grid, NULL, NULL };
+	wc_response_grid g = { dt, n_grid, grid, NULL, NULL, NULL };
 	wc_response_state st;
 	wc_response_state_init(&st, law->p0, 0.5 * wc_law_point_dynamic(law, 32), hold);
 	wc_response_state_decay(&st, decay);
