@@ -138,40 +138,6 @@ wc_runs_append(wc_runs_table *t, const wc_run *run, wc_error *err)
 	return rc;
 }
 
-int
-wc_runs_set_extra(wc_runs_table *t, size_t row, const char *column, const char *value,
-                  wc_error *err)
-{
-	if (row >= t->n_runs)
-		return wc_error_set(err, WC_EINVAL, "runs table: row %zu out of range", row);
-	for (int c = 0; c < COL_COUNT; c++)
-		if (strcmp(column, wc__runs_column_names[c]) == 0)
-			return wc_error_set(err, WC_EINVAL, "runs table: '%s' is a documented column, not an extra", column);
-	if (wc__extra_set(&t->extra, t->n_runs, row, column, value) != WC_OK)
-		return wc_error_set(err, WC_ENOMEM, "runs table: out of memory");
-	return WC_OK;
-}
-
-int
-wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column, char *buf, size_t cap)
-{
-	int c = 0;
-	while (c < COL_COUNT && strcmp(column, wc__runs_column_names[c]) != 0)
-		c++;
-	if (cap)
-		buf[0] = '\0';
-	if (c == COL_COUNT || !t->path[0] || r->line <= 0 || r->column[c] <= 0)
-		return 0;
-	snprintf(buf, cap, "%s:%d:%d: column '%s'", t->path, r->line, r->column[c], column);
-	return 1;
-}
-
-const char *
-wc_runs_get_extra(const wc_runs_table *t, size_t row, const char *column)
-{
-	return wc__extra_get(&t->extra, t->n_runs, row, column);
-}
-
 /* ------------------------------------------------------------------ read */
 
 typedef struct {
@@ -501,6 +467,7 @@ read_run(reader *rd, wc_runs_table *t, const wc__csv_field *fields, const int *c
 	for (size_t j = 0; j < t->extra.n; j++)
 		if (extras[j] && wc__extra_put(&t->extra, t->n_runs - 1, j, extras[j]) != WC_OK)
 			return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
+	wc__run_note_gauge(t, t->n_runs - 1);
 	return WC_OK;
 }
 

@@ -33,6 +33,9 @@ typedef struct {
 	double running;            /* mean running requests; NaN when series-only */
 	char n_series[256];        /* path as written in the table, "" if none */
 	wc_load_histogram series;  /* the n_series file, loaded; empty if none */
+	int n_gauge;               /* 1: the series is the engine's sampled gauge
+	                            * (n_source engine, an extra column): its 0
+	                            * steps are not known to be idle */
 	double mean_power_w;       /* group total (sum over its tp GPUs) */
 	double idle_power_w;       /* per GPU; NaN = use the parameters' P0 */
 	wc_precision weights, kv;

@@ -20,4 +20,7 @@ _Static_assert(COL_COUNT == WC_RUN_COLUMNS, "wc_run.column holds a position per 
 /** Column names in file order (docs/formats/runs-table.md). */
 extern const char *const wc__runs_column_names[COL_COUNT];
 
+/** Set run `row`'s n_gauge from its n_source extra (runs_extra.c). */
+void wc__run_note_gauge(wc_runs_table *t, size_t row);
+
 #endif

@@ -55,6 +55,11 @@ typedef struct {
 	double dt_s;
 	int want_interval; /* 0 skips the draws even when present */
 	const double *series_hold; /* optional: seconds each sample holds */
+	int series_gauge;          /* 1: the series is an engine's sampled gauge
+	                            * (a runs table's n_source engine): a step it
+	                            * reads as 0 may have run between samples, so
+	                            * its 0 steps do not hold the interval's top
+	                            * at P0 (docs/intervals.md, "Physical ceiling") */
 	int skip_memory_check;     /* 1: do not refuse a model that does not fit
 	                            * (a measured run that did) */
 	int measured_load;         /* 1: config.running (or the series) is a run's

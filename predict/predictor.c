@@ -533,14 +533,17 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * exactly, the rest at most the ceiling (docs/intervals.md, "Physical
 	 * ceiling"), as the capacity answer holds it; a series settled step
 	 * by step takes, step by step, the ceiling of what each step draws:
-	 * a cap no clock meets there holds nothing there. */
+	 * a cap no clock meets there holds nothing there. A gauge's 0 steps
+	 * are not known idle (BurstGPT on an A100: steps read 0 averaging
+	 * 135-162 W at an idle of 87.6 W): they may draw up to the ceiling. */
+	const double idle_w = q->series_len && q->series_gauge ? NAN : out->node_floor_w;
 	if (have_low) {
 		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
 		out->node_ceiling_w = wc__predict_series_ceiling_w(&lp, &lpl, b.level, q->power_cap_w, q->config.tp, &h,
-		                                                   limit_w, out->node_floor_w);
+		                                                   limit_w, idle_w);
 	} else {
-		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, out->node_floor_w, out->node_ceiling_w);
+		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, idle_w, out->node_ceiling_w);
 	}
 	if (q->want_interval)
 		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);

@@ -47,6 +47,7 @@ wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_per_ru
 		q.running_series = r->series.running;
 		q.series_hold = r->series.weight;
 		q.series_len = r->series.len;
+		q.series_gauge = r->n_gauge;
 	}
 	/* The clock `predict` answers at: above the board's power limit the
 	 * GPU lowers its clock until it meets it (docs/capacity.md, "The
