@@ -306,7 +306,8 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 	/* a workload that draws nothing is simulated once, whatever the
 	 * replicas (wc_envelope_run_once_if_fixed), a lockstep fleet as one
 	 * server, and so charged once */
-	const double servers = budget ? wc__envelope_plan_servers(w, bo, pm, o->fleet_mode) : servers_charged(w, o);
+	const size_t len = (size_t)(llround(o->warmup_s / WC_ENVELOPE_GRID_S) + llround(o->horizon_s / WC_ENVELOPE_GRID_S));
+	const double servers = budget ? wc__envelope_plan_servers(w, bo, pm, o->fleet_mode, len) : servers_charged(w, o);
 	if (!limit)
 		limit = "the bound";
 	/* The grid's steps cost even where no request runs: a near-idle week
@@ -328,7 +329,6 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 	/* servers sharing one arrival process run at once, each on a grid of
 	 * its own under its own limit (envelope_sim.c): refused here, before
 	 * any work, as the other bounds are; a plan stops its search there */
-	const size_t len = (size_t)(llround(o->warmup_s / WC_ENVELOPE_GRID_S) + llround(o->horizon_s / WC_ENVELOPE_GRID_S));
 	const size_t grids_max = wc__envelope_fleet_grids_max(len);
 	if (!budget && shared && pm && pm->max_w > 0 && isfinite(pm->max_w) && (size_t)o->fleet_size > grids_max)
 		return wc_error_set(err, WC_EINVAL, "fleet_size: %d servers sharing arrivals, each on a grid of its own of "

@@ -255,14 +255,14 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 	 * charges them (docs/envelopes.md, "Budget plans"), not max_fleet: a
 	 * budget that fits 1372 servers never caches 10 000. The field named is
 	 * the one that sets that count. */
-	const double servers = wc__envelope_plan_servers(bs->w, bs->bo, bs->pm, WC_FLEET_INDEPENDENT);
+	const double servers = wc__envelope_plan_servers(bs->w, bs->bo, bs->pm, WC_FLEET_INDEPENDENT, bs->len);
 	if (o->fleet_mode == WC_FLEET_INDEPENDENT && servers > (double)(BUDGET_MAX_CACHE / bs->n_bins)) {
 		if (!wc_envelope_budget_sets_servers(bs->bo, bs->pm)) /* as the work bound names it */
 			return wc_error_set(err, WC_EINVAL, "max_fleet: %d servers x %zu bins of %g s exceed the plan's "
 			                    "memory (%zu values); lower max_fleet, or use a wider budget_bin_s or a shorter "
 			                    "horizon_s", bs->bo->max_fleet, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
-		return wc_error_set(err, WC_EINVAL, "budget_w: %g W may take %.0f servers (doubling's first power of two "
-		                    "past budget_w / (tp x P0)) x %zu bins of %g s, over the plan's memory (%zu values); "
+		return wc_error_set(err, WC_EINVAL, "budget_w: %g W may take %.0f servers (the first fleet surely over "
+		                    "it, budget_w / (tp x P0) + 1) x %zu bins of %g s, over the plan's memory (%zu values); "
 		                    "lower budget_w, or use a wider budget_bin_s or a shorter horizon_s", bs->bo->budget_w,
 		                    servers, bs->n_bins, bs->bo->bin_s, BUDGET_MAX_CACHE);
 	}
@@ -281,23 +281,21 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 }
 
 /* Doubling until the budget is exceeded (or the bound reached), then
- * bisection between the last size that fits and the first that does not. */
+ * bisection between the last size that fits and the first that does not:
+ * the sizes wc__plan_walk steps through, as the work bound charges them. */
 static int
 search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 {
 	const double budget = bs->bo->budget_w;
-	int max_k = bs->bo->max_fleet;
-	/* Servers sharing one arrival process run at once, each on a grid of
-	 * its own under its own limit (envelope_sim.c): the plan probes no
-	 * fleet over what those grids may hold, and says when that bounds it. */
-	const size_t shared_max = wc__envelope_fleet_grids_max(bs->len);
-	const int capped = bs->o->fleet_mode != WC_FLEET_INDEPENDENT && bs->pm->max_w > 0 &&
-	                   isfinite(bs->pm->max_w) && (size_t)max_k > shared_max;
-	if (capped)
-		max_k = (int)shared_max;
-	int lo = 0, hi = 0, k = 1, rc = WC_OK;
+	/* servers sharing one arrival process are bounded by their grids
+	 * (wc__plan_search_bound), and the plan says when that bounds it */
+	int capped;
+	const int max_k = wc__plan_search_bound(bs->bo, bs->pm, bs->o->fleet_mode, bs->len, &capped);
+	wc__plan_walk pw;
+	wc__plan_walk_start(&pw, max_k, wc__plan_budget_over(bs->bo, bs->pm));
+	int lo = 0, hi = 0, k, rc = WC_OK;
 	double s, s_lo = NAN, s_hi = NAN, w_lo = NAN, w_one = NAN, r_lo = NAN, r_one = NAN;
-	while (rc == WC_OK && k <= max_k) {
+	while ((k = wc__plan_walk_next(&pw)) != 0) {
 		if ((rc = probe(bs, k, &s, err)) != WC_OK)
 			break;
 		out->probes++;
@@ -307,36 +305,17 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 			r_one = bs->running;
 			memcpy(bs->plan_hold, bs->hold, sizeof bs->hold);
 		}
+		wc__plan_walk_seen(&pw, k, s <= budget);
 		if (!(s <= budget)) {
 			hi = k;
 			s_hi = s;
-			break;
+			continue;
 		}
 		lo = k;
 		s_lo = s;
 		w_lo = bs->waiting;
 		r_lo = bs->running;
 		memcpy(bs->plan_hold, bs->hold, sizeof bs->hold);
-		if (k == max_k)
-			break;
-		k = k > max_k / 2 ? max_k : 2 * k;
-	}
-	while (rc == WC_OK && hi > lo + 1) {
-		int mid = lo + (hi - lo) / 2;
-		if ((rc = probe(bs, mid, &s, err)) != WC_OK)
-			break;
-		out->probes++;
-		out->servers_simulated += bs->o->fleet_mode == WC_FLEET_INDEPENDENT ? 0 : mid;
-		if (s <= budget) {
-			lo = mid;
-			s_lo = s;
-			w_lo = bs->waiting;
-			r_lo = bs->running;
-			memcpy(bs->plan_hold, bs->hold, sizeof bs->hold);
-		} else {
-			hi = mid;
-			s_hi = s;
-		}
 	}
 	out->fleet_size = lo;
 	out->stat_w = s_lo;
@@ -414,44 +393,6 @@ plan_hold_note(const budget_state *bs, wc_budget_plan *out, wc_error *err)
 	}
 	WC_WARN(out, "%s", note);
 	return WC_OK;
-}
-
-/* The fleet the budget alone allows to probe: every server draws at least
- * its idle power tp x P0, so the first power of two past budget / (tp x
- * P0) is surely over it; INFINITY where no idle power bounds it. */
-static double
-budget_fleet_bound(const wc_budget_options *bo, const wc_power_map *pm)
-{
-	const double floor_w = pm->idle_w * pm->tp;
-	if (!(floor_w > 0) || !isfinite(bo->budget_w))
-		return INFINITY;
-	double over = floor(bo->budget_w / floor_w) + 1.0; /* surely over the budget */
-	double pow2 = 1.0;
-	while (pow2 < over)
-		pow2 *= 2.0;
-	return pow2;
-}
-
-int
-wc_envelope_budget_sets_servers(const wc_budget_options *bo, const wc_power_map *pm)
-{
-	return budget_fleet_bound(bo, pm) <= bo->max_fleet;
-}
-
-double
-wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode)
-{
-	const double kp = fmin(bo->max_fleet, budget_fleet_bound(bo, pm));
-	if (mode == WC_FLEET_INDEPENDENT)
-		return kp;
-	return kp * (2.0 + ceil(log2(fmax(kp, 1.0))));
-}
-
-double
-wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_options *bo, const wc_power_map *pm,
-                          wc_fleet_mode mode)
-{
-	return wc_envelope_fleet_lockstep(w, mode) ? 1.0 : wc_envelope_budget_servers(bo, pm, mode);
 }
 
 int

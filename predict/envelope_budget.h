@@ -53,16 +53,19 @@ typedef struct {
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_budget_plan;
 
-/** The most server simulations a plan can run: every server draws at
- *  least its idle power tp x P0, so a fleet of K > budget / (tp x P0) is
- *  over the budget and doubling stops at the first power of two beyond
- *  that (or at max_fleet). Independent servers are simulated once each;
- *  a shared arrival process afresh for every probe (doubling, then at
- *  most log2 K bisection probes). */
+/** The most server simulations a plan can run, the worst case of the
+ *  sizes it probes (predict/envelope_walk.c) over every fleet size that
+ *  may fit: every server draws at least its idle power tp x P0, so no
+ *  fleet of budget / (tp x P0) + 1 servers or more fits and doubling
+ *  probes that size rather than a power of two past it (or stops at
+ *  max_fleet). Independent servers are simulated once each: the largest
+ *  probe. A shared arrival process is simulated afresh for every probe:
+ *  the largest sum of doubling's probes and the bisection's after them. */
 double wc_envelope_budget_servers(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode);
 
 /** 1 when the budget, not max_fleet, bounds the fleet a plan probes (the
- *  power of two of wc_envelope_budget_servers is at most max_fleet). */
+ *  first fleet surely over the budget, budget / (tp x P0) + 1, is at most
+ *  max_fleet). */
 int wc_envelope_budget_sets_servers(const wc_budget_options *bo, const wc_power_map *pm);
 
 /** The field that sets a simulation's server runs, as the work bound

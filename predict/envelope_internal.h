@@ -304,9 +304,33 @@ int wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, i
 /* The servers a plan of `w` simulates at most, as its work bound charges
  * them: one for lockstep servers (wc_envelope_fleet_lockstep: every server
  * of the fleet is that one, docs/envelopes.md "Budget plans"), else
- * wc_envelope_budget_servers. */
+ * wc_envelope_budget_servers at the search bound of grids of `len` bins
+ * (wc__plan_search_bound). */
 double wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_options *bo, const wc_power_map *pm,
-                                 wc_fleet_mode mode);
+                                 wc_fleet_mode mode, size_t len);
+
+/* The fleet sizes a plan probes (envelope_walk.c), read by the search and
+ * by the work bound's charge alike: doubling from 1, each size clamped to
+ * `max_k` and to `over`, the first size surely over the budget; then
+ * bisection between `lo` (fits, 0 at first) and `hi` (does not). */
+typedef struct {
+	int lo, hi;     /* the largest size seen to fit; the smallest seen over (bisecting) */
+	int next;       /* doubling's next size */
+	int max_k;      /* the search bound */
+	double over;    /* floor(budget / (tp x P0)) + 1, INFINITY without an idle power */
+	int bisecting;
+} wc__plan_walk;
+void wc__plan_walk_start(wc__plan_walk *pw, int max_k, double over);
+/* The next size to probe, 0 when the search is done. */
+int wc__plan_walk_next(const wc__plan_walk *pw);
+void wc__plan_walk_seen(wc__plan_walk *pw, int k, int fits);
+/* The largest fleet a plan may probe: max_fleet, or fewer when servers
+ * sharing one arrival process cannot be simulated together past that many
+ * over grids of `len` bins (`*capped` 1 then, unless NULL). */
+int wc__plan_search_bound(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode, size_t len,
+                          int *capped);
+/* floor(budget / (tp x P0)) + 1: the first fleet surely over the budget. */
+double wc__plan_budget_over(const wc_budget_options *bo, const wc_power_map *pm);
 
 /* 1 with `note` set when the cadence of `o` takes fewer than
  * WC_ENVELOPE_QUANTILE_SAMPLES samples of its horizon: p5, p50, p95 and

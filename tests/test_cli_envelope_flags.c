@@ -252,7 +252,7 @@ test_work_bounds(void)
 		  "lower --max-fleet, or use a wider --budget-bin or a shorter --horizon", "budget_bin_s" },
 		/* under --max-fleet it is the budget that sets the servers cached */
 		{ { "--poisson", "0.1", "--horizon", "604800", "--budget", "20000", NULL },
-		  "--budget: 20000 W may take 512 servers", "max-fleet" },
+		  "--budget: 20000 W may take 275 servers", "max-fleet" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		run_result r;

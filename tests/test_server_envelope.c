@@ -157,9 +157,9 @@ test_refusals_name_route_fields(void)
 	static const struct {
 		const char *path, *body, *field, *names, *not_named;
 	} cases[] = {
-		/* drawn lengths: fixed ones are lockstep servers, one simulated */
+		/* drawn lengths (fixed: lockstep); 50 kW: 686 A100 servers surely over */
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256,\"output_tokens\":"
-		  "{\"mean\":256,\"sd\":100}},\"budget_w\":5e4}", "/max_fleet", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
+		  "{\"mean\":256,\"sd\":100}},\"budget_w\":5e4}", "/budget_w", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}",
 		  "/workload/rate", "lower the rate, the horizon, max_fleet or budget_w", "fleet size" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e7,"
