@@ -203,14 +203,28 @@ closed_requests(const wc_envelope_workload *w, const wc_envelope_options *o, con
 
 static const char *servers_advice(const wc_envelope_workload *w, const wc_envelope_options *o, int budget);
 
+/* The expected arrivals of one server run (a closed loop's at most). */
+static double
+requests_per_server(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st)
+{
+	return w->kind == WC_ENVELOPE_CLOSED ? closed_requests(w, o, st)
+	                                     : wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
+}
+
+int
+wc_envelope_requests_alone(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+                           double max_requests)
+{
+	return w->kind != WC_ENVELOPE_SERIES && requests_per_server(w, o, st) > max_requests;
+}
+
 /* Requests drawn: the expected arrivals per server (a closed loop's at
  * most) x server runs. */
 static int
 requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
                double servers, double max_requests, int budget, const char *limit, wc_error *err)
 {
-	double per = w->kind == WC_ENVELOPE_CLOSED ? closed_requests(w, o, st)
-	                                           : wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s);
+	double per = requests_per_server(w, o, st);
 	double n = per * servers;
 	if (!(n > max_requests))
 		return WC_OK;
@@ -224,7 +238,8 @@ requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 	/* the count (whole requests) and the bound in full: rounded alike
 	 * they read equal */
 	char nt[32], bt[32];
-	const char *lower = servers_advice(w, o, budget);
+	/* one server's over the bound alone: fewer servers cannot help */
+	const char *lower = per > max_requests ? NULL : servers_advice(w, o, budget);
 	const char *what = w->kind == WC_ENVELOPE_CLOSED ? "the clients" : w->kind == WC_ENVELOPE_REPLAY ? NULL
 	                                                                                                 : "the rate";
 	char tail[96];
@@ -310,6 +325,11 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 	const double servers = budget ? wc__envelope_plan_servers(w, bo, pm, o->fleet_mode, len) : servers_charged(w, o);
 	if (!limit)
 		limit = "the bound";
+	/* One server's arrivals over the requests bound alone refuse the work
+	 * whatever the replicas, fleet or budget (docs/http-api.md, "Bounds"):
+	 * checked first, so the refusal names the workload, not the servers. */
+	if (wc_envelope_requests_alone(w, o, st, max_requests))
+		return requests_check(w, o, st, servers, max_requests, budget, limit, err);
 	/* The grid's steps cost even where no request runs: a near-idle week
 	 * for a large fleet draws few requests but steps every server through
 	 * 12 million bins. */

@@ -96,6 +96,14 @@ int wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_opti
                            const wc_service_times *st, const wc_budget_options *bo, const wc_power_map *pm,
                            double max_work, double max_requests, const char *limit, wc_error *err);
 
+/** 1 when one server run's expected requests (a closed loop's at most)
+ *  alone exceed `max_requests`: no replicas, fleet or budget can bring
+ *  the work under the bound, and wc_envelope_work_check names the
+ *  workload's field first, advising the rate (the clients) or the
+ *  horizon alone. */
+int wc_envelope_requests_alone(const wc_envelope_workload *w, const wc_envelope_options *o,
+                               const wc_service_times *st, double max_requests);
+
 /** Bytes one waiting request may take in an engine's queue: its two
  *  lengths (predict/envelope_internal.h, wc__waiting_req), three times
  *  over, for the full ring and the one of twice its size it is copied

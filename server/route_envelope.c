@@ -37,6 +37,8 @@ work_bound(const wc_envelope_request *r, const wc_service_times *st, int budget,
 		snprintf(field, sizeof field, "/workload/%.*s", (int)n, err.msg);
 	else if (n == 10 && strncmp(err.msg, "fleet_size", 10) == 0) /* servers sharing arrivals, each on its grid */
 		snprintf(field, sizeof field, "/fleet/size");
+	else if (wc_envelope_requests_alone(&r->w, &r->o, st, WC_HTTP_MAX_REQUESTS)) /* no server count helps */
+		snprintf(field, sizeof field, "%s", r->w.kind == WC_ENVELOPE_CLOSED ? "/workload/concurrency" : "/horizon_s");
 	else { /* what sets the server runs, as the library names it; the fleet's size is an object's field here */
 		const char *sf = wc_envelope_servers_field(&r->w, &r->o, budget ? &r->bo : NULL, pm);
 		snprintf(field, sizeof field, "/%s", strcmp(sf, "fleet_size") == 0 ? "fleet/size" : sf);

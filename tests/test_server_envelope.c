@@ -96,12 +96,12 @@ test_bad_inputs(void)
 	/* A closed loop counts the requests its clients can have served (256
 	 * clients of 1-token requests for 600 s: about 1.2e7 on each server),
 	 * not only its clients; its 1600 fixed-length servers run in lockstep
-	 * and are simulated as one (docs/envelopes.md, "Lockstep fleets"), so
-	 * only the horizon (or the clients) changes the work. The plan's bin
-	 * is named as the plan names it. */
+	 * and are simulated as one (docs/envelopes.md, "Lockstep fleets"), and
+	 * one server alone is over the bound: the clients are named. The
+	 * plan's bin is named as the plan names it. */
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256,\"input_tokens\":1,"
 	             "\"output_tokens\":1},\"horizon_s\":600,\"replicas\":1,\"fleet\":{\"size\":1600}}",
-	             413, "simulation_too_large", "/horizon_s");
+	             413, "simulation_too_large", "/workload/concurrency");
 	expect_error(plan, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":3000,\"budget_bin_s\":0.07}",
 	             422, "invalid_value", "/budget_bin_s");
 	expect_error(env, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"horizon_s\":30,\"sample_s\":60}",
@@ -161,11 +161,11 @@ test_refusals_name_route_fields(void)
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"closed\",\"concurrency\":256,\"output_tokens\":"
 		  "{\"mean\":256,\"sd\":100}},\"budget_w\":5e4}", "/budget_w", "lower the clients, the horizon, max_fleet or budget_w", "replicas" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}",
-		  "/workload/rate", "lower the rate, the horizon, max_fleet or budget_w", "fleet size" },
+		  "/workload/rate", "lower the rate or the horizon", "max_fleet" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e7,"
 		  "\"horizon_s\":3600,\"max_fleet\":5000}", "/max_fleet", "lower max_fleet or budget_w", "replicas" },
 		{ "/v1/forecast/envelope", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":3600,"
-		  "\"replicas\":1}", "/workload/rate", "lower the rate, the horizon, the replicas or the fleet", "max_fleet" },
+		  "\"replicas\":1}", "/workload/rate", "lower the rate or the horizon", "replicas" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		http_reply r;
