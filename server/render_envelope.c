@@ -125,9 +125,11 @@ sources_json(const wc_envelope_render *c, json_t *o)
 	if (ss && ss->fallback[0] && c->workload->kind != WC_ENVELOPE_SERIES)
 		json_object_set_new(st, "warning", json_string(ss->fallback));
 	json_object_set_new(o, "service_times", st);
-	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
+	/* the share of the law's dynamic power the map keeps, as the text
+	 * says it (docs/envelopes.md, "Power"): 1 unless a fit set it */
+	json_object_set_new(o, "response", json_pack("{s:f,s:f,s:f,s:f,s:f,s:s}", "tau_s", c->options->tau_s,
 	                    "hold_s", c->options->hold_s, "decay_s", c->options->decay_s, "prefill_ratio", c->response->prefill_ratio.value,
-	                    "source", c->response_source));
+	                    "dynamic_scale", wc_response_dynamic_scale(c->response), "source", c->response_source));
 	/* The prefill level (a prefill-aware law) and the board limit: null when none. */
 	const wc_power_map *pm = c->power;
 	/* Every answer names its profile and where its level comes from. */
