@@ -45,9 +45,11 @@ int cli_run_default_flag(const char *cmd, const char *flag, const char *value, w
 int cli_run_dirs_distinct(const char *cmd, char *const *dirs, int n);
 /** Read every run folder at or under `dirs` (as `ingest` does; `defaults`
  *  fill what manifests leave unknown). Errors are printed; the readers'
- *  warnings are kept in s->warnings and printed unless `quiet`. */
+ *  warnings are kept in s->warnings and printed unless `quiet`.
+ *  `idle_fallback` says what the command does where a run's idle power is
+ *  unknown (wc_ingest_options; NULL: the fit's words). */
 int cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
-                     int quiet, cli_run_set *s);
+                     int quiet, const char *idle_fallback, cli_run_set *s);
 /** Bind each run to the parameter set and prepare its replay; the prefill
  *  activity of arrivals rebuilt from engine counters takes the prefill
  *  time of the service times `service` chooses (a capacity model forced

@@ -206,7 +206,8 @@ cli_fit_response(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((rc = cli_load_params_rewritable(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
-	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), &s)) != CLI_OK ||
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), NULL,
+	                           &s)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.service)) != CLI_OK)
 		goto done;
 	for (size_t i = 0; i < s.n && !cli_quiet(); i++)

@@ -430,7 +430,8 @@ cli_validate_envelope(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((rc = cli_load_params(cmd, a.params, a.profile, &p)) != CLI_OK)
 		return rc;
-	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(), &s)) != CLI_OK)
+	if ((rc = cli_run_set_load(cmd, argv + a.first_dir, argc - a.first_dir, &a.defaults, cli_quiet(),
+	                           "the prediction uses the platform's P0", &s)) != CLI_OK)
 		goto done;
 	if ((rc = cli_run_set_prepare(cmd, &s, &p, a.max_running, a.o.service)) != CLI_OK)
 		goto done;

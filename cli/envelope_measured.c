@@ -80,7 +80,10 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	/* the run's bad lines, gaps and clock jumps are said as `ingest` and
 	 * `validate envelope` say them: the "measured" column is partly a
 	 * straight line across a gap (docs/formats/telemetry.md, "Time gaps") */
-	if ((rc = cli_run_set_load(cmd, dirs, 1, defaults, cli_quiet(), &set)) != CLI_OK ||
+	/* no fit runs here: without the run's idle the envelope takes the
+	 * level's P0, or the one --idle-power gives (cmd_envelope.c) */
+	if ((rc = cli_run_set_load(cmd, dirs, 1, defaults, cli_quiet(),
+	                           "the envelope predicts with the platform's P0 (or --idle-power's)", &set)) != CLI_OK ||
 	    (rc = cli_run_set_prepare(cmd, &set, p, max_running, service)) != CLI_OK) {
 		cli_run_set_free(&set);
 		return rc;

@@ -155,7 +155,7 @@ replay_dir(size_t i, const void *replays)
 
 int
 cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest *defaults,
-                 int quiet, cli_run_set *s)
+                 int quiet, const char *idle_fallback, cli_run_set *s)
 {
 	wc_error err;
 	wc_ingest_options opt;
@@ -166,6 +166,7 @@ cli_run_set_load(const char *cmd, char **dirs, int n_dirs, const wc_run_manifest
 	s->quiet = quiet;
 	opt.warn = keep_warning;
 	opt.warn_payload = s;
+	opt.idle_fallback = idle_fallback;
 	if (cli_run_dirs_distinct(cmd, dirs, n_dirs) != CLI_OK)
 		return CLI_FAIL;
 	for (int i = 0; i < n_dirs; i++)

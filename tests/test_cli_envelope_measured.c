@@ -18,14 +18,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* A run folder whose manifest states an H100 serving Qwen3-8B with the
- * parameter count a checkpoint has (8.190427136 B, the catalog's 8.19 B
- * rounded): 120 W idle and 400 W busy for 60 s (UTC, 0.25 s), with two
- * requests. */
+/* A run folder `name` whose manifest states an H100 serving Qwen3-8B with
+ * the parameter count a checkpoint has (8.190427136 B, the catalog's
+ * 8.19 B rounded): `quiet_w` W idle and 400 W busy for 60 s (UTC, 0.25 s),
+ * with two requests. */
 static char *
-h100_run(const char *dir)
+h100_run(const char *dir, const char *name, double quiet_w)
 {
-	char *run = path_join(dir, "h100_run"), *p;
+	char *run = path_join(dir, name), *p;
 	static char buf[16384];
 	size_t n = 0;
 	mkdir(run, 0755);
@@ -35,7 +35,7 @@ h100_run(const char *dir)
 		double t = i * 0.25;
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "2026/07/18 10:%02d:%02d.%03d,0,%.1f\n", (int)t / 60,
 		                      (int)t % 60, (int)((t - (int)t) * 1000),
-		                      (t > 2 && t < 9) || (t > 30 && t < 36) ? 400.0 : 120.0);
+		                      (t > 2 && t < 9) || (t > 30 && t < 36) ? 400.0 : quiet_w);
 	}
 	CHECK_INT(write_text(p, buf), 0);
 	free(p);
@@ -238,16 +238,38 @@ test_same_as_validate(const char *dir, const char *run)
 	free(per_run);
 }
 
+/* A run whose idle power is rejected (quiet at 480 W, over its 400 W
+ * load) is predicted at the platform's P0: the warning says so, not "the
+ * fit uses the platform's P0" of ingest, where no fit runs. */
+static void
+test_idle_unknown(const char *dir)
+{
+	char *run = h100_run(dir, "h100_hot_quiet", 480.0);
+	const char *argv[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--json", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "idle power 480.0 W of GPU 0");
+	CHECK_CONTAINS(r.err, "; the envelope predicts with the platform's P0 (or --idle-power's)\n");
+	CHECK(r.err && strstr(r.err, "the fit uses") == NULL);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(warnings_match(r.err, json_object_get(j, "warnings")) >= 1);
+	json_decref(j);
+	run_result_free(&r);
+	free(run);
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_measured");
-	char *run = h100_run(dir);
+	char *run = h100_run(dir, "h100_run", 120.0);
 	test_what_if(run);
 	test_unused_flags(run);
 	test_fleet_chart(dir, run);
 	test_shared_fleet(run);
 	test_same_as_validate(dir, run);
+	test_idle_unknown(dir);
 	free(run);
 	free(dir);
 	return check_report("test_cli_envelope_measured");

@@ -48,7 +48,14 @@ typedef struct {
 	int power_only;            /* power metrics only: engine and request logs are not read,
 	                            * n(t) and the load columns stay empty, idle only from a
 	                            * manifest's idle window (docs/formats/telemetry.md) */
+	const char *idle_fallback; /* what the caller does without a run's idle power, the
+	                            * warning's last clause; NULL: WC_INGEST_IDLE_FALLBACK */
 } wc_ingest_options;
+
+/** The last clause of ingest's warning that a run's idle power is unknown
+ *  or rejected: a runs table's row without one is fitted at the
+ *  platform's P0. Callers that do no fit say what they do instead. */
+#define WC_INGEST_IDLE_FALLBACK "the fit uses the platform's P0"
 
 void wc_ingest_options_init(wc_ingest_options *o);
 

@@ -255,15 +255,17 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 	static const char *const rank[] = { "none", "quiet_short", "quiet_stretch", "window" };
 	double published, limit;
 	int worst = 3;
+	/* what the caller does without it: a fit, or a prediction */
+	const char *fallback = opt->idle_fallback ? opt->idle_fallback : WC_INGEST_IDLE_FALLBACK;
 	wc_trace_idle_reference(rc->m.platform, &published, &limit);
 	for (int g = 0; g < rc->pt->info.n_gpus; g++) {
 		char reason[200];
 		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                      rc->m.idle_start, rc->m.idle_end, &rc->idle_gpu[g]);
 		if (isnan(rc->idle_gpu[g]) && g == 0)
-			warn(opt, rc->m.run_id, ": no idle power: no idle window and %s; the fit uses the platform's P0",
+			warn(opt, rc->m.run_id, ": no idle power: no idle window and %s; %s",
 			     rc->power_only ? "no load log to tell quiet moments (power only)"
-			                    : "no moment without a request running or waiting");
+			                    : "no moment without a request running or waiting", fallback);
 		double quiet_s = strcmp(src, "quiet_short") == 0
 		                 ? wc_trace_idle_quiet_time(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                            rc->idle_gpu[g])
@@ -271,14 +273,14 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 		if (quiet_s < WC_IDLE_QUIET_S) {
 			/* A dip inside a busy period, not a level the GPU idles at. */
 			warn(opt, rc->m.run_id, ": idle power unknown: GPU %d is quiet near %.1f W for only %.2f s in all "
-			     "(at least %.0f s needed); the fit uses the platform's P0", g,
-			     rc->idle_gpu[g], quiet_s, WC_IDLE_QUIET_S);
+			     "(at least %.0f s needed); %s", g,
+			     rc->idle_gpu[g], quiet_s, WC_IDLE_QUIET_S, fallback);
 			rc->idle_gpu[g] = NAN;
 			src = "none";
 		} else if (wc_trace_idle_implausible(rc->idle_gpu[g], percentile5(rc->pt->power[g], rc->pt->n),
 		                              load_mean(rc, g), published, limit, reason, sizeof reason)) {
-			warn(opt, rc->m.run_id, ": idle power %.1f W of GPU %d (%s) rejected: %s; the fit uses the "
-			     "platform's P0", rc->idle_gpu[g], g, src, reason);
+			warn(opt, rc->m.run_id, ": idle power %.1f W of GPU %d (%s) rejected: %s; %s", rc->idle_gpu[g], g,
+			     src, reason, fallback);
 			rc->idle_gpu[g] = NAN;
 			src = "none";
 		}
