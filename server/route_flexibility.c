@@ -76,6 +76,23 @@ sweep_work_refused(const wc_state *st, const json_t *item, int by_cap, int steps
 	return 1;
 }
 
+/* A series is refused before its fields are read (docs/http-api.md,
+ * "POST /v1/predict/flexibility"): the sweep's throughput is at one
+ * concurrency or rate, so asking first for the series' dt_s, then
+ * refusing the series, sent a client to fix what would never be
+ * answered. A series beside a concurrency or a rate is left to the
+ * parser's two-loads refusal, as on every route. 1 with `e` set. */
+static int
+series_refused(const json_t *item, wc_api_error *e)
+{
+	if (!json_object_get(item, "running_series") || json_object_get(item, "concurrency") ||
+	    json_object_get(item, "rate"))
+		return 0;
+	wc_api_error_set(e, 422, "invalid_value", "/running_series",
+	                 "running_series: the sweep needs throughput at one concurrency or rate; a series has neither");
+	return 1;
+}
+
 static json_t *
 flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
@@ -85,7 +102,8 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 	json_t *out = NULL;
 	int by_cap = 0, steps = WC_FLEX_DEFAULT_STEPS;
 	memset(&r, 0, sizeof r);
-	if (!(st = wc_profiles_select(pf, item, e)) || (json_is_object(item) && sweep_fields(item, &by_cap, &steps, e)) ||
+	if (!(st = wc_profiles_select(pf, item, e)) || (json_is_object(item) && series_refused(item, e)) ||
+	    (json_is_object(item) && sweep_fields(item, &by_cap, &steps, e)) ||
 	    (json_is_object(item) && sweep_work_refused(st, item, by_cap, steps, e)) ||
 	    wc_inference_request_parse(item, st, &r, e) != 0)
 		goto done;

@@ -175,6 +175,12 @@ test_least_load(void)
 	       "running_series: give at most one of rate and running_series");
 	expect("/v1/predict/flexibility", two, "conflicting_fields", "/running_series",
 	       "give at most one of rate and running_series");
+	/* The sweep refuses a series; it asked first for the series' dt_s,
+	 * then, given it, refused the series. */
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"running_series\":[1,2]}", "invalid_value", "/running_series",
+	       "running_series: the sweep needs throughput at one concurrency or rate; a series has neither");
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"running_series\":[1,2],\"dt_s\":1}", "invalid_value",
+	       "/running_series", "running_series: the sweep needs throughput");
 	expect_batch_item("[{" TOKENS ",\"rate\":1,\"running_series\":[1,2],\"dt_s\":1}]", "/0/running_series",
 	                  "running_series: give at most one of rate and running_series");
 	/* A price or intensity so large the hourly figure overflowed was
