@@ -232,17 +232,20 @@ wc__predict_idle_floor(const wc_law_binding *b, int tp)
  * the law's held-out error, when the set records it, widens it into a
  * predictive interval (docs/intervals.md). */
 static int
-interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, int tp,
+interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, const wc_inference_query *q,
          const wc_load_histogram *h, wc_inference_prediction *out, wc_error *err)
 {
 	const wc_params *p = b->p;
 	double point = out->power.node_power_w, lo = NAN, hi = NAN;
 	/* At n = 0 the answer is G x P0 exactly (docs/inference-law.md): no
 	 * dynamic part to miss, and the held-out error was measured on loaded
-	 * runs (docs/intervals.md, "Where it applies"): no interval. */
+	 * runs (docs/intervals.md, "Where it applies"): no interval. The
+	 * line names the field that set the load (docs/http-api.md). */
+	const int tp = q->config.tp;
 	if (!(out->mean_running > 0.0)) {
-		WC_WARN(out, "interval_95: none: at concurrency 0 the answer is the idle draw, G x P0; "
-		             WC_INTERVAL_LOADED_ONLY " (docs/intervals.md)");
+		WC_WARN(out, "interval_95: none: at %s 0%s the answer is the idle draw, G x P0; "
+		             WC_INTERVAL_LOADED_ONLY " (docs/intervals.md)", wc__predict_load_field(q),
+		        q->series_len ? " throughout" : "");
 		return WC_OK;
 	}
 	if (p->n_draws > 0) {
@@ -546,7 +549,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		out->node_ceiling_w = wc_load_histogram_ceiling_w(&h, idle_w, out->node_ceiling_w);
 	}
 	if (q->want_interval)
-		rc = interval(&b, have_low ? &low : NULL, limit_w, q->config.tp, &h, out, err);
+		rc = interval(&b, have_low ? &low : NULL, limit_w, q, &h, out, err);
 done:
 	wc_load_histogram_free(&h);
 	out->pe_stratum = wc__predict_rebase(&pr->params, tmp, out->pe_stratum);

@@ -74,6 +74,20 @@ main(void)
 	CHECK(r.err && strstr(r.err, "--running-series: give exactly one of --concurrency and --running-series"));
 	run_result_free(&r);
 
+	/* A series at 0 throughout is idle: the line saying why it has no
+	 * interval names the field that set the load, as a load's warnings do
+	 * (docs/http-api.md); it said "at concurrency 0", a field not sent. */
+	char *zeros = path_join(dir, "zeros.csv");
+	CHECK_INT(write_text(zeros, "t_s,running\n0,0\n1,0\n"), 0);
+	const char *idle[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+	                       "--running-series", zeros, "--json", NULL };
+	CHECK_INT(run_wattcast(idle, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK(r.out && strstr(r.out, "interval_95: none: at running_series 0 throughout the answer is the idle draw"));
+	CHECK(r.out && !strstr(r.out, "concurrency 0"));
+	run_result_free(&r);
+	free(zeros);
+
 	/* The same over HTTP, the same number. */
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
@@ -95,6 +109,12 @@ main(void)
 		               "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"running_series\":[1,2],\"dt_s\":1,"
 		               "\"input_tokens\":100,\"output_tokens\":0}", &hr);
 		CHECK_INT(hr.status, 422);
+		http_reply_free(&hr);
+		http_post_json(h, url("/v1/predict/inference"),
+		               "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"running_series\":[0,0],\"dt_s\":1}", &hr);
+		CHECK_INT(hr.status, 200);
+		CHECK_INT(warned(hr.json, "interval_95: none: at running_series 0 throughout the answer is the idle draw"), 1);
+		CHECK_INT(warned(hr.json, "concurrency 0"), 0);
 		http_reply_free(&hr);
 		wc_server_stop(srv);
 	}
