@@ -89,29 +89,57 @@ eta_note(const wc_capacity_params *cp, const wc_capacity_level *l, char *buf, si
 		         "its answers carry their engine's speed, not the board's (docs/capacity.md)", l->name, eta);
 }
 
+/* What a TP group larger than the GPUs the board's link joins crosses,
+ * from the catalog alone (wc_platform_tp_crossing): PCIe on a board with
+ * no link (L40S) or bridged pairs (H100 NVL), the network past a
+ * baseboard's 8 (H100, B200, MI300X), slower either way; "" when the
+ * group stays on the link (docs/capacity.md, "Warnings"). One clause for
+ * the fitted boards and the transferred ones. */
+static int
+tp_crossing_text(const wc_platform_info *me, int tp, char *buf, size_t cap)
+{
+	const char *beyond = wc_platform_tp_crossing(me, tp);
+	buf[0] = '\0';
+	if (beyond && !me->link)
+		snprintf(buf, cap, "its GPUs talk over %s only, so this likely understates it", beyond);
+	else if (beyond)
+		snprintf(buf, cap, "its %s joins at most %d GPUs, so a group of %d crosses %s and this likely "
+		         "understates it", me->link, me->link_domain, tp, beyond);
+	return buf[0] != '\0';
+}
+
 /* tp > 1 on a transferred level: the communication per layer is the
  * fitted levels' (boards whose groups stay on NVLink unless the set says
- * other), never measured on this board; where the group is larger than
- * the GPUs the board's link joins, its all-reduce crosses what the
- * catalog says lies beyond it (wc_platform_tp_crossing): PCIe on a board
- * with no link (L40S) or bridged pairs (H100 NVL), the network past a
- * baseboard's 8 (MI300X), slower either way (docs/capacity.md,
- * "Warnings"). */
+ * other), never measured on this board, and may cross what lies beyond
+ * its link (tp_crossing_text). */
 static void
 tp_transfer_note(const wc_capacity_level *l, const wc_config *c, const char *from, wc_capacity_prediction *out)
 {
 	if (c->tp <= 1)
 		return;
+	char cross[160];
+	const int crosses = tp_crossing_text(wc_platform_lookup(l->name), c->tp, cross, sizeof cross);
+	WC_WARN(out, "tp: %d on %s was never measured: its communication per layer is the fitted levels' (%s)%s%s "
+	        "(docs/capacity.md)", c->tp, l->name, from, crosses ? "; " : "", cross);
+}
+
+/* A fitted level's communication per layer is its rows', groups within
+ * its link when none of them was larger: a group past the link crosses
+ * what the catalog says lies beyond it, by the transferred boards' rule
+ * (tp_crossing_text), and the caveat says so; no cost of that crossing is
+ * modelled (docs/capacity.md, "Warnings"). */
+static void
+tp_fitted_note(const wc_capacity_level *l, const wc_config *c, wc_capacity_prediction *out)
+{
 	const wc_platform_info *me = wc_platform_lookup(l->name);
-	const char *beyond = wc_platform_tp_crossing(me, c->tp);
-	char cross[160] = "";
-	if (beyond && !me->link)
-		snprintf(cross, sizeof cross, "; its GPUs talk over %s only, so this likely understates it", beyond);
-	else if (beyond)
-		snprintf(cross, sizeof cross, "; its %s joins at most %d GPUs, so a group of %d crosses %s and this "
-		         "likely understates it", me->link, me->link_domain, c->tp, beyond);
-	WC_WARN(out, "tp: %d on %s was never measured: its communication per layer is the fitted levels' (%s)%s "
-	        "(docs/capacity.md)", c->tp, l->name, from, cross);
+	char cross[160];
+	if (!tp_crossing_text(me, c->tp, cross, sizeof cross) || l->range.tp_max > me->link_domain)
+		return;
+	char rows[48] = "";
+	if (l->range.tp_max > 0)
+		snprintf(rows, sizeof rows, " (tp %d-%d)", l->range.tp_min, l->range.tp_max);
+	WC_WARN(out, "tp: %d on %s: its communication per layer is fitted on its rows' groups%s; %s (docs/capacity.md)",
+	        c->tp, l->name, rows, cross);
 }
 
 /* Is `v` outside [lo, hi] (relative slack for the values a file rounds)? */
@@ -158,6 +186,8 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		r = &u;
 		wc_error_format(where, sizeof where, "of the levels it is transferred from (%s)", from);
 		tp_transfer_note(l, c, from, out);
+	} else {
+		tp_fitted_note(l, c, out);
 	}
 	if (r->rows == 0) {
 		if (eta[0])
@@ -216,7 +246,14 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 			continue;
 		if (f[i].hi > f[i].lo * (1 + 1e-9)) {
 			char lo[40], hi[40];
-			const int dg = wc__predict_span_digits(f[i].v, f[i].v, f[i].lo, f[i].hi);
+			/* The span's ends at the digits the asked value needs and
+			 * those the whole numbers just outside them need: a count
+			 * (tokens, requests, GPUs) shown outside is visibly outside,
+			 * and the span prints alike whichever end is left
+			 * (predict/span_text.c; docs/capacity.md, "Warnings"). */
+			const int dv = wc__predict_span_digits(f[i].v, f[i].v, f[i].lo, f[i].hi),
+			          dw = wc__predict_span_digits(floor(f[i].lo), ceil(f[i].hi), f[i].lo, f[i].hi),
+			          dg = dv > dw ? dv : dw;
 			if (outside(f[i].v, f[i].lo, f[i].hi) && i == 0) { /* the load: a power answer may join it */
 				out->load_line = out->n_warnings + 1;
 				out->load_lo = f[i].lo;

@@ -88,6 +88,39 @@ main(void)
 		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load 2.09 is outside the calibrated span 7.9-1915 and the "
 		                                          "capacity calibration's span 5.13-1915 on H100"), 1);
 	}
+	/* The prompt's span prints alike at either end, with the digits a
+	 * whole number of tokens just outside it needs: 329 read "span
+	 * 329.3-4613" and 4613 "span 329.34-4612.6", the first as if 4613
+	 * were inside, the second as if 4613 were not the bound quoted. */
+	ask(pr, "H100", 329, 256, "input_tokens: 329 is outside the capacity calibration's span 329.34-4612.6 over");
+	ask(pr, "H100", 4613, 256, "input_tokens: 4613 is outside the capacity calibration's span 329.34-4612.6 over");
+	for (int in = 330; in <= 4612; in += 4612 - 330) { /* inside: no capacity warning */
+		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
+		wc_capacity_prediction cap;
+		q.config.input_tokens = in;
+		q.config.output_tokens = 256;
+		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+		CHECK_INT(cap.n_warnings, 0);
+	}
+	/* A group past a fitted board's 8-GPU NVLink baseboard crosses the
+	 * network, as on a transferred board (wc_platform_tp_crossing): the
+	 * fitted boards said only that tp left their span. Within it, no
+	 * such line. */
+	{
+		const char *const fitted[] = { "H100", "B200", "A100", "H200" };
+		for (size_t i = 0; i < sizeof fitted / sizeof fitted[0]; i++)
+			for (int tp = 8; tp <= 16; tp += 8) {
+				wc_inference_query q = { .config = test_catalog_config(fitted[i], tp, "Qwen3-8B", 32) };
+				wc_capacity_prediction cap;
+				q.config.input_tokens = 512;
+				q.config.output_tokens = 256;
+				CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+				CHECK_INT(has(cap.warnings, cap.n_warnings, "its NVLink joins at most 8 GPUs, so a group of 16 "
+				                                            "crosses the network and this likely understates it"),
+				          tp == 16);
+				CHECK_INT(has(cap.warnings, cap.n_warnings, "crosses"), tp == 16);
+			}
+	}
 	/* A model far smaller than the level's rows: the capacity answer
 	 * names the size field once, as the power law does for its span (it
 	 * said nothing). */
