@@ -240,23 +240,45 @@ wrong_header(const eng_reader *r, wc_error *err)
  * appending to the file). The same columns: skipped. Others, or another
  * order: the lines after it are read by it, said at its line
  * (docs/formats/telemetry.md, "engine.csv"); read by the old header they
- * took the waiting requests for n(t) and prompt tokens for generated ones. */
+ * took the waiting requests for n(t) and prompt tokens for generated ones.
+ * One that leaves out a series the rows before it had -- a column, or
+ * one engine of a column adding engines up -- ends the log at the row
+ * before it: the column's value is unknown from there on, and held flat
+ * it made the engine drop to 0 running and count no more tokens (a real
+ * run split into two engines read 5.36 running for 8.07). */
 static int
 repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
 	int map[ENG_MAX_FIELDS], n_cols = r->n_cols, rc, same = 1;
 	unsigned char sum[ENG_MAX_FIELDS];
-	size_t first = r->header_line;
+	size_t first = r->header_line, n_old = r->n_read, left;
+	eng_series *old = r->read;
+	char name[96];
 	memcpy(map, r->map, sizeof map);
 	memcpy(sum, r->sum, sizeof sum);
 	r->e->data_lines--; /* not a data line */
-	if ((rc = wc__engine_map_header(r, f, nf, line_no, err)) != WC_OK)
+	r->read = NULL;
+	r->n_read = 0;
+	if ((rc = wc__engine_map_header(r, f, nf, line_no, err)) != WC_OK) {
+		free(old);
 		return rc;
+	}
 	for (int i = 0; i < n_cols; i++)
 		same = same && n_cols == r->n_cols && map[i] == r->map[i] && sum[i] == r->sum[i];
-	if (!same)
+	left = r->e->n > 0 ? wc__engine_series_left_out(r, old, n_old, name, sizeof name) : 0;
+	free(old);
+	if (left > 0) {
+		char more[48] = "";
+		if (left > 1)
+			snprintf(more, sizeof more, " (and %zu more series)", left - 1);
+		r->ended = 1;
+		wc__warn(r->opt, r->path, ":%zu: a header again, leaving out %s%s that line %zu's named: unknown "
+		         "from here on, so the log ends at line %zu", line_no, name, more, first,
+		         r->line[r->e->n - 1]);
+	} else if (!same) {
 		wc__warn(r->opt, r->path, ":%zu: a header again, naming other columns or another order than line %zu's: "
 		         "the lines after it are read by it", line_no, first);
+	}
 	return WC_OK;
 }
 
@@ -379,6 +401,8 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		}
 		if ((rc = data_line(&r, f, nf, reason, lr.line_no, lr.unfinished, err)) != WC_OK)
 			goto done;
+		if (r.ended)
+			break; /* a header leaving a series out: repeated_header */
 	}
 	if (!r.matched && r.held > 0 && r.held == bad.bad) {
 		rc = wrong_header(&r, err);
@@ -397,6 +421,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 done:
 	free(f);
 	free(r.line);
+	free(r.read);
 	wc__engine_counters_free(&r.counters);
 	wc_engine_free(e);
 	wc__lr_close(&lr);

@@ -184,6 +184,51 @@ field_counters(eng_reader *r, int k, const char *const *labs, size_t line_no, wc
 	return WC_OK;
 }
 
+/* The series the header reads (r->read): each field read, its column and
+ * engine, once. */
+static int
+header_series(eng_reader *r, int k, const char *const *labs, wc_error *err)
+{
+	eng_series *s = wc_alloc_array(k > 0 ? (size_t)k : 1, sizeof *s);
+	size_t n = 0;
+	if (!s)
+		return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
+	for (int i = 0; i < k; i++) {
+		if (r->map[i] < 0)
+			continue;
+		s[n].col = r->map[i];
+		wc_engine_labels_summed(labs[i], s[n].engine, sizeof s[n].engine);
+		size_t j = 0;
+		while (j < n && !(s[j].col == s[n].col && strcmp(s[j].engine, s[n].engine) == 0))
+			j++;
+		n += j == n;
+	}
+	free(r->read);
+	r->read = s;
+	r->n_read = n;
+	return WC_OK;
+}
+
+size_t
+wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_old, char *name, size_t size)
+{
+	size_t left = 0;
+	for (size_t i = 0; i < n_old; i++) {
+		int column = 0, engine = 0;
+		for (size_t j = 0; j < r->n_read; j++)
+			if (r->read[j].col == old[i].col) {
+				column = 1;
+				engine = engine || strcmp(r->read[j].engine, old[i].engine) == 0;
+			}
+		if (column && (engine || !old[i].engine[0]))
+			continue;
+		if (left++ == 0)
+			snprintf(name, size, "%s%s%s%s", wc_engine_column_name((wc_engine_column)old[i].col),
+			         old[i].engine[0] ? "{" : "", old[i].engine, old[i].engine[0] ? "}" : "");
+	}
+	return left;
+}
+
 int
 wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
@@ -221,6 +266,8 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 	}
 	if (rc == WC_OK)
 		rc = field_counters(r, k, labs, line_no, err);
+	if (rc == WC_OK)
+		rc = header_series(r, k, labs, err);
 	free(store);
 	if (rc != WC_OK)
 		return rc;

@@ -11,6 +11,13 @@
 
 #define ENG_MAX_FIELDS 256
 
+/* One series a header reads: a column and its engine (the `engine` /
+ * `dp_rank` labels, wc_engine_labels_summed; "" none). */
+typedef struct {
+	int col;
+	char engine[64];
+} eng_series;
+
 /* What the reader carries from line to line: the header's column map and
  * the counter-reset bookkeeping. The log and the field buffer are owned by
  * wc_engine_read. */
@@ -35,10 +42,23 @@ typedef struct {
 	size_t held, held_first, held_last;
 	int held_nf, matched;
 	char held_sep; /* ';' or '\t' in the first held line of one field */
+	/* The series the header in force reads, a column's engine each: a
+	 * header again that leaves one out ends the log (repeated_header). */
+	eng_series *read;
+	size_t n_read;
+	int ended;             /* such a header was met: no line after it is read */
 } eng_reader;
 
 /* Map the header's fields to columns (r->map, r->sum, r->n_series) and
  * allocate the columns present (data/engine_csv_header.c). */
 int wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err);
+
+/* The series of `old` (n_old of them, an earlier header's) the header in
+ * force leaves out: a column it names no more, or an engine of a column
+ * it names no more (an unlabelled series is kept by any series of its
+ * column). Their count; the first named in `name` as a warning says it
+ * (`num_requests_running{engine="1"}`). */
+size_t wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_old, char *name,
+                                  size_t size);
 
 #endif

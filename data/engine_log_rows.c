@@ -109,8 +109,10 @@ drop_glitches(wc_engine_log *e, wc__engine_counters *set, size_t *line, wc__bad_
 }
 
 /* A counter column's rows once its engines' counters are settled: their
- * sum where the row had every engine's cell (blank otherwise, as read),
- * an engine a later header no longer names held at its last value. */
+ * sum where the row had every engine's cell (blank otherwise, as read,
+ * then holding the row before's sum). A header that no longer names an
+ * engine ends the log (data/engine_csv.c, repeated_header): no row
+ * holds an engine's counter flat while the others count. */
 static void
 add_engines(wc_engine_log *e, wc__engine_counters *set)
 {

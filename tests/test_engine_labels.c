@@ -201,6 +201,41 @@ main(void)
 		free(p);
 	}
 
+	/* A header again leaving out engine 1 (a logger restarted with
+	 * engine 0's series alone): the sums are unknown from there on, so
+	 * the log ends at the row before it, said naming the engine. Read on,
+	 * engine 1 dropped to 0 running and its tokens were held flat. */
+	{
+		char text[4096] = "timestamp,num_requests_running{engine=\"0\"},num_requests_running{engine=\"1\"},"
+		                  "generation_tokens_total{engine=\"0\"},generation_tokens_total{engine=\"1\"}\n";
+		for (int k = 0; k < 10; k++) {
+			if (k == 5)
+				snprintf(text + strlen(text), sizeof text - strlen(text), "timestamp,"
+				         "num_requests_running{engine=\"0\"},generation_tokens_total{engine=\"0\"}\n");
+			if (k < 5)
+				snprintf(text + strlen(text), sizeof text - strlen(text), "%d,2,2,%d,%d\n", 1000 + k,
+				         10 * k, 10 * k);
+			else
+				snprintf(text + strlen(text), sizeof text - strlen(text), "%d,2,%d\n", 1000 + k, 10 * k);
+		}
+		p = test_fixture(dir, "engine_left_out.csv", text);
+		e = NULL;
+		CHECK_INT(read_log(p, &e, &w, &err), WC_OK);
+		if (e) {
+			CHECK_INT(e->n, 5);
+			CHECK_INT(e->data_lines, 5);
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, 1004.0), 4.0, 1e-12);
+			CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1004.0), 80.0, 1e-9);
+		}
+		char want[1200];
+		snprintf(want, sizeof want, "%s:7: a header again, leaving out num_requests_running{engine=\"1\"} "
+		         "(and 1 more series) that line 1's named: unknown from here on, so the log ends at line 6", p);
+		CHECK_CONTAINS(w.text, want);
+		CHECK_INT(w.count, 1);
+		wc_engine_free(e);
+		free(p);
+	}
+
 	free(dir);
 	return check_report("test_engine_labels");
 }
