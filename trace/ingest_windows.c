@@ -201,19 +201,24 @@ wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err)
 			return wc_error_set_path(err, WC_EINVAL, rc->dir,
 			                         ": idle_window %.3f-%.3f overlaps load level %d (%.3f-%.3f)",
 			                         s, e, i, rc->m.levels[i].start_epoch, rc->m.levels[i].end_epoch);
-	/* Probe the window on a 50 ms grid, at its end and at every engine
-	 * sample inside it. */
+	/* Probe the window on a 50 ms grid, at every request's arrival and
+	 * every engine sample inside it. The window is [s, e) by the one
+	 * window rule (wc_trace_in_window; docs/formats/telemetry.md, "Load
+	 * levels and idle windows"): a request arriving at its end belongs
+	 * to the load after it, and was refused as overlapping when the end
+	 * itself was probed. */
 	const double dt = WC_INGEST_GRID_S;
-	size_t steps = (size_t)ceil((e - s) / dt);
-	for (size_t k = 0; k <= steps; k++) {
-		double t = k == steps ? e : s + (double)k * dt, n = load_at(rc, t);
-		if (n > 0)
-			return wc_error_set_path(err, WC_EINVAL, rc->dir,
-			                         ": idle_window %.3f-%.3f overlaps load: %g request(s) running or "
-			                         "waiting at epoch %.3f", s, e, n, t);
+	size_t steps = (size_t)ceil((e - s) / dt), n_req = rc->req ? rc->req->n : 0;
+	for (size_t k = 0; k < steps + n_req; k++) {
+		double t = k < steps ? s + (double)k * dt : rc->req->arrival[k - steps], n;
+		if (!wc_trace_in_window(t, s, e, 0) || !((n = load_at(rc, t)) > 0))
+			continue;
+		return wc_error_set_path(err, WC_EINVAL, rc->dir,
+		                         ": idle_window %.3f-%.3f overlaps load: %g request(s) running or "
+		                         "waiting at epoch %.3f", s, e, n, t);
 	}
 	for (size_t k = 0; rc->eng && k < rc->eng->n; k++)
-		if (rc->eng->t[k] >= s && rc->eng->t[k] <= e && load_at(rc, rc->eng->t[k]) > 0)
+		if (wc_trace_in_window(rc->eng->t[k], s, e, 0) && load_at(rc, rc->eng->t[k]) > 0)
 			return wc_error_set_path(err, WC_EINVAL, rc->dir,
 			                         ": idle_window %.3f-%.3f overlaps load at engine sample %.3f",
 			                         s, e, rc->eng->t[k]);
