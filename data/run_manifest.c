@@ -440,6 +440,7 @@ load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_err
 	    (rc = own_names(&ld, root, m)) || (rc = own_numbers(&ld, root, m)) ||
 	    (rc = own_idle_window(&ld, root, m)) || (rc = own_gpu_uuids(&ld, root, m)) ||
 	    (rc = own_levels(&ld, root, m, version)) || (rc = check_windows(&ld, m)) ||
+	    (rc = wc__run_manifest_check_labels(&ld, m, "/levels", NULL)) ||
 	    (rc = own_finetune(&ld, root, m, version))) {
 		if (err)
 			err->code = WC_EPARSE;

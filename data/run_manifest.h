@@ -86,6 +86,14 @@ int wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, w
 /** Copy into `m` each value `defaults` knows and `m` does not. */
 void wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *defaults);
 
+/** Bytes of a level's part of a row's run id, its '\0' included. */
+#define WC_RUN_LEVEL_ID_MAX 40
+/** Level `level`'s label as part of its row's run id (`run_id#<part>`)
+ *  into `out` (at most `cap`, and WC_RUN_LEVEL_ID_MAX, bytes): the label's
+ *  A-Z a-z 0-9 . - _, each other byte '_', or `L<level>` for none
+ *  (docs/formats/telemetry.md, "Load levels and idle windows"). */
+void wc_run_level_id(const char *label, int level, char *out, size_t cap);
+
 /** The flags `defaults` holds that name another value than the run `m`
  *  states -- "--platform A100 (the run says H100), --tp 1 (the run says
  *  2)" -- into `list` ("" when none; a list about to outgrow `cap` ends in

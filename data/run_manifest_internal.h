@@ -20,6 +20,15 @@ void wc__run_level_init(wc_run_level *l);
  *  manifest formats, one rule (docs/formats/telemetry.md, "Manifests").
  *  WC_OK or the loader's failure. */
 int wc__run_manifest_check_uuids(wc__json_loader *ld, const wc_run_manifest *m, const char *at);
+/** Refuse two levels of `m` whose labels make one run id part
+ *  (wc_run_level_id): the same label, or labels alike once sanitised
+ *  (`a/b`, `a_b`). Named at the later level's label under `at` (the
+ *  array's pointer, "/levels"), level k of `m` being entry index[k] of
+ *  the array (NULL: entry k). Both manifest formats, one rule
+ *  (docs/formats/telemetry.md, "Load levels and idle windows"). WC_OK or
+ *  the loader's failure. */
+int wc__run_manifest_check_labels(wc__json_loader *ld, const wc_run_manifest *m, const char *at,
+                                  const size_t *index);
 /** Fill `m` from a powertrace-sim manifest `root` (borrowed) read from
  *  `path`. Lenient: keys it does not need are ignored, and a key it reads
  *  may be absent or null; WC_EPARSE for a key it reads holding another

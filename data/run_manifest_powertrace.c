@@ -194,6 +194,7 @@ powertrace_levels(pt_reader *r, json_t *levels, wc_run_manifest *m)
 	wc_run_level lv;
 	double done = 0.0;
 	int known = 1;
+	size_t index[WC_RUN_MAX_LEVELS]; /* each level's entry of the array */
 	size_t i;
 	json_t *l;
 	char at[WC__JSON_PATH_MAX];
@@ -210,9 +211,13 @@ powertrace_levels(pt_reader *r, json_t *levels, wc_run_manifest *m)
 			done += lv.requests;
 		else
 			known = 0;
-		if (windowed && m->n_levels < WC_RUN_MAX_LEVELS)
+		if (windowed && m->n_levels < WC_RUN_MAX_LEVELS) {
+			index[m->n_levels] = i;
 			m->levels[m->n_levels++] = lv;
+		}
 	}
+	if (r->rc == WC_OK)
+		r->rc = wc__run_manifest_check_labels(&r->ld, m, "/probe/levels", index);
 	if (known)
 		m->requests = done;
 }

@@ -124,22 +124,6 @@ log_tokens(const wc_request_log *log, const wc__ingest_reqs *reqs, double a, dou
 	return sum;
 }
 
-/* A level label as part of a run id: [A-Za-z0-9._-], the rest '_'. */
-static void
-id_part(const char *label, int level, char *out, size_t cap)
-{
-	size_t k = 0;
-	for (const char *p = label; *p && k + 1 < cap; p++) {
-		char c = *p;
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		         c == '.' || c == '-' || c == '_';
-		out[k++] = ok ? c : '_';
-	}
-	out[k] = '\0';
-	if (!k)
-		snprintf(out, cap, "L%d", level);
-}
-
 /* The row's id: the run's, "#<level>" when the run has several load
  * levels, "#seg<k>" when segmenting. */
 static void
@@ -148,8 +132,8 @@ row_id(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, char *ou
 	char level[48] = "", tail[64] = "";
 	int l = rc->windows[w].level;
 	if (l >= 0 && rc->m.n_levels > 1) {
-		char part[40];
-		id_part(rc->m.levels[l].label, l, part, sizeof part);
+		char part[WC_RUN_LEVEL_ID_MAX];
+		wc_run_level_id(rc->m.levels[l].label, l, part, sizeof part);
 		snprintf(level, sizeof level, "#%s", part);
 	}
 	if (opt->segment_s > 0)

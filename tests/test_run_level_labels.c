@@ -1,0 +1,69 @@
+/*
+ * Two load levels of one run whose labels make one run id part
+ * (`run_id#<label>`, its bytes other than A-Z a-z 0-9 . - _ read as '_';
+ * docs/formats/telemetry.md, "Load levels and idle windows"): the same
+ * label twice, or `a/b` and `a_b`. ingest wrote two rows of one id and
+ * refused them as "its folder ... was read twice (inside two folders
+ * given)" when one folder was given; the manifest is now refused at the
+ * later level's label, naming the clash, in both manifest formats.
+ */
+#include "data/data.h"
+#include "data/run_manifest.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int
+load(const char *text, const char *path, wc_error *err)
+{
+	wc_run_manifest m;
+	wc_run_manifest_init(&m);
+	return wc_run_manifest_load_buffer(text, strlen(text), path, &m, err);
+}
+
+/* wattcast-run.json, two levels labelled `a` and `b`. */
+static int
+own(const char *a, const char *b, wc_error *err)
+{
+	char text[512];
+	snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"levels\": ["
+	         "{\"label\": \"%s\", \"start_epoch\": 1784415160.0, \"end_epoch\": 1784415165.0}, "
+	         "{\"label\": \"%s\", \"start_epoch\": 1784415165.0, \"end_epoch\": 1784415170.0}]}", a, b);
+	return load(text, "wattcast-run.json", err);
+}
+
+int
+main(void)
+{
+	wc_error err;
+
+	CHECK_INT(own("a", "b", &err), WC_OK);
+	CHECK_INT(own("a/b", "a.b", &err), WC_OK);
+
+	CHECK_INT(own("a", "a", &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1/label: 'a' is level 0's label too: both rows' run ids "
+	                        "would end in '#a'; give each its own");
+	CHECK(strlen(err.msg) <= 255);
+
+	CHECK_INT(own("a/b", "a_b", &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1/label: 'a_b' and level 0's 'a/b' both end a run id in "
+	                        "'#a_b' (a label keeps A-Z a-z 0-9 . - _, the rest '_', 39 bytes); give each its own");
+	CHECK(strlen(err.msg) <= 255);
+
+	/* Alike only past the 39 bytes a run id keeps of a label. */
+	CHECK_INT(own("sharegpt_rate4.0_burst1.0_concurrency_64_x", "sharegpt_rate4.0_burst1.0_concurrency_64_y", &err),
+	          WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "/levels/1/label: 'sharegpt_rate4.0_burst1.0_concurrency_64_y' and level 0's");
+
+	/* powertrace-sim's manifest.json: the level without a window is no
+	 * row, so the clash is named at its entry of /probe/levels. */
+	const char *pt = "{\"manifest_version\": 2, \"probe\": {\"levels\": ["
+	                 "{\"label\": \"r 4\", \"t_start_epoch\": 1784415160.0, \"t_end_epoch\": 1784415165.0}, "
+	                 "{\"label\": \"none\"}, "
+	                 "{\"label\": \"r_4\", \"t_start_epoch\": 1784415165.0, \"t_end_epoch\": 1784415170.0}]}}";
+	CHECK_INT(load(pt, "manifest.json", &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/2/label: 'r_4' and level 0's 'r 4' both end a run id "
+	                        "in '#r_4'");
+	return check_report("test_run_level_labels");
+}
