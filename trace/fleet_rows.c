@@ -100,9 +100,17 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	if (wc_trace_idle_row(r.run.running, &r.run.energy_per_token_j, r.run.exclude, sizeof r.run.exclude)) {
 		if (!partial)
 			f->n_idle_rows++;
-	} else if (!partial && r.duration < f->o.min_window_s)
-		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %.0f s of steady load "
-		         "(< %.0f s)", r.duration, f->o.min_window_s);
+	} else if (!partial && r.duration < f->o.min_window_s) {
+		/* To the ms, as the summary prints it, or every digit when that
+		 * rounds up to the bound: "%.0f" said a 9.728 s window was "10 s
+		 * of steady load (< 10 s)" (docs/fleet.md, "Windows"). */
+		char dur[32];
+		snprintf(dur, sizeof dur, "%.3f", r.duration);
+		if (!(strtod(dur, NULL) < f->o.min_window_s))
+			wc_num_text(dur, r.duration);
+		snprintf(r.run.exclude, sizeof r.run.exclude, "short window: %s s of steady load (< %s s)", dur,
+		         WC_NUM_TEXT(f->o.min_window_s));
+	}
 	fleet_row *nr = wc_grow(f->rows, &f->cap_rows, f->n_rows + 1, sizeof *nr, 64);
 	if (!nr)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
