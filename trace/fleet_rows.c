@@ -97,7 +97,8 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	 * much as a loaded window in the log-dynamic-power calibration and
 	 * pulled it 19 % low (docs/fleet.md, "Rows"). One rule with
 	 * `ingest --segment` (trace/idle.h); partial power says so first. */
-	if (wc_trace_idle_row(r.run.running, &r.run.energy_per_token_j, r.run.exclude, sizeof r.run.exclude)) {
+	if (wc_trace_idle_row(r.run.running, &r.run.energy_per_token_j, NULL, NULL, r.run.exclude,
+	                      sizeof r.run.exclude)) {
 		if (!partial)
 			f->n_idle_rows++;
 	} else if (!partial && r.duration < f->o.min_window_s) {

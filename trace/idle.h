@@ -44,13 +44,17 @@ double wc_trace_idle_quiet_time(const double *t, const double *p, size_t n,
 #define WC_IDLE_RUNNING 0.5
 #define WC_IDLE_REASON "idle: "
 /** Is a row at a mean of `running` requests idle (below WC_IDLE_RUNNING)?
- *  Then 1: its energy per token (*energy_per_token_j) is blanked (NaN:
- *  its power over a few stray tokens is idle power, not the cost of a
- *  token), and its exclude reason ("idle: 0.06 running requests on
- *  average (< 0.5), no load to fit") written into `exclude` unless the
- *  row has one already (a partial-power window says that). Else 0, both
- *  untouched (NaN, an unknown load, is not idle). */
-int wc_trace_idle_row(double running, double *energy_per_token_j, char *exclude, size_t cap);
+ *  Then 1: every energy per unit of work it has is blanked (NaN) -- per
+ *  token (*energy_per_token_j), and per request and per iteration where
+ *  the row has them (NULL where it does not: a Prometheus window) --
+ *  since its power over a little stray work is idle power, not the cost
+ *  of a token, a request or an engine step; and its exclude reason
+ *  ("idle: 0.06 running requests on average (< 0.5), no load to fit")
+ *  written into `exclude` unless the row has one already (a
+ *  partial-power window says that). Else 0, all untouched (NaN, an
+ *  unknown load, is not idle). */
+int wc_trace_idle_row(double running, double *energy_per_token_j, double *energy_per_request_j,
+                      double *energy_per_iteration_j, char *exclude, size_t cap);
 
 /** Plausibility band of a measured idle power against the platform's
  *  published one (choice, docs/trace-metrics.md): [0.5, 2.5] times it. */

@@ -163,11 +163,20 @@ wc_trace_idle_reference(const char *platform, double *published, double *limit)
 }
 
 int
-wc_trace_idle_row(double running, double *energy_per_token_j, char *exclude, size_t cap)
+wc_trace_idle_row(double running, double *energy_per_token_j, double *energy_per_request_j,
+                  double *energy_per_iteration_j, char *exclude, size_t cap)
 {
 	if (!(running < WC_IDLE_RUNNING))
 		return 0;
+	/* Each is the same idle power over stray work, whatever the unit: a
+	 * --segment row at 0.06 running wrote 17.49 J per iteration and a
+	 * request's 639 J once its token's was blank (docs/formats/telemetry.md,
+	 * "What ingest derives", Segments). */
 	*energy_per_token_j = NAN;
+	if (energy_per_request_j)
+		*energy_per_request_j = NAN;
+	if (energy_per_iteration_j)
+		*energy_per_iteration_j = NAN;
 	if (!exclude[0])
 		snprintf(exclude, cap, WC_IDLE_REASON "%.2f running requests on average (< %.1f), no load to fit",
 		         running, WC_IDLE_RUNNING);

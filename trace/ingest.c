@@ -122,7 +122,8 @@ row_in_gaps(const run_ctx *rc, const wc_ingest_options *opt, double a, double b,
  * ingest writes an idle window, so that `fit` and `calibrate` leave it
  * out, and its energy per token is blank as that window's is (idle power
  * over a few stray tokens; docs/fleet.md, "Rows"; docs/formats/telemetry.md,
- * "What ingest derives"); unmarked,
+ * "What ingest derives"), and so are its energies per request and per
+ * iteration, the same idle power over other units of that work; unmarked,
  * `calibrate` refused the table ingest had just written. A level's or
  * run's own row is the load its manifest states and stays as it is.
  * 1 when marked. */
@@ -130,6 +131,7 @@ static int
 mark_idle(const wc_ingest_options *opt, wc_ingest_row *row)
 {
 	return opt->segment_s > 0 && wc_trace_idle_row(row->run.running, &row->run.energy_per_token_j,
+	                                                 &row->energy_per_request_j, &row->energy_per_iteration_j,
 	                                                 row->run.exclude, sizeof row->run.exclude);
 }
 
