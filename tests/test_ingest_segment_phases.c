@@ -4,9 +4,13 @@
  * all idle -- its idle energy is its energy, prefill and decode 0 -- so
  * the segments' idle energies add up to the run's, and their prefill plus
  * decode energies too. Blank stays "unknown": a segment where requests
- * run but neither time sum moves cannot be split. On a real A100 run the
+ * run but neither time sum moves cannot be split -- only that split is
+ * blank; its idle cells are known, and written, so that the segments'
+ * idle energies still add up to the run's. On a real A100 run the
  * all-idle first segment was left blank and the segments' idle energy
- * summed to 834.8 J of the run's 1657.4 J.
+ * summed to 834.8 J of the run's 1657.4 J; on another at --segment 1, ten
+ * segments whose time sums stood still lost their idle energy too (902.2
+ * of 1022.6 J).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -21,8 +25,8 @@
 
 /* 60 s at 0.25 s: idle (85 W, nothing running) for the first 20 s, then
  * 4 requests at about 300 W whose prefill and decode time sums grow at
- * 0.4 and 3.6 s/s; with `frozen`, requests run over the last 10 s while
- * neither sum moves. */
+ * 0.4 and 3.6 s/s; with `frozen`, requests run from 50 to 55 s while
+ * neither sum moves, and nothing runs after (85 W). */
 static void
 write_run(const char *dir, int frozen)
 {
@@ -35,7 +39,7 @@ write_run(const char *dir, int frozen)
 	            "request_decode_time_seconds_sum\n");
 	for (int k = 0; k < 240; k++) {
 		double t = T0 + 0.25 * k, s = 0.25 * k;
-		int busy = s >= 20.0;
+		int busy = s >= 20.0 && !(frozen && s >= 55.0);
 		double w = busy ? 300.0 + 40.0 * sin(0.3 * k) : 85.0;
 		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
 		/* A counter read at s holds the work done by s: the sums
@@ -111,17 +115,31 @@ main(void)
 	wc_ingest_result_clear(&seg);
 
 	/* Requests run in the last segment but neither time sum moves: its
-	 * split is unknown, and blank; the idle segments stay known. */
+	 * split is unknown, and blank; its idle half is known, and the
+	 * segments' idle energies add up to the run's; the idle segments stay
+	 * known. */
 	write_run(dir, 1);
+	ingest(dir, 0, &run);
 	ingest(dir, 10.0, &seg);
-	if (seg.n_rows >= 6) {
+	if (run.n_rows == 1 && seg.n_rows >= 6) {
 		const wc_ingest_row *last = &seg.rows[seg.n_rows - 1];
-		CHECK(isnan(last->prefill_energy_j) && isnan(last->decode_energy_j) && isnan(last->idle_energy_j));
-		CHECK(strcmp(last->phase_source, "") == 0);
+		double idle = 0.0;
+		for (size_t i = 0; i < seg.n_rows; i++)
+			idle += seg.rows[i].idle_energy_j;
+		fprintf(stderr, "frozen: last segment %.1f J: prefill %.3f, decode %.3f, idle %.3f J (%s); "
+		                "segments' idle %.3f J, the run's %.3f J\n",
+		        last->metrics.energy_j, last->prefill_energy_j, last->decode_energy_j, last->idle_energy_j,
+		        last->phase_source, idle, run.rows[0].idle_energy_j);
+		CHECK(isnan(last->prefill_energy_j) && isnan(last->decode_energy_j));
+		CHECK(strcmp(last->phase_source, "engine") == 0);
+		/* 5 s at 85 W, within a cell or two of the step */
+		CHECK(last->idle_energy_j > 380.0 && last->idle_energy_j < 440.0);
+		CHECK_NEAR(idle, run.rows[0].idle_energy_j, 1e-9 * run.rows[0].metrics.energy_j);
 		CHECK_NEAR(seg.rows[0].idle_energy_j, seg.rows[0].metrics.energy_j, 0.0);
 	} else {
 		CHECK(0);
 	}
+	wc_ingest_result_clear(&run);
 	wc_ingest_result_clear(&seg);
 	free(dir);
 	return check_report("test_ingest_segment_phases");

@@ -137,7 +137,14 @@ wc__ingest_phases(const run_ctx *rc, const wc__ingest_reqs *reqs, double a, cons
 			e_pre = busy * dp / (dp + dd);
 			e_dec = busy - e_pre;
 		} else {
-			goto done; /* requests ran, but how they split is unknown */
+			/* Requests ran, but how they split is unknown: only that
+			 * split is blank. The idle cells are known as in any other
+			 * row, and writing them keeps the segments' idle energies
+			 * summing to the run's (docs/trace-metrics.md, "Phases"): a
+			 * --segment 1 row at 82.8 W whose last 25 ms a token
+			 * counter's interpolated move made busy lost all its idle
+			 * energy, 10 of 94 rows and 120 J of a run's 1023 J. */
+			e_pre = e_dec = NAN;
 		}
 		snprintf(row->phase_source, sizeof row->phase_source, "engine");
 	}
