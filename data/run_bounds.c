@@ -38,6 +38,14 @@ wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
 		snprintf(why, cap, "must be >= 0 and at most %g tokens/s", WC_RUN_MAX_THROUGHPUT_TOK_S);
 		return "throughput_tok_s";
 	}
+	/* Blank (NaN) is not measured; a token costs energy, and the group
+	 * cannot spend more on one than its boards' bound for a day. */
+	const double ept_max = r->tp * WC_RUN_MAX_ENERGY_PER_TOKEN_J_PER_GPU;
+	if (r->energy_per_token_j <= 0 || r->energy_per_token_j > ept_max) {
+		snprintf(why, cap, "must be > 0 and at most %g J (%g W per GPU of its tp %d for a day, %g s, "
+		         "on one token)", ept_max, WC_GPU_MAX_POWER_W, r->tp, WC_RUN_MAX_TIME_S);
+		return "energy_per_token_j";
+	}
 	/* A locked clock the board cannot run at is a typo, not a
 	 * measurement: the fit would read it through the clock factor far
 	 * outside anything measured, as `predict` refuses it. Boards the

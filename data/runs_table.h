@@ -97,7 +97,8 @@ int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column,
  *  with the reason written into `why` ("must be at most 1e+06 requests at
  *  once"; the caller adds where and the value), or NULL when every bound
  *  holds. Reads tp, running, active_params_b, mean_power_w, idle_power_w,
- *  throughput_tok_s, platform and sm_clock_mhz (0 = not locked). */
+ *  throughput_tok_s, energy_per_token_j, platform and sm_clock_mhz (0 =
+ *  not locked). */
 const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
 /** 1 when the run's mean power per GPU of its tp is above the board
  *  limit of its platform (catalog; unknown boards are not checked), or

@@ -209,6 +209,21 @@
 #define WC_RUN_MAX_THROUGHPUT_TOK_S 1e7
 #define WC_RUN_MAX_TIME_S 86400.0
 
+/** A measured run's energy per output token (runs tables'
+ *  `energy_per_token_j`, J for the whole group of tp GPUs): > 0, since a
+ *  token is made by GPUs that draw power, and at most
+ *  tp x WC_GPU_MAX_POWER_W x WC_RUN_MAX_TIME_S (4.32e8 J per GPU): the
+ *  group at a power above any board for the longest time a run's timing
+ *  may state, a day, for the one token -- the most a window can spend on
+ *  each token it makes, whatever else it does in that time. A bound of
+ *  physics from the two limits above, not a number fitted to data (the
+ *  ML.ENERGY table spans 0.04-22 J, ingest's segments no more); beyond,
+ *  the number is a typo or a unit slip: `fit request-energy` left a row
+ *  of -5.1 J out without a word and fitted 1e300 J into a 300-digit
+ *  E_fixed, `validate capacity` scored 1e300 J as measured. Refused at
+ *  the cell (docs/formats/runs-table.md). */
+#define WC_RUN_MAX_ENERGY_PER_TOKEN_J_PER_GPU (WC_GPU_MAX_POWER_W * WC_RUN_MAX_TIME_S)
+
 /** Bootstrap draws of one POST /v1/calibrate: a request-path budget (the
  *  route answers within its deadline), far below WC_BOOTSTRAP_MAX. */
 #define WC_HTTP_CALIBRATE_MAX_DRAWS 2000

@@ -204,7 +204,8 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 		           : strcmp(bad, "active_params_b") == 0 ? r->active_params_b
 		           : strcmp(bad, "mean_power_w") == 0 ? r->mean_power_w
 		           : strcmp(bad, "idle_power_w") == 0 ? r->idle_power_w
-		           : strcmp(bad, "throughput_tok_s") == 0 ? r->throughput_tok_s : r->sm_clock_mhz;
+		           : strcmp(bad, "throughput_tok_s") == 0 ? r->throughput_tok_s
+		           : strcmp(bad, "energy_per_token_j") == 0 ? r->energy_per_token_j : r->sm_clock_mhz;
 		char field[64];
 		snprintf(field, sizeof field, "/runs/%zu/%s", i, bad);
 		return wc_api_invalid_json(e, field, json_object_get(row, bad), x, "%s", why);

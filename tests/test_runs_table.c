@@ -167,6 +167,32 @@ main(void)
 		wc_runs_free(t0);
 		free(s);
 	}
+	/* A measured energy per token no token costs: -5.1 J was left out of
+	 * `fit request-energy` without a word, 1e300 J fitted and scored as
+	 * measured (models/limits.h, WC_RUN_MAX_ENERGY_PER_TOKEN_J_PER_GPU). */
+	{
+		const char *he = "run_id,platform,tp,model,running,mean_power_w,output_tokens,energy_per_token_j";
+		const char *why = "column 'energy_per_token_j': must be > 0 and at most 4.32e+08 J (5000 W per GPU "
+		                  "of its tp 1 for a day, 86400 s, on one token), got '";
+		s = table(he, "r1,A100,1,Qwen3-8B,8,300,128,-5.0977\n");
+		refused(s, "runs.csv:2:30:", why);
+		free(s);
+		s = table(he, "r1,A100,1,Qwen3-8B,8,300,128,0\n");
+		refused(s, "runs.csv:2:30:", "got '0'");
+		free(s);
+		s = table(he, "r1,A100,1,Qwen3-8B,8,300,128,1e300\n");
+		refused(s, "runs.csv:2:30:", why);
+		free(s);
+		/* the group's bound: tp GPUs for the day */
+		s = table(he, "r1,A100,2,Qwen3-8B,8,300,128,8.65e8\n");
+		refused(s, "runs.csv:2:30:", "at most 8.64e+08 J (5000 W per GPU of its tp 2");
+		free(s);
+		s = table(he, "r1,A100,2,Qwen3-8B,8,300,128,8.64e8\nr2,A100,1,Qwen3-8B,8,300,128,1e-9\n"
+		              "r3,A100,1,Qwen3-8B,8,300,128,\n");
+		CHECK_INT(wc_runs_read_buffer(s, strlen(s), "runs.csv", &t0, &err), WC_OK); /* at the bounds, blank */
+		wc_runs_free(t0);
+		free(s);
+	}
 	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w",
 	          "r1,A100,8,Qwen3-8B,8,1000000,39000\n");
 	CHECK_INT(wc_runs_read_buffer(s, strlen(s), "runs.csv", &t0, &err), WC_OK); /* at the bounds */
