@@ -5,8 +5,9 @@
  * measured run"): a whole load level whose manifest states its completed
  * requests has exactly that many arrivals, each with the stated input
  * tokens per request as its prompt and the stated output total shared
- * out; a cut level keeps the gauge's count and the stated mean prompt;
- * without a manifest the lengths are drawn, and `envelope --measured`
+ * out; a cut level has its stated count times the share of its stated
+ * span inside the window (the gauge's count at least), said in a
+ * warning, and the stated mean prompt; without a manifest the lengths are drawn, and `envelope --measured`
  * says so. The gauge alone gave 11 of the 13, at a made-up 512-token
  * prompt, without a word (94 of 200 on the 4 req/s A100 run).
  */
@@ -62,11 +63,11 @@ write_run(const char *d, const char *manifest)
 	}
 }
 
-/* One level over the engine log stating 13 completed requests, 1 300
- * input tokens (100 a request) and 1 000 output tokens; `start` its
- * first second (before the power log's T0: a cut level). */
+/* One level over the engine log stating `scale` times 13 completed
+ * requests, 1 300 input tokens (100 a request) and 1 000 output tokens;
+ * `start` its first second (before the power log's T0: a cut level). */
 static char *
-manifest_of(const char *start)
+manifest_of(const char *start, int scale)
 {
 	static char m[1024];
 	snprintf(m, sizeof m,
@@ -74,8 +75,8 @@ manifest_of(const char *start)
 	         " \"clock\": {\"power_timestamp_basis\": \"unix_epoch\", \"engine_timestamp_basis\": \"unix_epoch\"},"
 	         " \"probe\": {\"levels\": [{\"label\": \"rate\", \"t_start_epoch\": %s,"
 	         " \"t_end_epoch\": 1700000005.0, \"params\": {\"request_rate\": 2.0, \"burstiness\": 1.0},"
-	         " \"summary\": {\"completed\": 13, \"total_input_tokens\": 1300, \"total_output_tokens\": 1000}}]}}",
-	         start);
+	         " \"summary\": {\"completed\": %d, \"total_input_tokens\": %d, \"total_output_tokens\": %d}}]}}",
+	         start, 13 * scale, 1300 * scale, 1000 * scale);
 	return m;
 }
 
@@ -118,7 +119,7 @@ check_whole_level(const char *root)
 	char *d = path_join(root, "whole");
 	wc_trace_replay *r = NULL;
 	size_t n = 0;
-	write_run(d, manifest_of("1700000000.0"));
+	write_run(d, manifest_of("1700000000.0", 1));
 	if (load_replay(d, &r, &n)) {
 		/* 13 as the manifest states, not the 11 the gauge shows */
 		CHECK_INT((int)r[0].n_arrivals, 13);
@@ -151,20 +152,41 @@ check_whole_level(const char *root)
 	free(d);
 }
 
+/* A cut level: its stated count times the share of its stated span in
+ * the window (the lifetime share `ingest` counts a request crossing a
+ * window's end by), never fewer than the gauge shows; its mean prompt
+ * still the stated one. `scale` 1: 13 x 5/7 s = 9.3, under the gauge's
+ * 11; scale 2: 26 x 5/7 = 18.6, 19 (the gauge alone gave 11). */
 static void
-check_cut_level(const char *root)
+check_cut_level(const char *root, int scale, int want)
 {
-	char *d = path_join(root, "cut");
+	char name[16];
+	snprintf(name, sizeof name, "cut%d", scale);
+	char *d = path_join(root, name);
 	wc_trace_replay *r = NULL;
 	size_t n = 0;
 	/* the level starts two seconds before the power log: its count is not
 	 * the window's, its mean prompt still is the stated one */
-	write_run(d, manifest_of("1699999998.0"));
+	write_run(d, manifest_of("1699999998.0", scale));
 	if (load_replay(d, &r, &n)) {
-		CHECK_INT((int)r[0].n_arrivals, 11);
+		CHECK_INT((int)r[0].n_arrivals, want);
 		(void)check_lengths(&r[0]);
 	}
 	wc_trace_replay_free(r, n);
+	/* said, with what the gauge shows: the rule is an estimate */
+	const char *argv[] = { "wattcast", "envelope", "--measured", d, "--platform", "A100", "--model", "Qwen3-8B",
+		               "--json", NULL };
+	char said[160];
+	snprintf(said, sizeof said, ": load level 0 cut, no prompt tokens: %d arrivals replayed, its stated %d "
+	         "requests times the 5.0 of its 7.0 s inside the window; the load gauge shows 11", want, 13 * scale);
+	run_result res;
+	CHECK_INT(run_wattcast(argv, NULL, &res), 0);
+	CHECK_INT(res.status, 0);
+	CHECK_CONTAINS(res.err, said);
+	json_t *o = json_loads(res.out ? res.out : "", 0, NULL);
+	CHECK_INT((int)json_integer_value(json_object_get(json_object_get(o, "measured"), "arrivals")), want);
+	json_decref(o);
+	run_result_free(&res);
 	free(d);
 }
 
@@ -200,7 +222,8 @@ main(void)
 {
 	char *root = test_tmpdir("replay_no_prompt_tokens");
 	check_whole_level(root);
-	check_cut_level(root);
+	check_cut_level(root, 1, 11);
+	check_cut_level(root, 2, 19);
 	check_drawn_said(root);
 	free(root);
 	return check_report("test_replay_no_prompt_tokens");

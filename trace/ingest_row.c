@@ -310,10 +310,8 @@ static double
 request_share(const wc_request_log *log, size_t i, double a, double b, int last, int placed)
 {
 	double s = log->arrival[i], c = wc_trace_request_end(log, i);
-	if (placed && c > s) {
-		double lo = fmax(s, a), hi = fmin(c, b);
-		return hi > lo ? (hi - lo) / (c - s) : 0.0;
-	}
+	if (placed && c > s)
+		return wc_trace_lifetime_share(s, c, a, b);
 	return isnan(c) || wc_trace_in_window(c, a, b, last) ? 1.0 : 0.0;
 }
 

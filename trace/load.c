@@ -99,6 +99,15 @@ wc_trace_in_window(double t, double a, double b, int last)
 }
 
 double
+wc_trace_lifetime_share(double s, double c, double a, double b)
+{
+	if (!(c > s))
+		return NAN;
+	double lo = fmax(s, a), hi = fmin(c, b);
+	return hi > lo ? (hi - lo) / (c - s) : 0.0;
+}
+
+double
 wc_trace_token_ramp_in(const wc_trace_token_ramp *r, double a, double b, int last)
 {
 	double lo = fmax(a, r->t0), hi = fmin(b, r->t1);

@@ -64,6 +64,14 @@ double wc_trace_token_ramp_at(const wc_trace_token_ramp *r, double t);
  *  (docs/formats/telemetry.md, "What ingest derives", Requests). */
 int wc_trace_in_window(double t, double a, double b, int last);
 
+/** The share of a lifetime [s, c] (c > s) inside the window [a, b]: 1
+ *  wholly inside, the fraction inside when it runs across an end, 0
+ *  outside. How a request crossing a window's end counts there, and how
+ *  much of a cut load level's stated requests a window holds
+ *  (docs/formats/telemetry.md, "What ingest derives", Requests;
+ *  docs/envelopes.md, "Replaying a measured run"); NaN when c <= s. */
+double wc_trace_lifetime_share(double s, double c, double a, double b);
+
 /** Tokens of the ramp `r` generated in the window [a, b) (b too when
  *  `last`): its rise over the window, each jump counted in the window
  *  its time belongs to by wc_trace_in_window. */

@@ -246,10 +246,11 @@ unexplained(const wc_engine_log *e, size_t k, const wc_trace_replay *r, double l
 	return engine_load(e, k - 1) * fmax(0.0, span);
 }
 
-/* Arrivals per counter interval of the window (counts[k], k >= 1).
- * Without a total: what the gauge shows. With one -- the prompt tokens
- * over the mean prompt `lbar`, or, without prompt tokens, the whole
- * level's `stated` completed requests -- each interval still gets what
+/* Arrivals per counter interval of the window (counts[k], k >= 1);
+ * returns what the gauge shows of them. Without a total: that. With one
+ * -- the prompt tokens over the mean prompt `lbar`, or, without prompt
+ * tokens, the level's `stated` requests in the window (no_prompt_count)
+ * -- each interval still gets what
  * the gauge shows, not its tokens over lbar: prompts vary in length
  * (ShareGPT's by more than their mean), so one long prompt would become
  * several arrivals at once and the rebuilt process would be several times
@@ -259,7 +260,7 @@ unexplained(const wc_engine_log *e, size_t k, const wc_trace_replay *r, double l
  * intervals in proportion to what their gauge count leaves unexplained
  * (`unexplained`), rounded cumulatively (docs/envelopes.md, "Replaying a
  * measured run"). */
-static void
+static long
 window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, double stated, long *counts)
 {
 	const int prompts = e->col[WC_ENG_PROMPT_TOKENS] != NULL;
@@ -274,12 +275,12 @@ window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, dou
 		tokens += prompt_increment(e, k);
 	}
 	if (prompts ? !isfinite(lbar) : !(stated > 0))
-		return;
+		return base;
 	for (size_t k = 1; k < e->n; k++)
 		if (in_window(e, k, r))
 			excess += unexplained(e, k, r, lbar, counts[k]);
 	if (!(excess > 0))
-		return;
+		return base;
 	long extra = (prompts ? lround(tokens / lbar) : lround(stated)) - base, given = 0;
 	double cum = 0.0;
 	for (size_t k = 1; k < e->n && extra > 0; k++) {
@@ -290,6 +291,7 @@ window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, dou
 		counts[k] += to - given;
 		given = to;
 	}
+	return base;
 }
 
 /* The engine's prompt tokens over the window's counter intervals (as
@@ -304,8 +306,49 @@ window_prompt_tokens(const wc_engine_log *e, const wc_trace_replay *r)
 	return tokens;
 }
 
+/* The arrivals a window without prompt tokens replays, of the `stated`
+ * requests of its level: all of them on a whole level; on a cut one, the
+ * stated count times the share of the level's stated span inside the
+ * window -- the lifetime share a request crossing a window's end counts
+ * by in `ingest` (wc_trace_lifetime_share), the level taken as one
+ * lifetime. The gauge alone would hide the arrivals a completion in the
+ * same interval masks: 94 of the 4 req/s A100 run's 200 on a level
+ * stated 2 s longer than its power log (docs/envelopes.md, "Replaying a
+ * measured run"). NaN: no stated count to scale (a run without levels
+ * cut short). */
+static double
+no_prompt_count(const run_ctx *rc, int w, double stated)
+{
+	const int l = rc->windows[w].level;
+	if (!(stated > 0))
+		return NAN;
+	if (!rc->windows[w].cut)
+		return stated;
+	if (l < 0)
+		return NAN;
+	const wc_run_level *lv = &rc->m.levels[l];
+	return stated * wc_trace_lifetime_share(lv->start_epoch, lv->end_epoch, rc->windows[w].a, rc->windows[w].b);
+}
+
+/* A cut level's count said (the rule is an estimate: arrivals need not be
+ * even over the level), with what the gauge shows of it. */
+static void
+warn_cut_count(const run_ctx *rc, const wc_ingest_options *opt, int w, double stated, size_t count, long gauge)
+{
+	const int l = rc->windows[w].level;
+	if (!opt->warn || !rc->windows[w].cut || l < 0 || !(stated > 0))
+		return;
+	const wc_run_level *lv = &rc->m.levels[l];
+	const double span = lv->end_epoch - lv->start_epoch, in = rc->windows[w].b - rc->windows[w].a;
+	char msg[WC_ERROR_MSG_MAX];
+	wc_error_format_path(msg, sizeof msg, rc->dir, ": load level %d cut, no prompt tokens: %zu arrivals replayed, "
+	                     "its stated %.0f requests times the %.1f of its %.1f s inside the window; the load "
+	                     "gauge shows %ld", l, count, stated, in, span, gauge);
+	opt->warn(msg, opt->warn_payload);
+}
+
 static int
-arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
+arrivals_from_engine(const run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *r)
 {
 	const wc_engine_log *e = rc->eng;
 	const int prompts = e->col[WC_ENG_PROMPT_TOKENS] != NULL;
@@ -314,6 +357,7 @@ arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 	 * when the window is whole, its means per request hold for any part. */
 	const wc__ingest_stated st = wc__ingest_stated_of(rc, w);
 	const double whole_count = !rc->windows[w].cut && st.requests > 0 ? st.requests : NAN;
+	const double count = prompts ? whole_count : no_prompt_count(rc, w, st.requests);
 	const double stated_in = st.requests > 0 && st.input_tokens > 0 ? st.input_tokens / st.requests : NAN;
 	double lbar = NAN, out_mean = NAN, carried = 0.0;
 	double tokens = prompts ? window_prompt_tokens(e, r) : 0.0;
@@ -325,9 +369,10 @@ arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 	 * the client's mean would make 202 (docs/envelopes.md, "Replaying a
 	 * measured run"). Otherwise -- a cut level, or an engine that counts
 	 * no prompt tokens (TGI's counters) -- the stated mean prompt, as
-	 * `ingest` gives it; without prompt tokens a whole level's count still
-	 * comes from its manifest (window_counts): the gauge alone showed 94
-	 * of the 4 req/s A100 run's 200. */
+	 * `ingest` gives it; without prompt tokens the count still comes from
+	 * the manifest, a cut level's by its share (no_prompt_count,
+	 * window_counts): the gauge alone showed 94 of the 4 req/s A100 run's
+	 * 200. */
 	if (prompts && isfinite(whole_count) && tokens > 0)
 		lbar = tokens / whole_count;
 	else if (isfinite(stated_in))
@@ -339,10 +384,12 @@ arrivals_from_engine(const run_ctx *rc, int w, wc_trace_replay *r)
 	long *counts = wc_alloc_array(e->n ? e->n : 1, sizeof *counts);
 	if (!counts)
 		return WC_ENOMEM;
-	window_counts(e, r, lbar, whole_count, counts);
+	long gauge = window_counts(e, r, lbar, count, counts);
 	size_t m = 0;
 	for (size_t k = 1; k < e->n; k++)
 		m += in_window(e, k, r) ? (size_t)counts[k] : 0;
+	if (!prompts)
+		warn_cut_count(rc, opt, w, st.requests, m, gauge);
 	if (alloc_arrivals(r, m) != WC_OK) {
 		free(counts);
 		return WC_ENOMEM;
@@ -420,7 +467,7 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	/* A request log leaving out work the engine did replays the engine's
 	 * arrivals, as n(t) takes its gauge (trace/load.h). */
 	const int whole = rc->req && !(rc->log_accounts == 0 && rc->eng->col[WC_ENG_RUNNING]);
-	rc_ = whole ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, w, r);
+	rc_ = whole ? arrivals_from_requests(rc, r) : arrivals_from_engine(rc, opt, w, r);
 	if (rc_ != WC_OK)
 		return wc_error_set_path(err, rc_, rc->dir, ": out of memory");
 	return WC_OK;

@@ -67,8 +67,11 @@ typedef struct {
  *  prompt tokens (TGI's counters): a whole level's stated count, the
  *  arrivals the gauge leaves out given to the intervals in proportion to
  *  the requests in the engine at their start times their span, each with
- *  the stated input tokens per request; else (a cut level) the gauge's
- *  count, each with the stated input tokens per request when known. */
+ *  the stated input tokens per request; a cut level, its stated count
+ *  times the share of its stated span inside the window
+ *  (wc_trace_lifetime_share; the gauge's count at least, said in a
+ *  warning); else (a run without levels cut short) the gauge's count,
+ *  each with the stated input tokens per request when known. */
 int wc_trace_replay_load(const char *run_dir, const wc_ingest_options *opt, wc_trace_replay **out,
                          size_t *n_out, wc_error *err);
 void wc_trace_replay_free(wc_trace_replay *r, size_t n);
