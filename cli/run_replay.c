@@ -302,6 +302,8 @@ prepare_one(const char *cmd, const wc_trace_replay *r, const wc_params *p, int m
 	run->sample_s = (isfinite(k) && k >= 1 ? k : 1.0) * WC_ENVELOPE_GRID_S;
 	run->max_running = max_running;
 	run->arrival_source = r->arrival_source;
+	/* counter arrivals with a mean prompt but not from prompt tokens */
+	run->prompts_stated = strcmp(r->arrival_source, "engine_running") == 0 && isfinite(r->mean_input);
 	run->measured = (wc_envelope_metrics){ r->metrics.mean_w, r->metrics.p5_w, r->metrics.p95_w,
 		                               r->metrics.max_w, r->metrics.ramp_w_per_s };
 	return CLI_OK;

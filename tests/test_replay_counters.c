@@ -113,14 +113,14 @@ check_level_count(const char *root, const char *d, const wc_ingest_options *opt)
 	CHECK_INT(res.status, 0);
 	if (res.status)
 		fprintf(stderr, "%s", res.err);
-	CHECK_CONTAINS(res.out, "each simulated once: the replays draw nothing at random (arrivals rebuilt from the "
-	                        "engine's counters and spread evenly, output lengths at their mean), so --seed");
+	CHECK_CONTAINS(res.out, "each simulated once: the replays draw nothing at random (arrivals rebuilt interval by "
+	                        "interval from the engine's counters, output lengths at their mean), so --seed");
 	CHECK(res.out && strstr(res.out, "known") == NULL);
 	run_result_free(&res);
 	CHECK_INT(wc_read_file(csv, 1 << 20, &text, &len, &err), WC_OK);
 	CHECK_CONTAINS(text, ",engine_prompt_tokens,13,");
-	CHECK_CONTAINS(text, "\"the replay draws nothing at random (arrivals rebuilt from the engine's counters and "
-	                     "spread evenly, output lengths at their mean): simulated once");
+	CHECK_CONTAINS(text, "\"the replay draws nothing at random (arrivals rebuilt interval by interval from the "
+	                     "engine's counters, output lengths at their mean): simulated once");
 	free(text);
 	free(csv);
 }

@@ -190,6 +190,24 @@ check_cut_level(const char *root, int scale, int want)
 	free(d);
 }
 
+/* validate envelope says what such a replay sets: the gauge and the
+ * manifest's count, prompts and outputs at their stated means -- not
+ * "spread evenly", which the hidden arrivals are not. */
+static void
+check_known_said(const char *root)
+{
+	char *d = path_join(root, "cut2");
+	const char *argv[] = { "wattcast", "validate", "envelope", "--profile", "measured", d, "--platform", "A100",
+		               "--model", "Qwen3-8B", "--quiet", NULL };
+	run_result res;
+	CHECK_INT(run_wattcast(argv, NULL, &res), 0);
+	CHECK_INT(res.status, 0);
+	CHECK_CONTAINS(res.out, "(arrivals rebuilt interval by interval from the engine's load gauge and the "
+	                        "manifest's count, prompts and output lengths at their stated means)");
+	run_result_free(&res);
+	free(d);
+}
+
 static void
 check_drawn_said(const char *root)
 {
@@ -224,6 +242,7 @@ main(void)
 	check_whole_level(root);
 	check_cut_level(root, 1, 11);
 	check_cut_level(root, 2, 19);
+	check_known_said(root);
 	check_drawn_said(root);
 	free(root);
 	return check_report("test_replay_no_prompt_tokens");

@@ -132,14 +132,20 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double
 /* What a replay that draws nothing at random knows, said where it is
  * simulated once (docs/envelopes.md, "Replaying a measured run"): a
  * request log gives each arrival and length; counters give arrivals
- * rebuilt and spread evenly over their intervals, and output lengths at
- * their mean (or, uncounted, the fixed default). */
-enum { KNOWN_LOG, KNOWN_LOG_FILLED, KNOWN_COUNTERS, KNOWN_COUNTERS_FIXED, KNOWN_KINDS };
+ * rebuilt interval by interval -- what the load gauge shows, and those it
+ * hides placed by the prompt tokens or the load the interval leaves
+ * unexplained, not spread evenly over the window -- and output lengths at
+ * their mean; a load gauge without prompt tokens (TGI's) gives the
+ * manifest's count and its mean prompt and output; lengths none of these
+ * give are a fixed one (a fixed default or the mean of the others). */
+enum { KNOWN_LOG, KNOWN_LOG_FILLED, KNOWN_COUNTERS, KNOWN_GAUGE_STATED, KNOWN_COUNTERS_FIXED, KNOWN_KINDS };
 static const char *const known_text[KNOWN_KINDS] = {
 	"arrivals and lengths from the request log",
 	"arrivals and lengths from the request log, those it lacks at the known ones' mean",
-	"arrivals rebuilt from the engine's counters and spread evenly, output lengths at their mean",
-	"arrivals rebuilt from the engine's counters and spread evenly, output lengths uncounted, a fixed default",
+	"arrivals rebuilt interval by interval from the engine's counters, output lengths at their mean",
+	"arrivals rebuilt interval by interval from the engine's load gauge and the manifest's count, prompts and "
+	"output lengths at their stated means",
+	"arrivals rebuilt interval by interval from the engine's counters, the lengths they lack a fixed one",
 };
 
 static int
@@ -152,7 +158,7 @@ known_kind(const wc_envelope_check_run *run)
 		          (w->arrival_output && isnan(w->arrival_output[i]));
 	if (log)
 		return missing ? KNOWN_LOG_FILLED : KNOWN_LOG;
-	return missing ? KNOWN_COUNTERS_FIXED : KNOWN_COUNTERS;
+	return missing ? KNOWN_COUNTERS_FIXED : run->prompts_stated ? KNOWN_GAUGE_STATED : KNOWN_COUNTERS;
 }
 
 /* The report's note over the runs simulated once: one kind said as it

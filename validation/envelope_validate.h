@@ -38,6 +38,8 @@ typedef struct {
 	double sample_s;                /* its meter's cadence (a multiple of the grid) */
 	int max_running;
 	const char *arrival_source;
+	int prompts_stated;             /* 1: no prompt tokens counted, every prompt the
+	                                 * manifest's stated mean (a TGI engine log) */
 	wc_envelope_metrics measured;   /* of its group trace over the window */
 } wc_envelope_check_run;
 
