@@ -290,7 +290,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		json_t *run = json_pack("{s:s,s:s,s:I,s:o,s:o,s:{s:o,s:o,s:o,s:o},s:o,s:s}", "run_id", c->run_id,
 		        "arrivals", c->arrival_source, "requests", (json_int_t)c->workload.n_arrivals,
 		        "measured", metrics_json(&c->measured), "predicted", metrics_json(&r->predicted[i]),
-		        "response", "tau_s", num(wc_response_tau_for(rp, c->config.platform)), "hold_s",
+		        "response", "tau_s", num(r->tau_s[i]), "hold_s",
 		        num(rp->hold_s.value), "decay_s", num(rp->decay_s.value), "prefill_ratio", num(rp->prefill_ratio.value),
 		        "law_level", num(r->law_level[i]), "service_times", r->service[i].source);
 		if (r->service[i].fallback[0])

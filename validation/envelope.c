@@ -26,6 +26,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	free(r->predicted);
 	free(r->at_load);
 	free(r->response);
+	free(r->tau_s);
 	free(r->linger);
 	free(r->service);
 	free(r->law_level);
@@ -75,7 +76,7 @@ response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_r
  * (wc_envelope_run_once_if_fixed; docs/validation.md, "Envelopes"). */
 static int
 predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_response_params *resp,
-            const wc_envelope_check_options *o, wc_envelope_result *res, wc_envelope_check_service *used,
+            double tau_s, const wc_envelope_check_options *o, wc_envelope_result *res, wc_envelope_check_service *used,
             int *replicas, wc_error *err)
 {
 	wc_service_store ss;
@@ -98,7 +99,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	eo.bin_s = WC_ENVELOPE_GRID_S;
 	eo.sample_s = run->sample_s;
 	eo.max_running = run->max_running;
-	eo.tau_s = wc_response_tau_for(resp, run->config.platform);
+	eo.tau_s = tau_s;
 	eo.hold_s = resp->hold_s.value;
 	eo.decay_s = resp->decay_s.value;
 	if ((rc = wc_envelope_run_once_if_fixed(&run->workload, &st, &pm, &eo, res, err)) != WC_OK)
@@ -108,7 +109,7 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 }
 
 static void
-add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double linger_s, int loro,
+add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double tau_s, double linger_s, int loro,
            const wc_envelope_check_service *service, const wc_envelope_level *lv, wc_per_run_row *row)
 {
 	wc_per_run_row_input(row, "platform", run->config.platform);
@@ -118,7 +119,7 @@ add_inputs(const wc_envelope_check_run *run, const wc_response_params *r, double
 	wc_per_run_row_input_number(row, "requests", (double)run->workload.n_arrivals);
 	wc_per_run_row_input_number(row, "horizon_s", run->horizon_s);
 	wc_per_run_row_input(row, "response", loro ? "fitted_on_other_runs" : r->fitted ? "params" : "assumed");
-	wc_per_run_row_input_number(row, "tau_s", r->tau_s.value);
+	wc_per_run_row_input_number(row, "tau_s", tau_s);
 	wc_per_run_row_input_number(row, "hold_s", r->hold_s.value);
 	wc_per_run_row_input_number(row, "decay_s", r->decay_s.value);
 	wc_per_run_row_input_number(row, "linger_bound_s", linger_s > 0 ? linger_s : NAN);
@@ -183,7 +184,7 @@ known_note(const wc_envelope_check_run *runs, size_t n, const int *once, char *b
 }
 
 static int
-add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double linger_s, int loro,
+add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double tau_s, double linger_s, int loro,
          const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
          int once, wc_per_run *rows, wc_error *err)
 {
@@ -200,7 +201,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double l
 		if (loro)
 			snprintf(row.fold, sizeof row.fold, "without %s", run->run_id);
 		snprintf(row.quantity, sizeof row.quantity, "%s", names[q]);
-		add_inputs(run, r, linger_s, loro, service, lv, &row);
+		add_inputs(run, r, tau_s, linger_s, loro, service, lv, &row);
 		row.predicted = pred[q]->value;
 		row.measured = meas[q];
 		row.error_pct = 100.0 * (pred[q]->value - meas[q]) / meas[q];
@@ -386,13 +387,14 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->predicted = wc_alloc_array(n, sizeof *out->predicted);
 	out->at_load = wc_alloc_array(n, sizeof *out->at_load);
 	out->response = wc_alloc_array(n, sizeof *out->response);
+	out->tau_s = wc_alloc_array(n, sizeof *out->tau_s);
 	out->linger = wc_alloc_array(n, sizeof *out->linger);
 	out->service = wc_alloc_array(n, sizeof *out->service);
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
 	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
 	out->replicas = wc_alloc_zeroed(n, sizeof *out->replicas);
-	if (!out->predicted || !out->at_load || !out->response || !out->linger || !out->service || !out->law_level || !out->level ||
+	if (!out->predicted || !out->at_load || !out->response || !out->tau_s || !out->linger || !out->service || !out->law_level || !out->level ||
 	    !out->interval || !out->replicas) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
@@ -424,8 +426,13 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			wc_law_bound_point(&b, NULL, &rr.law);
 		if (rc == WC_OK)
 			rc = response_for(p, law, runs, n, i, o, &out->response[i], &out->linger[i], &e2);
+		/* the platform's time constant where the response has one per
+		 * level (docs/envelopes.md, "Fitting the response"), kept so that
+		 * --per-run and --json print the one the replay used */
 		if (rc == WC_OK)
-			rc = predict_run(law, &runs[i], &out->response[i], o, &res, &out->service[i], &out->replicas[i],
+			out->tau_s[i] = wc_response_tau_for(&out->response[i], runs[i].config.platform);
+		if (rc == WC_OK)
+			rc = predict_run(law, &runs[i], &out->response[i], out->tau_s[i], o, &res, &out->service[i], &out->replicas[i],
 			                 &e2);
 		wc_calibrate_result_clear(&cal);
 		if (rc != WC_OK) {
@@ -441,7 +448,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		int once = out->replicas[i] < o->replicas;
 		out->n_no_spread += once;
 		if (rows)
-			rc = add_rows(&runs[i], &out->response[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res, p,
+			rc = add_rows(&runs[i], &out->response[i], out->tau_s[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res, p,
 			              once, rows, err);
 		wc_envelope_result_clear(&res);
 	}

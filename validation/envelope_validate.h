@@ -95,6 +95,8 @@ typedef struct {
 	wc_envelope_at_load *at_load;   /* n, owned */
 	wc_envelope_metrics *predicted; /* n, owned (wc_envelope_check_report_clear) */
 	wc_response_params *response;   /* n: the response each run was predicted with */
+	double *tau_s;                  /* n: the time constant its replay used (its platform's,
+	                                 * wc_response_tau_for): what --per-run and --json print */
 	wc_response_linger_choice *linger; /* n: the bound on its hold_s and decay_s (chosen_s 0:
 	                                 * the section's; scores NaN unless chosen nested) */
 	wc_envelope_check_service *service; /* n: its service times */
