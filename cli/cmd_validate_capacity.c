@@ -308,9 +308,10 @@ cli_validate_capacity(int argc, char **argv)
 			/* Nothing scored is no validation: an empty report with exit 0
 			 * read as a pass, as the other analyses refuse (docs/cli.md,
 			 * "validate"). The unscored rows say why, and the sections
-			 * name the rows their folds could not predict. */
-			if (!json)
-				report(&r, &in.data, in.runs, folds, 0);
+			 * name the rows their folds could not predict -- in --json's
+			 * skipped_runs too, so the document is printed as the text is
+			 * (docs/validation.md, "Capacity"). */
+			report(&r, &in.data, in.runs, folds, json);
 			rc = fail_unscored(cmd, &in.data, &r);
 		} else
 			rc = report(&r, &in.data, in.runs, folds, json);

@@ -109,6 +109,20 @@ main(void)
 	CHECK_CONTAINS(r.err, "1 row(s) skipped: r_notok\n");
 	CHECK_CONTAINS(r.err, "no row could be scored (3 row(s) read, 3 skipped)");
 	run_result_free(&r);
+	/* --json printed nothing at all: the document is printed as the text
+	 * sections are (its unscored rows, the folds' skipped_runs), the exit
+	 * status the text mode's */
+	const char *pwj[] = { "wattcast", "validate", "capacity", runs, "--json", NULL };
+	CHECK_INT(run_wattcast(pwj, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "no row could be scored (3 row(s) read, 3 skipped)");
+	json_t *pj = r.out ? json_loads(r.out, 0, NULL) : NULL;
+	CHECK(pj != NULL);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(pj, "unscored"), "rows")), 3);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(pj, "throughput_lomo"), "overall"),
+	                                             "n")), 0);
+	json_decref(pj);
+	run_result_free(&r);
 	free(hdr);
 
 	/* A batch-turnover period of 1e300 s is no measurement: it was fitted
@@ -169,6 +183,30 @@ main(void)
 	json_decref(fo);
 	run_result_free(&r);
 	free(few);
+
+	/* One model: each fold has nothing to fit, so no row is scored (the
+	 * ML.ENERGY Qwen3-32B rows' shape). --json printed 0 bytes; it now
+	 * gives every row under skipped_runs with the fold's reason, exit 1. */
+	char *one = test_fixture(dir, "one.csv",
+	                         "run_id,platform,tp,model,active_params_b,running,mean_power_w,idle_power_w,"
+	                         "input_tokens,output_tokens,throughput_tok_s,energy_per_token_j\n"
+	                         "q1,A100,1,Qwen3-8B,8.19,1,180,60,500,200,60,3.0\n"
+	                         "q2,A100,1,Qwen3-8B,8.19,2,220,60,500,200,115,1.9\n"
+	                         "q3,A100,1,Qwen3-8B,8.19,4,260,60,500,200,215,1.2\n");
+	const char *oj[] = { "wattcast", "validate", "capacity", one, "--json", NULL };
+	CHECK_INT(run_wattcast(oj, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "no row could be scored (3 row(s) read, 3 skipped; 3 not predicted: ");
+	json_t *oo = r.out ? json_loads(r.out, 0, NULL) : NULL;
+	const json_t *otp = json_object_get(oo, "throughput_lomo");
+	CHECK_INT(json_integer_value(json_object_get(otp, "skipped")), 3);
+	CHECK_INT((long long)json_array_size(json_object_get(otp, "skipped_runs")), 3);
+	CHECK_CONTAINS(json_string_value(json_object_get(json_array_get(json_object_get(otp, "skipped_runs"), 0),
+	                                                 "reason")),
+	               "no capacity fit without its model");
+	json_decref(oo);
+	run_result_free(&r);
+	free(one);
 
 	free(runs);
 	free(periods);
