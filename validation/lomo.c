@@ -20,11 +20,14 @@ model_key(const wc_run *r)
 	return m ? m->name : r->model;
 }
 
-/* The workload a run belongs to: its `set` ("" = unlabelled, one group). */
+/* The workload a run belongs to: its `set` (ML.ENERGY's task), else its
+ * `workload` column (ingest writes how requests arrived there and no
+ * set); neither: "", one group (docs/validation.md, "Forms on real
+ * runs"). */
 static const char *
 workload_key(const wc_run *r)
 {
-	return r->set;
+	return r->set[0] ? r->set : wc_workload_name(r->workload);
 }
 
 typedef const char *(*group_key_fn)(const wc_run *r);
