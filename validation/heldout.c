@@ -190,35 +190,46 @@ refit_matches(const wc_params *p, const wc_runs_table *t, unsigned char *used)
 	return same && levels > 0;
 }
 
+/* Is `name` one of the ", "-separated names of `list`? */
+static int
+listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *at = strstr(list, name); at; at = strstr(at + 1, name))
+		if ((at == list || at[-1] == ' ') && (at[n] == ',' || at[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* The rows the fit did not use -- an `exclude` mark, or left out by the
  * fit's own rule -- are held out even in the fitted table: their count,
- * and into `sets` (NULL: not) their sets, as many as fit `cap`. */
+ * and into `sets` (NULL: not) their sets, as many as fit `cap`: those of
+ * the rows marked held out first (the set a table holds out, which a
+ * list in table order pushed past the room), then those the fit's rule
+ * left out. */
 static int
 unused_rows(const wc_runs_table *t, const unsigned char *used, char *sets, size_t cap)
 {
 	int n = 0, full = 0;
 	if (sets)
 		sets[0] = '\0';
-	for (size_t i = 0; i < t->n_runs; i++) {
-		if (used[i])
-			continue;
-		n++;
-		if (!sets)
-			continue;
-		const char *s = t->runs[i].set[0] ? t->runs[i].set : "unlabelled";
-		int seen = 0;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !used[j] && !strcmp(t->runs[j].set[0] ? t->runs[j].set : "unlabelled", s);
-		size_t len = strlen(sets);
-		if (seen || full)
-			continue;
-		if (len + strlen(s) + 8 < cap) {
-			snprintf(sets + len, cap - len, "%s%s", len ? ", " : "", s);
-		} else {
-			snprintf(sets + len, cap - len, "%s...", len ? ", " : "");
-			full = 1;
+	for (size_t i = 0; i < t->n_runs; i++)
+		n += !used[i];
+	for (int marked = 1; sets && marked >= 0 && !full; marked--)
+		for (size_t i = 0; i < t->n_runs && !full; i++) {
+			if (used[i] || (t->runs[i].exclude[0] != '\0') != marked)
+				continue;
+			const char *s = t->runs[i].set[0] ? t->runs[i].set : "unlabelled";
+			size_t len = strlen(sets);
+			if (listed(sets, s))
+				continue;
+			if (len + strlen(s) + 8 < cap) {
+				snprintf(sets + len, cap - len, "%s%s", len ? ", " : "", s);
+			} else {
+				snprintf(sets + len, cap - len, "%s...", len ? ", " : "");
+				full = 1;
+			}
 		}
-	}
 	return n;
 }
 
@@ -316,6 +327,33 @@ calibration_rows_in(const wc_params *p, const wc_runs_table *t, size_t *in_scope
 	return n;
 }
 
+/* The bytes `input` takes at least where wc_error_format_path shortens
+ * it: "..." and its file name, at most half the room. */
+static size_t
+path_room(const char *input, size_t cap)
+{
+	const char *slash = strrchr(input, '/');
+	size_t name = strlen(slash ? slash : input), half = (cap - 1) / 2;
+	return 3 + (name < half ? name : half);
+}
+
+/* `input` then `text` into buf[0..cap), by the one rule of a message that
+ * quotes a path (docs/architecture.md, "Errors"): the path gives way in
+ * its middle, down to its file name, so the text -- written into the room
+ * path_room leaves it -- arrives whole. */
+static void
+path_then(char *buf, size_t cap, const char *input, const char *text)
+{
+	size_t size = cap < WC_ERROR_MSG_MAX ? cap : WC_ERROR_MSG_MAX;
+	if (size < 16) { /* no room for a path */
+		if (size >= 4)
+			wc_error_format(buf, size, "%s", text);
+		else if (size)
+			buf[0] = '\0';
+	} else
+		wc_error_format_path(buf, size, input, "%s", text);
+}
+
 /* A frozen score of the fitted table itself reads as held-out accuracy
  * and, stored by `fit intervals --folds frozen`, narrows every interval
  * (ML.ENERGY scored on its own fit: q 0.357 against 0.381 from model
@@ -327,10 +365,12 @@ calibration_rows_in(const wc_params *p, const wc_runs_table *t, size_t *in_scope
 int
 wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf, size_t cap)
 {
-	/* The path's end names the file; its head would push the sets out of
-	 * a 255-byte message under a long folder. */
-	size_t lin = strlen(input);
-	const char *dots = lin > 40 ? "..." : "", *tail = lin > 40 ? input + lin - 40 : input;
+	/* The text is written first, in the room the path leaves at its
+	 * shortest: under a long folder the path pushed the sets, the held-out
+	 * one among them, out of the 255-byte message. */
+	size_t size = cap < WC_ERROR_MSG_MAX ? cap : WC_ERROR_MSG_MAX;
+	char text[WC_ERROR_MSG_MAX];
+	size_t room = size > path_room(input, size) + 16 ? size - path_room(input, size) : 16;
 	/* A calibration (schema 10 `provenance.calibration`) re-estimates a
 	 * level or model shifts on its own runs: scored on that table, the rows
 	 * on what it estimated are in-sample as a fit's are; the others (a
@@ -350,22 +390,21 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 		for (size_t i = 0; i < t->n_runs; i++)
 			n_cal += calibrated_row(p, &t->runs[i]);
 	if (n_cal > 0) {
-		int len = cal_bytes ? snprintf(buf, cap, "%s%s is the very table the set was calibrated on (its provenance "
-		                               "calibration input_sha256 %.16s): ", dots, tail, t->sha256)
-		          : by_rows ? snprintf(buf, cap, "%s%s holds %zu of the %d rows the set was calibrated on (its "
-		                               "provenance calibration row_hashes): ", dots, tail, n_held,
-		                               p->n_calibration_rows)
-		                    : snprintf(buf, cap, "%s%s holds the rows the set was calibrated on (recalibrated as the "
-		                               "set was, its %d runs give the set's model terms): ", dots, tail,
-		                               p->calibration.runs);
-		if (len < 0 || (size_t)len >= cap)
-			len = cap ? (int)cap - 1 : 0;
+		int len = cal_bytes ? snprintf(text, room, " is the very table the set was calibrated on (its provenance "
+		                               "calibration input_sha256 %.16s): ", t->sha256)
+		          : by_rows ? snprintf(text, room, " holds %zu of the %d rows the set was calibrated on (its "
+		                               "provenance calibration row_hashes): ", n_held, p->n_calibration_rows)
+		                    : snprintf(text, room, " holds the rows the set was calibrated on (recalibrated as the "
+		                               "set was, its %d runs give the set's model terms): ", p->calibration.runs);
+		if (len < 0 || (size_t)len >= room)
+			len = (int)room - 1;
 		if (n_cal == t->n_runs)
-			snprintf(buf + len, cap - (size_t)len, "these errors are in-sample, not held out");
+			snprintf(text + len, room - (size_t)len, "these errors are in-sample, not held out");
 		else
-			snprintf(buf + len, cap - (size_t)len, "in-sample for the %zu row(s) %son the levels and models "
+			snprintf(text + len, room - (size_t)len, "in-sample for the %zu row(s) %son the levels and models "
 			         "it calibrated; its %zu others are held out", n_cal, by_rows ? "it used " : "",
 			         t->n_runs - n_cal);
+		path_then(buf, cap, input, text);
 		return 1;
 	}
 	unsigned char *used = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);
@@ -383,21 +422,22 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	int n = 0;
 	if (used && memchr(used, 1, t->n_runs))
 		n = unused_rows(t, used, NULL, 0);
-	int len = snprintf(buf, cap, "%s%s %s the set was fitted on (%s): ", dots, tail,
+	int len = snprintf(text, room, " %s the set was fitted on (%s): ",
 	                   same_bytes ? "is the very table" : "holds the rows", why);
-	if (len < 0 || (size_t)len >= cap)
-		len = cap ? (int)cap - 1 : 0;
+	if (len < 0 || (size_t)len >= room)
+		len = (int)room - 1;
 	if (!n) {
-		snprintf(buf + len, cap - (size_t)len, "these errors are in-sample, not held out");
+		snprintf(text + len, room - (size_t)len, "these errors are in-sample, not held out");
 	} else {
-		int more = snprintf(buf + len, cap - (size_t)len, "in-sample for the %zu row(s) the fit used; "
+		int more = snprintf(text + len, room - (size_t)len, "in-sample for the %zu row(s) the fit used; "
 		                    "its %d others are held out (sets: ", t->n_runs - (size_t)n, n);
 		size_t at = (size_t)len + (more > 0 ? (size_t)more : 0);
-		if (at + 2 < cap) {
-			unused_rows(t, used, buf + at, cap - at - 1);
-			snprintf(buf + strlen(buf), cap - strlen(buf), ")");
+		if (at + 2 < room) {
+			unused_rows(t, used, text + at, room - at - 1);
+			snprintf(text + strlen(text), room - strlen(text), ")");
 		}
 	}
+	path_then(buf, cap, input, text);
 	free(used);
 	return 1;
 }
@@ -468,16 +508,15 @@ wc_heldout_interval_in_sample(const wc_params *p, const wc_runs_table *t, int da
 		sheet = same_strata(pe, &got, 1, &nd, &qd);
 	if (!frozen && !sheet)
 		return 0;
-	size_t lin = strlen(input);
-	const char *dots = lin > 40 ? "..." : "", *tail = lin > 40 ? input + lin - 40 : input;
-	char what[128];
+	char what[128], text[WC_ERROR_MSG_MAX];
 	if (frozen && sheet)
 		snprintf(what, sizeof what, "the set's frozen q %.3f from %d runs and datasheet q %.3f from %d", q, n,
 		         qd, nd);
 	else
 		snprintf(what, sizeof what, "the set's %s q %.3f from %d runs", frozen ? "frozen" : "datasheet",
 		         frozen ? q : qd, frozen ? n : nd);
-	snprintf(buf, cap, "%s%s: coverage in-sample: the interval's quantile was computed on these rows (they give "
-	         "%s again); `validate lomo` is the held-out check", dots, tail, what);
+	wc_error_format(text, sizeof text, ": coverage in-sample: the interval's quantile was computed on these rows (they "
+	         "give %s again); `validate lomo` is the held-out check", what);
+	path_then(buf, cap, input, text);
 	return 1;
 }
