@@ -112,6 +112,18 @@ void wc_utc_now(char out[24]);
 struct json_t;
 const char *wc_json_type_name(const struct json_t *v);
 
+/** Where jansson refused a text, 1-based as every position a message
+ *  gives (a file's "path:L:C", the API's "line"/"column"): jansson says
+ *  column 0 before a line's first character (a text ending after a
+ *  newline) and line 0 before any, which are 1. One rule for files and
+ *  request bodies (docs/http-api.md, "Errors"). */
+struct json_error_t;
+void wc_json_error_at(const struct json_error_t *e, int *line, int *column);
+/** WC_EPARSE with "SOURCE:L:C: LEAD<jansson's reason>" (wc_json_error_at's
+ *  position; `lead` "" or e.g. "malformed JSON: "): every file reader's
+ *  refusal of text that is not JSON. */
+int wc_json_error_set(wc_error *err, const char *source, const char *lead, const struct json_error_t *e);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,21 @@ wc_json_type_name(const json_t *v)
 	}
 }
 
+void
+wc_json_error_at(const json_error_t *e, int *line, int *column)
+{
+	*line = e->line > 0 ? e->line : 1;
+	*column = e->column > 0 ? e->column : 1;
+}
+
+int
+wc_json_error_set(wc_error *err, const char *source, const char *lead, const json_error_t *e)
+{
+	int line, column;
+	wc_json_error_at(e, &line, &column);
+	return wc_error_set_path(err, WC_EPARSE, source, ":%d:%d: %s%s", line, column, lead, e->text);
+}
+
 static int
 in_list(const char *key, const char *const *list)
 {

@@ -308,7 +308,7 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	json_t *root = wc__json_load_python(buf, len, 0, &jerr, &nonfinite);
 	free(buf);
 	if (!root)
-		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", jerr.line, jerr.column, jerr.text);
+		return wc_json_error_set(err, path, "", &jerr);
 	if (!json_is_object(root))
 		rc = wc__json_fail(&ld, "", "expected an object, got %s", wc_json_type_name(root));
 	else if (!(rc = state_number(&ld, root, "", "global_step", &gs)) &&

@@ -430,9 +430,11 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	/* Numbers JSON cannot hold as a finite double (1e999) fail here too:
 	 * jansson refuses them while parsing, so they are reported like any
 	 * other malformed text, with the position of the literal. Positions
-	 * are 1-based in the message as in "line"/"column" (docs/http-api.md,
-	 * "Errors"): jansson says column 0 at the end of an empty text. */
-	int at_line = jerr.line > 0 ? jerr.line : 1, at_col = jerr.column > 0 ? jerr.column : 1;
+	 * are 1-based in the message as in "line"/"column", by the rule every
+	 * file reader's message takes (wc_json_error_at; docs/http-api.md,
+	 * "Errors"). */
+	int at_line, at_col;
+	wc_json_error_at(&jerr, &at_line, &at_col);
 	if (json_error_code(&jerr) == json_error_null_character || json_error_code(&jerr) == json_error_null_byte_in_key)
 		/* A \u0000 escape is refused (C strings would end at it), in the
 		 * API's words rather than jansson's, which name its flag. */

@@ -390,8 +390,11 @@ wc_calibrate_request_read(const char *text, size_t len, const wc_params *base, w
 	wc_api_error e;
 	json_t *body = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	memset(out, 0, sizeof *out);
-	if (!body)
-		return wc_error_set(err, WC_EINVAL, "calibration request: %d:%d: %s", jerr.line, jerr.column, jerr.text);
+	if (!body) {
+		int line, column; /* 1-based, as every JSON refusal's (wc_json_error_at) */
+		wc_json_error_at(&jerr, &line, &column);
+		return wc_error_set(err, WC_EINVAL, "calibration request: %d:%d: %s", line, column, jerr.text);
+	}
 	int rc = wc__calibrate_request_parse(body, base, out, &e);
 	json_decref(body);
 	if (rc < 0)
