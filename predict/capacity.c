@@ -283,8 +283,11 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		int by = wc__capacity_widened_by(k, out);
 		const wc_pe_stratum *s = by == WC__BY_LATENCY ? lat : by == WC__BY_POWER ? power : by == WC__BY_ENERGY
 		                         ? (ene ? ene : power) : NULL;
-		/* the draws count only where they gave this quantity an interval */
-		const int drew = out->n_draws > 0 && isfinite(out->lo[k]);
+		/* the draws count only where they gave this quantity an interval;
+		 * power's share counts the power law's (and the capacity section's
+		 * where they reach past it, wc__capacity_power_share_covers) */
+		const int drew = by == WC__BY_ENERGY && s == power && s ? pow_drew
+		                                                     : out->n_draws > 0 && isfinite(out->lo[k]);
 		out->covers[k] = wc_interval_covers(drew, s != NULL,
 		                                    s == &both ? "latency and mean power of datasheet transfers"
 		                                    : s == lat ? (ds_lat ? "latency of datasheet transfers" : "latency")
@@ -337,6 +340,7 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	for (int k = 0; k < WC_CAPQ_COUNT && lo0 > 0.0 && out->lo[WC_CAPQ_POWER] > lo0; k++)
 		if (k != WC_CAPQ_POWER && power_only[k] && isfinite(out->lo[k]))
 			out->lo[k] = hold_power_share(out, k, out->lo[WC_CAPQ_POWER], out->lo[k] * out->lo[WC_CAPQ_POWER] / lo0, 0);
+	wc__capacity_power_share_covers(!ene && power, pow_drew, out);
 	return WC_OK;
 }
 

@@ -72,6 +72,31 @@ wc__capacity_draws_covers(int k, const wc_capacity_prediction *out, int latency_
 	return latency_drew ? WC_COVERS_PARAMETERS_NOT_POWER : WC_COVERS_PARAMETERS_NOT_LATENCY;
 }
 
+void
+wc__capacity_power_share_covers(int power_share, int power_drew, wc_capacity_prediction *out)
+{
+	/* Power's interval over the point throughput is all mean power's
+	 * error and the power law's draws give (docs/intervals.md, "Where it
+	 * applies"); the capacity draws, which vary the throughput, are in
+	 * the answer only where they reach past it: a `fit capacity
+	 * --bootstrap` set beside the paper's power law (no draws) said
+	 * "parameters and ..." of 0.2999-0.5875 J, which is 0.4421 J x
+	 * 393.06 / 579.50 and x 770 / 579.50, its draws' own 0.3587-0.5205 J
+	 * inside it. */
+	const double pw = out->value[WC_CAPQ_POWER], tie = 1e-12;
+	if (!power_share || power_drew)
+		return;
+	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
+		if (wc__capacity_widened_by(k, out) != WC__BY_ENERGY || !isfinite(out->lo[k]) || !isfinite(out->hi[k]))
+			continue;
+		const double r = out->value[k] / pw;
+		const int past = !(r * out->lo[WC_CAPQ_POWER] <= out->lo[k] * (1 + tie)) ||
+		                 !(r * out->hi[WC_CAPQ_POWER] >= out->hi[k] * (1 - tie));
+		if (past)
+			out->covers[k] = wc_interval_covers(1, 1, "mean power (not of latency)");
+	}
+}
+
 /* Why a quantity has no interval, by the law it comes from: the capacity
  * section's (latency, throughput, TTFT), the power law's (power and what
  * is proportional to it) or both (energy per token and per request). */

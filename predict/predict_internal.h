@@ -200,6 +200,13 @@ int wc__capacity_widened_by(int k, const wc_capacity_prediction *out);
  *  (the power law's): energy per token's, varied by one of them only,
  *  says which part it leaves out. */
 const char *wc__capacity_draws_covers(int k, const wc_capacity_prediction *out, int latency_drew, int power_drew);
+/** Energy per token and what scales with it, widened by mean power's
+ *  error alone (`power_share`: the set has none of energy per token) and
+ *  labelled with the power law's draws only (`power_drew`): once the
+ *  intervals are final, "parameters and ..." where the capacity draws
+ *  reach past power's interval over the point throughput, the one way
+ *  they go into it. */
+void wc__capacity_power_share_covers(int power_share, int power_drew, wc_capacity_prediction *out);
 /** 1 for the quantities that are node power over throughput (energy,
  *  cost and CO2 per output token or per request). */
 int wc__capacity_per_token(int k);
