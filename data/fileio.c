@@ -243,6 +243,38 @@ fsync_parent(const char *path)
 	return rc;
 }
 
+/* The one name of a temporary of `path`, `<path>.tmp.<pid>.XXXXXX` for
+ * mkstemp: the pid lets the next writer tell a dead writer's leftover from
+ * a live one's file in progress (temporary_owner reads it back;
+ * docs/architecture.md, "Files"). 0, or -1 when `cap` is too small. */
+static int
+temporary_template(const char *path, char *out, size_t cap)
+{
+	int n = snprintf(out, cap, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+	return n >= 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int
+wc_temporary_reserve(const char *path, char **out, wc_error *err)
+{
+	size_t cap = strlen(path) + 40;
+	char *name = wc_alloc_array(cap, 1);
+	*out = NULL;
+	if (!name || temporary_template(path, name, cap) != 0) {
+		free(name);
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+	}
+	int fd = mkstemp(name);
+	if (fd < 0) {
+		int e = errno;
+		free(name);
+		return wc_error_set_path(err, WC_EIO, path, ": cannot create temporary file (%s)", strerror(e));
+	}
+	close(fd);
+	*out = name;
+	return WC_OK;
+}
+
 /* The writer's pid in a temporary's name `<base>.tmp.<pid>.XXXXXX`
  * (docs/architecture.md, "Files"), or 0 when `name` is not one of the
  * temporaries of `base`. */
@@ -419,9 +451,7 @@ write_regular(const wc_write_batch *batch, const char *path, const void *data, s
 	 * again for each of them was quadratic (ingest's series folder). */
 	if (!swept_by(batch, path))
 		remove_stale_temporaries(path);
-	/* The pid in the name lets the next writer tell a dead writer's
-	 * leftover from a live one's file in progress. */
-	snprintf(tmp, plen + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+	(void)temporary_template(path, tmp, plen + 40);
 	/* Ctrl-C (or a TERM or HUP) waits until the file is whole or rolled
 	 * back: a user stopping a long command never leaves a temporary. */
 	sigset_t stop, old_mask;

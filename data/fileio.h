@@ -58,6 +58,14 @@ void wc_write_batch_begin(wc_write_batch *batch, const char *dir);
 int wc_write_batch_file(const wc_write_batch *batch, const char *path, const void *data, size_t len,
                         wc_error *err);
 
+/** Create an empty file named as a temporary of `path`
+ *  (`<path>.tmp.<pid>.XXXXXX`, mkstemp: a name no other writer has) and
+ *  set `*out` to its name (malloc'd); WC_OK, or an error (`*out` NULL). For a file written
+ *  under that name and renamed to `path` later (ingest's pending series):
+ *  if the writer dies first, the next write of `path` or batch of its
+ *  folder removes it as any dead writer's temporary. */
+int wc_temporary_reserve(const char *path, char **out, wc_error *err);
+
 /** fsync folder `dir`, making the renames and creations in it durable;
  *  0, or -1 when it cannot be opened or synced (some filesystems refuse:
  *  callers treat it as best effort). */

@@ -26,15 +26,16 @@
 static char *root;
 
 
-/* Files in `dir` whose name ends in `suffix`. */
+/* Files in `dir` whose name ends in `suffix` and holds `part` (a
+ * pending series is a temporary, `<name>.csv.tmp.<pid>.XXXXXX`). */
 static int
-count_ending(const char *dir, const char *suffix)
+count_named(const char *dir, const char *suffix, const char *part)
 {
 	DIR *d = opendir(dir);
 	int n = 0;
 	for (struct dirent *e; d && (e = readdir(d));) {
 		size_t l = strlen(e->d_name), s = strlen(suffix);
-		n += l > s && strcmp(e->d_name + l - s, suffix) == 0;
+		n += l > s && strcmp(e->d_name + l - s, suffix) == 0 && strstr(e->d_name, part) != NULL;
 	}
 	if (d)
 		closedir(d);
@@ -77,14 +78,14 @@ main(void)
 	char *table1 = test_slurp(table), *sa1 = test_slurp(sa);
 	CHECK(strcmp(table0, table1) == 0);
 	CHECK(strcmp(sa0, sa1) == 0);
-	CHECK_INT(count_ending(series, ".pending"), 0);
-	CHECK_INT(count_ending(series, ".csv"), 2);
+	CHECK_INT(count_named(series, "", ".tmp."), 0);
+	CHECK_INT(count_named(series, ".csv", ""), 2);
 
 	/* Without the limit the new run is written. */
 	test_run_ok(second);
 	char *sa2 = test_slurp(sa);
 	CHECK(strstr(sa2, ",3\n") != NULL);
-	CHECK_INT(count_ending(series, ".pending"), 0);
+	CHECK_INT(count_named(series, "", ".tmp."), 0);
 
 	free(table0);
 	free(table1);

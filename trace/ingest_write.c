@@ -8,7 +8,12 @@
  * the series renamed into place: a failure on the way (a full disk) leaves
  * an earlier table and its series as they were, and no table that points
  * at missing series. Then the series folder is cleared of an earlier
- * table's series.
+ * table's series. A pending name is a temporary of its series, with this
+ * writer's pid (wc_temporary_reserve): no two writers share one, and a
+ * killed writer's are swept by the next. Writers of one table commit --
+ * table, renames, clearing -- one at a time, under a lock of the series
+ * folder: the last to commit leaves its table and all its series, never a
+ * mix (docs/architecture.md, "Files").
  */
 #include "trace/ingest.h"
 #include "data/fileio.h"
@@ -22,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -269,19 +276,17 @@ done:
 	return rc;
 }
 
-/* Suffix of a series written but not yet in place: not a series name
- * (is_series_name), so no prune takes it for one. */
-#define PENDING ".pending"
-
 /* The table is written: rename its pending series into place (each rename
- * atomic), then make the renames durable. */
+ * atomic), then make the renames durable. A pending name is its series'
+ * name and `cut` bytes more (".tmp.<pid>.XXXXXX", not a series name:
+ * no prune takes it for one). */
 static int
-commit_series(const char *path, const char *series_dir, char **pending, size_t n, wc_error *err)
+commit_series(const char *path, const char *series_dir, char **pending, size_t n, size_t cut, wc_error *err)
 {
 	int rc = WC_OK;
 	for (size_t k = 0; k < n; k++) {
 		char final[2048];
-		snprintf(final, sizeof final, "%.*s", (int)(strlen(pending[k]) - strlen(PENDING)), pending[k]);
+		snprintf(final, sizeof final, "%.*s", (int)(strlen(pending[k]) - cut), pending[k]);
 		if (rc == WC_OK && rename(pending[k], final) != 0)
 			rc = wc_error_set_path(err, WC_EIO, path,
 			                       ": written, but its series '%s' could not be put in place "
@@ -291,6 +296,35 @@ commit_series(const char *path, const char *series_dir, char **pending, size_t n
 	}
 	(void)wc_fsync_dir(series_dir); /* best effort: some filesystems refuse */
 	return rc;
+}
+
+/* The commit of a table -- its rename, its series' renames, the clearing
+ * of the folder -- is one writer's at a time: an exclusive flock of the
+ * series folder, released by close or by the writer's death. Two writers
+ * to one -o otherwise interleaved, the first's table left with the
+ * second's series or none (docs/architecture.md, "Files"). The folder is
+ * checked to be the one locked (a writer's clearing may remove it, empty,
+ * while another waits). No folder: -1, and there is none to clear, nor a
+ * series of another writer to mix with. A filesystem without flock
+ * commits unlocked, as before. */
+static int
+lock_series(const char *series_dir)
+{
+	for (;;) {
+		struct stat held, now;
+		int fd = open(series_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		int r;
+		while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+			;
+		if (r != 0)
+			return fd; /* unlocked: no worse than before */
+		if (fstat(fd, &held) == 0 && stat(series_dir, &now) == 0 && held.st_dev == now.st_dev &&
+		    held.st_ino == now.st_ino)
+			return fd;
+		close(fd); /* removed, or another put in its place: again */
+	}
 }
 
 /* Folder, stem and series folder of table `path`: "out/runs.csv" ->
@@ -423,8 +457,8 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
 
 	char **pending = calloc(res->n_rows, sizeof *pending);
-	size_t n_pending = 0;
-	int made_dir = 0, created = 0;
+	size_t n_pending = 0, cut = 0;
+	int made_dir = 0, created = 0, lock = -1;
 	wc_write_batch batch = { 0, 0, 0 };
 	if (!pending || !(t = wc_runs_new())) {
 		free(pending);
@@ -451,14 +485,12 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			}
 			file_name(r->run.run_id, fname, sizeof fname);
 			snprintf(rel, sizeof rel, "%s.series/%s", stem, fname);
-			snprintf(full, sizeof full, "%s/%s%s", dir, rel, PENDING);
-			if (!(pending[n_pending] = strdup(full))) {
-				rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+			snprintf(full, sizeof full, "%s/%s", dir, rel);
+			if ((rc = wc_temporary_reserve(full, &pending[n_pending], err)) != WC_OK)
 				goto done;
-			}
-			n_pending++;
-			if ((rc = wc_series_write(&batch, full, r->series_t, r->series_running, r->series_len,
-			                          err)) != WC_OK)
+			cut = strlen(pending[n_pending]) - strlen(full);
+			if ((rc = wc_series_write(&batch, pending[n_pending++], r->series_t, r->series_running,
+			                          r->series_len, err)) != WC_OK)
 				goto done;
 			snprintf(run.n_series, sizeof run.n_series, "%s", rel);
 		}
@@ -466,9 +498,10 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 		    (rc = set_extras(t, i, r, err)) != WC_OK)
 			goto done;
 	}
+	lock = lock_series(series_dir);
 	if ((rc = wc_runs_write(path, t, comment, err)) != WC_OK)
 		goto done;
-	rc = commit_series(path, series_dir, pending, n_pending, err);
+	rc = commit_series(path, series_dir, pending, n_pending, cut, err);
 	n_pending = 0; /* renamed, or removed by commit_series */
 	if (rc == WC_OK)
 		rc = prune_series(path, series_dir, res, err);
@@ -479,6 +512,8 @@ done:
 		unlink(pending[k]);
 	if (rc != WC_OK && created)
 		rmdir(series_dir); /* fails, as it should, when anything is left */
+	if (lock >= 0)
+		close(lock); /* the next writer may commit */
 	for (size_t k = 0; k < res->n_rows; k++)
 		free(pending[k]);
 	free(pending);
