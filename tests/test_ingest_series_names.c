@@ -5,6 +5,11 @@
  * second run's n(t) silently replaced the first's while both rows pointed
  * at it. Now the table is refused naming both ids, before anything is
  * written; ids that stay apart are written as before.
+ *
+ * A series path longer than the 255 bytes of an n_series cell (a long -o
+ * name and a long run id) was cut silently: the table was written, and
+ * its n_series named no file, so the table could not be read back. Now
+ * it is refused, nothing written.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -49,6 +54,30 @@ main(void)
 	CHECK(test_exists(table) && test_exists(s1) && test_exists(s2));
 	run_result_free(&r);
 
+	/* 200 bytes of -o name, 8 of ".series/", 64 of series file: 272. */
+	char stem[201], id[61];
+	memset(stem, 's', 200);
+	stem[200] = '\0';
+	memset(id, 'r', 60);
+	id[60] = '\0';
+	char *d = synth_run_folder(root, "d", id, T0, 30, 2), long_name[220];
+	snprintf(long_name, sizeof long_name, "%s.csv", stem);
+	char *long_table = path_join(root, long_name);
+	snprintf(long_name, sizeof long_name, "%s.series", stem);
+	char *long_series = path_join(root, long_name);
+	const char *too_long[] = { "wattcast", "ingest", d, "-o", long_table, "--quiet", NULL };
+	CHECK(run_wattcast(too_long, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, ".csv: run_id 'rrrrrrrrrrrrrrrrrrrrrrrr': its series path of 272 bytes passes the 255 "
+	                      "of n_series (shorten -o)\n");
+	CHECK(!test_exists(long_table));
+	CHECK(!test_exists(long_series));
+	fprintf(stderr, "%s", r.err);
+	run_result_free(&r);
+
+	free(d);
+	free(long_table);
+	free(long_series);
 	free(s1);
 	free(s2);
 	free(a);
