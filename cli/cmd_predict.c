@@ -197,6 +197,17 @@ check_predict_args(int argc, char **argv, cli_predict_args *a)
 	if (a->series_path && a->have_rate)
 		return cli_usage_error(cmd, "--running-series: give at most one of --rate and --running-series (each is "
 		                       "the load)");
+	/* The sweep's throughput is at one concurrency or rate: it takes no
+	 * series and no idle, so it names only the loads it takes, in the
+	 * route's words (docs/cli.md, "predict flexibility"). */
+	if (a->flex && a->series_path && !a->conc_text && !a->have_rate)
+		return cli_usage_error(cmd, "--running-series: the sweep needs throughput at one concurrency or rate; a "
+		                       "series has neither");
+	if (a->flex && !a->conc_text && !a->have_rate)
+		return cli_usage_error(cmd, "--concurrency is required (> 0), or --rate: the sweep needs throughput");
+	if (a->flex && a->conc_text && !a->have_rate && !(c->running > 0))
+		return cli_usage_error(cmd, "--concurrency: must be > 0 (or give --rate): the sweep needs throughput; "
+		                       "got '%s'", a->conc_text);
 	if (!a->conc_text && !a->have_rate && !a->series_path)
 		return cli_usage_error(cmd, "--concurrency is required (0 = idle), or --rate, or --running-series FILE");
 	/* the engine's limit, a whole number (vLLM's max_num_seqs), as the

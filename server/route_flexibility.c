@@ -93,6 +93,25 @@ series_refused(const json_t *item, wc_api_error *e)
 	return 1;
 }
 
+/* The shared parser's refusals of a missing load and of a stray dt_s
+ * named running_series, which this route refuses (series_refused): here
+ * they name the loads the sweep takes, a concurrency > 0 or a rate
+ * (docs/http-api.md, "POST /v1/predict/flexibility"). Reworded after the
+ * parse, so that an unknown field (a misspelt concurrency) is still
+ * refused first, as on every route. */
+static void
+load_reworded(const json_t *item, wc_api_error *e)
+{
+	if (!json_is_object(item) || json_object_get(item, "running_series") || !e->code)
+		return;
+	if (strcmp(e->code, "missing_field") == 0 && strcmp(e->field, "/concurrency") == 0)
+		wc_api_error_set(e, 422, "missing_field", "/concurrency",
+		                 "concurrency: required, > 0 (or give rate): the sweep needs throughput");
+	else if (strcmp(e->code, "conflicting_fields") == 0 && strcmp(e->field, "/dt_s") == 0)
+		wc_api_error_set(e, 422, "conflicting_fields", "/dt_s",
+		                 "dt_s: the step of a running_series, which the sweep does not take; leave it out");
+}
+
 static json_t *
 flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 {
@@ -105,8 +124,10 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 	if (!(st = wc_profiles_select(pf, item, e)) || (json_is_object(item) && series_refused(item, e)) ||
 	    (json_is_object(item) && sweep_fields(item, &by_cap, &steps, e)) ||
 	    (json_is_object(item) && sweep_work_refused(st, item, by_cap, steps, e)) ||
-	    wc_inference_request_parse(item, st, &r, e) != 0)
+	    wc_inference_request_parse(item, st, &r, e) != 0) {
+		load_reworded(item, e);
 		goto done;
+	}
 	if (!r.want_capacity) {
 		wc_api_error_set(e, 422, "missing_field", "/output_tokens",
 		                 "output_tokens: required (with input_tokens): the sweep needs throughput");

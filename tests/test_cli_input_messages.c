@@ -208,6 +208,30 @@ least_load(void)
 	                 "--output-tokens", "256"));
 }
 
+/* The sweep's loads are a concurrency > 0 or a rate: its refusals named
+ * idle and --running-series too, one refused and the other no load for
+ * it (docs/cli.md, "predict flexibility"); inference keeps its words. */
+static void
+flex_loads(void)
+{
+	char *root = test_tmpdir("cli_input_messages"), *series = path_join(root, "series.csv");
+	CHECK(write_text(series, "t_s,running\n0,1\n1,2\n") == 0);
+	refused(FLEX("--platform", "A100", "--model", "Qwen3-8B", "--input-tokens", "500", "--output-tokens", "200"),
+	        "wattcast predict flexibility: --concurrency is required (> 0), or --rate: the sweep needs throughput\n");
+	refused(FLEX("--platform", "A100", "--model", "Qwen3-8B", "--input-tokens", "500", "--output-tokens", "200",
+	             "--concurrency", "0"),
+	        "--concurrency: must be > 0 (or give --rate): the sweep needs throughput; got '0'");
+	refused(FLEX("--platform", "A100", "--model", "Qwen3-8B", "--input-tokens", "500", "--output-tokens", "200",
+	             "--running-series", series),
+	        "--running-series: the sweep needs throughput at one concurrency or rate; a series has neither");
+	refused(PREDICT("--platform", "A100", "--model", "Qwen3-8B"),
+	        "--concurrency is required (0 = idle), or --rate, or --running-series FILE");
+	answered(FLEX("--platform", "A100", "--model", "Qwen3-8B", "--input-tokens", "500", "--output-tokens", "200",
+	              "--rate", "2", "--steps", "3"));
+	free(series);
+	free(root);
+}
+
 int
 main(void)
 {
@@ -217,5 +241,6 @@ main(void)
 	architecture_flags();
 	least_load();
 	one_load_range();
+	flex_loads();
 	return check_report("test_cli_input_messages");
 }

@@ -181,6 +181,17 @@ test_least_load(void)
 	       "running_series: the sweep needs throughput at one concurrency or rate; a series has neither");
 	expect("/v1/predict/flexibility", "{" TOKENS ",\"running_series\":[1,2],\"dt_s\":1}", "invalid_value",
 	       "/running_series", "running_series: the sweep needs throughput");
+	/* Without a series the sweep's refusals named running_series and
+	 * dt_s, which it refuses: they name its loads, concurrency or rate;
+	 * inference keeps its words, and a misspelt field is still unknown. */
+	expect("/v1/predict/flexibility", "{" TOKENS "}", "missing_field", "/concurrency",
+	       "concurrency: required, > 0 (or give rate): the sweep needs throughput");
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"concurrency\":4,\"dt_s\":1}", "conflicting_fields", "/dt_s",
+	       "dt_s: the step of a running_series, which the sweep does not take; leave it out");
+	expect("/v1/predict/flexibility", "{" TOKENS ",\"concurency\":4}", "unknown_field", "/concurency",
+	       "unknown field \"concurency\"");
+	expect(INF, "{" TOKENS "}", "missing_field", "/concurrency",
+	       "concurrency: required (or give running_series with dt_s, or rate)");
 	expect_batch_item("[{" TOKENS ",\"rate\":1,\"running_series\":[1,2],\"dt_s\":1}]", "/0/running_series",
 	                  "running_series: give at most one of rate and running_series");
 	/* A price or intensity so large the hourly figure overflowed was
