@@ -38,13 +38,23 @@ wc__run_manifest_check_labels(wc__json_loader *ld, const wc_run_manifest *m, con
 				continue;
 			wc__json_join_index(q, at, index ? index[i] : (size_t)i);
 			wc__json_join(p, q, "label");
+			const size_t li = index ? index[i] : (size_t)i, lj = index ? index[j] : (size_t)j;
+			/* An unlabelled level's id part is its default, L<n>: the
+			 * collision is that default's, so name it, and point at the
+			 * level (it has no label to point at), not at a label '' */
+			if (!m->levels[i].label[0])
+				return wc__json_fail(ld, q, "level %zu is unlabelled, so its run id ends in its default "
+				                     "'#%s', as level %zu's label '%.47s' does; give either a label",
+				                     li, a, lj, m->levels[j].label);
+			if (!m->levels[j].label[0])
+				return wc__json_fail(ld, p, "'%.47s' ends a run id in '#%s', level %zu's default (it is "
+				                     "unlabelled); give either a label", m->levels[i].label, a, lj);
 			if (strcmp(m->levels[i].label, m->levels[j].label) == 0)
 				return wc__json_fail(ld, p, "'%.47s' is level %zu's label too: both rows' run ids "
-				                     "would end in '#%s'; give each its own", m->levels[i].label,
-				                     index ? index[j] : (size_t)j, a);
+				                     "would end in '#%s'; give each its own", m->levels[i].label, lj, a);
 			return wc__json_fail(ld, p, "'%.47s' and level %zu's '%.47s' both end a run id in '#%s' (a "
 			                     "label keeps A-Z a-z 0-9 . - _, the rest '_', %d bytes); give each its own",
-			                     m->levels[i].label, index ? index[j] : (size_t)j, m->levels[j].label, a,
+			                     m->levels[i].label, lj, m->levels[j].label, a,
 			                     WC_RUN_LEVEL_ID_MAX - 1);
 		}
 	}

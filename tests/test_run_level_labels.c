@@ -56,6 +56,23 @@ main(void)
 	          WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "/levels/1/label: 'sharegpt_rate4.0_burst1.0_concurrency_64_y' and level 0's");
 
+	/* An unlabelled level's id part is its default, L<n>: the clash was
+	 * quoted as level 1's label '' at /levels/1/label, which it has not. */
+	const char *unl = "{\"schema\": \"wattcast.run/3\", \"levels\": ["
+	                  "{\"label\": \"L1\", \"start_epoch\": 1784415160.0, \"end_epoch\": 1784415165.0}, "
+	                  "{\"start_epoch\": 1784415165.0, \"end_epoch\": 1784415170.0}]}";
+	CHECK_INT(load(unl, "wattcast-run.json", &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1: level 1 is unlabelled, so its run id ends in its "
+	                        "default '#L1', as level 0's label 'L1' does; give either a label");
+	CHECK(strstr(err.msg, "''") == NULL && strlen(err.msg) <= 255);
+	const char *unl0 = "{\"schema\": \"wattcast.run/3\", \"levels\": ["
+	                   "{\"start_epoch\": 1784415160.0, \"end_epoch\": 1784415165.0}, "
+	                   "{\"label\": \"L0\", \"start_epoch\": 1784415165.0, \"end_epoch\": 1784415170.0}]}";
+	CHECK_INT(load(unl0, "wattcast-run.json", &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1/label: 'L0' ends a run id in '#L0', level 0's default "
+	                        "(it is unlabelled); give either a label");
+	CHECK(strstr(err.msg, "''") == NULL && strlen(err.msg) <= 255);
+
 	/* powertrace-sim's manifest.json: the level without a window is no
 	 * row, so the clash is named at its entry of /probe/levels. */
 	const char *pt = "{\"manifest_version\": 2, \"probe\": {\"levels\": ["
