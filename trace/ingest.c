@@ -135,11 +135,32 @@ mark_idle(const wc_ingest_options *opt, wc_ingest_row *row)
 	                                                 row->run.exclude, sizeof row->run.exclude);
 }
 
+/* Why a level's stated output-token count stands in for no row: it
+ * covers the whole level, and a window cut short or cut into segments is
+ * not that (docs/formats/telemetry.md, "What ingest derives", Requests).
+ * NULL when no level states a count the rows could have used. */
+static const char *
+stated_count_unused(const run_ctx *rc, const wc_ingest_options *opt)
+{
+	for (int w = 0; w < rc->n_windows; w++) {
+		const wc__ingest_stated given = wc__ingest_stated_of(rc, w);
+		if (rc->windows[w].level < 0 || !isfinite(given.requests) || !isfinite(given.output_tokens))
+			continue;
+		if (rc->windows[w].cut)
+			return "the level's stated count covers the whole level; the window is cut";
+		if (segments(rc->windows[w].b - rc->windows[w].a, opt->segment_s) > 1)
+			return "the level's stated count covers the whole level, not a segment";
+	}
+	return NULL;
+}
+
 /* Rows whose output tokens no source gives (TGI's engine.csv has no
  * token counter, and no request log or level count stands in) have their
  * throughput and energy per token blank, which the table showed only by
  * leaving the columns out: said once a run (docs/formats/telemetry.md,
- * "What ingest derives", Tokens). A power-only run asked for none. */
+ * "What ingest derives", Tokens). A level's count was there but covers
+ * more than the row: said so, not "no level count". A power-only run
+ * asked for none. */
 static void
 warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *rows, size_t made)
 {
@@ -148,13 +169,16 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 		blank += isnan(rows[i].run.throughput_tok_s);
 	if (!opt->warn || blank == 0 || rc->power_only)
 		return;
+	const char *why = rc->req ? "the request log gives no count" : stated_count_unused(rc, opt);
+	if (!why)
+		why = "no request log or level count";
 	char msg[WC_ERROR_MSG_MAX];
 	wc_error_format_path(msg, sizeof msg, rc->dir, ": %zu of %zu rows have no output-token count (%s; %s): "
 	                     "throughput_tok_s and energy_per_token_j are blank", blank, made,
 	                     !rc->eng ? "no engine.csv"
 	                     : rc->eng->col[WC_ENG_GENERATION_TOKENS] ? "engine.csv's generation_tokens_total gives none there"
 	                     : "engine.csv has no generation_tokens_total, as TGI's has none",
-	                     rc->req ? "the request log gives no count" : "no request log or level count");
+	                     why);
 	opt->warn(msg, opt->warn_payload);
 }
 
