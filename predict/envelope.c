@@ -182,19 +182,25 @@ wc_envelope_option_unused(const char *field, wc_envelope_kind kind, int budget, 
 	return NULL;
 }
 
+double
+wc__envelope_request_life(const wc_service_times *st, double input, double output)
+{
+	if (!st || !st->decode_step_s || !st->prefill_s)
+		return NAN;
+	double in = fmax(input, 0.0), out = fmax(output, 1.0);
+	return st->prefill_s(st->ctx, in) + out * st->decode_step_s(st->ctx, 1.0, in);
+}
+
 /* Requests a closed loop's clients can have served at most: each request
  * lives at least its prefill and its output's decode steps alone in the
- * engine (a step only lengthens with more requests), so the served rate is
- * at most min(clients / (think + that), max_running / that). Its clients
- * alone, as before, without service times. */
+ * engine (wc__envelope_request_life), so the served rate is at most
+ * min(clients / (think + that), max_running / that). Its clients alone,
+ * as before, without service times. */
 static double
 closed_requests(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st)
 {
 	double n = w->concurrency;
-	if (!st || !st->decode_step_s || !st->prefill_s)
-		return n;
-	double in = fmax(w->input.mean, 0.0), out = fmax(w->output.mean, 1.0);
-	double life = st->prefill_s(st->ctx, in) + out * st->decode_step_s(st->ctx, 1.0, in);
+	double life = wc__envelope_request_life(st, w->input.mean, w->output.mean);
 	if (!(life > 0.0) || !isfinite(life))
 		return n;
 	double rate = fmin(n / (fmax(w->think_s, 0.0) + life), fmin(n, (double)o->max_running) / life);

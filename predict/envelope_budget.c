@@ -449,10 +449,17 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	/* the law's error moves every server of the fleet alike (one frozen
 	 * law), so it scales the aggregate as it scales one server's mean */
 	wc_pe_stratum pe; /* with a calibration's draws at the servers' load */
-	const int idle = rc == WC_OK && out->fleet_size > 0 && !(out->mean_running > 0.0);
+	/* Random arrivals: the workload's count where the path drew none; only
+	 * a workload without load runs nothing (wc_envelope_run's rule). */
+	double load = out->mean_running, m = 0.0;
+	if (rc == WC_OK && wc__envelope_arrivals_random(w)) {
+		wc__envelope_open_ceiling(w, &one, bs.st, bs.pm, 1, load, &m);
+		load = load > 0.0 ? load : m;
+	}
+	const int idle = rc == WC_OK && out->fleet_size > 0 && !(load > 0.0);
 	if (idle && pm->has_pe) /* nothing runs: the idle draw, as an envelope's (wc__envelope_predictive) */
 		WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
-	if (rc == WC_OK && !idle && out->stat_w > 0.0 && wc_power_map_pe(pm, out->mean_running, &pe) &&
+	if (rc == WC_OK && !idle && out->stat_w > 0.0 && wc_power_map_pe(pm, load, &pe) &&
 	    !wc_pe_widen(&pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
 		out->stat_lo_w = out->stat_hi_w = NAN;
 	if (isfinite(out->stat_hi_w)) {

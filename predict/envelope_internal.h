@@ -270,13 +270,34 @@ int wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode,
  * times `servers`. `running` (len bins) is overwritten. NaN on no memory. */
 double wc__envelope_replica_ceiling(double *running, const double *kept, size_t len, int servers, double floor_w,
                                     double ceiling_w);
+/* How long one request of `input` + `output` tokens lives at least, s:
+ * its prefill and its output's decode steps alone in the engine (a step
+ * only lengthens with more requests). NaN without service times. */
+double wc__envelope_request_life(const wc_service_times *st, double input, double output);
+/* 1 when `w` draws its arrivals at random (poisson, bursty, with or
+ * without a rate profile): one realisation's load is not the workload's
+ * (docs/intervals.md, "Physical ceiling"). */
+int wc__envelope_arrivals_random(const wc_envelope_workload *w);
+/* The ceiling of the mean power of `servers` servers under random
+ * arrivals `w` over `o`'s horizon, W (docs/intervals.md, "Physical
+ * ceiling"), from the workload, not a realisation: predict's open-loop
+ * ceiling (wc_law_loop_ceiling_w) at each rate's mean count -- rate x a
+ * request's life (wc__envelope_request_life) with the hold and decay
+ * after it, at least `m_sim` (the replicas' mean count per server) --
+ * scaled by the upper 97.5 % quantile of the horizon's arrivals over
+ * their mean. *m_out: the workload's mean count per server (0: it has
+ * no load). NaN when no ceiling can be said (no service times). */
+double wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelope_options *o,
+                                 const wc_service_times *st, const wc_power_map *pm, int servers, double m_sim,
+                                 double *m_out);
 /* The predictive interval of the mean and p95 of `s` (servers' summary):
  * the law's held-out error around the simulated value, the mean held at
  * `ceiling_w` and both at the servers' idle draw; none (NaN) without a
- * prediction_error or when nothing runs (returns 1 then: the caller says
- * so, WC_ENVELOPE_IDLE_NOTE). */
+ * prediction_error or when nothing runs -- `load`, the servers' mean
+ * count (the workload's under random arrivals), not above 0 -- (returns
+ * 1 then: the caller says so, WC_ENVELOPE_IDLE_NOTE). */
 int wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, double ceiling_w,
-                            wc_envelope_interval *iv);
+                            double load, wc_envelope_interval *iv);
 
 /* The engine's concurrency limit the KV cache allows (docs/envelopes.md,
  * "Engine"): `eff` is `o` with max_running lowered to what the cache holds

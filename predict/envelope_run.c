@@ -443,14 +443,25 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;
 		out->replicas = o->replicas;
-		/* the replicas' mean ends no higher than their ceilings' mean */
-		double top[2] = { 0.0, 0.0 };
-		for (int i = 0; i < rs.traces; i++)
+		/* A load the request fixes (an n(t), a log's arrivals, a closed
+		 * loop's clients): the replicas' mean ends no higher than their
+		 * ceilings' mean. Random arrivals: the workload's, not what the
+		 * replicas drew (docs/intervals.md, "Physical ceiling"). */
+		double top[2] = { 0.0, 0.0 }, load[2] = { out->server.mean_running.value, out->fleet.mean_running.value };
+		const int k[2] = { 1, o->fleet_size > 1 ? o->fleet_size : 1 };
+		const wc_envelope_summary *sum[2] = { &out->server, &out->fleet };
+		for (int i = 0; i < 2; i++) {
+			const int t = i < rs.traces ? i : rs.traces - 1;
 			for (int r = 0; r < o->replicas; r++)
-				top[i] += rs.ceiling[i][r] / o->replicas;
-		int idle = wc__envelope_predictive(pm, &out->server, 1, top[0], &out->server_interval);
-		idle |= wc__envelope_predictive(pm, &out->fleet, o->fleet_size > 1 ? o->fleet_size : 1,
-		                                top[rs.traces - 1], &out->fleet_interval);
+				top[i] += rs.ceiling[t][r] / o->replicas;
+			double m = 0.0;
+			if (wc__envelope_arrivals_random(w)) {
+				top[i] = wc__envelope_open_ceiling(w, o, rs.st, rs.pm, k[i], sum[i]->mean_running.value / k[i], &m);
+				load[i] = load[i] > 0.0 ? load[i] : k[i] * m; /* no arrivals drawn: the workload's count */
+			}
+		}
+		int idle = wc__envelope_predictive(pm, &out->server, 1, top[0], load[0], &out->server_interval);
+		idle |= wc__envelope_predictive(pm, &out->fleet, k[1], top[1], load[1], &out->fleet_interval);
 		if (idle)
 			WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
 		snprintf(out->service_source, sizeof out->service_source, "%s",
