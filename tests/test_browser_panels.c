@@ -20,7 +20,9 @@
  * fields a route does not take are named under its panel, and the sweep
  * is not sent a price or carbon intensity. A fleet of 0 is refused under
  * its box; the echoed inputs have units; the sources' legend explains
- * `bound`.
+ * `bound`. A null predictive interval (an n(t) of zeros sent in the
+ * page's body) shows the API's own reason, once; a seed past 2^53 is sent
+ * as its digits, an exponent past 2^53 refused under Seed.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -39,6 +41,10 @@ static CURL *H;
 #define ENVELOPE "section[data-path=\"/v1/forecast/envelope\"]"
 #define BUDGET "section[data-path=\"/v1/plan/budget\"]"
 #define FLEX "section[data-path=\"/v1/predict/flexibility\"]"
+/* The configuration every panel computes from. */
+#define MEASURED_LINK                                                                                                 \
+	"http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32"                      \
+	"&input_tokens=1024&output_tokens=128"
 
 static char *
 text_of(const char *selector)
@@ -401,6 +407,71 @@ check_config_fields(void)
 	free(note);
 }
 
+/* A null interval shows the API's own reason, once: an n(t) of zeros
+ * (nothing runs, whatever the arrivals' rules) keeps it null, so the
+ * page's body is sent with that workload (docs/http-api.md, "Envelopes"). */
+static void
+check_null_interval(void)
+{
+	page_eval_ok(B, "(() => { if (!window.sent) { window.sent = []; const f = window.fetch;"
+	                " window.fetch = (u, i) => { window.sent.push([u, i && i.body]); return f(u, i); }; }"
+	                " const g = window.fetch; window.fetch = (u, i) => { if (u === '/v1/forecast/envelope') {"
+	                " const b = JSON.parse(i.body); b.workload = { type: 'n_series', running_series: [0, 0, 0, 0] };"
+	                " delete b.max_running; delete b.fleet; i = Object.assign({}, i, { body: JSON.stringify(b) }); }"
+	                " return g(u, i); }; return true; })()");
+	const char *inputs[] = { "p--v1-forecast-envelope-horizon_s", "30", NULL };
+	json_t *a = compute(ENVELOPE, "/v1/forecast/envelope", inputs, "p.predictive");
+	CHECK(json_is_null(json_object_get(json_object_get(a, "server"), "interval_95")));
+	const char *reason = NULL;
+	json_t *w;
+	size_t i;
+	json_array_foreach (json_object_get(a, "warnings"), i, w)
+		if (strncmp(json_string_value(w), "interval_95: none: ", 19) == 0)
+			reason = json_string_value(w) + 13;
+	CHECK(reason != NULL);
+	char *shown = text_of(ENVELOPE " p.predictive");
+	if (reason)
+		CHECK_CONTAINS(shown, reason);
+	CHECK(strstr(shown, "no held-out error of mean power for this platform") == NULL);
+	free(shown);
+	/* once: not again among the warnings */
+	char *all = text_of(ENVELOPE);
+	const char *at = reason ? strstr(all, reason) : NULL;
+	CHECK(at != NULL && strstr(at + 1, reason) == NULL);
+	free(all);
+	json_decref(a);
+	/* a fresh page, without the rewriting fetch */
+	char link[256];
+	snprintf(link, sizeof link,
+	         MEASURED_LINK, S.port);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+}
+
+/* A seed past 2^53 is sent as the digits typed (a double would round it);
+ * an exponent past 2^53 is refused under the Seed box, not rounded. */
+static void
+check_seed(void)
+{
+	static const char *const seeds[] = { "9223372036854775807", "9007199254740993" };
+	for (size_t k = 0; k < 2; k++) {
+		const char *inputs[] = { "p--v1-forecast-envelope-horizon_s", "20", "p--v1-forecast-envelope-seed", seeds[k], NULL };
+		json_t *a = compute(ENVELOPE, "/v1/forecast/envelope", inputs, "tr[data-key=\"server.summary.mean_w\"]");
+		char expr[256], want[64];
+		snprintf(expr, sizeof expr, "(window.sent.filter(([u]) => u === '/v1/forecast/envelope').pop() || [])[1] || ''");
+		char *body = cdp_eval_str(B, expr);
+		snprintf(want, sizeof want, "\"seed\":%s", seeds[k]);
+		CHECK_CONTAINS(body, want);
+		free(body);
+		CHECK(json_object_get(a, "error") == NULL);
+		json_decref(a);
+	}
+	char *m = refused(ENVELOPE, "p--v1-forecast-envelope-seed", "9.007199254740993e15", "seed");
+	CHECK_CONTAINS(m, "seed: 9.007199254740993e15");
+	free(m);
+	page_eval_ok(B, "document.getElementById('p--v1-forecast-envelope-seed').value = '1'");
+}
+
 int
 main(void)
 {
@@ -421,8 +492,7 @@ main(void)
 		char link[256];
 		http_set_base(S.port);
 		snprintf(link, sizeof link,
-		         "http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32"
-		         "&input_tokens=1024&output_tokens=128", S.port);
+		         MEASURED_LINK, S.port);
 		CHECK_INT(cdp_navigate(B, link), 0);
 		CHECK(page_wait_runs(B, 1));
 		/* The form has one "Load" heading (the radio pair's is for screen readers). */
@@ -430,6 +500,8 @@ main(void)
 		            " && l.getBoundingClientRect().height > 2).length === 1"));
 		check_envelope();
 		check_units_and_legend();
+		check_null_interval();
+		check_seed();
 		check_budget();
 		check_flexibility();
 		check_panel_refusals();

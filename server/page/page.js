@@ -263,6 +263,22 @@ function pick(a, field) {
   return [undefined, undefined];
 }
 
+/* An integer typed as digits that a JS number cannot hold (beyond 2^53: a
+ * seed goes to 2^63 - 1, docs/http-api.md): sent as those digits, not
+ * rounded (docs/planner.md, "Feature detection"). */
+class IntText {
+  constructor(text) { this.digits = String(text).replace(/^\+/, '').replace(/^(-?)0+(?=\d)/, '$1'); }
+  toString() { return this.digits; }
+}
+
+/* A request body as JSON, each IntText spliced in as its integer literal
+ * (JSON.stringify writes a number no wider than a double). */
+function jsonBody(body) {
+  const raw = [];
+  const text = JSON.stringify(body, (k, v) => (v instanceof IntText ? `\u0000${raw.push(v.digits) - 1}\u0000` : v));
+  return text.replace(/"\\u0000(\d+)\\u0000"/g, (m, i) => raw[Number(i)]);
+}
+
 /* An API call: {ok, status, body} with the JSON body; a transport failure
  * is status 0 with a message in the API's error shape. */
 /* A 503 server_busy (the heavy requests' limit, docs/http-api.md) is
@@ -272,7 +288,7 @@ const BUSY_RETRIES = 3;
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: jsonBody(body),
   };
   for (let tries = 1; ; tries++) {
     try {

@@ -69,26 +69,31 @@ function buildPanel(p) {
     err.textContent = '';
     const config = p.useConfig ? formRequest() : {};
     const body = Object.assign({}, config);
-    for (const [k, i] of Object.entries(inputs)) {
-      if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; } else Object.assign(body, valueOf(i.c, i.t, k));
-    }
-    for (const k of Object.keys(body)) if (!props[k] || (p.ignores || []).includes(k)) delete body[k];
-    showUnused();
-    const r = await api(p.path, body);
-    if (!r.ok) {
-      /* As the form does (docs/planner.md, "Warnings and errors next to
-       * their input"): the answer is cleared, the message goes under the
-       * control its field pointer names, marked and focused. */
+    /* As the form does (docs/planner.md, "Warnings and errors next to
+     * their input"): the answer is cleared, the message goes under the
+     * control its field pointer names, marked and focused. */
+    const refuse = (field, msg) => {
       out.replaceChildren();
       entry.config = null;
-      const e = (r.body && r.body.error) || {};
-      const box = panelField(form, e.field);
-      const msg = r.status === 503 ? `${refusalText(r)} (${e.message || 'busy'})` : e.message || `the server answered ${r.status}`;
+      const box = panelField(form, field);
       if (!box) { err.textContent = msg; return; }
       box.querySelector('.field-error').textContent = msg;
       const ins = [...box.querySelectorAll('input, select')];
       for (const i of ins) i.setAttribute('aria-invalid', 'true');
       if (ins.length) ins[0].focus();
+    };
+    for (const [k, i] of Object.entries(inputs)) {
+      if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; continue; }
+      const v = i.t === 'integer' ? integerOf(i.c, k) : valueOf(i.c, i.t, k);
+      if (v.refused) { refuse(`/${k}`, v.refused); return; }
+      Object.assign(body, v);
+    }
+    for (const k of Object.keys(body)) if (!props[k] || (p.ignores || []).includes(k)) delete body[k];
+    showUnused();
+    const r = await api(p.path, body);
+    if (!r.ok) {
+      const e = (r.body && r.body.error) || {};
+      refuse(e.field, r.status === 503 ? `${refusalText(r)} (${e.message || 'busy'})` : e.message || `the server answered ${r.status}`);
       return;
     }
     entry.config = JSON.stringify(config);
@@ -102,6 +107,22 @@ function buildPanel(p) {
     el('h2', { text: p.title }), p.useConfig ? el('p', { class: 'muted', text: props.workload
       ? 'Uses the configuration above and its token lengths; the arrivals are set here.' : 'Uses the configuration above.' }) : null,
     p.useConfig ? unused : null, form, out));
+}
+
+/* An integer box's request entry, exact: whole digits a JS number cannot
+ * hold (a seed up to 2^63 - 1) are sent as typed (IntText), the API judging
+ * their range as any other value's. Anything else is valueOf's, but a
+ * fraction or exponent past 2^53, which would reach the API rounded to
+ * another integer, is refused here under its box (docs/planner.md). */
+function integerOf(c, k) {
+  const v = c.value.trim();
+  if (c.hidden || c.disabled || (c.validity && c.validity.badInput) || v === '') return valueOf(c, 'integer', k);
+  const x = Number(v);
+  if (/^[+-]?\d+$/.test(v)) return { [k]: Number.isSafeInteger(x) ? x : new IntText(v) };
+  if (Number.isFinite(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) {
+    return { refused: `${k}: ${v} is not exact past 2^53 with a fraction or exponent; write the whole number in digits` };
+  }
+  return valueOf(c, 'integer', k);
 }
 
 /* The panel's field a JSON pointer names ("/workload/output_tokens/mean"
@@ -242,9 +263,18 @@ function answerView(p, a) {
   for (const k of ECHO_KEYS) delete rest[k];
   const parts = [];
   const replicas = a.simulation && a.simulation.replicas;
+  /* Why an interval is null is the API's to say, in its warning
+   * `interval_95: none: …` (docs/http-api.md, "Envelopes"): shown with the
+   * interval it concerns, and not again among the warnings. */
+  const why = (a.warnings || []).filter((w) => /^interval_95: none: /.test(w));
+  let said = false;
   for (const [k, b] of Object.entries(a)) {
     if (!b || typeof b !== 'object' || Array.isArray(b) || !isSummary(b.summary)) continue;
-    parts.push(summaryTable(k, b.summary, replicas), predictiveBlock(k, b.interval_95), binsFigure(p, k, b.bins));
+    parts.push(summaryTable(k, b.summary, replicas), predictiveBlock(k, b.interval_95, said ? null : why), binsFigure(p, k, b.bins));
+    if (!b.interval_95 && why.length) {
+      said = true;
+      rest.warnings = (a.warnings || []).filter((w) => !why.includes(w));
+    }
     rest[k] = Object.assign({}, b);
     for (const x of ['summary', 'interval_95', 'bins']) delete rest[k][x];
   }
@@ -271,12 +301,15 @@ function summaryTable(block, summary, replicas) {
 }
 
 /* The 95 % predictive interval (the law's held-out error) of the metrics
- * it has, with what it covers: not the spread over replicas above. */
-function predictiveBlock(block, iv) {
+ * it has, with what it covers: not the spread over replicas above. None:
+ * the reasons `why` the answer's warnings give (null: said above already,
+ * for an earlier block of the same answer). */
+function predictiveBlock(block, iv, why) {
   const title = `${humanize(block)}: 95 % predictive interval`;
   if (!iv) {
-    return el('p', { class: 'muted predictive', 'data-block': block,
-      text: `${title}: none (the parameter set has no held-out error of mean power for this platform).` });
+    const reason = why === null ? 'none, for the reason given above'
+      : why.length ? why.map((w) => w.replace(/^interval_95: /, '')).join('; ') : 'none (the answer gives no reason)';
+    return el('p', { class: 'muted predictive', 'data-block': block, text: `${title}: ${reason}` });
   }
   const metrics = Object.keys(iv).filter((k) => Array.isArray(iv[k]) && iv[k].length === 2);
   const st = iv.stratum;
