@@ -317,11 +317,14 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
 	 * read as 2.94x, 1/0.34, when e0 held took most of the energy). */
 	double f = out->base_ratio;
 	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
-		/* A fitted base records no stack: "(H200, )" named none. */
-		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs; the base (%s%s%s) "
-		        "describes another platform, method or stack, and only its shape is kept",
-		        o->mode == WC_FT_CAL_SCALE ? "scale" : "kappa", 1.0 / f, base->platform,
-		        base->stack[0] ? ", " : "", base->stack);
+		/* A fitted base records no stack: "(H200, )" named none. What is
+		 * kept is the mode's (docs/finetune.md, "Calibrating from one
+		 * run"): scale keeps the shape, kappa holds e0 and refits kappa. */
+		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs, and only %s: the base "
+		        "(%s%s%.48s) describes another platform, method or stack", wc_ft_cal_mode_name(o->mode), 1.0 / f,
+		        o->mode == WC_FT_CAL_SCALE ? "its shape is kept (e0:kappa)"
+		                                   : "its e0 is kept (kappa refitted)",
+		        base->platform, base->stack[0] ? ", " : "", base->stack);
 	if (strchr(s->platform, '+'))
 		WC_WARN(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
 	char list[32];

@@ -235,7 +235,17 @@ kappa_mode(const wc_finetune_params *truth)
 	fprintf(stderr, "kappa mode: base %.4f x the runs' energy, factor %.4f\n", 1.0 / r.base_ratio,
 	        r.section.calibrated.factor.value);
 	CHECK(r.base_ratio < 0.5 && cal_warned(&r, said));
+	/* ...and says what kappa mode kept: e0, kappa refitted -- not "its
+	 * shape", which is scale mode's (docs/finetune.md, "Calibrating from
+	 * one run"). */
+	CHECK(cal_warned(&r, "only its e0 is kept (kappa refitted)") && !cal_warned(&r, "shape"));
 	wc_ft_calibrate_result_clear(&r);
+	o.mode = WC_FT_CAL_SCALE;
+	CHECK_INT(wc_ft_calibrate(truth, t, &o, &r, &err), WC_OK);
+	CHECK(cal_warned(&r, "scale: the base law was off") && cal_warned(&r, "only its shape is kept") &&
+	      !cal_warned(&r, "refitted"));
+	wc_ft_calibrate_result_clear(&r);
+	o.mode = WC_FT_CAL_KAPPA;
 	wc_ft_table_free(t);
 	/* One run of several below the held fixed energy: no kappa fits it,
 	 * refused naming it before solving (the log-residual estimator found
