@@ -122,8 +122,12 @@ print_relation(const wc_ft_fit_result *r, int k)
 		printf(", micro-batch %d", b->micro_batch);
 	if (kind != WC_FT_REL_SEQ)
 		printf(", seq %d", b->seq_len);
-	printf(", grad-accum %d, %d GPU%s%s\n", b->grad_accum, b->gpus, b->gpus == 1 ? "" : "s",
+	printf(", grad-accum %d, %d GPU%s%s", b->grad_accum, b->gpus, b->gpus == 1 ? "" : "s",
 	       b->checkpointing ? ", checkpointing" : "");
+	/* Packed runs: a query is on this sweep only at their share. */
+	if (rel->fill < 1.0)
+		printf(", steps %.3g %% full", 100.0 * rel->fill);
+	printf("\n");
 }
 
 static void

@@ -34,8 +34,12 @@ extern "C" {
  *  rows a calibration used ("provenance"/"calibration"/"row_hashes"),
  *  version 13 the idle a model term was calibrated above
  *  ("model_terms"/"p0_w"), version 14 what identifies the runs a response
- *  was fitted on ("response"/"provenance"/"run_hashes"). */
-#define WC_PARAMS_SCHEMA "wattcast.params/14"
+ *  was fitted on ("response"/"provenance"/"run_hashes"), version 15 the
+ *  share of each step a fine-tuning relation's runs filled
+ *  ("relations"/NAME/"base"/"step_fill"). */
+#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V15
+#define WC_PARAMS_SCHEMA_V15 "wattcast.params/15"
+#define WC_PARAMS_SCHEMA_V14 "wattcast.params/14"
 #define WC_PARAMS_SCHEMA_V13 "wattcast.params/13"
 #define WC_PARAMS_SCHEMA_V12 "wattcast.params/12"
 #define WC_PARAMS_SCHEMA_V11 "wattcast.params/11"

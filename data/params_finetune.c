@@ -77,13 +77,36 @@ read_int(wc__json_loader *ld, json_t *obj, const char *path, const char *key, lo
 	return WC_OK;
 }
 
+/* The share of each step the sweep's runs filled (schema 15): a number in
+ * (0, 1]; absent -- every file before 15 -- reads as full steps, as those
+ * files meant (docs/formats/params-file.md, "The fine-tuning section"). */
+static int
+read_step_fill(wc__json_loader *ld, json_t *v, const char *path, double *fill)
+{
+	char p[WC__JSON_PATH_MAX];
+	json_t *x = json_object_get(v, "step_fill");
+	int rc;
+	*fill = 1.0;
+	if (!x)
+		return WC_OK;
+	wc__json_join(p, path, "step_fill");
+	if (ld->version && ld->version < 15)
+		return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V15);
+	if ((rc = wc__json_number(ld, x, p, fill)))
+		return rc;
+	if (!(*fill > 0.0 && *fill <= 1.0))
+		return wc__json_fail(ld, p, "the share of a step its runs filled must be in (0, 1], got %g", *fill);
+	return WC_OK;
+}
+
 /* The configuration a sweep held fixed. */
 static int
 read_base(wc__json_loader *ld, json_t *v, const char *path, wc_ft_config *c)
 {
 	static const char *const keys[] = { "method", "params_b", "layers", "d_model", "attention_heads",
 	                                    "kv_heads", "head_dim", "lora_rank", "micro_batch", "seq_len",
-	                                    "grad_accum", "gpus", "data_parallel", "checkpointing", NULL };
+	                                    "grad_accum", "gpus", "data_parallel", "checkpointing", "step_fill",
+	                                    NULL };
 	static const char *const required[] = { "method", "params_b", "layers", "d_model", "micro_batch",
 	                                        "seq_len", "grad_accum", "gpus", NULL };
 	char p[WC__JSON_PATH_MAX], method[16];
@@ -137,7 +160,7 @@ read_relation_facts(wc__json_loader *ld, json_t *v, const char *path, wc_ft_rela
 	if (base && !json_is_null(base)) {
 		char p[WC__JSON_PATH_MAX];
 		wc__json_join(p, path, "base");
-		if ((rc = read_base(ld, base, p, &r->base)))
+		if ((rc = read_base(ld, base, p, &r->base)) || (rc = read_step_fill(ld, base, p, &r->fill)))
 			return rc;
 		r->has_base = 1;
 	}
@@ -377,7 +400,7 @@ span_json(const wc_ft_span *s)
 }
 
 static json_t *
-base_json(const wc_ft_config *c)
+base_json(const wc_ft_config *c, double fill)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "method", json_string(wc_ft_method_name(c->method)));
@@ -394,6 +417,7 @@ base_json(const wc_ft_config *c)
 	json_object_set_new(o, "gpus", json_integer(c->gpus));
 	json_object_set_new(o, "data_parallel", json_integer(wc_ft_replicas(c)));
 	json_object_set_new(o, "checkpointing", json_boolean(c->checkpointing));
+	json_object_set_new(o, "step_fill", json_real(isfinite(fill) && fill > 0 ? fill : 1.0));
 	return o;
 }
 
@@ -413,7 +437,7 @@ relation_json(wc_ft_relation_kind k, const wc_ft_relation *r)
 	json_object_set_new(o, "runs", json_integer(r->runs));
 	json_object_set_new(o, "levels", json_integer(r->levels));
 	json_object_set_new(o, "x_range", span_json(&r->x));
-	json_object_set_new(o, "base", r->has_base ? base_json(&r->base) : json_null());
+	json_object_set_new(o, "base", r->has_base ? base_json(&r->base, r->fill) : json_null());
 	return o;
 }
 

@@ -164,7 +164,7 @@ wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path
 int
 wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known, wc_params *out)
 {
-	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA, runs_known ? out->response.runs : -1, 1,
+	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA_V14, runs_known ? out->response.runs : -1, 1,
 	                   "run", out, wc_params_set_response_runs);
 }
 

@@ -116,6 +116,11 @@ relations(const wc_ft_table *t, wc_ft_fit_result *r)
 		rel->x.hi = f->x_hi;
 		rel->has_base = 1;
 		rel->base = s->base;
+		/* The share its runs filled, kept apart from the first run's
+		 * tokens per step: the file records it (schema 15), and a query is
+		 * on the sweep only at that share (docs/finetune.md). */
+		rel->fill = wc_ft_step_fill(&s->base);
+		rel->base.tokens_per_step = NAN;
 	}
 }
 

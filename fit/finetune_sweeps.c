@@ -27,6 +27,12 @@ same_sweep(wc_ft_relation_kind kind, const wc_ft_run *a, const wc_ft_run *b)
 	    x->lora_rank != y->lora_rank || x->grad_accum != y->grad_accum || x->gpus != y->gpus ||
 	    wc_ft_replicas(x) != wc_ft_replicas(y) || x->checkpointing != y->checkpointing)
 		return 0;
+	/* Runs whose steps hold different shares of their room (packed and
+	 * unpacked) measure different energies per token at one level: one
+	 * sweep takes one share, by the 1 % rule a query is held to
+	 * (docs/finetune.md, "Sweeps"). */
+	if (!wc_ft_same_share(wc_ft_step_fill(x), wc_ft_step_fill(y)))
+		return 0;
 	if (kind != WC_FT_REL_BATCH && x->micro_batch != y->micro_batch)
 		return 0;
 	if (kind != WC_FT_REL_SEQ && x->seq_len != y->seq_len)

@@ -297,16 +297,14 @@ wc_ft_relation_eval(wc_ft_relation_kind k, const wc_ft_relation *r, double x)
 	return e;
 }
 
-static int
-same_size(double a, double b)
+int
+wc_ft_same_share(double a, double b)
 {
 	return fabs(a - b) <= 0.01 * fmax(fabs(a), fabs(b));
 }
 
-/* The share of a step's room its tokens fill: 1 for full steps (no
- * tokens_per_step), below for packed or partly filled ones. */
-static double
-step_fill(const wc_ft_config *c)
+double
+wc_ft_step_fill(const wc_ft_config *c)
 {
 	return isnan(c->tokens_per_step) ? 1.0 : c->tokens_per_step / wc_ft_step_tokens(c);
 }
@@ -322,17 +320,18 @@ wc_ft_relation_on_sweep(wc_ft_relation_kind k, const wc_ft_relation *r, const wc
 	    (b->method != WC_FT_FULL && b->lora_rank != c->lora_rank))
 		return 0;
 	/* Tokens per step are a factor the sweep held too: its runs measured
-	 * energy per token of steps this full, and a step filled to another
-	 * share is another configuration (docs/finetune.md, "How the compute
-	 * law and the relations combine"). A packed 16 000 of 32 768 tokens
-	 * was compared as on the sweep, warned -37 % from the law. */
-	if (!same_size(step_fill(b), step_fill(c)))
+	 * energy per token of steps filled to r->fill, and a step filled to
+	 * another share is another configuration (docs/finetune.md, "How the
+	 * compute law and the relations combine"). The share is the relation's,
+	 * not the base's tokens_per_step: a params file records the share, and
+	 * a base read without one (before schema 15) had full steps. */
+	if (!wc_ft_same_share(isfinite(r->fill) && r->fill > 0 ? r->fill : 1.0, wc_ft_step_fill(c)))
 		return 0;
 	if (k != WC_FT_REL_BATCH && b->micro_batch != c->micro_batch)
 		return 0;
 	if (k != WC_FT_REL_SEQ && b->seq_len != c->seq_len)
 		return 0;
-	if (k != WC_FT_REL_SIZE && !same_size(b->params_b, c->params_b))
+	if (k != WC_FT_REL_SIZE && !wc_ft_same_share(b->params_b, c->params_b))
 		return 0;
 	return 1;
 }

@@ -156,13 +156,25 @@ typedef struct {
 	int runs, levels;      /* behind the fit; 0 = unknown */
 	wc_ft_span x;          /* levels swept */
 	int has_base;          /* the other factors of the sweep are known */
-	wc_ft_config base;     /* ...and are these (the swept field is unused) */
+	wc_ft_config base;     /* ...and are these (the swept field is unused;
+	                        * tokens_per_step NaN: the share below says it) */
+	double fill;           /* with has_base: the share of each step its runs'
+	                        * tokens filled (wc_ft_step_fill; 1 = full steps) */
 } wc_ft_relation;
 
 /** e_tok of the relation at x (NaN when absent). */
 double wc_ft_relation_eval(wc_ft_relation_kind k, const wc_ft_relation *r, double x);
+/** The share of a step's room (wc_ft_step_tokens) its tokens fill: 1 for
+ *  full steps (tokens_per_step NaN), below for packed or partly filled
+ *  ones (docs/finetune.md, "How the compute law and the relations
+ *  combine"). */
+double wc_ft_step_fill(const wc_ft_config *c);
+/** Are two sizes or shares the same to 1 % -- the rule by which a query is
+ *  on a sweep, and by which a fit keeps runs in one? */
+int wc_ft_same_share(double a, double b);
 /** Is `c` on the relation's sweep: every factor but the swept one equal to
- *  its base (sizes within 1 %)? 0 when the base is unknown. */
+ *  its base (sizes within 1 %), and its steps filled to the share the
+ *  sweep's runs filled (r->fill, within 1 %)? 0 when the base is unknown. */
 int wc_ft_relation_on_sweep(wc_ft_relation_kind k, const wc_ft_relation *r, const wc_ft_config *c);
 
 /* --------------------------------------------- the parameter section */
