@@ -18,7 +18,7 @@
 typedef struct {
 	double *arrival_s, *arrival_in, *arrival_out;  /* --replay */
 	size_t n_arrivals;
-	double *series;                                /* --n-series, held on a uniform grid */
+	double *series, *series_hold;                  /* --n-series: samples, seconds each holds */
 	double *in_values, *out_values;                /* empirical lengths */
 	size_t n_in_values, n_out_values;
 	double *profile_until, *profile_rate;          /* --rate-profile */
@@ -47,8 +47,9 @@ char *cli_envelope_json_warnings(char *text, const cli_envelope_inputs *in);
  *  every log read). */
 int cli_read_replay(const char *cmd, const char *path, wc_envelope_workload *w, double horizon_s,
                     const char *input_spec, const char *output_spec, cli_envelope_inputs *in);
-/** --n-series FILE into in->series, on a grid of the file's closest
- *  spacing, and `w`'s series fields (its length, step and last step). */
+/** --n-series FILE into in->series and in->series_hold (each sample at
+ *  its own time, held as predict's --running-series holds it) and `w`'s
+ *  series fields. */
 int cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_envelope_workload *w);
 /** The known lengths of one column of a request log (`output` 1: output
  *  tokens), read as --replay reads it, into in->in_values or out_values. */

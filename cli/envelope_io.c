@@ -21,6 +21,7 @@ cli_envelope_inputs_free(cli_envelope_inputs *in)
 	free(in->arrival_in);
 	free(in->arrival_out);
 	free(in->series);
+	free(in->series_hold);
 	free(in->in_values);
 	free(in->out_values);
 	free(in->profile_until);

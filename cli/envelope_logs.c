@@ -221,48 +221,39 @@ cli_read_series(const char *cmd, const char *path, cli_envelope_inputs *in, wc_e
 		cli_flag_message(msg, sizeof msg, "--n-series", path, err.msg);
 		return cli_fail(cmd, "%s", msg);
 	}
-	/* The grid is the file's closest spacing: a spacing the workload
-	 * refuses, or a grid too long, is named at the samples that set it
-	 * (their lines), here where the file's rows are still the samples.
-	 * The last sample holds for the file's median step, as in predict's
-	 * average (wc_series_last_hold, docs/formats/runs-table.md): the grid
-	 * covers the samples' span and that hold, its last step cut short. */
+	/* Each sample holds from its own time, until the next and the last
+	 * for the median step: the holds predict's average weighs it by
+	 * (wc_series_holds; docs/formats/runs-table.md, "n(t) series files").
+	 * On a grid of the closest spacing, a sample off that grid moved by up
+	 * to a step, and the means with it. The closest spacing keeps its
+	 * bound; the samples are at most WC_SERIES_MAX, the HTTP series' bound
+	 * (a grid of that spacing held no more): both named at their lines. */
 	size_t at = 1;
-	double dt = INFINITY, hold = 0.0;
+	double dt = INFINITY;
 	for (size_t i = 1; i < n; i++)
 		if (t[i] - t[i - 1] < dt) {
 			dt = t[i] - t[i - 1];
 			at = i;
 		}
-	int rc = wc_series_last_hold(t, n, &hold) == WC_OK ? CLI_OK : cli_fail(cmd, "out of memory");
-	double span = t[n - 1] - t[0] + hold, m = fmax(1.0, ceil(span / dt - 1e-9));
-	if (rc == CLI_OK && dt > WC_ENVELOPE_MAX_SERIES_DT_S)
+	int rc = CLI_OK;
+	if (dt > WC_ENVELOPE_MAX_SERIES_DT_S)
 		rc = cli_fail_flag_path(cmd, "--n-series", path, ": lines %zu and %zu are %g s apart, the file's closest; "
 		                        "its samples must be at most %g s apart",
 		                        line[at - 1], line[at], dt, WC_ENVELOPE_MAX_SERIES_DT_S);
-	else if (rc == CLI_OK && m > WC_SERIES_MAX)
-		rc = cli_fail_flag_path(cmd, "--n-series", path, ": lines %zu and %zu, %g s apart, set its grid: %.0f "
-		                        "samples over its %g s, more than %d; space the samples at least %.3g s apart",
-		                        line[at - 1], line[at], dt, m, span, WC_SERIES_MAX, span / (WC_SERIES_MAX - 1));
-	if (rc == CLI_OK && !(in->series = wc_alloc_array((size_t)m, sizeof(double))))
+	else if (n > WC_SERIES_MAX)
+		rc = cli_fail_flag_path(cmd, "--n-series", path, ":%zu:1: more than %d samples", line[WC_SERIES_MAX],
+		                        WC_SERIES_MAX);
+	else if (!(in->series_hold = wc_alloc_array(n, sizeof(double))) || wc_series_holds(t, n, in->series_hold) != WC_OK)
 		rc = cli_fail(cmd, "out of memory");
 	free(line);
+	free(t);
 	if (rc != CLI_OK) {
-		free(t);
 		free(v);
 		return rc;
 	}
-	for (size_t k = 0, i = 0; k < (size_t)m; k++) {
-		double tk = t[0] + (double)k * dt;
-		while (i + 1 < n && t[i + 1] <= tk + 1e-9)
-			i++;
-		in->series[k] = v[i];
-	}
+	in->series = v;
 	w->series_running = in->series;
-	w->series_len = (size_t)m;
-	w->series_dt_s = dt;
-	w->series_last_s = fmin(dt, span - (m - 1.0) * dt);
-	free(t);
-	free(v);
+	w->series_hold = in->series_hold;
+	w->series_len = n;
 	return CLI_OK;
 }

@@ -168,6 +168,12 @@ int wc_series_read_samples(const char *path, double max_running, double **t_s, d
  *  median step (docs/formats/runs-table.md). WC_EINVAL for fewer than two
  *  samples, WC_ENOMEM out of memory. */
 int wc_series_last_hold(const double *t_s, size_t n, double *hold_s);
+/** The seconds each of `n` >= 2 samples at increasing `t_s` holds, into
+ *  `hold_s` (n of them): until the next sample, the last for the median
+ *  step (wc_series_last_hold) -- what the law's average (wc_series_read)
+ *  and the envelope's n(t) both weigh a sample by. WC_EINVAL for fewer
+ *  than two samples, WC_ENOMEM out of memory. */
+int wc_series_holds(const double *t_s, size_t n, double *hold_s);
 /** Write an n(t) series file: `n` samples `t_s[k]` (seconds, written to
  *  the millisecond) and `running[k]`, atomically; as one file of `batch`'s
  *  folder (data/fileio.h, wc_write_batch_file), or alone when it is NULL. */

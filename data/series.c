@@ -1,7 +1,7 @@
 /*
  * n(t) series files (docs/formats/runs-table.md): CSV `t_s,running`, one
  * sample per row, at least two, each held until the next sample (the
- * last one for the median step, wc_series_last_hold: the one rule the law's
+ * last one for the median step, wc_series_holds: the one rule the law's
  * average and the envelope's n(t) share). Read as distinct load levels and
  * the seconds spent at each, which is all the law's time average needs.
  */
@@ -111,6 +111,17 @@ wc_series_last_hold(const double *t_s, size_t n, double *hold_s)
 }
 
 int
+wc_series_holds(const double *t_s, size_t n, double *hold_s)
+{
+	int rc = n >= 2 ? wc_series_last_hold(t_s, n, &hold_s[n - 1]) : WC_EINVAL;
+	if (rc != WC_OK)
+		return rc;
+	for (size_t i = 0; i + 1 < n; i++)
+		hold_s[i] = t_s[i + 1] - t_s[i];
+	return WC_OK;
+}
+
+int
 wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 {
 	double *t = NULL, *v = NULL, *dt = NULL;
@@ -121,12 +132,10 @@ wc_series_read(const char *path, wc_load_histogram *out, wc_error *err)
 	 * concurrency are (models/limits.h; docs/formats/runs-table.md) */
 	if ((rc = wc_series_read_samples(path, WC_RUN_MAX_RUNNING, &t, &v, NULL, &n, err)) != WC_OK)
 		return rc;
-	if (!(dt = wc_alloc_array(n, sizeof *dt)) || wc_series_last_hold(t, n, &dt[n - 1]) != WC_OK) {
+	if (!(dt = wc_alloc_array(n, sizeof *dt)) || wc_series_holds(t, n, dt) != WC_OK) {
 		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
-	for (size_t i = 0; i + 1 < n; i++)
-		dt[i] = t[i + 1] - t[i];
 	if ((rc = wc_load_histogram_build(v, dt, 0.0, n, out, NULL)) != WC_OK)
 		rc = wc_error_set_path(err, rc, path, ": out of memory");
 done:

@@ -125,14 +125,21 @@ typedef struct {
 	 * horizon's end); 0: n_arrivals, the whole log */
 	size_t n_logged;
 	/* n_series: running requests, each sample held series_dt_s, the last
-	 * one series_last_s when > 0 (at most series_dt_s: a file's last
-	 * sample held for its median step ends within a grid step) */
+	 * one series_last_s when > 0 (at most series_dt_s); or, when
+	 * series_hold is set, sample i held series_hold[i] seconds (a file's
+	 * samples at their own times: until the next, the last for the median
+	 * step, wc_series_holds), and series_dt_s and series_last_s unused */
 	size_t series_len;
 	const double *series_running;
 	double series_dt_s, series_last_s;
+	const double *series_hold;
 } wc_envelope_workload;
 
-/** Seconds an n(t) workload's series covers (wc_envelope_workload.series_last_s). */
+/** Seconds sample `i` of an n(t) workload holds (series_hold, or
+ *  series_dt_s and the last series_last_s): the one rule the simulation
+ *  and the series' span read. */
+double wc_envelope_series_hold(const wc_envelope_workload *w, size_t i);
+/** Seconds an n(t) workload's series covers: its samples' holds summed. */
 double wc_envelope_series_span(const wc_envelope_workload *w);
 /** A workload with nothing set (closed loop of 0 would be refused). */
 void wc_envelope_workload_init(wc_envelope_workload *w);

@@ -83,21 +83,27 @@ run_shared(wc__server *s, int k, wc__arrivals *a, wc_fleet_mode mode, double end
 	return rc;
 }
 
-/* An explicit n(t): no engine, no prefill; every server runs it. */
+/* An explicit n(t): no engine, no prefill; every server runs it. Each
+ * sample holds over its own interval (wc_envelope_series_hold: a file's
+ * samples at their own times, not moved onto a grid), which the response
+ * grid integrates exactly, so the mean count and the law's mean are the
+ * series' time averages (docs/formats/runs-table.md, "n(t) series files"). */
 static void
 run_series(const wc__replica_ctx *c, wc__server *s, double offset)
 {
 	const wc_envelope_workload *w = c->w;
 	const wc_power_map *pm = c->pm;
+	double t0 = offset;
 	for (size_t i = 0; i < w->series_len; i++) {
-		double n = w->series_running[i];
+		double n = w->series_running[i], t1 = t0 + wc_envelope_series_hold(w, i);
+		if (w->series_hold == NULL)
+			t1 = offset + (i + 1 < w->series_len ? (double)(i + 1) * w->series_dt_s : wc_envelope_series_span(w));
 		if (n > 0) {
-			double t0 = offset + (double)i * w->series_dt_s;
-			double t1 = i + 1 < w->series_len ? t0 + w->series_dt_s : offset + wc_envelope_series_span(w);
 			double dyn = pm->dynamic_w(pm->ctx, n);
 			for (int g = 0; g < s->n_grids; g++)
 				wc_response_add(s->grid[g], &s->state[g], t0, t1, n, dyn, 0.0);
 		}
+		t0 = t1;
 	}
 }
 

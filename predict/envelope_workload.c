@@ -115,11 +115,24 @@ wc_envelope_workload_init(wc_envelope_workload *w)
 }
 
 double
+wc_envelope_series_hold(const wc_envelope_workload *w, size_t i)
+{
+	if (w->series_hold)
+		return w->series_hold[i];
+	return i + 1 == w->series_len && w->series_last_s > 0 ? w->series_last_s : w->series_dt_s;
+}
+
+double
 wc_envelope_series_span(const wc_envelope_workload *w)
 {
 	if (w->series_len == 0)
 		return 0.0;
-	return (double)(w->series_len - 1) * w->series_dt_s + (w->series_last_s > 0 ? w->series_last_s : w->series_dt_s);
+	if (!w->series_hold)
+		return (double)(w->series_len - 1) * w->series_dt_s + wc_envelope_series_hold(w, w->series_len - 1);
+	double span = 0.0;
+	for (size_t i = 0; i < w->series_len; i++)
+		span += w->series_hold[i];
+	return span;
 }
 
 /* ------------------------------------------------------------- checks */
@@ -234,10 +247,16 @@ check_series(const wc_envelope_workload *w, wc_error *err)
 {
 	if (w->series_len == 0 || !w->series_running)
 		return wc_error_set(err, WC_EINVAL, "series_running: empty n(t) series");
-	if (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) || w->series_dt_s > WC_ENVELOPE_MAX_SERIES_DT_S)
+	/* a file's samples at their own times (series_hold), or a step each */
+	for (size_t i = 0; w->series_hold && i < w->series_len; i++)
+		if (!isfinite(w->series_hold[i]) || !(w->series_hold[i] > 0))
+			return wc_error_set(err, WC_EINVAL, "series_hold/%zu: must be a finite number of seconds > 0, got %s",
+			                    i, WC_NUM_TEXT(w->series_hold[i]));
+	if (!w->series_hold && (!isfinite(w->series_dt_s) || !(w->series_dt_s > 0) ||
+	                        w->series_dt_s > WC_ENVELOPE_MAX_SERIES_DT_S))
 		return wc_error_set(err, WC_EINVAL, "series_dt_s: must be > 0 and <= %g s, got %s",
 		                    WC_ENVELOPE_MAX_SERIES_DT_S, WC_NUM_TEXT(w->series_dt_s));
-	if (!isfinite(w->series_last_s) || w->series_last_s < 0 || w->series_last_s > w->series_dt_s)
+	if (!w->series_hold && (!isfinite(w->series_last_s) || w->series_last_s < 0 || w->series_last_s > w->series_dt_s))
 		return wc_error_set(err, WC_EINVAL, "series_last_s: must be 0 to series_dt_s (%g s), got %s",
 		                    w->series_dt_s, WC_NUM_TEXT(w->series_last_s));
 	for (size_t i = 0; i < w->series_len; i++)

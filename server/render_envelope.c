@@ -90,7 +90,9 @@ workload_json(const wc_envelope_workload *w, const wc_envelope_options *opt)
 	}
 	default:
 		json_object_set_new(o, "samples", json_integer((json_int_t)w->series_len));
-		json_object_set_new(o, "dt_s", json_real(w->series_dt_s));
+		/* a file's samples at their own times have no one step (docs/envelopes.md, "Workloads") */
+		json_object_set_new(o, "dt_s", w->series_hold ? json_null() : json_real(w->series_dt_s));
+		json_object_set_new(o, "span_s", json_real(wc_envelope_series_span(w)));
 		return o;
 	}
 	json_object_set_new(o, "input_tokens", length_json(&w->input));

@@ -8,7 +8,9 @@
  * warning that the file covers 4 s; it took a one-sample file, which
  * predict refuses, as 0.05 s of load. A one-sample file is refused at
  * its sample's line, a header-only one at the line after the header (it
- * named no line).
+ * named no line). Uneven samples were put on a grid of the closest
+ * spacing, moving each off it by up to a step: the envelope's mean
+ * count and power were not predict's on the same file.
  */
 #include "tests/support/support.h"
 
@@ -74,6 +76,32 @@ main(void)
 	CHECK_NEAR(summary(e, "mean_w"), json_number_value(json_object_get(p, "node_power_w")), 0.5);
 	json_decref(e);
 	json_decref(p);
+
+	/* Uneven samples (0.25 and 0.3 s apart): each holds at its own time.
+	 * On a grid of the closest spacing (0.25 s) the 16 sampled at 0.30 s
+	 * ran from 0.50 s: 6.588 running and 180.35 W where predict's time
+	 * average is 16 x 0.8 / 1.7 = 7.529 and 195.87 W. The 50 ms grid
+	 * integrates each hold exactly: the means agree to the JSON's ten
+	 * digits, the power to the 1 ms response's lag at its edges. */
+	char *ex2 = test_fixture(dir, "ex2.csv", "t_s,running\n0,0\n0.3,16\n0.55,0\n0.85,16\n1.1,0\n1.4,16\n");
+	const char *pu[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", "Qwen3-8B",
+		             "--running-series", ex2, "--json", NULL };
+	const char *eu[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", ex2,
+		             "--horizon", "1.7", "--tau", "0.001", "--hold", "0", "--decay", "0", "--quiet", "--json",
+		             NULL };
+	p = json_of(pu);
+	e = json_of(eu);
+	double pm = json_number_value(json_object_get(p, "mean_running"));
+	CHECK_NEAR(pm, 16.0 * 0.8 / 1.7, 1e-9 * pm);
+	CHECK_NEAR(summary(e, "mean_running"), pm, 1e-9 * pm);
+	CHECK_NEAR(summary(e, "mean_w"), json_number_value(json_object_get(p, "node_power_w")), 0.5);
+	/* its samples have no one step: dt_s null, the 1.7 s they cover */
+	const json_t *wl = json_object_get(e, "workload");
+	CHECK(json_is_null(json_object_get(wl, "dt_s")));
+	CHECK_NEAR(json_number_value(json_object_get(wl, "span_s")), 1.7, 1e-12);
+	json_decref(e);
+	json_decref(p);
+	free(ex2);
 
 	/* one sample: refused by both, in the same words */
 	const char *p1[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
