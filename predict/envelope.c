@@ -259,19 +259,20 @@ requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 	                    wc_num_text(bt, max_requests), tail);
 }
 
-/* What lowers the server runs a bound charges; NULL where one run stands
- * for them all: a workload that draws nothing is simulated once whatever
- * the replicas, and a lockstep fleet or plan simulates one server
- * (docs/envelopes.md, "Lockstep fleets"). */
+/* What lowers the server runs a bound charges: only a knob above its
+ * minimum that the runs count (docs/http-api.md, "Bounds"), the replicas
+ * simulated over 1 and a fleet over 1 not in lockstep; NULL where none
+ * does: one replica of one server, a workload that draws nothing is
+ * simulated once whatever the replicas, and a lockstep fleet or plan
+ * simulates one server (docs/envelopes.md, "Lockstep fleets"). */
 static const char *
 servers_advice(const wc_envelope_workload *w, const wc_envelope_options *o, int budget)
 {
 	const int lockstep = wc_envelope_fleet_lockstep(w, o->fleet_mode);
 	if (budget)
 		return lockstep ? NULL : "max_fleet or budget_w";
-	if (!wc_envelope_draws_nothing(w))
-		return "the replicas or the fleet";
-	return o->fleet_size > 1 && !lockstep ? "the fleet" : NULL;
+	const int replicas = wc_envelope_replicas_simulated(w, o) > 1, fleet = o->fleet_size > 1 && !lockstep;
+	return replicas && fleet ? "the replicas or the fleet" : replicas ? "the replicas" : fleet ? "the fleet" : NULL;
 }
 
 /* The server runs a bound charges: replicas x the servers simulated. */
@@ -314,8 +315,9 @@ wc_envelope_servers_field(const wc_envelope_workload *w, const wc_envelope_optio
 	 * the budget where its idle-power bound is under max_fleet */
 	if (bo)
 		return wc_envelope_budget_sets_servers(bo, pm) ? "budget_w" : "max_fleet";
+	/* the larger of the knobs servers_advice names (both over 1, or one) */
 	const int replicas = wc_envelope_replicas_simulated(w, o);
-	return o->fleet_size > replicas ? "fleet_size" : "replicas";
+	return o->fleet_size > replicas && !wc_envelope_fleet_lockstep(w, o->fleet_mode) ? "fleet_size" : "replicas";
 }
 
 int

@@ -5,6 +5,8 @@
  * horizon only. 10^6 req/s over a day with the default replicas was 413 on
  * /replicas, "lower the replicas or the fleet", which could not help (the
  * grid bins were counted first); with "replicas": 1 it named the rate.
+ * Over only with the servers, the knobs set above their minimum are
+ * named: 10 replicas of one server, "the replicas", not the fleet.
  */
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
@@ -59,7 +61,7 @@ main(void)
 		           "lower the clients or the horizon", "replicas");
 		/* over only with the servers: they are named too */
 		expect_413(env, "\"workload\":{\"type\":\"poisson\",\"rate\":2000},\"horizon_s\":600,\"replicas\":10",
-		           "/workload/rate", "lower the rate, the horizon, the replicas or the fleet", "max_fleet");
+		           "/workload/rate", "lower the rate, the horizon, the replicas", "fleet");
 		wc_server_stop(srv);
 	}
 	wc_params_clear(&p);
