@@ -580,7 +580,7 @@ wc_load_histogram_ceiling_w(const wc_load_histogram *h, double floor_w, double c
 	 * cycle, docs/inference-law.md "Below one running request") */
 	double idle = 0.0, all = 0.0;
 	for (size_t i = 0; i < h->len && h->running[i] < 1.0; i++)
-		idle += h->weight[i] * (1.0 - h->running[i]);
+		idle += h->weight[i] * (1.0 - wc_load_busy_share(h->running[i]));
 	for (size_t i = 0; idle > 0.0 && i < h->len; i++)
 		all += h->weight[i];
 	return idle > 0.0 && isfinite(floor_w) && isfinite(ceiling_w) ? (idle * floor_w + (all - idle) * ceiling_w) / all

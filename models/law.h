@@ -317,6 +317,16 @@ int wc_load_histogram_build(const double *running, const double *hold, double ho
 int wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out);
 #define WC_POISSON_MAX_COUNTS 2048
 void wc_load_histogram_free(wc_load_histogram *h);
+/** The share of a moment with `n` requests running that the boards work:
+ *  min(n, 1), the law's duty cycle below one running request
+ *  (docs/inference-law.md, "Below one running request"); 0 when n is not
+ *  above 0. The rest of the moment is idle share
+ *  (wc_load_histogram_ceiling_w). */
+static inline double
+wc_load_busy_share(double n)
+{
+	return n > 0.0 ? (n < 1.0 ? n : 1.0) : 0.0;
+}
 /** The ceiling `ceiling_w` of a mean power over load histogram `h` whose
  *  idle share (its weight at n = 0, and 1 - n of its weight at each n
  *  below one: the law's duty cycle) draws `floor_w`, the group's idle

@@ -368,12 +368,12 @@ add_hold(const wc_response_grid *g, wc_response_state *s, double until)
 		return;
 	double end = s->t_last + s->hold_s;
 	/* the held and decaying time is idle to the engine but not to the
-	 * power: `held` counts it (as a power of 1 over that time) */
-	const wc_response_grid kept = { g->dt, g->len, g->held, NULL, NULL, NULL };
+	 * power: `loaded` counts it (as a power of 1 over that time) */
+	const wc_response_grid kept = { g->dt, g->len, g->loaded, NULL, NULL, NULL };
 	if (s->hold_s > 0.0) {
 		const double stop = until < end ? until : end;
 		add_span(g, s->t_last, stop, s->held_w, 0.0, 0.0);
-		if (g->held)
+		if (g->loaded)
 			add_span(&kept, s->t_last, stop, 1.0, 0.0, 0.0);
 		const double a = fmax(s->t_last, s->count_from), b = fmin(stop, s->count_to);
 		if (b > a) {
@@ -384,7 +384,7 @@ add_hold(const wc_response_grid *g, wc_response_state *s, double until)
 	if (s->decay_s > 0.0 && until > end) {
 		double stop = end + DECAY_SPAN * s->decay_s;
 		add_decay(g, end, end, until < stop ? until : stop, s->held_w, s->decay_s);
-		if (g->held)
+		if (g->loaded)
 			add_span(&kept, end, until < stop ? until : stop, 1.0, 0.0, 0.0);
 	}
 }
@@ -399,6 +399,10 @@ wc_response_add(const wc_response_grid *g, wc_response_state *s, double t0, doub
 		add_hold(g, s, t0);
 	double inc = s->level_w > 0.0 ? fmax(0.0, s->level_w - dynamic_w) : s->prefill_w;
 	add_span(g, t0, t1, dynamic_w + prefill_frac * inc, running, prefill_frac);
+	if (g->loaded) { /* the segment's own span, not its bins' mean count */
+		const wc_response_grid busy = { g->dt, g->len, g->loaded, NULL, NULL, NULL };
+		add_span(&busy, t0, t1, wc_load_busy_share(running), 0.0, 0.0);
+	}
 	s->t_last = t1;
 	s->held_w = dynamic_w;
 }

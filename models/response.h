@@ -113,18 +113,22 @@ int wc_response_bound_note(const wc_response_params *p, char *buf, size_t cap);
 
 /** A regular grid of `len` bins of `dt` seconds from t = 0, accumulating
  *  integrals over each bin: per-GPU power above nothing (W*s), running
- *  requests (requests*s), prefill time (s) and the idle time the hold and
- *  the decay keep above P0 (`held`, s: idle by the engine's count, not by
- *  the power; docs/intervals.md, "Physical ceiling"). `running`,
- *  `prefill` and `held` may be NULL. Several servers may add into one grid
- *  (a fleet). */
+ *  requests (requests*s), prefill time (s) and the loaded time (`loaded`,
+ *  s): each busy moment's share the boards work (wc_load_busy_share of
+ *  its count: all of it from one request on) and the idle time the hold
+ *  and the decay keep above P0 (idle by the engine's count, not by the
+ *  power). Recorded as the segments come, at their own resolution, not
+ *  the bins': a bin where n changes from 32 to 0 halfway is half loaded
+ *  though its mean count is 16 (docs/intervals.md, "Physical ceiling").
+ *  `running`, `prefill` and `loaded` may be NULL. Several servers may add
+ *  into one grid (a fleet). */
 typedef struct {
 	double dt;
 	size_t len;
 	double *power;
 	double *running;
 	double *prefill;
-	double *held;
+	double *loaded;
 } wc_response_grid;
 
 /** One server's state while its activity is added to a grid: the power

@@ -247,9 +247,9 @@ typedef struct {
 	double held[2];            /* server 0 in the horizon: idle time the hold
 	                            * kept busy, s, and its dynamic energy, W*s
 	                            * per GPU (wc_response_state_count) */
-	double *kept[2];           /* per bin: the share of it idle to the engine
-	                            * that the hold and decay keep above P0
-	                            * (wc_response_grid's `held`; NULL: not kept) */
+	double *kept[2];           /* per bin: the share of it kept above P0, by
+	                            * running requests or by the hold and decay
+	                            * (wc_response_grid's `loaded`; NULL: not kept) */
 } wc__replica_ctx;
 
 /** Simulate `servers` servers on streams first_stream + k (independent)
@@ -263,13 +263,13 @@ int wc__replica_simulate(wc__replica_ctx *c, int servers, wc_fleet_mode mode,
                          uint64_t first_stream, double tokens[2], wc_error *err);
 
 /* The ceiling of one replica's mean power, W (docs/intervals.md,
- * "Physical ceiling"): its grid bins' mean count per server, each with
- * the share the hold and decay keep busy (`kept`) added, as a load
- * histogram whose idle share draws `floor_w` and the rest at most
- * `ceiling_w` (per server; wc_load_histogram_ceiling_w, predict's rule),
- * times `servers`. `running` (len bins) is overwritten. NaN on no memory. */
-double wc__envelope_replica_ceiling(double *running, const double *kept, size_t len, int servers, double floor_w,
-                                    double ceiling_w);
+ * "Physical ceiling"): its grid bins' loaded share per server (`loaded`,
+ * the replica's `kept`: the time requests ran, below one a duty cycle, and
+ * the time the hold and decay keep busy) as a load histogram whose idle
+ * share draws `floor_w` and the rest at most `ceiling_w` (per server;
+ * wc_load_histogram_ceiling_w, predict's rule), times `servers`. `loaded`
+ * (len bins) is overwritten. NaN on no memory. */
+double wc__envelope_replica_ceiling(double *loaded, size_t len, int servers, double floor_w, double ceiling_w);
 /* How long one request of `input` + `output` tokens lives at least, s:
  * its prefill and its output's decode steps alone in the engine (a step
  * only lengthens with more requests). NaN without service times. */

@@ -17,29 +17,30 @@
 #include "models/interval.h"
 
 double
-wc__envelope_replica_ceiling(double *running, const double *kept, size_t len, int servers, double floor_w,
-                             double ceiling_w)
+wc__envelope_replica_ceiling(double *loaded, size_t len, int servers, double floor_w, double ceiling_w)
 {
 	if (!isfinite(floor_w) || !isfinite(ceiling_w) || !len || servers < 1)
 		return servers * ceiling_w;
-	/* Bin by bin, at the grid's 0.05 s as predict takes a series sample by
-	 * sample (a 1-s mean of 32 and 0 by turns every 0.25 s has no idle
-	 * share; its bins have half). An idle bin draws P0 only where the hold
-	 * and the decay do not keep it busy (docs/envelopes.md, "Hold and
-	 * decay"): their share counts as loaded. A bin's mean count per server
-	 * (a fleet's sum over its servers) below one idles at least 1 - n of
-	 * it: no more than n of it can run (docs/inference-law.md, "Below one
-	 * running request"). The bins at 0 and those at one or more are one
-	 * entry each, the fractional ones their own: the histogram the rule
-	 * reads, without one entry per bin of a week's idle grid. */
+	/* Bin by bin, each bin's loaded share per server: the time its
+	 * requests ran, as the simulation added them (a bin whose count went
+	 * from 32 to 0 halfway is half idle, though its mean count is 16: an
+	 * n(t) of 32 and 0 by turns every 10 ms is half idle, as predict takes
+	 * it sample by sample), each moment below one running request a duty
+	 * cycle (wc_load_busy_share), and the time the hold and the decay keep
+	 * busy (docs/envelopes.md, "Hold and decay"); a fleet's summed over its
+	 * servers. A bin's share s is one histogram entry at n = s: its idle
+	 * share 1 - s draws P0 (wc_load_histogram_ceiling_w). The bins at 0 and
+	 * those loaded throughout are one entry each, the others their own:
+	 * the histogram the rule reads, without one entry per bin of a week's
+	 * idle grid. */
 	size_t m = 0;
-	double zero = 0.0, loaded = 0.0;
+	double zero = 0.0, full = 0.0;
 	for (size_t k = 0; k < len; k++) {
-		const double n = (running[k] + (kept ? kept[k] : 0.0)) / servers;
+		const double n = loaded[k] / servers;
 		if (n >= 1.0)
-			loaded += 1.0;
+			full += 1.0;
 		else if (n > 0.0)
-			running[m++] = n; /* m <= k: read already */
+			loaded[m++] = n; /* m <= k: read already */
 		else
 			zero += 1.0;
 	}
@@ -47,13 +48,13 @@ wc__envelope_replica_ceiling(double *running, const double *kept, size_t len, in
 	wc_load_histogram h = { 0 };
 	if (v && w) {
 		for (size_t i = 0; i < m; i++) {
-			v[i] = running[i];
+			v[i] = loaded[i];
 			w[i] = 1.0;
 		}
 		v[m] = 0.0;
 		w[m] = zero;
 		v[m + 1] = 1.0;
-		w[m + 1] = loaded;
+		w[m + 1] = full;
 		if (wc_load_histogram_build(v, w, 0.0, m + 2, &h, NULL) == WC_OK)
 			top = servers * wc_load_histogram_ceiling_w(&h, floor_w, ceiling_w);
 	}

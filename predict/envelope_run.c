@@ -87,9 +87,9 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		          rs->band_w[i] + (size_t)r * rs->n_bins);
 		wc_stats_block_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_n[i] + (size_t)r * rs->n_bins);
-		/* running is not read after this */
+		/* kept is not read after this */
 		const wc_power_map *pm = rs->pm;
-		rs->ceiling[i][r] = wc__envelope_replica_ceiling(c->running[i], c->kept[i], rs->out_len, i ? servers : 1,
+		rs->ceiling[i][r] = wc__envelope_replica_ceiling(c->kept[i], rs->out_len, i ? servers : 1,
 		                                                 pm->idle_w > 0.0 ? pm->idle_w * pm->tp : NAN,
 		                                                 wc_power_ceiling_w(pm->max_w, pm->tp));
 	}
