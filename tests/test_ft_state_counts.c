@@ -18,127 +18,32 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_ft.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define STEP_J (1.6 * 550 + 0.4 * 350) /* one GPU */
-
-typedef struct {
-	double a, b, w;
-} seg;
-
-typedef struct {
-	seg s[1024];
-	size_t n;
-	double t; /* the end of the last segment */
-} wave;
-
-static void
-add(wave *v, double len, double w)
-{
-	v->s[v->n++] = (seg){ v->t, v->t + len, w };
-	v->t += len;
-}
-
-/* Steps first..last, a save after every `save`-th, none after `crash`. */
-static void
-session(wave *v, int first, int last, int save, int crash)
-{
-	add(v, 30.0, 130.0); /* loading the model */
-	for (int k = first; k <= last; k++) {
-		add(v, 1.6, 550.0);
-		add(v, 0.4, 350.0);
-		if (k == crash)
-			return;
-		if (k % save == 0)
-			add(v, 16.0, 150.0);
-	}
-}
-
-static double
-power_at(const wave *v, double t)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (v->s[i].a <= t && t < v->s[i].b)
-			return v->s[i].w;
-	return 70.0;
-}
-
-static char *
-run_folder(const char *dir, const char *name, const wave *v, const char *state)
-{
-	char *run = path_join(dir, name), *path = path_join(run, "power.csv");
-	mkdir(run, 0755);
-	FILE *f = fopen(path, "w");
-	wc_pcg32 rng;
-	wc_pcg32_seed(&rng, 5, 0);
-	fputs("timestamp, index, uuid, name, power.draw [W]\n", f);
-	for (long i = 0; i < (long)((v->t + 20.0) / 0.1); i++) {
-		double s = 0.1 * (double)i + 0.004;
-		long long ms = (long long)llround(100.0 * (double)i);
-		fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, 0, GPU-00000000-1111-2222-3333-444455556666, "
-		        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000,
-		        power_at(v, s) * (1 + 0.02 * wc_pcg32_normal(&rng)));
-	}
-	fclose(f);
-	free(path);
-	path = path_join(run, "trainer_state.json");
-	CHECK_INT(write_text(path, state), 0);
-	free(path);
-	path = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(path, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
-	                           " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
-	                           " \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 1, \"lora_rank\": 16,\n"
-	                           " \"checkpointing\": false}}\n"), 0);
-	free(path);
-	return run;
-}
-
-/* Ingest `run`: its row (one) from `out`, its stderr in `err`. */
-static wc_ft_table *
-ingest(const char *dir, const char *run, char **err)
-{
-	char *out = path_join(dir, "out.csv");
-	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
-	run_result r;
-	wc_ft_table *t = NULL;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	if (r.status == 0)
-		CHECK_INT(wc_ft_table_read(out, &t, NULL), WC_OK);
-	CHECK(t && t->n_runs == 1);
-	*err = r.err;
-	r.err = NULL;
-	run_result_free(&r);
-	free(out);
-	if (t && t->n_runs != 1) {
-		wc_ft_table_free(t);
-		t = NULL;
-	}
-	return t;
-}
 
 /* 120 steps, 6000 tokens each, logged every 25; `top`: the state's own
  * total ("" none). */
 static void
 tokens(const char *dir, const char *name, const char *top)
 {
-	static wave v;
+	static synth_ft_wave v;
 	char state[2048], *p = state;
 	memset(&v, 0, sizeof v);
-	add(&v, 20.0, 70.0);
-	session(&v, 1, 120, 40, 0);
+	synth_ft_add(&v, 20.0, 70.0);
+	synth_ft_session(&v, 1, 120, 40, 0, 0.0);
 	p += sprintf(p, "{\"global_step\": 120, \"max_steps\": 120, \"logging_steps\": 25, \"save_steps\": 40,%s\n"
 	             " \"log_history\": [\n", top);
 	for (int s = 25; s <= 100; s += 25)
 		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d, \"num_input_tokens_seen\": %d},\n", s, 6000 * s);
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 120}]}\n", 120 * 2.0 + 2 * 16.0 + 16.0);
-	char *run = run_folder(dir, name, &v, state), *err = NULL;
-	wc_ft_table *t = ingest(dir, run, &err);
+	char *run = synth_ft_folder(dir, name, &v, 5, 0.0, 0.0, state), *err = NULL;
+	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j, et = atof(wc_ft_table_get_extra(t, 0, "energy_per_token_j"));
 		fprintf(stderr, "%s: %.0f tokens per step (truth 6000), %.1f J/step (truth %.1f), %.5f J/token (truth "
@@ -159,14 +64,14 @@ tokens(const char *dir, const char *name, const char *top)
 static void
 resumed(const char *dir)
 {
-	static wave v;
+	static synth_ft_wave v;
 	char state[8192], *p = state;
 	memset(&v, 0, sizeof v);
-	add(&v, 20.0, 70.0);
-	session(&v, 1, 200, 50, 140);
-	add(&v, 60.0, 70.0); /* the crash and the restart */
+	synth_ft_add(&v, 20.0, 70.0);
+	synth_ft_session(&v, 1, 200, 50, 140, 0.0);
+	synth_ft_add(&v, 60.0, 70.0); /* the crash and the restart */
 	double resume = v.t;
-	session(&v, 101, 200, 50, 0);
+	synth_ft_session(&v, 101, 200, 50, 0, 0.0);
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 50,\n"
 	             " \"log_history\": [\n");
 	for (int s = 10; s <= 140; s += 10)
@@ -174,8 +79,8 @@ resumed(const char *dir)
 	for (int s = 110; s <= 200; s += 10)
 		p += sprintf(p, "  {\"loss\": 1.4, \"step\": %d},\n", s);
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - resume);
-	char *run = run_folder(dir, "resumed-log-kept", &v, state), *err = NULL;
-	wc_ft_table *t = ingest(dir, run, &err);
+	char *run = synth_ft_folder(dir, "resumed-log-kept", &v, 5, 0.0, 0.0, state), *err = NULL;
+	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		fprintf(stderr, "resumed: %s steps (truth 240), %.1f J/step (truth %.1f, %+.2f %%)\n%s",

@@ -21,120 +21,14 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_ft.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define STEP_J (1.6 * 550 + 0.4 * 350) /* one GPU */
-#define HEADER "timestamp, index, uuid, name, power.draw [W]\n"
-
-typedef struct {
-	double a, b, w;
-} seg;
-
-typedef struct {
-	seg s[1024];
-	size_t n;
-	double t; /* the end of the last segment */
-} wave;
-
-static void
-add(wave *v, double len, double w)
-{
-	v->s[v->n++] = (seg){ v->t, v->t + len, w };
-	v->t += len;
-}
-
-static double eval_w; /* an evaluation of 30 s at this power before each save; 0 none */
-
-/* Steps first..last, a save after every 50th, none after `crash`. */
-static void
-session(wave *v, int first, int last, int crash)
-{
-	add(v, 30.0, 130.0); /* loading the model */
-	for (int k = first; k <= last; k++) {
-		add(v, 1.6, 550.0);
-		add(v, 0.4, 350.0);
-		if (k == crash)
-			return;
-		if (k % 50 == 0 && eval_w > 0)
-			add(v, 30.0, eval_w);
-		if (k % 50 == 0)
-			add(v, 16.0, 150.0);
-	}
-}
-
-static double
-power_at(const wave *v, double t)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (v->s[i].a <= t && t < v->s[i].b)
-			return v->s[i].w;
-	return 70.0;
-}
-
-/* The run folder; no sample in [cut_a, cut_b), and the header again after
- * it (the logger appending, as `>>` does). */
-static char *
-run_folder(const char *dir, const char *name, const wave *v, double cut_a, double cut_b, const char *state)
-{
-	char *run = path_join(dir, name), *path = path_join(run, "power.csv");
-	mkdir(run, 0755);
-	FILE *f = fopen(path, "w");
-	wc_pcg32 rng;
-	wc_pcg32_seed(&rng, 13, 0);
-	fputs(HEADER, f);
-	int again = 0;
-	for (long i = 0; i < (long)((v->t + 20.0) / 0.1); i++) {
-		double s = 0.1 * (double)i + 0.004, p = power_at(v, s) * (1 + 0.02 * wc_pcg32_normal(&rng));
-		long long ms = (long long)llround(100.0 * (double)i);
-		if (s >= cut_a && s < cut_b)
-			continue;
-		if (s >= cut_b && !again++)
-			fputs(HEADER, f);
-		fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, 0, GPU-00000000-1111-2222-3333-444455556666, "
-		        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000, p);
-	}
-	fclose(f);
-	free(path);
-	path = path_join(run, "trainer_state.json");
-	CHECK_INT(write_text(path, state), 0);
-	free(path);
-	path = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(path, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
-	                           " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
-	                           " \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 1, \"lora_rank\": 16,\n"
-	                           " \"checkpointing\": false}}\n"), 0);
-	free(path);
-	return run;
-}
-
-/* Ingest `run`: its row (one), its stderr in `err`. */
-static wc_ft_table *
-ingest(const char *dir, const char *run, char **err)
-{
-	char *out = path_join(dir, "out.csv");
-	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
-	run_result r;
-	wc_ft_table *t = NULL;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	if (r.status == 0)
-		CHECK_INT(wc_ft_table_read(out, &t, NULL), WC_OK);
-	CHECK(t && t->n_runs == 1);
-	*err = r.err;
-	r.err = NULL;
-	run_result_free(&r);
-	free(out);
-	if (t && t->n_runs != 1) {
-		wc_ft_table_free(t);
-		t = NULL;
-	}
-	return t;
-}
 
 static double
 extra(const wc_ft_table *t, const char *column)
@@ -148,15 +42,15 @@ extra(const wc_ft_table *t, const char *column)
 static void
 requeued(const char *dir)
 {
-	static wave v;
+	static synth_ft_wave v;
 	char state[8192], *p = state;
 	memset(&v, 0, sizeof v);
-	add(&v, 20.0, 70.0);
-	session(&v, 1, 400, 240);
+	synth_ft_add(&v, 20.0, 70.0);
+	synth_ft_session(&v, 1, 400, 50, 240, 0.0);
 	double crash = v.t;
-	add(&v, 600.0, 75.0); /* the requeue: the logger is down with the job */
+	synth_ft_add(&v, 600.0, 75.0); /* the requeue: the logger is down with the job */
 	double resume = v.t;
-	session(&v, 201, 400, 0);
+	synth_ft_session(&v, 201, 400, 50, 0, 0.0);
 	p += sprintf(p, "{\"global_step\": 400, \"max_steps\": 400, \"logging_steps\": 10, \"save_steps\": 50,\n"
 	             " \"log_history\": [\n");
 	for (int s = 10; s <= 240; s += 10)
@@ -164,8 +58,8 @@ requeued(const char *dir)
 	for (int s = 210; s <= 400; s += 10)
 		p += sprintf(p, "  {\"loss\": 1.4, \"step\": %d},\n", s);
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 400}]}\n", v.t - resume);
-	char *run = run_folder(dir, "requeued", &v, crash, resume, state), *err = NULL;
-	wc_ft_table *t = ingest(dir, run, &err);
+	char *run = synth_ft_folder(dir, "requeued", &v, 13, crash, resume, state), *err = NULL;
+	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		fprintf(stderr, "requeued: %.0f steps (truth 440), %.1f J/step (truth %.1f, %+.2f %%), %.0f saves (truth 7 "
@@ -197,13 +91,11 @@ requeued(const char *dir)
 static void
 trained_through(const char *dir, const char *name, int evals)
 {
-	static wave v;
+	static synth_ft_wave v;
 	char state[8192], *p = state;
 	memset(&v, 0, sizeof v);
-	eval_w = evals ? 480.0 : 0.0;
-	add(&v, 20.0, 70.0);
-	session(&v, 1, 200, 0);
-	eval_w = 0.0;
+	synth_ft_add(&v, 20.0, 70.0);
+	synth_ft_session(&v, 1, 200, 50, 0, evals ? 480.0 : 0.0);
 	/* idle, loading, steps 1..60 with a save (and an evaluation) between */
 	double cut = v.s[2 + 2 * 60 + evals].b;
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 50,\n"
@@ -214,8 +106,8 @@ trained_through(const char *dir, const char *name, int evals)
 			p += sprintf(p, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"step\": %d},\n", s);
 	}
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - 50.0);
-	char *run = run_folder(dir, name, &v, cut, cut + 60.0, state), *err = NULL;
-	wc_ft_table *t = ingest(dir, run, &err);
+	char *run = synth_ft_folder(dir, name, &v, 13, cut, cut + 60.0, state), *err = NULL;
+	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		fprintf(stderr, "%s: %.0f steps (truth 170 in the log), %.1f J/step (truth %.1f, %+.2f %%)\n%s", name,
