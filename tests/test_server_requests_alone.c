@@ -24,15 +24,7 @@ expect_413(const char *path, const char *tail, const char *field, const char *na
 {
 	char body[512];
 	snprintf(body, sizeof body, "{" CFG ",%s}", tail);
-	http_reply r;
-	http_post_json(h, url(path), body, &r);
-	CHECK_INT(r.status, 413);
-	const char *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
-	const int ok = f && strcmp(f, field) == 0 && m && strstr(m, names) && !strstr(m, not_named) && strlen(m) <= 255;
-	CHECK(ok);
-	if (!ok)
-		fprintf(stderr, "  %s -> %s\n", body, r.body ? r.body : "");
-	http_reply_free(&r);
+	http_expect_413(h, path, body, field, names, not_named);
 }
 
 int

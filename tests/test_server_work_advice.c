@@ -23,16 +23,7 @@ expect_413(const char *tail, const char *field, const char *names, const char *n
 {
 	char body[512];
 	snprintf(body, sizeof body, ENV "%s}", tail);
-	http_reply r;
-	http_post_json(h, url("/v1/forecast/envelope"), body, &r);
-	CHECK_INT(r.status, 413);
-	const char *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
-	const int ok = f && strcmp(f, field) == 0 && m && strstr(m, names) && (!not_named || !strstr(m, not_named)) &&
-	               strlen(m) <= 255;
-	CHECK(ok);
-	if (!ok)
-		fprintf(stderr, "  %s -> %s\n", body, r.body ? r.body : "");
-	http_reply_free(&r);
+	http_expect_413(h, "/v1/forecast/envelope", body, field, names, not_named);
 }
 
 int
