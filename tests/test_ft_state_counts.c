@@ -18,7 +18,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
-#include "tests/support/synth_ft.h"
+#include "tests/support/synth_trainer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,18 +32,18 @@
 static void
 tokens(const char *dir, const char *name, const char *top)
 {
-	static synth_ft_wave v;
+	static synth_trainer_wave v;
 	char state[2048], *p = state;
 	memset(&v, 0, sizeof v);
-	synth_ft_add(&v, 20.0, 70.0);
-	synth_ft_session(&v, 1, 120, 40, 0, 0.0);
+	synth_trainer_add(&v, 20.0, 70.0);
+	synth_trainer_session(&v, 1, 120, 40, 0, 0.0);
 	p += sprintf(p, "{\"global_step\": 120, \"max_steps\": 120, \"logging_steps\": 25, \"save_steps\": 40,%s\n"
 	             " \"log_history\": [\n", top);
 	for (int s = 25; s <= 100; s += 25)
 		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d, \"num_input_tokens_seen\": %d},\n", s, 6000 * s);
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 120}]}\n", 120 * 2.0 + 2 * 16.0 + 16.0);
-	char *run = synth_ft_folder(dir, name, &v, 5, 0.0, 0.0, state), *err = NULL;
-	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
+	char *run = synth_trainer_folder(dir, name, &v, 5, 0.0, 0.0, state), *err = NULL;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j, et = atof(wc_ft_table_get_extra(t, 0, "energy_per_token_j"));
 		fprintf(stderr, "%s: %.0f tokens per step (truth 6000), %.1f J/step (truth %.1f), %.5f J/token (truth "
@@ -64,14 +64,14 @@ tokens(const char *dir, const char *name, const char *top)
 static void
 resumed(const char *dir)
 {
-	static synth_ft_wave v;
+	static synth_trainer_wave v;
 	char state[8192], *p = state;
 	memset(&v, 0, sizeof v);
-	synth_ft_add(&v, 20.0, 70.0);
-	synth_ft_session(&v, 1, 200, 50, 140, 0.0);
-	synth_ft_add(&v, 60.0, 70.0); /* the crash and the restart */
+	synth_trainer_add(&v, 20.0, 70.0);
+	synth_trainer_session(&v, 1, 200, 50, 140, 0.0);
+	synth_trainer_add(&v, 60.0, 70.0); /* the crash and the restart */
 	double resume = v.t;
-	synth_ft_session(&v, 101, 200, 50, 0, 0.0);
+	synth_trainer_session(&v, 101, 200, 50, 0, 0.0);
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 50,\n"
 	             " \"log_history\": [\n");
 	for (int s = 10; s <= 140; s += 10)
@@ -79,8 +79,8 @@ resumed(const char *dir)
 	for (int s = 110; s <= 200; s += 10)
 		p += sprintf(p, "  {\"loss\": 1.4, \"step\": %d},\n", s);
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - resume);
-	char *run = synth_ft_folder(dir, "resumed-log-kept", &v, 5, 0.0, 0.0, state), *err = NULL;
-	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
+	char *run = synth_trainer_folder(dir, "resumed-log-kept", &v, 5, 0.0, 0.0, state), *err = NULL;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		fprintf(stderr, "resumed: %s steps (truth 240), %.1f J/step (truth %.1f, %+.2f %%)\n%s",

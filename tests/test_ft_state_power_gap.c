@@ -21,7 +21,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
-#include "tests/support/synth_ft.h"
+#include "tests/support/synth_trainer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,15 +42,15 @@ extra(const wc_ft_table *t, const char *column)
 static void
 requeued(const char *dir)
 {
-	static synth_ft_wave v;
+	static synth_trainer_wave v;
 	char state[8192], *p = state;
 	memset(&v, 0, sizeof v);
-	synth_ft_add(&v, 20.0, 70.0);
-	synth_ft_session(&v, 1, 400, 50, 240, 0.0);
+	synth_trainer_add(&v, 20.0, 70.0);
+	synth_trainer_session(&v, 1, 400, 50, 240, 0.0);
 	double crash = v.t;
-	synth_ft_add(&v, 600.0, 75.0); /* the requeue: the logger is down with the job */
+	synth_trainer_add(&v, 600.0, 75.0); /* the requeue: the logger is down with the job */
 	double resume = v.t;
-	synth_ft_session(&v, 201, 400, 50, 0, 0.0);
+	synth_trainer_session(&v, 201, 400, 50, 0, 0.0);
 	p += sprintf(p, "{\"global_step\": 400, \"max_steps\": 400, \"logging_steps\": 10, \"save_steps\": 50,\n"
 	             " \"log_history\": [\n");
 	for (int s = 10; s <= 240; s += 10)
@@ -58,8 +58,8 @@ requeued(const char *dir)
 	for (int s = 210; s <= 400; s += 10)
 		p += sprintf(p, "  {\"loss\": 1.4, \"step\": %d},\n", s);
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 400}]}\n", v.t - resume);
-	char *run = synth_ft_folder(dir, "requeued", &v, 13, crash, resume, state), *err = NULL;
-	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
+	char *run = synth_trainer_folder(dir, "requeued", &v, 13, crash, resume, state), *err = NULL;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		fprintf(stderr, "requeued: %.0f steps (truth 440), %.1f J/step (truth %.1f, %+.2f %%), %.0f saves (truth 7 "
@@ -91,11 +91,11 @@ requeued(const char *dir)
 static void
 trained_through(const char *dir, const char *name, int evals)
 {
-	static synth_ft_wave v;
+	static synth_trainer_wave v;
 	char state[8192], *p = state;
 	memset(&v, 0, sizeof v);
-	synth_ft_add(&v, 20.0, 70.0);
-	synth_ft_session(&v, 1, 200, 50, 0, evals ? 480.0 : 0.0);
+	synth_trainer_add(&v, 20.0, 70.0);
+	synth_trainer_session(&v, 1, 200, 50, 0, evals ? 480.0 : 0.0);
 	/* idle, loading, steps 1..60 with a save (and an evaluation) between */
 	double cut = v.s[2 + 2 * 60 + evals].b;
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 50,\n"
@@ -106,8 +106,8 @@ trained_through(const char *dir, const char *name, int evals)
 			p += sprintf(p, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"step\": %d},\n", s);
 	}
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - 50.0);
-	char *run = synth_ft_folder(dir, name, &v, 13, cut, cut + 60.0, state), *err = NULL;
-	wc_ft_table *t = synth_ft_ingest(dir, run, &err);
+	char *run = synth_trainer_folder(dir, name, &v, 13, cut, cut + 60.0, state), *err = NULL;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		fprintf(stderr, "%s: %.0f steps (truth 170 in the log), %.1f J/step (truth %.1f, %+.2f %%)\n%s", name,

@@ -5,8 +5,8 @@
  * nvidia-smi power.csv at 100 ms beside a trainer_state.json and a
  * wattcast-run.json (H100, Llama-3.1-8B LoRA), and ingested to its row.
  */
-#ifndef WC_TESTS_SYNTH_FT_H
-#define WC_TESTS_SYNTH_FT_H
+#ifndef WC_TESTS_SYNTH_TRAINER_H
+#define WC_TESTS_SYNTH_TRAINER_H
 
 #include "data/data.h"
 
@@ -14,31 +14,31 @@
 
 typedef struct {
 	double a, b, w;
-} synth_ft_seg;
+} synth_trainer_seg;
 
 typedef struct {
-	synth_ft_seg s[1024];
+	synth_trainer_seg s[1024];
 	size_t n;
 	double t; /* the end of the last segment */
-} synth_ft_wave;
+} synth_trainer_wave;
 
 /** Append `len` seconds at `w` watts. */
-void synth_ft_add(synth_ft_wave *v, double len, double w);
+void synth_trainer_add(synth_trainer_wave *v, double len, double w);
 
 /** Loading (30 s at 130 W), then steps first..last, a save after every
  *  `save`-th (preceded by a 30-s evaluation at `eval_w` if > 0), none
  *  after step `crash` (0: no crash), where the session ends. */
-void synth_ft_session(synth_ft_wave *v, int first, int last, int save, int crash, double eval_w);
+void synth_trainer_session(synth_trainer_wave *v, int first, int last, int save, int crash, double eval_w);
 
 /** Write the run folder `dir`/`name` (returned, malloc'd): the wave to
  *  20 s past its end, 2 % noise from PCG32 stream `seed`; no sample in
  *  [cut_a, cut_b) and the header again after it (a logger appending, as
  *  `>>` does) when cut_b > cut_a; `state` as trainer_state.json. */
-char *synth_ft_folder(const char *dir, const char *name, const synth_ft_wave *v, unsigned seed, double cut_a,
+char *synth_trainer_folder(const char *dir, const char *name, const synth_trainer_wave *v, unsigned seed, double cut_a,
                       double cut_b, const char *state);
 
 /** `wattcast ingest run -o dir/out.csv`: its row (one; NULL and a failed
  *  check otherwise), its stderr in `*err` (the caller frees). */
-wc_ft_table *synth_ft_ingest(const char *dir, const char *run, char **err);
+wc_ft_table *synth_trainer_ingest(const char *dir, const char *run, char **err);
 
 #endif

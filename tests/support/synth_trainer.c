@@ -1,4 +1,4 @@
-#include "tests/support/synth_ft.h"
+#include "tests/support/synth_trainer.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -9,30 +9,30 @@
 #define HEADER "timestamp, index, uuid, name, power.draw [W]\n"
 
 void
-synth_ft_add(synth_ft_wave *v, double len, double w)
+synth_trainer_add(synth_trainer_wave *v, double len, double w)
 {
-	v->s[v->n++] = (synth_ft_seg){ v->t, v->t + len, w };
+	v->s[v->n++] = (synth_trainer_seg){ v->t, v->t + len, w };
 	v->t += len;
 }
 
 void
-synth_ft_session(synth_ft_wave *v, int first, int last, int save, int crash, double eval_w)
+synth_trainer_session(synth_trainer_wave *v, int first, int last, int save, int crash, double eval_w)
 {
-	synth_ft_add(v, 30.0, 130.0); /* loading the model */
+	synth_trainer_add(v, 30.0, 130.0); /* loading the model */
 	for (int k = first; k <= last; k++) {
-		synth_ft_add(v, 1.6, 550.0);
-		synth_ft_add(v, 0.4, 350.0);
+		synth_trainer_add(v, 1.6, 550.0);
+		synth_trainer_add(v, 0.4, 350.0);
 		if (k == crash)
 			return;
 		if (k % save == 0 && eval_w > 0)
-			synth_ft_add(v, 30.0, eval_w);
+			synth_trainer_add(v, 30.0, eval_w);
 		if (k % save == 0)
-			synth_ft_add(v, 16.0, 150.0);
+			synth_trainer_add(v, 16.0, 150.0);
 	}
 }
 
 static double
-power_at(const synth_ft_wave *v, double t)
+power_at(const synth_trainer_wave *v, double t)
 {
 	for (size_t i = 0; i < v->n; i++)
 		if (v->s[i].a <= t && t < v->s[i].b)
@@ -41,7 +41,7 @@ power_at(const synth_ft_wave *v, double t)
 }
 
 char *
-synth_ft_folder(const char *dir, const char *name, const synth_ft_wave *v, unsigned seed, double cut_a,
+synth_trainer_folder(const char *dir, const char *name, const synth_trainer_wave *v, unsigned seed, double cut_a,
                 double cut_b, const char *state)
 {
 	char *run = path_join(dir, name), *path = path_join(run, "power.csv");
@@ -80,7 +80,7 @@ synth_ft_folder(const char *dir, const char *name, const synth_ft_wave *v, unsig
 }
 
 wc_ft_table *
-synth_ft_ingest(const char *dir, const char *run, char **err)
+synth_trainer_ingest(const char *dir, const char *run, char **err)
 {
 	char *out = path_join(dir, "out.csv");
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
