@@ -12,6 +12,7 @@
  * is not its: requests and energy per request are left blank.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -71,17 +72,6 @@ write_run(const char *root, const char *name, double p0, double p1, double e0, d
 	return d;
 }
 
-static int
-ingest(const char *dir, wc_ingest_result *res, test_warnings *w, wc_error *err)
-{
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(dir, &o, res, err);
-}
-
 int
 main(void)
 {
@@ -92,7 +82,7 @@ main(void)
 
 	/* The control: both logs cover the level; one row over it. */
 	char *d = write_run(root, "whole", 0.0, 60.0, 0.0, 60.0);
-	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];
@@ -107,7 +97,7 @@ main(void)
 	/* The engine log stops at 30 s: the row is cut to 5-30 s, its
 	 * throughput the true rate (it was 50 % of it: 2500 tokens over 50 s). */
 	d = write_run(root, "engine_stops", 0.0, 60.0, 0.0, 30.0);
-	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];
@@ -128,7 +118,7 @@ main(void)
 	 * window, so its first (8 running) says nothing about it -- the run
 	 * was refused as "idle_window ... overlaps load: 8 request(s)". */
 	d = write_run(root, "engine_late", 0.0, 60.0, 20.0, 60.0);
-	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		CHECK_NEAR(res.rows[0].start_epoch, T0 + 20.0, 1e-6);
@@ -143,7 +133,7 @@ main(void)
 	 * requests, and energy per request 40 % of the truth, as --segment
 	 * never did). */
 	d = write_run(root, "power_stops", 0.0, 30.0, 0.0, 60.0);
-	CHECK_INT(ingest(d, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];
@@ -160,7 +150,7 @@ main(void)
 	 * naming the level and the engine log's span (the message fits its
 	 * 255 bytes under a long folder path). */
 	d = write_run(root, "engine_after", 0.0, 60.0, 57.0, 60.0);
-	CHECK_INT(ingest(d, &res, &w, &err), WC_EINVAL);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "engine_after: check engine.csv is whole: it covers 1784415057.000-1784415060.000, "
 	                        "none of load level 0 ('r4') (1784415005.000-1784415055.000)");
 	CHECK(strlen(err.msg) <= 255);

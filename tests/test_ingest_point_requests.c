@@ -14,6 +14,7 @@
  * both, with its tokens and latencies (test_adjacent_levels).
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -68,18 +69,6 @@ write_run(const char *root)
 	return d;
 }
 
-static int
-ingest(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
-{
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(dir, &o, res, err);
-}
-
 static double
 row_tokens(const wc_ingest_row *r)
 {
@@ -108,7 +97,7 @@ test_edges(const char *root)
 
 	/* One row: B at its start counts with its tokens (they were in no
 	 * row: 460.5 tokens for 3.5 requests). */
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		CHECK_NEAR(res.rows[0].requests, 3.5, 1e-9);
@@ -121,7 +110,7 @@ test_edges(const char *root)
 	/* 5 s segments: B in the first with its 44 tokens, C in the second
 	 * with its 44 (they went to the first: 200.5 + 44 and 216 tokens
 	 * against 1.53 and 1.97 requests). The warning once, the window's. */
-	CHECK_INT(ingest(d, 5.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 5.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 2);
 	if (res.n_rows == 2) {
 		CHECK_NEAR(res.rows[0].requests, 4.5 / 8.5 + 1.0, 1e-9);
@@ -192,7 +181,7 @@ test_adjacent_levels(const char *root)
 	const double tok_a = 200.5 + 44; /* A's in [0, 5) and B's */
 
 	char *d = write_levels(root, "whole", -1);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	sum_rows(&res, &req, &tok);
 	CHECK_NEAR(req, 4.0, 1e-9);
@@ -201,7 +190,7 @@ test_adjacent_levels(const char *root)
 	free(d);
 
 	d = write_levels(root, "adjacent", 5.0);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 2);
 	if (res.n_rows == 2) {
 		CHECK_NEAR(res.rows[0].requests, 1.0 + 4.5 / 8.5, 1e-9);
@@ -217,7 +206,7 @@ test_adjacent_levels(const char *root)
 	wc_ingest_result_clear(&res);
 
 	/* Segments: a#seg2 ends where b#seg1 starts. */
-	CHECK_INT(ingest(d, 2.5, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 2.5, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 4);
 	sum_rows(&res, &req, &tok);
 	CHECK_NEAR(req, 4.0, 1e-9);
@@ -227,7 +216,7 @@ test_adjacent_levels(const char *root)
 
 	/* Level b from 5.5 s: nothing follows a at once, C stays in it. */
 	d = write_levels(root, "gap", 5.5);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 2);
 	if (res.n_rows == 2) {
 		CHECK_NEAR(res.rows[0].requests, 2.0 + 4.5 / 8.5, 1e-9);

@@ -12,6 +12,7 @@
  * every request's tokens is the source, and nothing is said.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -78,18 +79,6 @@ write_run(const char *root, const char *name, int with_log)
 	return d;
 }
 
-static int
-ingest(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
-{
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(dir, &o, res, err);
-}
-
 int
 main(void)
 {
@@ -103,7 +92,7 @@ main(void)
 	 * 0-9.5 s, 2850 J), the manifest's 2 requests are the whole run's,
 	 * and the blank throughput is said once. */
 	char *d = write_run(root, "tgi", 0);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];
@@ -122,7 +111,7 @@ main(void)
 	wc_ingest_result_clear(&res);
 
 	/* Segments: one warning for the run's rows, not one per segment. */
-	CHECK_INT(ingest(d, 5.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 5.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 2);
 	if (res.n_rows == 2)
 		CHECK_NEAR(res.rows[1].end_epoch, T0 + 10.0, 1e-6);
@@ -134,7 +123,7 @@ main(void)
 	/* The control: the request log gives every request's tokens, 482 over
 	 * 0-10 s, and no warning is about tokens. */
 	d = write_run(root, "tgi_log", 1);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];

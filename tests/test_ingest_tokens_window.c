@@ -11,6 +11,7 @@
  * engine log's end when a request runs at its last sample.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -85,18 +86,6 @@ write_run(const char *root, const char *name, double e1, int with_log)
 	return d;
 }
 
-static int
-ingest(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
-{
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(dir, &o, res, err);
-}
-
 /* Tokens the row's energy per token divides by, from its throughput. */
 static double
 row_tokens(const wc_ingest_row *r)
@@ -118,7 +107,7 @@ main(void)
 	 * the 482 tokens generated in it (it took the counter's 467 at 9.5 s:
 	 * 6.424 J/token against 6.224). */
 	char *d = write_run(root, "with_log", 9.5, 1);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];
@@ -135,7 +124,7 @@ main(void)
 	wc_ingest_result_clear(&res);
 
 	/* Segments of 5 s: each has its share of A's ramp, and they add up. */
-	CHECK_INT(ingest(d, 5.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 5.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 2);
 	if (res.n_rows == 2) {
 		/* A by 5 s: half a token below 1 + 400 * 4 / 8. */
@@ -151,7 +140,7 @@ main(void)
 	const double by_9_5 = tokens_by(0, 9.5) + tokens_by(1, 9.5);
 	CHECK_NEAR(by_9_5, 467.0, 1.0);
 	d = write_run(root, "counters", 9.5, 0);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		const wc_ingest_row *r = &res.rows[0];
@@ -174,7 +163,7 @@ main(void)
 	/* The control: an engine log reaching the power log's end cuts
 	 * nothing, and its counter holds all 482 tokens. */
 	d = write_run(root, "counters_whole", 10.0, 0);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		CHECK_NEAR(res.rows[0].end_epoch, T0 + 10.0, 1e-6);

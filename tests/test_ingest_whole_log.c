@@ -11,6 +11,7 @@
  * from the engine.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -120,21 +121,9 @@ write_run(const char *root, const char *name, unsigned keep, int perf)
 }
 
 static int
-ingest_segments(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
-{
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(dir, &o, res, err);
-}
-
-static int
 ingest(const char *dir, wc_ingest_result *res, test_warnings *w, wc_error *err)
 {
-	return ingest_segments(dir, 0.0, res, w, err);
+	return test_ingest_run(dir, 0.0, res, w, err);
 }
 
 static double
@@ -182,7 +171,7 @@ window_ends(const char *root)
 
 	/* 5 s segments 2-7, 7-12, 12-15: A 3/4 in the first; B (4-12) 3/8
 	 * and 5/8; C 2/3 in the last. They add up to the row. */
-	CHECK_INT(ingest_segments(d, 5.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 5.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 3);
 	if (res.n_rows == 3) {
 		CHECK_NEAR(res.rows[0].requests, 0.75 + 3.0 / 8.0, 1e-12);
@@ -206,7 +195,7 @@ idle_segment(const char *root)
 	test_warnings w;
 	wc_error err;
 	char *d = write_run(root, "idle_segment", 7, 0);
-	CHECK_INT(ingest_segments(d, 3.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 3.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 7);
 	if (res.n_rows == 7) {
 		const wc_ingest_row *r = &res.rows[5];
@@ -340,7 +329,7 @@ main(void)
 	/* In 4 s segments each request splits by its share: A (1.0-5.0)
 	 * 3/4 and 1/4, B (4.0-12.0) 4/8 and 2/8 of its 8 s; the segments add
 	 * up to the row. */
-	CHECK_INT(ingest_segments(d, 4.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 4.0, &res, &w, &err), WC_OK);
 	CHECK_INT(res.n_rows, 3);
 	if (res.n_rows == 3) {
 		CHECK_NEAR(res.rows[0].requests, 0.75, 1e-12);

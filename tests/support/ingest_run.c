@@ -1,0 +1,15 @@
+#include "tests/support/ingest_run.h"
+
+#include <string.h>
+
+int
+test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
+{
+	wc_ingest_options o;
+	wc_ingest_options_init(&o);
+	o.segment_s = segment_s;
+	o.warn = test_collect_warning;
+	o.warn_payload = w;
+	memset(w, 0, sizeof *w);
+	return wc_ingest_run(dir, &o, res, err);
+}

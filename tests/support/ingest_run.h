@@ -1,0 +1,15 @@
+/*
+ * The ingest call of the synthetic-folder ingest tests: a run folder
+ * through wc_ingest_run with the default options, its warnings kept.
+ */
+#ifndef WC_TESTS_INGEST_RUN_H
+#define WC_TESTS_INGEST_RUN_H
+
+#include "tests/support/support.h"
+#include "trace/ingest.h"
+
+/** wc_ingest_run of `dir` with the default options but `segment_s` (0:
+ *  one row a window), its warnings collected into `w` (cleared first). */
+int test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err);
+
+#endif
