@@ -14,6 +14,7 @@
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_pair.h"
 #include "trace/trace.h"
 
 #include <math.h>
@@ -22,61 +23,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define T0 1784415000.0
-#define POWER_W 300.0
+#define T0 SYNTH_PAIR_T0
 
-/* Two requests (s from T0): A arrives at 0.5, first token at 1.0, 401
- * tokens at 20 ms to 9.0; B arrives at 8.0, first token at 8.2, 81 tokens
- * to 9.8, running when the engine log stops at 9.5 s. */
-static const double arrival[2] = { 0.5, 8.0 }, ttft[2] = { 0.5, 0.2 }, out_len[2] = { 401, 81 };
-#define ITL 0.02
-
-/* A run folder: power at 0.25 s over 0-10 s at 300 W, TGI's gauges at
- * 0.25 s to 9.5 s, a manifest stating 2 requests, the request log when
- * `with_log`. */
+/* The two requests of tests/support/synth_pair.h, B running when the
+ * engine log stops at 9.5 s: TGI's gauges (no token counter) to 9.5 s,
+ * the request log when `with_log`. */
 static char *
 write_run(const char *root, const char *name, int with_log)
 {
-	char *d = path_join(root, name);
-	mkdir(d, 0755);
-	char *p = path_join(d, "power.csv"), *e = path_join(d, "engine.csv");
-	char *m = path_join(d, "wattcast-run.json"), *q = path_join(d, "requests.json");
-	FILE *fp = fopen(p, "w"), *fe = fopen(e, "w");
-	CHECK(fp && fe);
-	if (!fp || !fe)
-		exit(1);
-	fprintf(fp, "timestamp, index, power.draw [W]\n");
-	fprintf(fe, "timestamp,tgi_batch_current_size,tgi_queue_size\n");
-	for (int k = 0; k <= 40; k++) {
-		double s = 0.25 * k, t = T0 + s;
-		int running = 0;
-		for (int i = 0; i < 2; i++)
-			running += s >= arrival[i] && s < arrival[i] + ttft[i] + ITL * (out_len[i] - 1);
-		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
-		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
-		        ms / 1000 % 60, ms % 1000, POWER_W);
-		if (s <= 9.5 + 1e-9)
-			fprintf(fe, "%.3f,%d.0,0.0\n", t, running);
-	}
-	fclose(fp);
-	fclose(fe);
-	char json[400];
-	snprintf(json, sizeof json,
-	         "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"A100\", \"tp\": 1, "
-	         "\"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"requests\": 2}\n", name);
-	CHECK(write_text(m, json) == 0);
-	if (with_log) {
-		snprintf(json, sizeof json,
-		         "{\"request_timestamps\": [%.3f, %.3f], \"ttfts\": [%g, %g], \"itls\": [%g, %g], "
-		         "\"input_lens\": [100, 100], \"output_lens\": [%g, %g]}\n",
-		         T0 + arrival[0], T0 + arrival[1], ttft[0], ttft[1], ITL, ITL, out_len[0], out_len[1]);
-		CHECK(write_text(q, json) == 0);
-	}
-	free(p);
-	free(e);
-	free(m);
-	free(q);
-	return d;
+	return synth_pair_folder(root, name, SYNTH_PAIR_TGI, 9.5, with_log);
 }
 
 int
