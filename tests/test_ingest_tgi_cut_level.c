@@ -11,6 +11,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_epoch.h"
 #include "trace/trace.h"
 
 #include <math.h>
@@ -30,24 +31,11 @@ write_run(const char *root, const char *name, const char *start)
 {
 	char buf[8192], *p, *d = path_join(root, name);
 	mkdir(d, 0755);
-	size_t len = (size_t)snprintf(buf, sizeof buf, "timestamp,tgi_batch_current_size,tgi_queue_size\n");
-	for (int k = 0; k <= 23; k++)
-		len += (size_t)snprintf(buf + len, sizeof buf - len, "%.3f,%d,0\n", T0 + 0.25 * k, 4);
-	p = path_join(d, "engine.csv");
-	CHECK_INT(write_text(p, buf), 0);
-	free(p);
-	len = (size_t)snprintf(buf, sizeof buf, "index,timestamp,power.draw\n");
-	for (int i = 0; i < 60; i++) {
-		time_t sec = (time_t)T0 + i / 10;
-		struct tm tm;
-		char ts[40];
-		gmtime_r(&sec, &tm);
-		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S", &tm);
-		len += (size_t)snprintf(buf + len, sizeof buf - len, "0,%s.%03d,%.2f\n", ts, (i % 10) * 100, 200.0);
-	}
-	p = path_join(d, "power.csv");
-	CHECK_INT(write_text(p, buf), 0);
-	free(p);
+	int running[24];
+	for (int k = 0; k < 24; k++)
+		running[k] = 4;
+	synth_epoch_tgi(d, T0, 0.25, running, 24);
+	synth_epoch_power(d, T0, 60, 200.0, 0.0);
 	snprintf(buf, sizeof buf,
 	         "{\"run_id\": \"%s\", \"hardware\": \"A100\", \"model\": \"Qwen/Qwen3-8B\", \"tp\": 1,"
 	         " \"clock\": {\"power_timestamp_basis\": \"unix_epoch\", \"engine_timestamp_basis\": \"unix_epoch\"},"

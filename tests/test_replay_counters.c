@@ -14,6 +14,7 @@
 #include "trace/replay.h"
 #include "data/fileio.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_epoch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,23 +45,6 @@ engine_csv(void)
 	for (int k = 0; k < N_SAMPLES; k++) {
 		total += prompt[k];
 		len += (size_t)snprintf(s + len, cap - len, "%.3f,%d,0,%.0f\n", T0 + DT * k, load[k], total);
-	}
-	return s;
-}
-
-static char *
-power_csv(void)
-{
-	size_t cap = 80 * 64, len = 0;
-	char *s = malloc(cap);
-	len += (size_t)snprintf(s, cap, "index,timestamp,power.draw\n");
-	for (int i = 0; i < 60; i++) {
-		time_t sec = (time_t)T0 + i / 10;
-		struct tm tm;
-		char ts[40];
-		gmtime_r(&sec, &tm);
-		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S", &tm);
-		len += (size_t)snprintf(s + len, cap - len, "0,%s.%03d,%.2f\n", ts, (i % 10) * 100, 100.0 + 2 * i);
 	}
 	return s;
 }
@@ -128,15 +112,13 @@ check_level_count(const char *root, const char *d, const wc_ingest_options *opt)
 int
 main(void)
 {
-	char *root = test_tmpdir("replay_counters"), *eng = engine_csv(), *pw = power_csv();
+	char *root = test_tmpdir("replay_counters"), *eng = engine_csv();
 	char *d = path_join(root, "run"), *p;
 	mkdir(d, 0755);
 	p = path_join(d, "engine.csv");
 	CHECK(write_text(p, eng) == 0);
 	free(p);
-	p = path_join(d, "power.csv");
-	CHECK(write_text(p, pw) == 0);
-	free(p);
+	synth_epoch_power(d, T0, 60, 100.0, 2.0);
 
 	wc_ingest_options opt;
 	wc_ingest_options_init(&opt);
@@ -189,7 +171,6 @@ main(void)
 	check_level_count(root, d, &opt);
 	free(d);
 	free(eng);
-	free(pw);
 	free(root);
 	return check_report("test_replay_counters");
 }

@@ -13,6 +13,7 @@
  */
 #include "trace/replay.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_epoch.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -35,27 +36,10 @@ static const int load[] = { 0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 6, 4
 static void
 write_run(const char *d, const char *manifest)
 {
-	char buf[8192], *p;
-	size_t len = (size_t)snprintf(buf, sizeof buf, "timestamp,tgi_batch_current_size,tgi_queue_size\n");
-	for (int k = 0; k < N_SAMPLES; k++)
-		len += (size_t)snprintf(buf + len, sizeof buf - len, "%.3f,%d,0\n", T0 + DT * k, load[k]);
+	char *p;
 	mkdir(d, 0755);
-	p = path_join(d, "engine.csv");
-	CHECK_INT(write_text(p, buf), 0);
-	free(p);
-	len = (size_t)snprintf(buf, sizeof buf, "index,timestamp,power.draw\n");
-	for (int i = 0; i < 60; i++) {
-		time_t sec = (time_t)T0 + i / 10;
-		struct tm tm;
-		char ts[40];
-		gmtime_r(&sec, &tm);
-		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S", &tm);
-		len += (size_t)snprintf(buf + len, sizeof buf - len, "0,%s.%03d,%.2f\n", ts, (i % 10) * 100,
-		                        100.0 + 2 * i);
-	}
-	p = path_join(d, "power.csv");
-	CHECK_INT(write_text(p, buf), 0);
-	free(p);
+	synth_epoch_tgi(d, T0, DT, load, N_SAMPLES);
+	synth_epoch_power(d, T0, 60, 100.0, 2.0);
 	if (manifest) {
 		p = path_join(d, "manifest.json");
 		CHECK_INT(write_text(p, manifest), 0);
