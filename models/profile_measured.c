@@ -128,7 +128,7 @@ static const measured_provenance measured_prov = {
 };
 static const measured_calibration measured_cal = {
 	.fitted_on = "data/default/paper-design-seed42.csv",
-	.input_sha256 = "708107d73cf560aa96b5b3729d56b69d87f8e897cba7b7754e77e3ac2c8445a2",
+	.input_sha256 = "9b0fa043634f0bae3ffc7194141f491e891ade87687cce455f7fc06f7ad84dba",
 	.runs = 151, .seed = 42, .bootstrap = 200,
 };
 static const uint64_t measured_calibration_rows[] = {

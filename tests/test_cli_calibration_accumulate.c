@@ -96,11 +96,8 @@ main(void)
 	 * in-sample (it said nothing), its H100 reference rows held out. */
 	char *design = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/paper-design-seed42.csv");
 	const char *vm[] = { "wattcast", "validate", "heldout", "--profile", "measured", design, NULL };
-	/* Known by its rows: the table's truth line names the paper profile's
-	 * params_version, which schema 15 changed, so its bytes are no longer
-	 * those the profile's input_sha256 records. */
-	expect_err(vm, 0, "paper-design-seed42.csv holds 230 of the 230 rows the set was calibrated on (its "
-	                  "provenance calibration row_hashes): in-sample for the 159 row(s) it used on the "
+	expect_err(vm, 0, "paper-design-seed42.csv is the very table the set was calibrated on (its provenance "
+	                  "calibration input_sha256 9b0fa043634f0bae): in-sample for the 159 row(s) it used on the "
 	                  "levels and models it calibrated; its 88 others are held out");
 
 	free(design);
