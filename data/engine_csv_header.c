@@ -223,8 +223,7 @@ wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_
 		if (column && (engine || !old[i].engine[0]))
 			continue;
 		if (left++ == 0)
-			snprintf(name, size, "%s%s%s%s", wc_engine_column_name((wc_engine_column)old[i].col),
-			         old[i].engine[0] ? "{" : "", old[i].engine, old[i].engine[0] ? "}" : "");
+			wc__engine_series_name((wc_engine_column)old[i].col, old[i].engine, name, size);
 	}
 	return left;
 }

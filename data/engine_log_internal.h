@@ -45,6 +45,10 @@ void wc__engine_counters_append(wc__engine_counters *set, size_t i);
 /** 1 when a counter of the line read falls below its value in row i. */
 int wc__engine_counters_fell(const wc__engine_counters *set, size_t i);
 void wc__engine_counters_free(wc__engine_counters *set);
+/** A series' name in a warning, into buf: its column, and its engine
+ *  (`engine` / `dp_rank` labels; "" none) when a column's engines are
+ *  added up -- `num_requests_running{engine="1"}`. Returns buf. */
+const char *wc__engine_series_name(wc_engine_column col, const char *engine, char *buf, size_t size);
 
 /** Drop the rows whose counters are out of line with the rows around
  *  them (bad lines of `bad`), then continue counters across server or

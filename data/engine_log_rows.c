@@ -64,13 +64,11 @@ glitched(const wc_engine_log *e, const wc__engine_counters *set, size_t k, size_
 	return 0;
 }
 
-/* A counter's name in a warning: its column, and its engine when a
- * column's engines are added up. */
-static const char *
-counter_name(const wc__engine_counter *c, char *buf, size_t size)
+const char *
+wc__engine_series_name(wc_engine_column col, const char *engine, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s", wc_engine_column_name(c->col), c->engine[0] ? "{" : "", c->engine,
-	         c->engine[0] ? "}" : "");
+	snprintf(buf, size, "%s%s%s%s", wc_engine_column_name(col), engine[0] ? "{" : "", engine,
+	         engine[0] ? "}" : "");
 	return buf;
 }
 
@@ -87,7 +85,8 @@ drop_glitches(wc_engine_log *e, wc__engine_counters *set, size_t *line, wc__bad_
 		size_t c = 0;
 		if (kept > 0 && glitched(e, set, kept - 1, i, &c)) {
 			wc__bad_line(bad, line[i], "%s = %.10g against %.10g on the lines around it: a "
-			             "glitch, not a restart; row skipped", counter_name(&set->s[c], name, sizeof name),
+			             "glitch, not a restart; row skipped",
+			             wc__engine_series_name(set->s[c].col, set->s[c].engine, name, sizeof name),
 			             set->s[c].v[i], set->s[c].v[kept - 1]);
 			continue;
 		}
@@ -177,7 +176,8 @@ wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line, cons
 			if (more > 0)
 				snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
 			wc__warn(opt, path, ":%zu: %s fell from %.10g to %.10g%s and stayed down: read as a %s, "
-			         "counted on", line[i], counter_name(first, name, sizeof name), from, to, also,
+			         "counted on", line[i], wc__engine_series_name(first->col, first->engine, name, sizeof name),
+			         from, to, also,
 			         same_engine && other_engine(set, first->engine) ? "restart of that engine alone" :
 			         "server restart");
 		}
