@@ -33,6 +33,9 @@ typedef struct {
 	double *waiting;                /* per replica: requests waiting at the end, per server */
 	double *held;                   /* per replica: server 0's share of the horizon held, W the hold adds */
 	double *ceiling[2];             /* per replica: its mean power's ceiling, W (wc__envelope_replica_ceiling) */
+	int want_ceiling;               /* the ceilings are read: a predictive interval (the caller's map has a
+	                                 * prediction_error) of a load the request fixes; random arrivals take
+	                                 * the workload's (wc__envelope_open_ceiling), so no `kept` nor ceiling */
 	const wc__envelope_settled *settled; /* the clock the board's limit settled (settled 0: none) */
 } run_state;
 
@@ -59,7 +62,8 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		for (size_t k = 0; k < rs->out_len; k++) {
 			c->power[1][k] = servers * c->power[0][k];
 			c->running[1][k] = servers * c->running[0][k];
-			c->kept[1][k] = servers * c->kept[0][k];
+			if (c->kept[0])
+				c->kept[1][k] = servers * c->kept[0][k];
 		}
 		tokens[1] = servers * tokens[0];
 		c->waiting_end *= servers;
@@ -87,11 +91,12 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		          rs->band_w[i] + (size_t)r * rs->n_bins);
 		wc_stats_block_means(c->running[i], rs->out_len, rs->bin_stride, rs->n_bins,
 		          rs->band_n[i] + (size_t)r * rs->n_bins);
-		/* kept is not read after this */
+		/* kept is not read after this (NULL: no ceiling is read) */
 		const wc_power_map *pm = rs->pm;
-		rs->ceiling[i][r] = wc__envelope_replica_ceiling(c->kept[i], rs->out_len, i ? servers : 1,
-		                                                 pm->idle_w > 0.0 ? pm->idle_w * pm->tp : NAN,
-		                                                 wc_power_ceiling_w(pm->max_w, pm->tp));
+		rs->ceiling[i][r] = !c->kept[i] ? NAN
+		                    : wc__envelope_replica_ceiling(c->kept[i], rs->out_len, i ? servers : 1,
+		                                                   pm->idle_w > 0.0 ? pm->idle_w * pm->tp : NAN,
+		                                                   wc_power_ceiling_w(pm->max_w, pm->tp));
 	}
 	return rc;
 }
@@ -106,9 +111,10 @@ work(void *arg)
 	for (int i = 0; i < 2; i++) {
 		c.power[i] = wc_alloc_array(rs->len, sizeof(double));
 		c.running[i] = wc_alloc_array(rs->len, sizeof(double));
-		c.kept[i] = wc_alloc_array(rs->len, sizeof(double));
+		c.kept[i] = rs->want_ceiling ? wc_alloc_array(rs->len, sizeof(double)) : NULL;
 	}
-	if (!c.power[0] || !c.power[1] || !c.running[0] || !c.running[1] || !c.kept[0] || !c.kept[1] ||
+	if (!c.power[0] || !c.power[1] || !c.running[0] || !c.running[1] ||
+	    (rs->want_ceiling && (!c.kept[0] || !c.kept[1])) ||
 	    wc__stats_ws_reserve(&c.ws, rs->len) != WC_OK)
 		wk->rc = wc_error_set(&wk->err, WC_ENOMEM, "envelope: out of memory (%zu bins)", rs->len);
 	for (int r = wk->tid; wk->rc == WC_OK && r < rs->o->replicas; r += wk->threads) {
@@ -400,7 +406,8 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 	wc_envelope_workload replayed = *w;
 	wc_envelope_workload_window(&replayed, o_asked->horizon_s);
 	w = &replayed;
-	run_state rs = { .w = w, .st = st, .pm = pm, .o = o };
+	run_state rs = { .w = w, .st = st, .pm = pm, .o = o,
+	                 .want_ceiling = pm && pm->has_pe && !wc__envelope_arrivals_random(w) };
 	double *table = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);
