@@ -468,7 +468,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		const int gpus = out->fleet_size * pm->tp;
 		if (bo->bin_s >= WC_ENVELOPE_SUSTAINED_S)
 			wc_interval_hold_ceiling(out->stat_w, wc_power_ceiling_w(pm->max_w, gpus), &out->stat_hi_w);
-		wc_interval_hold_floor(out->stat_w, pm->idle_w > 0.0 ? pm->idle_w * gpus : NAN, &out->stat_lo_w);
+		wc_interval_hold_floor(out->stat_w, wc__envelope_idle_w(pm, gpus), &out->stat_lo_w);
 	}
 	free(table);
 	free(bs.cache);

@@ -9,6 +9,7 @@
 #define WC_PREDICT_ENVELOPE_INTERNAL_H
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,15 @@ static inline size_t
 wc__envelope_fleet_grids_max(size_t len)
 {
 	return len ? WC_ENVELOPE_FLEET_BINS / len : SIZE_MAX;
+}
+
+/* The idle draw of `gpus` GPUs under map `pm` (the run's measured idle
+ * where it has one, else the level's P0), or NaN when the map knows none:
+ * the floor every envelope and plan interval is held at. */
+static inline double
+wc__envelope_idle_w(const wc_power_map *pm, double gpus)
+{
+	return pm->idle_w > 0.0 ? pm->idle_w * gpus : NAN;
 }
 
 /* ----------------------------------------------------- service times */

@@ -124,7 +124,7 @@ wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelope_optio
 	 * says: their loaded share is held only by the mean count (below one,
 	 * a duty cycle), as a closed loop's. */
 	const int poisson = !(w->kind == WC_ENVELOPE_BURSTY && w->burstiness > 1.0);
-	const double floor_w = pm->idle_w > 0.0 ? pm->idle_w * pm->tp : NAN;
+	const double floor_w = wc__envelope_idle_w(pm, pm->tp);
 	const double ceiling_w = wc_power_ceiling_w(pm->max_w, pm->tp);
 	double top = 0.0, from = 0.0;
 	const size_t pieces = w->n_profile ? w->n_profile : 1;
@@ -160,7 +160,7 @@ wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, in
 	 * where it has one, else the level's P0): the held-out error was
 	 * measured on loaded runs, and a mostly idle trace of 81.6 W at 72.9 W
 	 * idle was offered means down to 55.8 W. */
-	const double idle = pm->idle_w > 0.0 ? pm->idle_w * servers * pm->tp : NAN;
+	const double idle = wc__envelope_idle_w(pm, servers) * pm->tp;
 	wc_pe_stratum pe; /* with a calibration's draws at the run's load */
 	wc_power_map_pe(pm, load / servers, &pe);
 	if (s->mean_w.value > 0.0 && wc_pe_widen(&pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi)) {

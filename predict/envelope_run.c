@@ -95,7 +95,7 @@ one_replica(run_state *rs, wc__replica_ctx *c, int r, wc_error *err)
 		const wc_power_map *pm = rs->pm;
 		rs->ceiling[i][r] = !c->kept[i] ? NAN
 		                    : wc__envelope_replica_ceiling(c->kept[i], rs->out_len, i ? servers : 1,
-		                                                   pm->idle_w > 0.0 ? pm->idle_w * pm->tp : NAN,
+		                                                   wc__envelope_idle_w(pm, pm->tp),
 		                                                   wc_power_ceiling_w(pm->max_w, pm->tp));
 	}
 	return rc;
