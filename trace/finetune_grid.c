@@ -139,8 +139,14 @@ wc__ft_window_from_trace(ft_grid *g)
 	}
 	g->k0 = a;
 	g->k1 = b;
+	wc__ft_mark_window(g);
+}
+
+void
+wc__ft_mark_window(ft_grid *g)
+{
 	for (size_t k = 0; k < g->nb; k++)
-		g->mark[k] = k < a || k >= b ? FT_OUTSIDE : g->mark[k] == FT_GAP ? FT_GAP : FT_ACTIVE;
+		g->mark[k] = k < g->k0 || k >= g->k1 ? FT_OUTSIDE : g->mark[k] == FT_GAP ? FT_GAP : FT_ACTIVE;
 }
 
 void

@@ -156,8 +156,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	span[1] = we;
 	g->k0 = wc__ft_bin(g, ws);
 	g->k1 = wc__ft_bin(g, we);
-	for (size_t k = 0; k < g->nb; k++)
-		g->mark[k] = k < g->k0 || k >= g->k1 ? FT_OUTSIDE : g->mark[k] == FT_GAP ? FT_GAP : FT_ACTIVE;
+	wc__ft_mark_window(g);
 	for (size_t j = 0; j < in->n_logged; j++)
 		wc__ft_mark_interval(g, in->pause_from[j], in->pause_to[j], FT_LOGGED);
 	for (size_t i = first; gapped > 0 && i <= last; i++)

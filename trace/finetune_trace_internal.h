@@ -42,6 +42,9 @@ size_t wc__ft_bin(const ft_grid *g, double t);
 /** Window from the trace: first to last bin above theta, gaps aside (all
  *  when flat). */
 void wc__ft_window_from_trace(ft_grid *g);
+/** Mark the bins outside [k0, k1) FT_OUTSIDE and those inside FT_ACTIVE,
+ *  the power log's gaps left FT_GAP. */
+void wc__ft_mark_window(ft_grid *g);
 /** Mark the bins whose centre lies in [a, b) with `what` (active bins only). */
 void wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what);
 /** Near-idle runs of at least `min_s` inside the window; returns how many. */
