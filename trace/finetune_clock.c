@@ -12,6 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A bin of a pause the trace found: near-idle or intermediate. */
+static int
+is_pause(unsigned char m)
+{
+	return m == FT_SAVE || m == FT_MIDLEVEL;
+}
+
 void
 wc__ft_clock_free(ft_clock *c)
 {
@@ -82,11 +89,11 @@ wc__ft_found_pause(const ft_grid *g, const ft_clock *c, double tau, double len, 
 	a = a > g->k0 ? a - 1 : g->k0;
 	for (size_t k = a; k < b && k < g->k1; k++) {
 		unsigned char m = g->mark[k];
-		if ((m != FT_SAVE && m != FT_MIDLEVEL) || (k > g->k0 && g->mark[k - 1] == m) || k == taken ||
+		if (!is_pause(m) || (k > g->k0 && g->mark[k - 1] == m) || k == taken ||
 		    fabs((double)c->sum_a[k - g->k0] * g->dt - tau) > tol)
 			continue;
 		size_t e = k;
-		while (e < g->k1 && (g->mark[e] == FT_SAVE || g->mark[e] == FT_MIDLEVEL))
+		while (e < g->k1 && is_pause(g->mark[e]))
 			e++;
 		if ((double)(e - k) * g->dt >= 0.5 * len)
 			return k;
@@ -131,8 +138,7 @@ pause_near(const ft_grid *g, const ft_clock *c, double at, double other, double 
 	size_t best = (size_t)-1;
 	double low = INFINITY;
 	for (size_t k = a > g->k0 ? a - 1 : g->k0; k < b && k < g->k1; k++) {
-		int pause = g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL;
-		if (!pause || (k > g->k0 && (g->mark[k - 1] == FT_SAVE || g->mark[k - 1] == FT_MIDLEVEL)))
+		if (!is_pause(g->mark[k]) || (k > g->k0 && is_pause(g->mark[k - 1])))
 			continue;
 		double p = (double)c->sum_a[k - g->k0] * g->dt, d = fabs(p - at);
 		if (d < fabs(p - other) && d <= 0.5 * len && d < low) {
@@ -151,7 +157,7 @@ size_t
 wc__ft_save_before(const ft_grid *g, const ft_clock *c, double tau, double len)
 {
 	size_t best = pause_near(g, c, tau, tau + len, len);
-	while (best != (size_t)-1 && best < g->k1 && (g->mark[best] == FT_SAVE || g->mark[best] == FT_MIDLEVEL))
+	while (best != (size_t)-1 && best < g->k1 && is_pause(g->mark[best]))
 		best++;
 	return best;
 }
