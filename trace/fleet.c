@@ -458,12 +458,7 @@ wc_fleet_free(wc_fleet *f)
 		return;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
-		for (size_t j = 0; j < g->n_members; j++) {
-			free(g->members[j]);
-			free(g->member_uuid[j]);
-		}
-		free(g->members);
-		free(g->member_uuid);
+		wc__fleet_members_free(g);
 		free(g->pending);
 		free(g->gpus);
 	}

@@ -220,6 +220,8 @@ long long wc__fleet_grid_ms(const wc_prom_series *s, double *tmp);
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
 /* Was the power series `key` present at the group's last step? */
 int wc__fleet_is_member(const fleet_group *g, const char *key);
+/* The group's members and their UUIDs freed, none left. */
+void wc__fleet_members_free(fleet_group *g);
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
 /* Close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);

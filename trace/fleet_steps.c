@@ -23,9 +23,8 @@ when(double t, char *buf)
 	wc_prom_format_time(t, buf, 40);
 }
 
-static int
-set_members(fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
-            wc_error *err)
+void
+wc__fleet_members_free(fleet_group *g)
 {
 	for (size_t j = 0; j < g->n_members; j++) {
 		free(g->members[j]);
@@ -33,7 +32,15 @@ set_members(fleet_group *g, const wc_prom_set *set, const size_t *present, size_
 	}
 	free(g->members);
 	free(g->member_uuid);
+	g->members = g->member_uuid = NULL;
 	g->n_members = 0;
+}
+
+static int
+set_members(fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np,
+            wc_error *err)
+{
+	wc__fleet_members_free(g);
 	g->members = wc_alloc_array(np ? np : 1, sizeof *g->members);
 	g->member_uuid = wc_alloc_array(np ? np : 1, sizeof *g->member_uuid);
 	if (!g->members || !g->member_uuid)
