@@ -165,6 +165,13 @@ wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *er
 	                         "-Encoding utf8)", what, enc);
 }
 
+size_t
+wc_text_bom_len(const char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	return len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF ? 3 : 0;
+}
+
 int
 wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc_error *err)
 {
@@ -209,10 +216,10 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 		return rc;
 	}
 	/* A UTF-8 byte order mark is not part of the text. */
-	if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
-	    (unsigned char)buf[2] == 0xBF) {
-		memmove(buf, buf + 3, len - 3);
-		len -= 3;
+	size_t bom = wc_text_bom_len(buf, len);
+	if (bom) {
+		memmove(buf, buf + bom, len - bom);
+		len -= bom;
 	}
 	buf[len] = '\0';
 	*out = buf;

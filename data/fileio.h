@@ -106,6 +106,11 @@ int wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error
  *  describing it ("UTF-16LE text (no byte order mark)"). */
 const char *wc_text_utf16_what(const char *buf, size_t len, char what[48]);
 
+/** 3 when buf[0..len) begins with a UTF-8 byte order mark (EF BB BF),
+ *  else 0: the mark is not part of any text input, file or HTTP body, and
+ *  is skipped (docs/formats/telemetry.md, "Bad lines"). The one test. */
+size_t wc_text_bom_len(const char *buf, size_t len);
+
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
  *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is
  *  dropped (every text input may carry one). */

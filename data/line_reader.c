@@ -253,11 +253,9 @@ refill(wc__line_reader *r)
 static void
 skip_bom(const wc__line_reader *r, char **line, size_t *len)
 {
-	const unsigned char *u = (const unsigned char *)*line;
-	if (r->line_no == 1 && *len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
-		*line += 3;
-		*len -= 3;
-	}
+	size_t bom = r->line_no == 1 ? wc_text_bom_len(*line, *len) : 0;
+	*line += bom;
+	*len -= bom;
 }
 
 int

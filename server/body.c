@@ -388,6 +388,12 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 
 	*out = NULL;
 	int line, column;
+	/* A UTF-8 byte order mark before the JSON is skipped, as every text
+	 * file reader skips it (wc_text_bom_len; docs/http-api.md, "Errors");
+	 * line and column count from after it, as in a file. */
+	size_t bom = wc_text_bom_len(body, len);
+	body += bom;
+	len -= bom;
 	/* A UTF-16 body (PowerShell's, or a client's charset=utf-16) is
 	 * refused as every file reader refuses such a file, not as the JSON
 	 * error its first bytes make (docs/http-api.md, "Errors"). */
