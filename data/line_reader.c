@@ -457,6 +457,17 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 }
 
 int
+wc__lr_header_too_long(const wc__line_reader *lr, const char *path, wc_error *err)
+{
+	/* The limit and the way out, not a bare "too long": an exporter's
+	 * every series as a column passes it (docs/formats/telemetry.md,
+	 * "Bad lines"). */
+	return wc_error_set_path(err, WC_EPARSE, path, ":%zu: header line longer than %d bytes: drop the columns "
+	                         "wattcast does not read%s", lr->line_no, WC_TELEMETRY_LINE_MAX,
+	                         lr->long_header_hint ? lr->long_header_hint : "");
+}
+
+int
 wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, size_t *data_lines,
                    wc__csv_field *fields, int cap, const char **reason, wc_error *err)
 {
@@ -466,12 +477,7 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 	while ((got = wc__lr_next(lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header_seen)
-				/* The limit and the way out, not a bare "too long": an
-				 * exporter's every series as a column passes it
-				 * (docs/formats/telemetry.md, "Bad lines"). */
-				return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header line longer than %d bytes: "
-				                         "drop the columns wattcast does not read%s", lr->line_no,
-				                         WC_TELEMETRY_LINE_MAX, lr->long_header_hint ? lr->long_header_hint : "");
+				return wc__lr_header_too_long(lr, bad->path, err);
 			(*data_lines)++;
 			wc__bad_line(bad, lr->line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
 			continue;

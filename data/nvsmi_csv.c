@@ -458,6 +458,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 		err->code = 0;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
+	lr.long_header_hint = ", such as extra --query-gpu fields (timestamp,index,uuid,power.draw are enough)";
 	if (!(rd = reader_new(path, opt, on_sample, payload, info, err))) {
 		wc__lr_close(&lr);
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
@@ -468,8 +469,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 	while ((got = wc__lr_next(&lr, &line, &len, &too_long)) == 1) {
 		if (too_long) {
 			if (!header) {
-				rc = wc_error_set_path(err, WC_EPARSE, path, ":%zu: header line longer than %d bytes", lr.line_no,
-				                       WC_TELEMETRY_LINE_MAX);
+				rc = wc__lr_header_too_long(&lr, path, err);
 				goto done;
 			}
 			info->data_lines++;
