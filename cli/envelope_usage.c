@@ -168,9 +168,10 @@ queue_memory_check(const char *cmd, const wc_envelope_workload *w, const wc_enve
 	                 : w->n_profile ? "--rate-profile" : w->kind == WC_ENVELOPE_BURSTY ? "--bursty" : "--poisson";
 	const int shared = o->fleet_mode != WC_FLEET_INDEPENDENT && (bo || o->fleet_size > 1);
 	const char *servers = shared ? (bo ? ", --max-fleet" : ", --fleet") : at_once > 1 ? ", --threads" : "";
-	return cli_usage_error(cmd, "%s, --horizon%s: the queues may hold %.3g requests (%.3g server%s at once) where "
+	char n_at_once[32]; /* a count, in full (1024, not 1.02e+03) */
+	return cli_usage_error(cmd, "%s, --horizon%s: the queues may hold %.3g requests (%s server%s at once) where "
 	                       "the servers fall behind, %.1f GB at %.0f bytes each, over half of the %.1f GB this "
-	                       "process may use; lower one of them", rate, servers, queued, at_once,
+	                       "process may use; lower one of them", rate, servers, queued, wc_num_text(n_at_once, at_once),
 	                       at_once == 1 ? "" : "s", need / 1e9, WC_ENVELOPE_QUEUE_BYTES, have / 1e9);
 }
 

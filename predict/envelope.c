@@ -243,7 +243,7 @@ requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 	 * replayed log's rate is its own: the horizon and the servers remain. */
 	/* the count (whole requests) and the bound in full: rounded alike
 	 * they read equal */
-	char nt[32], bt[32];
+	char nt[32], bt[32], sv[32];
 	/* one server's over the bound alone: fewer servers cannot help */
 	const char *lower = per > max_requests ? NULL : servers_advice(w, o, budget);
 	const char *what = w->kind == WC_ENVELOPE_CLOSED ? "the clients" : w->kind == WC_ENVELOPE_REPLAY ? NULL
@@ -253,9 +253,9 @@ requests_check(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 		snprintf(tail, sizeof tail, "%s%sthe horizon, %s", what ? what : "", what ? ", " : "", lower);
 	else
 		snprintf(tail, sizeof tail, "%s%sthe horizon", what ? what : "", what ? " or " : "");
-	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %s requests (%.3g per server x %.3g "
+	return wc_error_set(err, WC_EINVAL, "%s: the simulation would draw %s requests (%.3g per server x %s "
 	                    "server runs over %g s), over %s of %s; lower %s", field,
-	                    wc_num_text(nt, ceil(n)), n / servers, servers, o->warmup_s + o->horizon_s, limit,
+	                    wc_num_text(nt, ceil(n)), n / servers, wc_num_text(sv, servers), o->warmup_s + o->horizon_s, limit,
 	                    wc_num_text(bt, max_requests), tail);
 }
 
@@ -345,13 +345,16 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 	const int shared = o->fleet_mode != WC_FLEET_INDEPENDENT && (budget || o->fleet_size > 1);
 	const double work = bins * servers * (shared ? WC_ENVELOPE_SHARED_WORK_COST : 1.0);
 	if (work > max_work) {
-		char wt[32], lt[32], how[64] = ""; /* in full: rounded alike they read equal */
+		/* in full: rounded alike they read equal; the server runs, a
+		 * count, too (1024 read 1.02e+03) */
+		char wt[32], lt[32], sv[32], how[64] = "";
 		if (shared)
 			snprintf(how, sizeof how, ", x %g for a shared arrival process", WC_ENVELOPE_SHARED_WORK_COST);
 		const char *lower = servers_advice(w, o, budget);
 		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
-		                    "%g s grid, %.3g server runs%s), over %s of %s; shorten the horizon%s%s",
-		                    wc_envelope_servers_field(w, o, bo, pm), wc_num_text(wt, work), o->horizon_s + o->warmup_s, WC_ENVELOPE_GRID_S, servers,
+		                    "%g s grid, %s server runs%s), over %s of %s; shorten the horizon%s%s",
+		                    wc_envelope_servers_field(w, o, bo, pm), wc_num_text(wt, work), o->horizon_s + o->warmup_s,
+		                    WC_ENVELOPE_GRID_S, wc_num_text(sv, servers),
 		                    how, limit, wc_num_text(lt, max_work), lower ? ", or lower " : "", lower ? lower : "");
 	}
 	/* servers sharing one arrival process run at once, each on a grid of
