@@ -493,10 +493,16 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			 * and named no file (a long -o name and a long run id). */
 			size_t rel_len = strlen(rel);
 			if (rel_len >= sizeof run.n_series) {
-				rc = wc_error_set_path(err, WC_EINVAL, path,
-				                       ": run_id '%.24s': its series path of %zu bytes passes the %zu "
-				                       "of n_series (shorten -o)",
-				                       r->run.run_id, rel_len, sizeof run.n_series - 1);
+				/* The run id whole (95 bytes at most, runs_table.h): a
+				 * cut at 24 named every powertrace-sim run alike. The -o
+				 * path gives way instead, by wc_error_set_path's rule, in
+				 * the room the rest leaves (docs/cli.md, "ingest"). */
+				char text[WC_ERROR_MSG_MAX], shown[WC_ERROR_MSG_MAX];
+				int used = snprintf(text, sizeof text, ": run_id '%s': its series path of %zu bytes passes the "
+				                    "%zu of n_series (shorten -o)", r->run.run_id, rel_len,
+				                    sizeof run.n_series - 1);
+				wc_error_format_path(shown, sizeof shown - (size_t)used, path, "%s", "");
+				rc = wc_error_set(err, WC_EINVAL, "%s%s", shown, text);
 				goto done;
 			}
 			snprintf(full, sizeof full, "%s/%s", dir, rel);
