@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/error.h"
 #include "models/warnings.h"
 #include "models/interval.h"
 #include "models/pcg32.h"
@@ -316,15 +317,24 @@ report(const wc_finetune_params *base, const wc_ft_calibrate_options *o, int B,
 	 * factor is kappa'/kappa, not the base's error (a base 1.42x high
 	 * read as 2.94x, 1/0.34, when e0 held took most of the energy). */
 	double f = out->base_ratio;
-	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN)
+	if (f > FACTOR_WARN || f < 1.0 / FACTOR_WARN) {
 		/* A fitted base records no stack: "(H200, )" named none. What is
 		 * kept is the mode's (docs/finetune.md, "Calibrating from one
-		 * run"): scale keeps the shape, kappa holds e0 and refits kappa. */
-		WC_WARN(out, "%s: the base law was off by a factor %.3g on these runs, and only %s: the base "
-		        "(%s%s%.48s) describes another platform, method or stack", wc_ft_cal_mode_name(o->mode), 1.0 / f,
-		        o->mode == WC_FT_CAL_SCALE ? "its shape is kept (e0:kappa)"
-		                                   : "its e0 is kept (kappa refitted)",
-		        base->platform, base->stack[0] ? ", " : "", base->stack);
+		 * run"): scale keeps the shape, kappa holds e0 and refits kappa.
+		 * The stack gets the room the rest leaves, whole when it fits
+		 * (the built-in's 62 bytes do), else ending "..." at a character:
+		 * a %.48s ended it mid-word, "eager attentio". */
+#define OFF_FMT "%s: the base law was off by a factor %.3g on these runs, and only %s: the base (%s%s%s) " \
+                "describes another platform, method or stack"
+		const char *mode = wc_ft_cal_mode_name(o->mode), *sep = base->stack[0] ? ", " : "";
+		const char *kept = o->mode == WC_FT_CAL_SCALE ? "its shape is kept (e0:kappa)" : "its e0 is kept (kappa refitted)";
+		int fixed = snprintf(NULL, 0, OFF_FMT, mode, 1.0 / f, kept, base->platform, sep, "");
+		char stack[sizeof base->stack];
+		wc_error_name_cut(base->stack, fixed >= 0 && fixed < WC_WARNING_LEN - 1 ? WC_WARNING_LEN - 1 - (size_t)fixed : 0,
+		                  stack, sizeof stack);
+		WC_WARN(out, OFF_FMT, mode, 1.0 / f, kept, base->platform, sep, stack);
+#undef OFF_FMT
+	}
 	if (strchr(s->platform, '+'))
 		WC_WARN(out, "calibration: runs from several platforms (%s) share one factor", s->platform);
 	char list[32];

@@ -424,6 +424,28 @@ words_match(const wc_finetune_params *fitted, const wc_finetune_params *paper)
 	CHECK_INT(wc_ft_calibrate(fitted, one, &o, &r, NULL), WC_OK);
 	CHECK(cal_warned(&r, "the base (H200) describes another platform"));
 	wc_ft_calibrate_result_clear(&r);
+	/* the built-in base's stack (62 bytes) whole: a %.48s ended it
+	 * "eager attentio" */
+	CHECK_INT(wc_ft_calibrate(paper, one, &o, &r, NULL), WC_OK);
+	CHECK(cal_warned(&r, "(H200, Transformers + Accelerate + PEFT, eager attention (published)) describes "
+	                     "another platform, method or stack"));
+	wc_ft_calibrate_result_clear(&r);
+	/* a stack longer than the room, beside a platform name at its limit:
+	 * cut at the end with "...", the warning's own words whole */
+	wc_finetune_params longer = { 0 };
+	CHECK_INT(wc_finetune_params_copy(&longer, paper, NULL), WC_OK);
+	memset(longer.platform, 'P', sizeof longer.platform - 1);
+	longer.platform[sizeof longer.platform - 1] = '\0';
+	memset(longer.stack, 's', sizeof longer.stack - 1);
+	longer.stack[sizeof longer.stack - 1] = '\0';
+	CHECK_INT(wc_ft_calibrate(&longer, one, &o, &r, NULL), WC_OK);
+	CHECK(cal_warned(&r, "sss...) describes another platform, method or stack"));
+	for (int i = 0; i < r.n_warnings; i++)
+		if (strstr(r.warnings[i], "describes another"))
+			fprintf(stderr, "off by a factor, long stack: %s (%zu bytes)\n", r.warnings[i],
+			        strlen(r.warnings[i]));
+	wc_ft_calibrate_result_clear(&r);
+	wc_finetune_params_clear(&longer);
 	wc_ft_table_free(one);
 	wc_ft_table_free(t);
 }
