@@ -14,8 +14,9 @@
  * No clock: the writers are held at points of their work through the
  * linker's --wrap (tests/CMakeLists.txt) -- each once all its series are
  * pending, where the old names collided; then the first once its table is
- * in place, its series still pending, while the second goes to commit. The
- * second says when it takes the lock (flock) and when it writes its table
+ * in place, its earlier table's series not yet cleared, while the second
+ * goes to commit. The second says when it takes the lock (flock) and when
+ * it writes its table
  * (wc_runs_write): taking the lock, it waits for the first to finish; not
  * taking one, it wrote its table and series while the first was halfway,
  * and the first's renames then put its series under the second's table.
@@ -214,7 +215,7 @@ two_writers(const char *root, const char *folder)
 	CHECK(read(ready_a[0], &c, 1) == 1 && c == 'r'); /* a's series all pending */
 	CHECK(read(ready_b[0], &c, 1) == 1 && c == 'r'); /* and b's */
 	CHECK(write(go_a[1], "g", 1) == 1);
-	CHECK(read(ready_a[0], &c, 1) == 1 && c == 't'); /* a's table in place, its series pending */
+	CHECK(read(ready_a[0], &c, 1) == 1 && c == 't'); /* a's table in place, not yet cleared */
 	CHECK(write(go_b[1], "g", 1) == 1);
 	CHECK(read(ready_b[0], &said, 1) == 1);
 	int sa = -1, sb = -1;

@@ -4,8 +4,9 @@
  * were written to their final names one by one before the table, so a
  * write failing half-way (a full disk) had already replaced the earlier
  * table's series: its rows then pointed at another run's n(t). Now the
- * series go to pending names, the table is written, and only then are the
- * series renamed into place. The full disk is a file-size limit here: the
+ * series go to pending names, and a series whose name holds other bytes
+ * is put in place under a name of its own, never over the earlier
+ * table's, before the table is written. The full disk is a file-size limit here: the
  * short run's series fits under it, the long run's does not.
  */
 #include "data/data.h"
@@ -81,11 +82,27 @@ main(void)
 	CHECK_INT(count_named(series, "", ".tmp."), 0);
 	CHECK_INT(count_named(series, ".csv", ""), 2);
 
-	/* Without the limit the new run is written. */
+	/* Without the limit the new run is written. Its series is not a's
+	 * old bytes, which a reader of the old table may still be reading
+	 * by that name: it goes under a.csv's name with its '@' and 8 hex
+	 * digits (docs/architecture.md, "Files"), the table naming it, and
+	 * the old a.csv is cleared. */
 	test_run_ok(second);
-	char *sa2 = test_slurp(sa);
-	CHECK(strstr(sa2, ",3\n") != NULL);
+	wc_runs_table *t2 = NULL;
+	wc_error err;
+	CHECK_INT(wc_runs_read(table, &t2, &err), WC_OK);
+	char *sa2 = NULL;
+	if (t2 && t2->n_runs == 2) {
+		char *sa2_path = path_join(root, t2->runs[0].n_series);
+		CHECK(strstr(t2->runs[0].n_series, "t.series/a@") != NULL);
+		sa2 = test_slurp(sa2_path);
+		free(sa2_path);
+	}
+	CHECK(sa2 && strstr(sa2, ",3\n") != NULL);
+	CHECK(!test_exists(sa));
 	CHECK_INT(count_named(series, "", ".tmp."), 0);
+	CHECK_INT(count_named(series, ".csv", ""), 2);
+	wc_runs_free(t2);
 
 	free(table0);
 	free(table1);

@@ -130,10 +130,14 @@ size_t wc_ingest_runs_too_deep(const char *dir, char *first, size_t cap);
  *  each n(t) series as `<stem>.series/<run_id>.csv` beside it, path
  *  relative to the table in `n_series`). Extra columns: the ten metric
  *  columns, energy per request/iteration, counts, idle and n(t) sources,
- *  phase energies. `comment` may be NULL. Once the table is written, the
- *  series folder holds its series only: files named as series
- *  (`[A-Za-z0-9._-]+.csv`) that the table does not reference -- an
- *  earlier table's -- are removed. */
+ *  phase energies. `comment` may be NULL. The series are put in place
+ *  before the table, one whose name holds a file of other bytes as
+ *  `<run_id>@<8 hex digits>.csv`: a reader sees the earlier table with its
+ *  series or this one with its own (docs/architecture.md, "Files"). Once
+ *  the table is written, the series folder holds its series only: files
+ *  named as series (`[A-Za-z0-9._-]+.csv`, with or without the '@' part)
+ *  that the table does not reference -- an earlier table's -- are
+ *  removed. */
 int wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment,
                     wc_error *err);
 /** Can wc_ingest_write write `path`: not a folder, and its series folder

@@ -124,6 +124,19 @@ int wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err);
  *  and the reason. */
 void wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt);
 
+/* ingest_commit.c: an ingested table's commit (docs/architecture.md,
+ * "Files"). Under an exclusive flock of `series_dir`: each row's pending
+ * series (`pending[i]` for row i of `t`, NULL for none; its name is the
+ * series' with `cut` bytes more) renamed into place -- under
+ * `<name>@<8 hex digits>.csv`, the row's n_series following, when a file
+ * of other bytes holds its name -- then the table written at `path`, then
+ * the files named as series it does not name removed. Each pending
+ * renamed is freed and set NULL; the caller removes the rest. On failure
+ * before the table's rename the old table and the series it names are as
+ * they were. */
+int wc__ingest_commit(const char *path, const char *series_dir, wc_runs_table *t, char **pending, size_t cut,
+                      const char *comment, wc_error *err);
+
 /* ingest_reqs.c: which requests a row can see. A row's request loops
  * (counts, latencies, tokens, phases) visit only these, in log order, so
  * that a segment costs its own requests, not the run's, and sums add in

@@ -4,31 +4,24 @@
  * table (the n_series column holds the path relative to the table), then
  * the table itself with the trace metrics (docs/trace-metrics.md) and
  * ingest facts as extra columns. Both go through data/'s atomic writers.
- * The series go to pending names first, then the table, and only then are
- * the series renamed into place: a failure on the way (a full disk) leaves
- * an earlier table and its series as they were, and no table that points
- * at missing series. Then the series folder is cleared of an earlier
- * table's series. A pending name is a temporary of its series, with this
- * writer's pid (wc_temporary_reserve): no two writers share one, and a
- * killed writer's are swept by the next. Writers of one table commit --
- * table, renames, clearing -- one at a time, under a lock of the series
- * folder: the last to commit leaves its table and all its series, never a
- * mix (docs/architecture.md, "Files").
+ * The series go to pending names first, each a temporary of its series
+ * with this writer's pid (wc_temporary_reserve): no two writers share one,
+ * and a killed writer's are swept by the next. Then ingest_commit.c puts
+ * them in place, then the table, then clears the folder of an earlier
+ * table's series: a reader sees the old table with its series or the new
+ * one with its own, never a mix (docs/architecture.md, "Files").
  */
-#include "trace/ingest.h"
+#include "ingest_internal.h"
 #include "data/fileio.h"
 #include "data/table_inputs.h"
 #include "models/grow.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,130 +196,6 @@ check_series_names(const char *path, const wc_ingest_result *res, wc_error *err)
 	return rc;
 }
 
-/* Is `name` one that file_name writes: [A-Za-z0-9._-]+ then ".csv"? */
-static int
-is_series_name(const char *name)
-{
-	size_t n = strlen(name);
-	if (n <= 4 || strcmp(name + n - 4, ".csv") != 0)
-		return 0;
-	for (size_t k = 0; k < n - 4; k++) {
-		char c = name[k];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-		      c == '-' || c == '_'))
-			return 0;
-	}
-	return 1;
-}
-
-static int
-by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The table is written: remove the files of its series folder named as
- * series that it does not reference, which an earlier table left (its
- * rows' n_series would point a reader at them; docs/formats/telemetry.md,
- * "n(t) on the 50 ms grid"). Anything else in the folder -- other names, links,
- * folders -- is not ours and stays. A folder left empty goes too. */
-static int
-prune_series(const char *path, const char *series_dir, const wc_ingest_result *res, wc_error *err)
-{
-	char **names = calloc(res->n_rows ? res->n_rows : 1, sizeof *names), full[2048];
-	size_t n = 0;
-	int rc = WC_OK;
-	DIR *d = NULL;
-	if (!names)
-		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
-	for (size_t i = 0; i < res->n_rows; i++) {
-		if (res->rows[i].series_len < 2)
-			continue;
-		if (!(names[n] = malloc(200))) {
-			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
-			goto done;
-		}
-		file_name(res->rows[i].run.run_id, names[n++], 200);
-	}
-	qsort(names, n, sizeof *names, by_name);
-	if (!(d = opendir(series_dir))) {
-		if (errno != ENOENT)
-			rc = wc_error_set_path(err, WC_EIO, path,
-			                       ": written, but its series folder '%s' cannot be listed (%s)",
-			                       series_dir, strerror(errno));
-		goto done;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
-		struct stat st;
-		const char *name = e->d_name;
-		if (!is_series_name(name) || bsearch(&name, names, n, sizeof *names, by_name))
-			continue;
-		snprintf(full, sizeof full, "%s/%s", series_dir, name);
-		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) != 0 && rc == WC_OK)
-			rc = wc_error_set_path(err, WC_EIO, path, ": written, but '%s' of an earlier table stays (%s)",
-			                       full, strerror(errno));
-	}
-	closedir(d);
-	if (n == 0)
-		rmdir(series_dir); /* fails, as it should, when anything is left */
-done:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
-}
-
-/* The table is written: rename its pending series into place (each rename
- * atomic), then make the renames durable. A pending name is its series'
- * name and `cut` bytes more (".tmp.<pid>.XXXXXX", not a series name:
- * no prune takes it for one). */
-static int
-commit_series(const char *path, const char *series_dir, char **pending, size_t n, size_t cut, wc_error *err)
-{
-	int rc = WC_OK;
-	for (size_t k = 0; k < n; k++) {
-		char final[2048];
-		snprintf(final, sizeof final, "%.*s", (int)(strlen(pending[k]) - cut), pending[k]);
-		if (rc == WC_OK && rename(pending[k], final) != 0)
-			rc = wc_error_set_path(err, WC_EIO, path,
-			                       ": written, but its series '%s' could not be put in place "
-			                       "(%s)", final, strerror(errno));
-		if (rc != WC_OK)
-			unlink(pending[k]);
-	}
-	(void)wc_fsync_dir(series_dir); /* best effort: some filesystems refuse */
-	return rc;
-}
-
-/* The commit of a table -- its rename, its series' renames, the clearing
- * of the folder -- is one writer's at a time: an exclusive flock of the
- * series folder, released by close or by the writer's death. Two writers
- * to one -o otherwise interleaved, the first's table left with the
- * second's series or none (docs/architecture.md, "Files"). The folder is
- * checked to be the one locked (a writer's clearing may remove it, empty,
- * while another waits). No folder: -1, and there is none to clear, nor a
- * series of another writer to mix with. A filesystem without flock
- * commits unlocked, as before. */
-static int
-lock_series(const char *series_dir)
-{
-	for (;;) {
-		struct stat held, now;
-		int fd = open(series_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		int r;
-		while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
-			;
-		if (r != 0)
-			return fd; /* unlocked: no worse than before */
-		if (fstat(fd, &held) == 0 && stat(series_dir, &now) == 0 && held.st_dev == now.st_dev &&
-		    held.st_ino == now.st_ino)
-			return fd;
-		close(fd); /* removed, or another put in its place: again */
-	}
-}
-
 /* Folder, stem and series folder of table `path`: "out/runs.csv" ->
  * "out", "runs", "out/runs.series". */
 static void
@@ -460,9 +329,11 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 		return rc;
 	table_paths(path, dir, sizeof dir, stem, sizeof stem, series_dir, sizeof series_dir);
 
+	/* pending[i]: row i's series under its pending name, NULL once in
+	 * place (or for a row without one) */
 	char **pending = calloc(res->n_rows, sizeof *pending);
-	size_t n_pending = 0, cut = 0;
-	int made_dir = 0, created = 0, lock = -1;
+	size_t cut = 0;
+	int made_dir = 0, created = 0;
 	wc_write_batch batch = { 0, 0, 0 };
 	if (!pending || !(t = wc_runs_new())) {
 		free(pending);
@@ -506,11 +377,11 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 				goto done;
 			}
 			snprintf(full, sizeof full, "%s/%s", dir, rel);
-			if ((rc = wc_temporary_reserve(full, &pending[n_pending], err)) != WC_OK)
+			if ((rc = wc_temporary_reserve(full, &pending[i], err)) != WC_OK)
 				goto done;
-			cut = strlen(pending[n_pending]) - strlen(full);
-			if ((rc = wc_series_write(&batch, pending[n_pending++], r->series_t, r->series_running,
-			                          r->series_len, err)) != WC_OK)
+			cut = strlen(pending[i]) - strlen(full);
+			if ((rc = wc_series_write(&batch, pending[i], r->series_t, r->series_running, r->series_len,
+			                          err)) != WC_OK)
 				goto done;
 			memcpy(run.n_series, rel, rel_len + 1);
 		}
@@ -518,24 +389,17 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 		    (rc = set_extras(t, i, r, err)) != WC_OK)
 			goto done;
 	}
-	lock = lock_series(series_dir);
-	if ((rc = wc_runs_write(path, t, comment, err)) != WC_OK)
-		goto done;
-	rc = commit_series(path, series_dir, pending, n_pending, cut, err);
-	n_pending = 0; /* renamed, or removed by commit_series */
-	if (rc == WC_OK)
-		rc = prune_series(path, series_dir, res, err);
+	rc = wc__ingest_commit(path, series_dir, t, pending, cut, comment, err);
 done:
-	/* Failed before the table was written: the pending series go, and a
-	 * folder this write created for them. */
-	for (size_t k = 0; k < n_pending; k++)
-		unlink(pending[k]);
+	/* What is still pending goes, and on failure a folder this write
+	 * created for it. */
+	for (size_t k = 0; k < res->n_rows; k++) {
+		if (pending[k])
+			unlink(pending[k]);
+		free(pending[k]);
+	}
 	if (rc != WC_OK && created)
 		rmdir(series_dir); /* fails, as it should, when anything is left */
-	if (lock >= 0)
-		close(lock); /* the next writer may commit */
-	for (size_t k = 0; k < res->n_rows; k++)
-		free(pending[k]);
 	free(pending);
 	wc_runs_free(t);
 	return rc;
