@@ -237,8 +237,8 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 	if (!json_is_array(hist))
 		return wc__json_fail(ld, "/log_history", "expected an array, got %s", wc_json_type_name(hist));
 	size_t n = json_array_size(hist);
-	double prev = NAN;
-	int prev_eval = 0;
+	double prev = NAN, trained_s = 0.0;
+	int prev_eval = 0, trained = -1; /* the evaluations up to the last train_runtime entry */
 	out->eval_at = wc_alloc_array(n ? n : 1, sizeof *out->eval_at);
 	out->eval_s = wc_alloc_array(n ? n : 1, sizeof *out->eval_s);
 	if (!out->eval_at || !out->eval_s)
@@ -275,8 +275,11 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		}
 		out->eval_runtime_s += isfinite(runtime) ? runtime : 0.0;
 		prev_eval = isfinite(runtime);
-		if (isfinite(train))
+		if (isfinite(train)) {
 			out->train_runtime_s = train;
+			trained = out->n_evals;
+			trained_s = out->eval_runtime_s;
+		}
 		/* The running count at the last entry holding one, over that
 		 * entry's step: entries come every logging_steps, and the steps
 		 * after the last one hold tokens it does not (600000 at step 100
@@ -287,6 +290,17 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 			out->tokens_step = step;
 		}
 		out->n_log_entries++;
+	}
+	/* Entries after the last train_runtime one were logged after train()
+	 * returned: trainer.evaluate() called after it, past training's end
+	 * and its final save. They are no evaluation of the run (docs/finetune.md,
+	 * "An evaluation after train()"): listed, one at global_step was taken
+	 * out of the steps (-5.1 % energy per step). */
+	if (trained >= 0 && trained < out->n_evals) {
+		out->n_post_evals = out->n_evals - trained;
+		out->post_eval_s = out->eval_runtime_s - trained_s;
+		out->n_evals = trained;
+		out->eval_runtime_s = trained_s;
 	}
 	return WC_OK;
 }

@@ -72,6 +72,9 @@ typedef struct {
 	double eval_runtime_s;     /* their sum */
 	double *eval_at;           /* each one's step (the step it follows; NaN unknown) */
 	double *eval_s;            /* and its eval_runtime, s; both n_evals long, owned */
+	int n_post_evals;          /* entries with eval_runtime after the last train_runtime one
+	                            * (trainer.evaluate() after train()): not among the above */
+	double post_eval_s;        /* their eval_runtime, summed, s */
 	int n_log_entries;
 	int n_restarts;            /* entries whose step goes back from the entry before:
 	                            * a resumed run's log kept with the first session's */

@@ -95,6 +95,7 @@ wc__ft_state_schedule(const char *dir, const wc_trainer_state *st, wc_ft_steps_i
 		if (st->eval_at[i] >= 0.5)
 			evals_fit &= wc_ft_step_due(st->eval_at[i], st->eval_steps);
 	int n_dirs = checkpoints(dir, st, &dirs_fit, &paired);
+	in->post_eval_s = st->post_eval_s;
 	/* Its save_steps is the Trainer's when the checkpoint folders fit it,
 	 * whatever the evaluations do: evaluations by epoch with saves every
 	 * 100 steps were read as a save after each evaluation (3 for 6). Not

@@ -519,6 +519,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 			                 !(in->pause_restart && in->pause_restart[j]);
 	} else {
 		wc__ft_window_from_trace(&g);
+		wc__ft_window_post_evals(&g, in);
 	}
 	if (g.k1 <= g.k0) {
 		rc = wc_error_set(err, WC_EINVAL, "trace: no training in it (power never clearly above %.0f W)", g.theta);

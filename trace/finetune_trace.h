@@ -109,6 +109,8 @@ typedef struct {
 	int trailing_save;             /* a save follows the last step (global_step a
 	                                * multiple of save_steps) */
 	double trailing_eval_s;        /* an evaluation follows it: its length; 0 none */
+	double post_eval_s;            /* evaluations logged after train_runtime (trainer.evaluate()
+	                                * after train()), past training's end: their length; 0 none */
 	double save_steps;             /* the trainer state's save interval, steps; 0 = none
 	                                * or not the Trainer's (finetune_schedule.c) */
 	const unsigned char *eval_saved; /* 1 where a save follows evaluation i; NULL = where

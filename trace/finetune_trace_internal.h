@@ -42,6 +42,10 @@ size_t wc__ft_bin(const ft_grid *g, double t);
 /** Window from the trace: first to last bin above theta, gaps aside (all
  *  when flat). */
 void wc__ft_window_from_trace(ft_grid *g);
+/** The window's end drawn back to training's end past an evaluation run
+ *  after train() (`in->post_eval_s`) that the window holds
+ *  (finetune_state.c, docs/finetune.md "An evaluation after train()"). */
+void wc__ft_window_post_evals(ft_grid *g, const wc_ft_steps_info *in);
 /** Mark the bins outside [k0, k1) FT_OUTSIDE and those inside FT_ACTIVE,
  *  the power log's gaps left FT_GAP. */
 void wc__ft_mark_window(ft_grid *g);
