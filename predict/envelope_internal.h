@@ -291,12 +291,15 @@ int wc__envelope_arrivals_random(const wc_envelope_workload *w);
 /* The ceiling of the mean power of `servers` servers under random
  * arrivals `w` over `o`'s horizon, W (docs/intervals.md, "Physical
  * ceiling"), from the workload, not a realisation: predict's open-loop
- * ceiling (wc_law_loop_ceiling_w) at each rate's mean count -- rate x a
- * request's life (wc__envelope_request_life) with the hold and decay
- * after it, at least `m_sim` (the replicas' mean count per server) --
- * scaled by the upper 97.5 % quantile of the horizon's arrivals over
- * their mean. *m_out: the workload's mean count per server (0: it has
- * no load). NaN when no ceiling can be said (no service times). */
+ * ceiling (wc_law_loop_ceiling_w), averaged over the horizon, at each
+ * moment's mean count -- the arrivals expected over a request's life
+ * before it, the life a request's alone (wc__envelope_request_life) with
+ * the hold and decay after it, or longer where the replicas' mean count
+ * per server (`m_sim`) says so, so that a rate profile's requests run
+ * past their step -- scaled by the upper 97.5 % quantile of the horizon's
+ * arrivals over their mean. *m_out: the workload's mean count per server
+ * (0: it has no load). NaN when no ceiling can be said (no service
+ * times). */
 double wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelope_options *o,
                                  const wc_service_times *st, const wc_power_map *pm, int servers, double m_sim,
                                  double *m_out);

@@ -91,6 +91,38 @@ poisson_upper(double mu)
 	return hi;
 }
 
+/* The workload's expected arrivals per server from workload time 0 to
+ * `t`, negative before 0, where the first rate holds (the warm-up's,
+ * wc_envelope_workload_requests). */
+static double
+arrivals_to(const wc_envelope_workload *w, double t)
+{
+	return t >= 0.0 ? wc_envelope_workload_requests(w, 0.0, t) : -wc_envelope_workload_requests(w, -t, 0.0);
+}
+
+/* The mean, over a stretch of the horizon whose mean count runs linearly
+ * from `ma` to `mb`, of predict's open-loop ceiling at that count: its
+ * count range in pieces that grow with the count (the idle share, near
+ * exp(-m), changes fastest at small counts), three-point Gauss-Legendre
+ * on each. */
+static double
+ramp_ceiling(double ma, double mb, double ceiling_w, double floor_w, double n_max, int poisson)
+{
+	static const double x[3] = { -0.7745966692414834, 0.0, 0.7745966692414834 },
+	                    wt[3] = { 5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0 };
+	const double lo = fmin(ma, mb), hi = fmax(ma, mb);
+	if (!(hi - lo > 1e-12 * fmax(hi, 1.0)))
+		return wc_law_loop_ceiling_w(ceiling_w, floor_w, 0.5 * (lo + hi), n_max, poisson);
+	double sum = 0.0;
+	for (double a = lo; a < hi;) {
+		const double b = fmin(hi, fmax(a + 0.25, 1.5 * a)), mid = 0.5 * (a + b), half = 0.5 * (b - a);
+		for (int k = 0; k < 3; k++)
+			sum += half * wt[k] * wc_law_loop_ceiling_w(ceiling_w, floor_w, mid + half * x[k], n_max, poisson);
+		a = b;
+	}
+	return sum / (hi - lo);
+}
+
 double
 wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
                           const wc_power_map *pm, int servers, double m_sim, double *m_out)
@@ -126,15 +158,38 @@ wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelope_optio
 	const int poisson = !(w->kind == WC_ENVELOPE_BURSTY && w->burstiness > 1.0);
 	const double floor_w = wc__envelope_idle_w(pm, pm->tp);
 	const double ceiling_w = wc_power_ceiling_w(pm->max_w, pm->tp);
+	/* A request keeps running after the step it arrived in: the count at
+	 * t is what arrived over the life before it, [t - life, t], with life
+	 * = busy x queue (the replicas' mean count over the horizon's mean
+	 * rate, Little's law), so a step's work is carried past its end and
+	 * its count builds up over a life from its start (docs/intervals.md,
+	 * "Physical ceiling"). Between the step edges e and e + life the count
+	 * runs linearly; where the window holds no edge it is the step's rate
+	 * x life, the single rate's count. */
+	const double life = busy * queue;
+	const size_t edges = w->n_profile ? w->n_profile - 1 : 0; /* the last step holds after its until_s */
 	double top = 0.0, from = 0.0;
-	const size_t pieces = w->n_profile ? w->n_profile : 1;
-	for (size_t i = 0; i < pieces && from < T; i++) { /* each rate's share of the horizon */
-		const double until = i + 1 < pieces ? fmin(w->profile_until_s[i], T) : T;
-		const double rate = w->n_profile ? w->profile_rate[i] : w->rate;
-		if (until > from)
-			top += (until - from) / T *
-			       wc_law_loop_ceiling_w(ceiling_w, floor_w, rate * busy * queue * up, o->max_running, poisson);
-		from = fmax(from, until);
+	size_t i = 0, j = 0; /* edges at or before `from`, and edges whose life has ended by it */
+	while (from < T) {
+		while (i < edges && w->profile_until_s[i] <= from)
+			i++;
+		while (j < edges && w->profile_until_s[j] + life <= from)
+			j++;
+		double to = T, f;
+		if (i < edges)
+			to = fmin(to, w->profile_until_s[i]);
+		if (j < edges)
+			to = fmin(to, w->profile_until_s[j] + life);
+		if (i == j) { /* no edge in the window: step i's rate throughout */
+			const double rate = w->n_profile ? w->profile_rate[i] : w->rate;
+			f = wc_law_loop_ceiling_w(ceiling_w, floor_w, rate * busy * queue * up, o->max_running, poisson);
+		} else {
+			const double ma = up * (arrivals_to(w, from) - arrivals_to(w, from - life));
+			const double mb = up * (arrivals_to(w, to) - arrivals_to(w, to - life));
+			f = ramp_ceiling(fmax(ma, 0.0), fmax(mb, 0.0), ceiling_w, floor_w, o->max_running, poisson);
+		}
+		top += (to - from) / T * f;
+		from = to;
 	}
 	return servers * top;
 }
@@ -153,8 +208,11 @@ wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, in
 	/* The mean ends where the boards do over its loaded share; p95 does
 	 * not: 0.25 s samples of real A100 traces pass the board limit (p95
 	 * 500 W on a 400 W board). A ceiling the replicas did not give (no
-	 * memory for it) is the boards' alone. */
-	if (!isfinite(ceiling_w))
+	 * memory for it) is the boards' alone, and so is one below the mean it
+	 * holds: the simulation ran busier than that ceiling's idle share
+	 * says, so the share is wrong for this load and the top is not the
+	 * point (docs/intervals.md, "Physical ceiling"). */
+	if (!isfinite(ceiling_w) || ceiling_w < s->mean_w.value)
 		ceiling_w = wc_power_ceiling_w(pm->max_w, servers * pm->tp);
 	/* Neither ends below the servers' idle draw (the run's measured idle
 	 * where it has one, else the level's P0): the held-out error was
