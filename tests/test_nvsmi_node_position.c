@@ -1,0 +1,109 @@
+/*
+ * power.csv (nvidia-smi) without index or uuid: a node-wide log of 8 GPUs
+ * whose sweep rows share one timestamp, read for a run given fewer GPUs
+ * (tp 2, or gpu_uuids naming 2). Position cannot pick the run's GPUs out;
+ * counted off 2 at a time, most samples came at the time of the one
+ * before, each a bad line, and the refusal named --max-bad, which then
+ * read another GPU's power. It is refused before any bad line is counted,
+ * naming the column that tells the GPUs apart (docs/formats/telemetry.md,
+ * "GPU count from the timestamps").
+ */
+#include "data/nvsmi.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `gpus` GPUs, no index or uuid, 40 sweeps at 0.25 s, the rows of a sweep
+ * at one timestamp (as nvidia-smi prints one sweep's). */
+static char *
+node_log(const char *dir, const char *name, int gpus)
+{
+	size_t cap = 64 + 40 * (size_t)gpus * 64;
+	char *body = malloc(cap);
+	snprintf(body, cap, "timestamp, name, power.draw [W]\n");
+	for (int k = 0; k < 40; k++)
+		for (int g = 0; g < gpus; g++)
+			snprintf(body + strlen(body), cap - strlen(body),
+			         "2026/07/18 15:00:%02d.%03d, NVIDIA A100-SXM4-80GB, %.2f W\n", k / 4, 250 * (k % 4),
+			         g == 2 ? 300.0 : 61.0);
+	char *path = test_fixture(dir, name, body);
+	free(body);
+	return path;
+}
+
+static int
+read_log(const char *path, int n_gpus, const char *const *uuids, size_t n_uuids, wc_power_trace **pt,
+         wc_error *err)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	test_warnings w = { "", 0 };
+	opt.n_gpus = n_gpus;
+	opt.gpu_uuids = uuids;
+	opt.n_gpu_uuids = n_uuids;
+	opt.max_bad_fraction = 0.5; /* no allowance reads it */
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
+	return wc_power_trace_read(path, &opt, 0, pt, err);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("nvsmi_node_position");
+	char *node = node_log(dir, "node.csv", 8);
+	wc_power_trace *pt = NULL;
+	wc_error err = { 0, "" };
+
+	/* tp 2 on the node's log: refused, the remedy named */
+	CHECK_INT(read_log(node, 2, NULL, 0, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "node.csv:2:1: 8 rows share each timestamp (40 of the first 40 times), more than "
+	                        "the 2 GPUs given");
+	CHECK_CONTAINS(err.msg, "add uuid (or index) to --query-gpu");
+	CHECK(strstr(err.msg, "--max-bad") == NULL);
+	CHECK(strlen(err.msg) <= 255);
+	wc_power_trace_free(pt);
+	pt = NULL;
+
+	/* gpu_uuids naming 2 (the manifest's): they need a uuid column */
+	const char *uuids[] = { "GPU-aaaaaaaa-0000-0000-0000-000000000000", "GPU-bbbbbbbb-0000-0000-0000-000000000000" };
+	err = (wc_error){ 0, "" };
+	CHECK_INT(read_log(node, 2, uuids, 2, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "(gpu_uuids need a uuid column): add uuid (or index) to --query-gpu");
+	wc_power_trace_free(pt);
+	pt = NULL;
+
+	/* a TP 1 run on it: the same */
+	err = (wc_error){ 0, "" };
+	CHECK_INT(read_log(node, 1, NULL, 0, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "more than the 1 GPUs given");
+	wc_power_trace_free(pt);
+	pt = NULL;
+
+	/* the count the log holds, or none: read as before */
+	int counts[] = { 8, 0 };
+	for (int i = 0; i < 2; i++) {
+		err = (wc_error){ 0, "" };
+		CHECK_INT(read_log(node, counts[i], NULL, 0, &pt, &err), WC_OK);
+		if (pt) {
+			CHECK_INT(pt->info.n_gpus, 8);
+			CHECK_INT(pt->info.bad_lines, 0);
+		}
+		wc_power_trace_free(pt);
+		pt = NULL;
+	}
+
+	/* a 2-GPU log whose rows share timestamps, given 2: read */
+	char *pair = node_log(dir, "pair.csv", 2);
+	err = (wc_error){ 0, "" };
+	CHECK_INT(read_log(pair, 2, NULL, 0, &pt, &err), WC_OK);
+	if (pt)
+		CHECK_INT(pt->info.bad_lines, 0);
+	wc_power_trace_free(pt);
+
+	free(pair);
+	free(node);
+	free(dir);
+	return check_report("test_nvsmi_node_position");
+}
