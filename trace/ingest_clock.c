@@ -128,3 +128,43 @@ done:
 	free(e);
 	free(r);
 }
+
+double
+wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0)
+{
+	return used_offset_s + round((power_t0 - other_t0) / 900.0) * 900.0;
+}
+
+const char *
+wc__ingest_offset_hint(const run_ctx *rc, const wc_ingest_options *opt, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (!rc->engine_path[0])
+		return buf;
+	const char *uuids[WC_TELEMETRY_MAX_GPUS];
+	wc_telemetry_options t = wc__ingest_power_options(rc, opt, uuids);
+	t.warn = NULL; /* the logs' warnings are said when the run is ingested */
+	wc_power_trace *pt = rc->pt;
+	wc_engine_log *eng = rc->eng;
+	wc_error err;
+	if (!pt && wc_power_trace_read(rc->power_path, &t, opt->max_samples, &pt, &err) != WC_OK)
+		pt = NULL;
+	if (pt && !eng) {
+		t = wc__ingest_reader_options(opt);
+		t.warn = NULL;
+		t.epoch_offset_s = rc->m.engine_epoch_offset_s;
+		if (wc_engine_read(rc->engine_path, &t, 0, &eng, &err) != WC_OK)
+			eng = NULL;
+	}
+	/* zoned power times need no offset (docs/formats/telemetry.md,
+	 * "Timestamps"): nothing to suggest */
+	if (pt && eng && pt->n > 0 && eng->n > 0 && !pt->info.utc_stamps)
+		snprintf(buf, cap, " (the engine clock suggests %.0f)",
+		         wc__ingest_suggest_offset(isnan(rc->m.utc_offset_s) ? 0.0 : rc->m.utc_offset_s, pt->t[0],
+		                                   eng->t[0]));
+	if (pt != rc->pt)
+		wc_power_trace_free(pt);
+	if (eng != rc->eng)
+		wc_engine_free(eng);
+	return buf;
+}

@@ -236,6 +236,18 @@ double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a,
  *  minutes of each other). Shared by the serving and fine-tuning ingests. */
 double wc__ingest_suggest_offset(double used_offset_s, double power_t0, double other_t0);
 
+/** The power reader's options of run `rc`: the ingest's (see
+ *  wc__ingest_reader_options), the run's GPUs (tp, gpu_uuids, pointed to
+ *  from `uuids`, WC_TELEMETRY_MAX_GPUS of them) and clock (its UTC offset,
+ *  0 when unknown, and power_epoch_offset_s); no power bound. */
+wc_telemetry_options wc__ingest_power_options(const run_ctx *rc, const wc_ingest_options *opt, const char **uuids);
+/** " (the engine clock suggests N)" for a run without a UTC offset, N by
+ *  wc__ingest_suggest_offset from the first power and engine times,
+ *  into `buf` (returned); "" without an engine log, for power times
+ *  stamped with their zone, or when a log does not read. Reads the logs
+ *  (silently) where rc holds none yet: a run refused before them. */
+const char *wc__ingest_offset_hint(const run_ctx *rc, const wc_ingest_options *opt, char *buf, size_t cap);
+
 /** What a power log whose timestamps carry their zone says of the UTC
  *  offsets given it (docs/formats/telemetry.md, "Timestamps"): none
  *  applies; `offset` is the run's (the flag's when the run gives none),
