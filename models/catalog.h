@@ -175,8 +175,11 @@ const wc_model_info *wc_model_suggest(const char *name);
  *  stacks). */
 size_t wc_name_edit_distance(const char *a, size_t na, const char *b, size_t nb);
 /** Whether `edits` edits of a name of `len` characters are a typo of it,
- *  not another name (the one rule of every "did you mean"). */
-int wc_name_is_typo(size_t edits, size_t len);
+ *  not another name (the one rule of every "did you mean"): at most 2 and
+ *  fewer than a third of the name, or one of a name of 3 or more
+ *  characters that is `unique`ly the nearest (no other candidate as
+ *  near). */
+int wc_name_is_typo(size_t edits, size_t len, int unique);
 size_t wc_model_count(void);
 const wc_model_info *wc_model_at(size_t i);
 

@@ -95,16 +95,21 @@ suggest(const char *name)
 	char key[WC_NAME_SUGGEST_MAX + 1];
 	size_t nk = engine_key(name, key, sizeof key), best_d = (size_t)-1, best_len = 0;
 	const char *best = NULL;
+	int unique = 0;
 	for (size_t i = 0; nk && i < N_ENGINES + sizeof aliases / sizeof aliases[0]; i++) {
 		const char *cand = i < N_ENGINES ? engines[i].name : aliases[i - N_ENGINES][0];
+		const char *stack = i < N_ENGINES ? cand : aliases[i - N_ENGINES][1];
 		size_t d = wc_name_edit_distance(key, nk, cand, strlen(cand));
 		if (d < best_d) {
 			best_d = d;
 			best_len = strlen(cand); /* the spelling it is a typo of */
-			best = i < N_ENGINES ? cand : aliases[i - N_ENGINES][1];
+			best = stack;
+			unique = 1;
+		} else if (d == best_d && strcmp(stack, best) != 0) {
+			unique = 0; /* as near to another stack: no guess */
 		}
 	}
-	return best && wc_name_is_typo(best_d, best_len) ? best : NULL;
+	return best && wc_name_is_typo(best_d, best_len, unique) ? best : NULL;
 }
 
 int

@@ -255,6 +255,7 @@ wc_model_suggest(const char *name)
 	size_t nq = model_key(slash ? slash + 1 : name, q, sizeof q);
 	const wc_model_info *best = NULL;
 	size_t best_d = (size_t)-1;
+	int unique = 0;
 	for (size_t i = 0; nq && i < wc_model_count(); i++) {
 		size_t nk = model_key(models[i].name, k, sizeof k);
 		/* the query's head of about the entry's length: a suffix
@@ -280,15 +281,20 @@ wc_model_suggest(const char *name)
 		if (d < best_d) {
 			best_d = d;
 			best = &models[i];
+			unique = 1;
+		} else if (d == best_d) {
+			unique = 0;
 		}
 	}
-	return best && wc_name_is_typo(best_d, strlen(best->name)) ? best : NULL;
+	return best && wc_name_is_typo(best_d, strlen(best->name), unique) ? best : NULL;
 }
 
 int
-wc_name_is_typo(size_t edits, size_t len)
+wc_name_is_typo(size_t edits, size_t len, int unique)
 {
 	/* a typo, not another name: at most 2 edits, and fewer than a third
-	 * of the name */
-	return edits <= 2 && 3 * edits < len;
+	 * of the name; or one edit of a name of 3 (a third of which allows
+	 * none: `tgl`, `tgii` for tgi) where no other name is as near
+	 * (docs/capacity.md, "Serving stacks") */
+	return (edits <= 2 && 3 * edits < len) || (edits == 1 && len >= 3 && unique);
 }

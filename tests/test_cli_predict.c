@@ -337,6 +337,9 @@ engine_flag(void)
 	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "sglng"),
 	                 "--engine: unknown serving stack 'sglng': did you mean sglang? (accepted: vllm, sglang, "
 	                 "tensorrt-llm, tgi, deepspeed-mii, transformers)");
+	/* one edit of a 3-letter name: a typo too (docs/capacity.md) */
+	test_usage_error(ARGS("--platform", "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "tgl"),
+	                 "--engine: unknown serving stack 'tgl': did you mean tgi? (accepted: ");
 	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "llama.cpp"),
 	                 "--engine: unknown serving stack 'llama.cpp' (accepted: vllm,");
 	test_usage_error(ARGS("--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--engine", "tgi",

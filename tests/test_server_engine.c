@@ -107,6 +107,11 @@ test_route(const char *path, const char *fields)
 	                                                "(accepted: vllm, sglang, tensorrt-llm, tgi, deepspeed-mii, "
 	                                                "transformers)");
 	http_reply_free(&bad);
+	/* one edit of a 3-letter name: a typo too (docs/capacity.md) */
+	post(path, fields, ",\"engine\":\"tgl\"", &bad);
+	CHECK_INT(bad.status, 422);
+	CHECK_CONTAINS(http_error_str(&bad, "message"), "engine: unknown serving stack 'tgl': did you mean tgi? ");
+	http_reply_free(&bad);
 	post(path, fields, ",\"engine\":\"ollama\"", &bad);
 	CHECK_INT(bad.status, 422);
 	CHECK(strcmp(http_error_str(&bad, "field") ? http_error_str(&bad, "field") : "", "/engine") == 0);
