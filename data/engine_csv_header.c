@@ -53,6 +53,43 @@ bare(const char *name)
 	return name;
 }
 
+/* The stacks a header name is of, bit k for stacks[k]: by its prefix,
+ * else by the table's entries of its bare name; a name two stacks export
+ * alike (`generation_tokens_total`, vLLM's and SGLang's) is of neither.
+ * What a warning names as the log's stack (e->stack): an SGLang log
+ * lacking token counters was said to lack them "as TGI's has none"
+ * (docs/formats/telemetry.md, "What ingest derives"). */
+static const char *const stacks[] = { "vllm", "sglang", "tgi" };
+
+static unsigned
+name_stacks(const char *name)
+{
+	if (strncmp(name, "vllm:", 5) == 0)
+		return 1u;
+	if (strncmp(name, "sglang:", 7) == 0)
+		return 2u;
+	if (strncmp(name, "tgi_", 4) == 0)
+		return 4u;
+	size_t len = strcspn(name, "{");
+	unsigned m = 0;
+	for (size_t i = 0; i < N_EXPORTED; i++) {
+		const char *b = bare(exported[i].name);
+		if (strlen(b) == len && strncmp(name, b, len) == 0)
+			m |= name_stacks(exported[i].name); /* prefixed: no deeper */
+	}
+	return m & (m - 1) ? 0u : m;
+}
+
+/* The one stack of mask `m`, or NULL. */
+static const char *
+one_stack(unsigned m)
+{
+	for (size_t k = 0; k < sizeof stacks / sizeof stacks[0]; k++)
+		if (m == 1u << k)
+			return stacks[k];
+	return NULL;
+}
+
 const char *
 wc_engine_column_exported(wc_engine_column c, int k)
 {
@@ -249,6 +286,7 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 			break;
 		used += strlen(buf) + 1;
 		int c = r->map[k] = header_column(buf);
+		r->stacks |= name_stacks(buf);
 		char *lab = strchr(buf, '{');
 		if (lab && strrchr(lab, '}'))
 			*strrchr(lab++, '}') = '\0';
@@ -284,5 +322,6 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 		return wc_error_set_path(err, WC_EPARSE, r->path, ":%zu: no 'timestamp' column in the header", line_no);
 	r->n_cols = k;
 	r->header_line = line_no;
+	r->e->stack = one_stack(r->stacks);
 	return WC_OK;
 }

@@ -47,6 +47,7 @@ typedef struct {
 	eng_series *read;
 	size_t n_read;
 	int ended;             /* such a header was met: no line after it is read */
+	unsigned stacks;       /* the stacks the headers' names are of (engine_csv_header.c) */
 } eng_reader;
 
 /* Map the header's fields to columns (r->map, r->sum, r->n_series) and

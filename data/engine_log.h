@@ -55,6 +55,10 @@ typedef struct {
 	                                * last value); a row out of line with the
 	                                * rows around it is dropped as bad. */
 	size_t data_lines, bad_lines;
+	const char *stack;             /* the serving stack whose names the
+	                                * header carries ("vllm", "sglang",
+	                                * "tgi": wc_engine_info's name); NULL
+	                                * when none or several */
 } wc_engine_log;
 
 /** Read an engine CSV (CRLF or LF; columns in any order; only `timestamp`

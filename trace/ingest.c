@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/catalog.h"
 #include "models/grow.h"
 #include "trace/idle.h"
 
@@ -172,13 +173,23 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 	const char *why = rc->req ? "the request log gives no count" : stated_count_unused(rc, opt);
 	if (!why)
 		why = "no request log or level count";
+	/* The stack the header's names are of, when one is: TGI exports no
+	 * token counter; another stack's log was scraped without it. None
+	 * named when the names say none (an SGLang log was blamed on TGI). */
+	const wc_engine_info *stack = rc->eng && rc->eng->stack ? wc_engine_lookup(rc->eng->stack) : NULL;
+	char engine[96];
+	if (!rc->eng)
+		snprintf(engine, sizeof engine, "no engine.csv");
+	else if (rc->eng->col[WC_ENG_GENERATION_TOKENS])
+		snprintf(engine, sizeof engine, "engine.csv's generation_tokens_total gives none there");
+	else if (stack && strcmp(stack->name, "tgi") == 0)
+		snprintf(engine, sizeof engine, "engine.csv has no generation_tokens_total, as TGI's has none");
+	else
+		snprintf(engine, sizeof engine, "engine.csv%s%s%s has no generation_tokens_total", stack ? " (" : "",
+		         stack ? stack->label : "", stack ? "'s)" : "");
 	char msg[WC_ERROR_MSG_MAX];
 	wc_error_format_path(msg, sizeof msg, rc->dir, ": %zu of %zu rows have no output-token count (%s; %s): "
-	                     "throughput_tok_s and energy_per_token_j are blank", blank, made,
-	                     !rc->eng ? "no engine.csv"
-	                     : rc->eng->col[WC_ENG_GENERATION_TOKENS] ? "engine.csv's generation_tokens_total gives none there"
-	                     : "engine.csv has no generation_tokens_total, as TGI's has none",
-	                     why);
+	                     "throughput_tok_s and energy_per_token_j are blank", blank, made, engine, why);
 	opt->warn(msg, opt->warn_payload);
 }
 
