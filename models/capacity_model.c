@@ -77,6 +77,15 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	if (m->kv_dim <= 0 && ((rc = need_count(m->kv_heads, "kv_heads", err)) ||
 	                       (rc = need_count(m->head_dim, "head_dim", err))))
 		return rc;
+	/* Grouped-query attention: each KV head serves an equal group of the
+	 * attention heads, so there are no more of them and they divide the
+	 * attention heads (docs/capacity.md, "Memory as vLLM does it"); an
+	 * override that breaks this describes no model vLLM loads. */
+	if (m->kv_dim <= 0 && m->attention_heads > 0 && m->attention_heads % m->kv_heads != 0)
+		return wc_error_set(err, WC_EINVAL, "architecture/kv_heads: must %s %.64s's %d attention heads (each "
+		                    "KV head serves an equal group of them), got %d",
+		                    m->kv_heads > m->attention_heads ? "be at most" : "divide",
+		                    m->name ? m->name : "the model", m->attention_heads, m->kv_heads);
 	if (m->attention_layers < 0 || m->attention_layers > m->layers)
 		return wc_error_set(err, WC_EINVAL, "architecture/cache_layers: must be between 0 (every layer) and "
 		                    "layers (%d)", m->layers);
@@ -125,8 +134,10 @@ void
 wc_capacity_arch_place(wc_capacity_arch *a, int tp, int expert_parallel)
 {
 	if (tp > 1) {
-		/* vLLM gives each GPU ceil(kv_heads / tp) heads, at least one; a
-		 * latent (kv_heads 0) is not split at all. */
+		/* vLLM gives each GPU kv_heads / tp heads, or, with fewer heads
+		 * than GPUs, one head copied on tp / kv_heads of them (any other
+		 * tp cannot start: wc_predict_memory_check refuses it); the
+		 * ceiling is that on both. A latent (kv_heads 0) is not split. */
 		double copies = a->kv_heads > 0 ? (double)tp * ceil((double)a->kv_heads / tp) / a->kv_heads : (double)tp;
 		a->kv_bytes_per_token *= copies;
 		a->kv_window_bytes_per_token *= copies;

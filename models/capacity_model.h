@@ -172,13 +172,14 @@ typedef struct {
 double wc_capacity_bytes_per_value(wc_precision p);
 /** Turn architecture facts into bytes and FLOPs. Needs layers, kv_heads
  *  and head_dim (or kv_dim) and the parameter counts; for MoE also experts
- *  and experts_per_token. Messages start with "architecture/<field>". */
+ *  and experts_per_token; kv_heads must divide attention_heads where both
+ *  are known. Messages start with "architecture/<field>". */
 int wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision kv,
                           wc_capacity_arch *out, wc_error *err);
 /** Place the model on a group of `tp` GPUs (docs/capacity.md, "Step time"
  *  and "Memory as vLLM does it"): every GPU keeps at least one KV head, so
  *  a group larger than the model's KV heads keeps copies of them (tp /
- *  kv_heads, rounded up per GPU), and a latent cache is kept whole on
+ *  kv_heads, a whole number on any group vLLM starts), and a latent cache is kept whole on
  *  every GPU; both the memory check and the decode step's reads then
  *  count these copies. Expert parallel (`expert_parallel` != 0, MoE only)
  *  adds no weight copies to memory (vLLM keeps the shared layers tensor

@@ -78,6 +78,32 @@ wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err)
 	                    WC_NUM_TEXT(c->sm_clock_mhz), info->name, info->min_sm_clock_mhz, info->max_sm_clock_mhz);
 }
 
+/* The KV heads a tensor-parallel group splits: 0 for a latent cache
+ * (kv_dim, multi-head latent attention), which is not split. */
+static int
+split_kv_heads(const wc_model_info *m)
+{
+	return m->kv_dim > 0 ? 0 : m->kv_heads;
+}
+
+enum { TP_STARTS, TP_ATTENTION, TP_KV };
+
+/* Whether vLLM can start a tensor-parallel group of `g` GPUs on `m`
+ * (docs/capacity.md, "Memory as vLLM does it"): its QKV projection shards
+ * the attention heads, so g must divide them, and the K KV heads: with
+ * K >= g, g must divide K; with fewer, g must be a multiple of K (each
+ * head copied on g / K GPUs). Heads not known (0) are not checked. */
+static int
+tp_fault(const wc_model_info *m, int g)
+{
+	int kv = split_kv_heads(m);
+	if (m->attention_heads > 0 && m->attention_heads % g != 0)
+		return TP_ATTENTION;
+	if (kv > 0 && (kv >= g ? kv % g : g % kv) != 0)
+		return TP_KV;
+	return TP_STARTS;
+}
+
 int
 wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
 {
@@ -91,17 +117,20 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
 		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %s",
 		                    WC_NUM_TEXT(c->gpu_memory_utilization));
-	/* vLLM shards the attention heads over a tensor-parallel group and
-	 * refuses a size that does not divide them: such a deployment cannot
-	 * start, so it is refused as weights that do not fit are. An expert
-	 * parallel group with data_parallel 1 (the only one a configuration
-	 * states) splits its attention as tensor parallel does
-	 * (docs/capacity.md, "Step time"): checked alike. */
-	if (c->arch && c->arch->attention_heads > 0 && c->tp > 1 &&
-	    c->arch->attention_heads % c->tp != 0)
+	/* A group vLLM cannot start is refused as weights that do not fit
+	 * are (tp_fault). An expert parallel group with data_parallel 1 (the
+	 * only one a configuration states) splits its attention as tensor
+	 * parallel does (docs/capacity.md, "Step time"): checked alike. */
+	int fault = c->arch && c->tp > 1 ? tp_fault(c->arch, c->tp) : TP_STARTS;
+	if (fault == TP_ATTENTION)
 		return wc_error_set(err, WC_EINVAL, "tp: %d does not divide %s's %d attention heads; vLLM's tensor "
 		                    "parallelism cannot start such a group (docs/capacity.md)", c->tp, c->arch->name,
 		                    c->arch->attention_heads);
+	if (fault == TP_KV)
+		return wc_error_set(err, WC_EINVAL, "tp: %d %s %s's %d KV heads; vLLM's tensor parallelism cannot start "
+		                    "such a group (docs/capacity.md)", c->tp,
+		                    c->tp <= c->arch->kv_heads ? "does not divide" : "is not a multiple of", c->arch->name,
+		                    c->arch->kv_heads);
 	if (!c->platform || !memory_facts(p, c, &hw, &reserve) || c->tp < 1)
 		return WC_OK; /* nothing to check against: a user-defined level */
 	if ((rc = wc__predict_config_arch(c, &a, err)) != WC_OK)
@@ -115,19 +144,22 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 			                    "%.2f GB workspace per GPU", 1.0 - reserve, c->platform, hw.memory_bytes / 1e9,
 			                    WC_CAPACITY_WORKSPACE_GB);
 		/* The fewest GPUs that hold the weights, and the group vLLM can
-		 * start: its tensor parallelism shards the attention heads, so
-		 * the group size must divide them (known for catalog models). */
+		 * start (tp_fault; known for models whose heads are known). */
 		double need = ceil(a.weight_bytes / per_gpu);
-		int heads = c->arch ? c->arch->attention_heads : 0, group = 0;
-		for (int g = (int)fmin(need, WC_LAW_MAX_TP + 1.0); heads > 0 && g <= heads && g <= WC_LAW_MAX_TP; g++)
-			if (heads % g == 0) {
+		int heads = c->arch ? c->arch->attention_heads : 0, kv = c->arch ? split_kv_heads(c->arch) : 0;
+		int group = 0;
+		for (int g = (int)fmin(need, WC_LAW_MAX_TP + 1.0); (heads > 0 || kv > 0) && g <= WC_LAW_MAX_TP; g++)
+			if (tp_fault(c->arch, g) == TP_STARTS) {
 				group = g;
 				break;
 			}
 		char usable[160] = "";
-		if (group > (int)need)
-			snprintf(usable, sizeof usable, ": tp %d, the smallest dividing %.28s's %d attention heads", group,
-			         c->arch->name, heads);
+		if (group > (int)need && heads > 0 && kv > 0)
+			snprintf(usable, sizeof usable, ": tp %d, the smallest %.28s's %d attention and %d KV heads allow",
+			         group, c->arch->name, heads, kv);
+		else if (group > (int)need)
+			snprintf(usable, sizeof usable, ": tp %d, the smallest %.28s's %d %s heads allow", group,
+			         c->arch->name, heads > 0 ? heads : kv, heads > 0 ? "attention" : "KV");
 		/* names cut so that any board and model fit in 255 bytes */
 		return wc_error_set(err, WC_EINVAL,
 		                    "tp: the weights need %.1f GB but %d x %.24s (%.1f GB each) hold %.1f GB (%.0f %% kept "

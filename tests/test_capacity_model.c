@@ -282,9 +282,10 @@ memory(void)
 	 * reports it, 85.5 GB): refused, naming tp and the numbers */
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "tp: the weights need 810.0 GB but 1 x H100 (85.5 GB each) hold 75.3 GB (10 % kept free, 1.64 GB/GPU workspace)");
-	/* and the group vLLM can start: tp must divide the 128 heads */
+	/* and the group vLLM can start: tp must divide the 128 heads, and
+	 * the 8 KV heads must divide it */
 	CHECK_CONTAINS(err.msg, "at least 11 GPUs needed: tp 16, the smallest "
-	                        "dividing Llama-3.1-405B's 128 attention heads");
+	                        "Llama-3.1-405B's 128 attention and 8 KV heads allow");
 	/* the longest names of the catalogs still leave the message whole
 	 * (it was cut at "attention head" for Qwen3-Coder-480B on A100-PCIe) */
 	{
@@ -293,7 +294,7 @@ memory(void)
 		lc.arch = wc_model_lookup("Qwen3-Coder-480B-A35B");
 		lc.active_params_b = 35;
 		CHECK_INT(wc_predict_memory_check(&p, &lc, &fit, &err), WC_EINVAL);
-		CHECK_CONTAINS(err.msg, "the smallest dividing Qwen3-Coder-480B-A35B's 96 attention heads");
+		CHECK_CONTAINS(err.msg, "the smallest Qwen3-Coder-480B-A35B's 96 attention and 8 KV heads allow");
 		CHECK(strlen(err.msg) < WC_ERROR_MSG_MAX - 1);
 	}
 	/* 4 of 40 GB hold a 70 B model, and 4 divides its 64 heads: no group named beside */
@@ -302,13 +303,13 @@ memory(void)
 	c.active_params_b = 70.6;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "at least 4 GPUs needed");
-	CHECK(strstr(err.msg, "the smallest dividing") == NULL);
+	CHECK(strstr(err.msg, "the smallest") == NULL);
 	c.platform = "H100";
 	c.active_params_b = 405;
 	/* without the architecture N_act is a lower bound on the weights (heads unknown: no group) */
 	c.arch = NULL;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
-	CHECK(strstr(err.msg, "the smallest dividing") == NULL);
+	CHECK(strstr(err.msg, "the smallest") == NULL);
 	/* 16 GB of Qwen3-8B; (0.9 x 81559 MiB - the engine's 1.64 GB workspace
 	 * - 16.38 GB) / (held x 147456 B) requests run at once, each holding its
 	 * prompt, half its output and half a 16-token block on average (vLLM

@@ -135,7 +135,7 @@ test_bad_inputs(const char *dir)
 		                 "Llama-3.1-405B", "--closed", "32", "--horizon", "60", "--replicas", "2", NULL };
 	expect_usage(locked, 2, "--tp: the weights need 810.0 GB but 1 x H100-locked");
 	/* whole, within 255 bytes (it was cut at "attentio") */
-	expect_usage(locked, 2, "the smallest dividing Llama-3.1-405B's 128 attention heads\n");
+	expect_usage(locked, 2, "the smallest Llama-3.1-405B's 128 attention and 8 KV heads allow\n");
 	/* the level's name in another case is the level, echoed as the set spells it */
 	const char *lower[] = { "wattcast", "envelope", "--profile", "paper", "--platform", "h100-locked", "--model",
 		                "Llama-3.1-405B", "--closed", "32", "--horizon", "60", "--replicas", "2", NULL };
