@@ -131,6 +131,8 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		                    "such a group (docs/capacity.md)", c->tp,
 		                    c->tp <= c->arch->kv_heads ? "does not divide" : "is not a multiple of", c->arch->name,
 		                    c->arch->kv_heads);
+	if ((rc = wc_predict_prefill_facts_check(c->arch, c->input_tokens, err)) != WC_OK)
+		return rc;
 	if (!c->platform || !memory_facts(p, c, &hw, &reserve) || c->tp < 1)
 		return WC_OK; /* nothing to check against: a user-defined level */
 	if ((rc = wc__predict_config_arch(c, &a, err)) != WC_OK)

@@ -247,6 +247,12 @@ int wc_predict_money_check(double price_per_kwh, double grams_co2_per_kwh, wc_er
  *  weight). Refused as "architecture/<the missing fact>: required with ...";
  *  the CLI's and routes' rule. */
 int wc_predict_moe_facts_check(const wc_model_info *m, wc_error *err);
+/** A prompt's prefill needs the model's width (docs/capacity.md, "Step
+ *  time": t_pre's attention term 2 layers d_model L_in^2): `m` without
+ *  d_model and input_tokens > 0 is refused as "architecture/d_model:
+ *  required for a prompt ..." -- the memory check's rule, which every
+ *  answer passes, and the routes' at parsing, as a missing field. */
+int wc_predict_prefill_facts_check(const wc_model_info *m, double input_tokens, wc_error *err);
 /** The caveat of an interval from `n_draws` bootstrap draws, 0 < n_draws
  *  < WC_BOOTSTRAP_MIN_95, into the warning list `list` of `*n` (nothing
  *  otherwise): its 2.5 % tails hold no draw of their own. */

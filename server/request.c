@@ -287,6 +287,12 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 		                 "architecture {layers, kv_heads, head_dim, ...} with active_params_b");
 		return -1;
 	}
+	/* a fact the answer needs and the request lacks: a missing field,
+	 * as layers, kv_heads and head_dim are (docs/http-api.md, "Errors") */
+	if (r->have_arch && wc_predict_prefill_facts_check(&r->arch, c->input_tokens, &err) != WC_OK) {
+		wc_api_error_set(e, 422, "missing_field", "/architecture/d_model", "%s", err.msg);
+		return -1;
+	}
 	return 0;
 }
 

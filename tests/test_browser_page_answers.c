@@ -212,7 +212,8 @@ check_other_model(void)
 	            " && document.activeElement.id === 'f-architecture-layers'"
 	            " && document.getElementById('f-active_params_b').getAttribute('aria-invalid') === null"));
 	page_eval_ok(B, "(() => { for (const [k, v] of [['f-active_params_b', '8'], ['f-architecture-layers', '36'],"
-	                " ['f-architecture-kv_heads', '8'], ['f-architecture-head_dim', '128']])"
+	                " ['f-architecture-kv_heads', '8'], ['f-architecture-head_dim', '128'],"
+	                " ['f-architecture-d_model', '4096']])"
 	                " document.getElementById(k).value = v; return true; })()");
 	record();
 	page_eval_ok(B, "document.getElementById('predict').click()");

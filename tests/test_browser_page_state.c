@@ -67,7 +67,8 @@ check_refused_link(void)
 	            " && /[?&]tp=0(&|$)/.test(location.search)"));
 }
 
-#define OTHER_ARCH "active_params_b=8&architecture.layers=36&architecture.kv_heads=8&architecture.head_dim=128"
+#define OTHER_ARCH "active_params_b=8&architecture.layers=36&architecture.kv_heads=8&architecture.head_dim=128" \
+	"&architecture.d_model=4096"
 
 static void
 check_other_link(void)
@@ -76,7 +77,7 @@ check_other_link(void)
 	json_t *own = cdp_eval(B, "document.getElementById('node-power').textContent");
 	open_link("platform=H100&model=Other&" OTHER_ARCH "&concurrency=32"
 	          "&cmp=platform:A100;model:Other;active_params_b:8;architecture.layers:36;architecture.kv_heads:8;"
-	          "architecture.head_dim:128",
+	          "architecture.head_dim:128;architecture.d_model:4096",
 	          1);
 	CHECK(truth("document.getElementById('f-model').value === ''"
 	            " && document.getElementById('f-active_params_b').value === '8'"));

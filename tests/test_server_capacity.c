@@ -282,10 +282,10 @@ refusals(void)
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":-1},"
 	           "\"concurrency\":8}", "/architecture/layers", "between");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":32,"
-	           "\"kv_heads\":8,\"head_dim\":128,\"sliding_window\":4096},\"concurrency\":8,\"input_tokens\":10,"
+	           "\"kv_heads\":8,\"head_dim\":128,\"d_model\":4096,\"sliding_window\":4096},\"concurrency\":8,\"input_tokens\":10,"
 	           "\"output_tokens\":10}", "/architecture/sliding_window", "no layer attends within it");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":32,"
-	           "\"kv_heads\":8,\"head_dim\":128,\"cache_layers\":8},\"concurrency\":8,\"input_tokens\":10,"
+	           "\"kv_heads\":8,\"head_dim\":128,\"d_model\":4096,\"cache_layers\":8},\"concurrency\":8,\"input_tokens\":10,"
 	           "\"output_tokens\":10}", "/architecture/sliding_window", "the other 24 layers would cache nothing");
 }
 

@@ -142,7 +142,7 @@ test_least_load(void)
 	 * refused below): one running request of 10^8 + 10^8 tokens on a
 	 * 20 B model whose cache holds them. */
 	const char *slow = "{\"platform\":\"H100\",\"active_params_b\":20,\"architecture\":{\"layers\":80,"
-	                   "\"kv_heads\":1,\"head_dim\":1,\"sliding_window\":1,\"cache_layers\":1},"
+	                   "\"kv_heads\":1,\"head_dim\":1,\"d_model\":1,\"sliding_window\":1,\"cache_layers\":1},"
 	                   "\"input_tokens\":1e8,\"output_tokens\":1e8,\"rate\":1e-6,\"concurrency\":1}";
 	expect(INF, slow, "invalid_value", "/concurrency", "concurrency: an engine limit of 1 running requests serves");
 	expect("/v1/predict/flexibility", slow, "invalid_value", "/concurrency", "an engine limit of 1 running");
