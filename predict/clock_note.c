@@ -33,13 +33,12 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 	/* A series' steps run there only for the share no clock meets: said
 	 * with it, not as the whole series' clock (docs/capacity.md, "The
 	 * board's power limit"). */
-	char share[48] = "";
-	if (least > 0.0 && least < 1.0 - 1e-12)
-		snprintf(share, sizeof share, " for %.1f %% of the series' time", 100.0 * least);
+	char share[48];
+	wc__predict_series_share(share, sizeof share, least);
 	char at[128] = "";
 	if (!asked && least > 0.0)
-		snprintf(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz,%s%s still above the %s; ",
-		         mhz, share, share[0] ? "," : "", limit);
+		wc_error_format(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz,%s%s still above the %s; ",
+		                mhz, share, share[0] ? "," : "", limit);
 	else if (!asked)
 		snprintf(at, sizeof at, "the GPU settles at %.0f MHz; ", mhz);
 	if (r->clock_max <= 0.0)

@@ -128,6 +128,11 @@ const char *wc__predict_sig(char *buf, size_t cap, double v, int digits);
  *  One rule for every span warning (predict/span_text.c). */
 int wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi);
 #define WC__SPAN_DIGITS 3
+/** " for 12.5 % of the series' time" into `buf` when 0 < `share` < 1 (a
+ *  series' steps some of whose time a caveat holds for), else "": one
+ *  wording for every series caveat's share (predict/span_text.c).
+ *  Returns `buf`. */
+const char *wc__predict_series_share(char *buf, size_t cap, double share);
 
 /** The warning line of a power level `lvl` of `p` transferred from a
  *  datasheet; it says when the board is another vendor's than every

@@ -342,15 +342,34 @@ typedef struct {
 	int active, running, tp; /* outside that span */
 	int beyond;              /* outside any, or the level records no span of its runs */
 	double lo, hi;           /* the loaded steps' least and greatest running count */
+	/* the part of the load outside the running span: the greatest
+	 * count below it and the least above it (0: none), and the share
+	 * of the time (of a series; 1 for one load) spent there */
+	double below_hi, above_lo, outside_share;
 } span_check;
 
 static span_check
 span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 {
-	span_check k = { 0, 0, 0, 0, 0.0, h->len ? h->running[h->len - 1] : 0.0 };
+	span_check k = { 0, 0, 0, 0, 0.0, h->len ? h->running[h->len - 1] : 0.0, 0.0, 0.0, 1.0 };
 	/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
 	for (size_t i = 0; i < h->len && k.lo <= 0.0; i++)
 		k.lo = h->running[i];
+	/* A series mostly inside the span is not "outside": the part that is
+	 * and its share of the series' time are said (the values increase). */
+	double all = 0.0, out = 0.0;
+	for (size_t i = 0; i < h->len; i++) {
+		const double n = h->running[i], w = h->weight ? h->weight[i] : 0.0;
+		const int below = n > 0.0 && n < r->running_min * (1 - 1e-9), above = n > r->running_max * (1 + 1e-9);
+		all += w;
+		if (r->running_max > 0 && below)
+			k.below_hi = n;
+		if (r->running_max > 0 && above && !(k.above_lo > 0.0))
+			k.above_lo = n;
+		out += r->running_max > 0 && (below || above) ? w : 0.0;
+	}
+	if (h->len > 1 && all > 0.0)
+		k.outside_share = out / all;
 	/* Publishers round parameter counts (Llama-3.1-70B is 70 B in the
 	 * ML.ENERGY tables the span comes from, 70.6 B in the catalog an answer
 	 * uses): sizes within that rounding of the span's ends are inside it
@@ -418,11 +437,22 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 			const int dc = wc__predict_span_digits(span.lo, span.hi, cap_span[0], cap_span[1]);
 			dg = dc > dg ? dc : dg;
 		}
-		if (span.lo == span.hi)
-			snprintf(load, sizeof load, "%s", wc__predict_sig(d, sizeof d, span.lo, dg));
-		else
-			snprintf(load, sizeof load, "%s-%s", wc__predict_sig(a, sizeof a, span.lo, dg),
-			         wc__predict_sig(b, sizeof b, span.hi, dg));
+		/* the loads outside, below the span and above it */
+		const double outside[2][2] = { { span.lo, span.below_hi }, { span.above_lo, span.hi } };
+		load[0] = '\0';
+		for (int k = 0; k < 2; k++) {
+			if (!(outside[k][0] > 0.0 && outside[k][1] > 0.0))
+				continue;
+			size_t used = strlen(load);
+			if (outside[k][0] == outside[k][1])
+				snprintf(load + used, sizeof load - used, "%s%s", used ? " and " : "",
+				         wc__predict_sig(d, sizeof d, outside[k][0], dg));
+			else
+				snprintf(load + used, sizeof load - used, "%s%s-%s", used ? " and " : "",
+				         wc__predict_sig(a, sizeof a, outside[k][0], dg), wc__predict_sig(b, sizeof b, outside[k][1], dg));
+		}
+		char share[48] = "";
+		wc__predict_series_share(share, sizeof share, span.outside_share);
 		char both_text[96] = "";
 		if (both) {
 			char c0[40], c1[40];
@@ -431,9 +461,10 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 		}
 		if (joined)
 			*joined = both;
-		wc_error_format(notes[n++], WC_WARNING_LEN, "%s: load %s is outside the calibrated span %s-%s%s %s", field, load,
-		         wc__predict_sig(a, sizeof a, r->running_min, dg), wc__predict_sig(b, sizeof b, r->running_max, dg),
-		         both_text, on);
+		const int two = strstr(load, " and ") != NULL;
+		wc_error_format(notes[n++], WC_WARNING_LEN, "%s: load%s %s %s outside the calibrated span %s-%s%s %s%s", field,
+		         two ? "s" : "", load, two ? "are" : "is", wc__predict_sig(a, sizeof a, r->running_min, dg),
+		         wc__predict_sig(b, sizeof b, r->running_max, dg), both_text, on, share);
 	}
 	if (span.tp)
 		snprintf(notes[n++], WC_WARNING_LEN, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min,

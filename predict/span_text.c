@@ -53,3 +53,12 @@ wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi)
 		d++;
 	return d;
 }
+
+const char *
+wc__predict_series_share(char *buf, size_t cap, double share)
+{
+	buf[0] = '\0';
+	if (share > 0.0 && share < 1.0 - 1e-12)
+		snprintf(buf, cap, " for %.1f %% of the series' time", 100.0 * share);
+	return buf;
+}
