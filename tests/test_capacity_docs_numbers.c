@@ -1,0 +1,160 @@
+/*
+ * The numbers docs/capacity.md quotes in its prose from the built-in
+ * profile are the ones the binary gives now (test_cli_docs_examples checks
+ * only the "$ wattcast" blocks): each example here is run, and the phrase
+ * the page words it with, holding the program's digits, must be on the
+ * page (its line breaks read as spaces). A refit moved them -- the page
+ * said 2.57 requests/s for 2.547, 3.939 and 84.5 W for 3.934 and 84.1 W,
+ * 457 W for 466.6 W, 0.3204 s for 0.3208 s, 3.27/s for 3.25/s -- and no
+ * test saw it.
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The page with every run of white space one space. */
+static char *
+page_text(void)
+{
+	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "docs/capacity.md");
+	char *s = test_slurp(path);
+	size_t w = 0;
+	for (size_t r = 0; s[r]; r++) {
+		const int space = s[r] == ' ' || s[r] == '\n' || s[r] == '\t';
+		if (space && w > 0 && s[w - 1] == ' ')
+			continue;
+		s[w++] = space ? ' ' : s[r];
+	}
+	s[w] = '\0';
+	free(path);
+	return s;
+}
+
+/* `wattcast predict inference ARGS --json`, parsed (NULL on failure). */
+static json_t *
+answer(const char *const *args)
+{
+	const char *argv[40] = { "wattcast", "predict", "inference" };
+	int n = 3;
+	while (*args && n < 38)
+		argv[n++] = *args++;
+	argv[n++] = "--json";
+	argv[n] = NULL;
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(j != NULL);
+	run_result_free(&r);
+	return j;
+}
+
+static double
+capacity_num(const json_t *j, const char *key)
+{
+	return json_number_value(json_object_get(json_object_get(j, "capacity"), key));
+}
+
+/* The first warning of `list` starting with `start`, or "". */
+static const char *
+warning(const json_t *list, const char *start)
+{
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		const char *w = json_string_value(json_array_get(list, i));
+		if (w && strncmp(w, start, strlen(start)) == 0)
+			return w;
+	}
+	return "";
+}
+
+static void
+on_page(const char *page, const char *phrase)
+{
+	CHECK(strstr(page, phrase) != NULL);
+	if (!strstr(page, phrase))
+		fprintf(stderr, "  docs/capacity.md does not say: %s\n", phrase);
+}
+
+int
+main(void)
+{
+	char *page = page_text();
+	char phrase[512], num[64];
+
+	/* A100 Qwen3-32B, 512 + 256 tokens, engine limit 256: one capacity
+	 * at a low rate and over it */
+	double rate[2];
+	for (int k = 0; k < 2; k++) {
+		json_t *j = answer((const char *const[]){ "--platform", "A100", "--model", "Qwen3-32B", "--concurrency",
+		                                          "256", "--input-tokens", "512", "--output-tokens", "256",
+		                                          "--rate", k ? "2.6" : "0.01", NULL });
+		rate[k] = capacity_num(j, "capacity_rate");
+		json_decref(j);
+	}
+	CHECK(rate[0] == rate[1]);
+	snprintf(num, sizeof num, "%.4g", rate[1]);
+	snprintf(phrase, sizeof phrase, "both say %s now", num);
+	on_page(page, phrase);
+	snprintf(phrase, sizeof phrase, "the lock and the free clock now both say %s", num);
+	on_page(page, phrase);
+
+	/* H200 Qwen3-8B at 4/s of 8192 + 64 tokens, with no cap and under
+	 * 478.564 W: the power, the capacity and the warning quoted whole */
+	{
+		json_t *j = answer((const char *const[]){ "--platform", "H200", "--model", "Qwen3-8B", "--rate", "4",
+		                                          "--input-tokens", "8192", "--output-tokens", "64", NULL });
+		snprintf(phrase, sizeof phrase, "draws %.1f W with no cap",
+		         json_number_value(json_object_get(j, "node_power_w")));
+		on_page(page, phrase);
+		json_decref(j);
+		j = answer((const char *const[]){ "--platform", "H200", "--model", "Qwen3-8B", "--rate", "4",
+		                                  "--input-tokens", "8192", "--output-tokens", "64", "--power-cap",
+		                                  "478.564", NULL });
+		snprintf(phrase, sizeof phrase, "where %.4g requests/s are served", capacity_num(j, "capacity_rate"));
+		on_page(page, phrase);
+		const char *w = warning(json_object_get(json_object_get(j, "capacity"), "warnings"),
+		                        "power_cap_w: under the cap");
+		const char *docs = strstr(w, " (docs/");
+		snprintf(phrase, sizeof phrase, "%.*s", docs ? (int)(docs - w) : (int)strlen(w), w);
+		CHECK(phrase[0] != '\0');
+		on_page(page, phrase);
+		json_decref(j);
+	}
+
+	/* A100 Qwen3-32B at 256 running: the law's power per GPU above the
+	 * board's 400 W */
+	{
+		json_t *j = answer((const char *const[]){ "--platform", "A100", "--model", "Qwen3-32B", "--concurrency",
+		                                          "256", NULL });
+		const char *w = warning(json_object_get(j, "warnings"), "platform: the law gives ");
+		double law = strtod(w + strlen("platform: the law gives "), NULL);
+		CHECK(law > 400.0);
+		snprintf(phrase, sizeof phrase, "256 running on one A100 %.1f W per GPU", law);
+		on_page(page, phrase);
+		json_decref(j);
+	}
+
+	/* H100 Llama-3.1-8B at 16 running of 1000 + 1 tokens: latency = TTFT */
+	{
+		json_t *j = answer((const char *const[]){ "--platform", "H100", "--model", "Llama-3.1-8B", "--concurrency",
+		                                          "16", "--input-tokens", "1000", "--output-tokens", "1", NULL });
+		CHECK(capacity_num(j, "ttft_s") == capacity_num(j, "latency_s"));
+		snprintf(phrase, sizeof phrase, "now both %.4g s", capacity_num(j, "ttft_s"));
+		on_page(page, phrase);
+		json_decref(j);
+	}
+
+	/* gemma-4-26B-A4B on 2 x A100 at 8192 + 512 tokens */
+	{
+		json_t *j = answer((const char *const[]){ "--platform", "A100", "--model", "gemma-4-26B-A4B", "--tp", "2",
+		                                          "--rate", "1", "--input-tokens", "8192", "--output-tokens", "512",
+		                                          NULL });
+		snprintf(phrase, sizeof phrase, "now 183 and %.3g/s", capacity_num(j, "capacity_rate"));
+		on_page(page, phrase);
+		json_decref(j);
+	}
+	free(page);
+	return check_report("test_capacity_docs_numbers");
+}
