@@ -104,25 +104,25 @@ function buildControl(f, props) {
 }
 
 /* "Other" model: the architecture the capacity answers need (layers, KV
- * heads, head size: docs/http-api.md, `architecture`), one box per
- * property of the request schema's `architecture`, as the CLI's --layers,
- * --kv-heads, --head-dim. Each box takes the API's messages on
- * /architecture/<name>. */
+ * heads, head size, and the hidden size a prompt's prefill needs:
+ * docs/http-api.md, `architecture`), one box per property of the request
+ * schema's `architecture`, as the CLI's --layers, --kv-heads, --head-dim,
+ * --d-model. Each box takes the API's messages on /architecture/<name>. */
 function architectureControls(schema) {
   const props = schemaProperties(schema);
   const inputs = {};
   const box = el('fieldset', { class: 'architecture' },
     el('legend', { text: 'Architecture (for latency, throughput and energy)' }));
   const order = [...ARCH_LABELS.map((a) => a[0]).filter((k) => props[k]), ...Object.keys(props).filter((k) => !ARCH_LABELS.some((a) => a[0] === k))];
-  /* the three every model needs first; the others (MoE, hybrid
-   * attention) folded */
-  const more = el('details', {}, el('summary', { text: 'More: hidden size, total parameters, experts, attention window' }));
+  /* the four every model with a prompt needs first; the others (MoE,
+   * hybrid attention) folded */
+  const more = el('details', {}, el('summary', { text: 'More: total parameters, experts, attention window' }));
   for (const k of order) {
     const [, label, unit] = ARCH_LABELS.find((a) => a[0] === k) || [k, humanize(k), ''];
     const kind = [].concat(props[k].type)[0];
     const i = numberInput(`f-architecture-${k}`, { kind }, props[k]);
     const fb = fieldBox(`architecture/${k}`, label, unit, i, props[k].description || '');
-    (['layers', 'kv_heads', 'head_dim'].includes(k) ? box : more).append(fb);
+    (['layers', 'kv_heads', 'head_dim', 'd_model'].includes(k) ? box : more).append(fb);
     inputs[k] = i;
     S.controls[`architecture/${k}`] = { box: fb, focus: () => { more.open = more.open || more.contains(i); i.focus(); }, inputs: [i] };
   }
