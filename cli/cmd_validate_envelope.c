@@ -402,9 +402,9 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 	       "bias of the mean %+.2f %%\n", r->median_mean_err_pct, r->median_p5_err_pct,
 	       r->median_p95_err_pct, r->median_max_err_pct, r->median_ramp_ratio, r->bias_mean_pct);
 	if (r->n_with_interval)
-		printf("95 %% predictive interval (the law's held-out error, not the Monte-Carlo spread): covers the "
+		printf("95 %% predictive interval (%sthe law's held-out error, not the Monte-Carlo spread): covers the "
 		       "measured mean on %.1f %% and p95 on %.1f %% of %d runs; median width %.1f %% / %.1f %% of the "
-		       "prediction\n", r->coverage_mean_pct, r->coverage_p95_pct, r->n_with_interval,
+		       "prediction\n", a->o.level_loro ? "a calibrated level's draws and " : "", r->coverage_mean_pct, r->coverage_p95_pct, r->n_with_interval,
 		       r->median_width_mean_pct, r->median_width_p95_pct);
 	else
 		printf("95 %% predictive interval: none (the parameter set has no held-out error of mean power)\n");

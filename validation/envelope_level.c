@@ -8,7 +8,10 @@
  * against the law over its own n(t), and run i is replayed with the
  * result. Platform scope adds a level and refuses one the set already
  * has, so the set's own level for that platform is removed first (with
- * the terms that name it). A run with fewer than two such other runs --
+ * the terms that name it, and their draws). The calibration draws as the
+ * command does by default, so that the run's intervals add its draws as
+ * the calibrated answer's do (docs/intervals.md, "Calibrated sets"); its
+ * point is the same without them. A run with fewer than two such other runs --
  * or whose calibration is refused -- keeps the set's law (zero-shot),
  * with the reason in its note.
  */
@@ -67,21 +70,46 @@ wc_envelope_level_table(const wc_envelope_check_run *runs, size_t n, wc_runs_tab
 	return rc;
 }
 
-/* The set without level `name` (and the terms naming it), so that
- * platform scope can calibrate it afresh; its draws are dropped (the
- * envelope uses the law's point). WC_EINVAL (note in `why`) when another
- * level shares its S. */
+/* The draws' columns that name a parameter `p` still has: those of the
+ * level and terms removed go, as a set that never had them (the
+ * calibration's replicates cycle the rest, docs/calibration.md). */
+static int
+keep_named_draws(wc_params *p, wc_error *err)
+{
+	int k = 0, rc;
+	char (*names)[WC_LABEL_MAX] = wc_alloc_zeroed((size_t)(p->n_draw_params + 1), sizeof *names);
+	double *v = wc_alloc_zeroed((size_t)p->n_draws * (size_t)(p->n_draw_params + 1) + 1, sizeof *v);
+	int *col = wc_alloc_zeroed((size_t)(p->n_draw_params + 1), sizeof *col);
+	if (!names || !v || !col) {
+		rc = wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
+		goto done;
+	}
+	for (int j = 0; j < p->n_draw_params; j++)
+		if (wc_params_param_named(p, p->draw_names[j])) {
+			memcpy(names[k], p->draw_names[j], WC_LABEL_MAX);
+			col[k++] = j;
+		}
+	for (int r = 0; r < p->n_draws; r++)
+		for (int j = 0; j < k; j++)
+			v[(size_t)r * (size_t)k + (size_t)j] = p->draws[(size_t)r * (size_t)p->n_draw_params + (size_t)col[j]];
+	rc = wc_params_set_draws(p, k ? p->n_draws : 0, k, (const char (*)[WC_LABEL_MAX])names, v, err);
+done:
+	free(names);
+	free(v);
+	free(col);
+	return rc;
+}
+
+/* The set without level `name` (and the terms naming it, and their
+ * draws), so that platform scope can calibrate it afresh as it would a
+ * level the set never had. WC_EINVAL (note in `why`) when another level
+ * shares its S. */
 static int
 without_level(const wc_params *p, const char *name, wc_params *out, char *why, size_t cap, wc_error *err)
 {
 	int rc = wc_params_copy(out, p, err), k = -1, m = 0;
 	if (rc != WC_OK)
 		return rc;
-	free(out->draws);
-	free(out->draw_names);
-	out->draws = NULL;
-	out->draw_names = NULL;
-	out->n_draws = out->n_draw_params = 0;
 	for (int l = 0; l < out->n_levels; l++) {
 		if (strcmp(out->levels[l].name, name) == 0)
 			k = l;
@@ -103,7 +131,7 @@ without_level(const wc_params *p, const char *name, wc_params *out, char *why, s
 		snprintf(why, cap, "the set has no other level");
 		return WC_EINVAL;
 	}
-	return WC_OK;
+	return keep_named_draws(out, err);
 }
 
 int
@@ -145,8 +173,10 @@ wc_envelope_level_for(const wc_params *p, const wc_runs_table *t, size_t i, cons
 	co.scope = WC_CALIBRATE_PLATFORM;
 	co.platform = held->platform;
 	co.use = use;
-	co.replicates = -1; /* the point estimate: the envelope uses the law's point */
-	co.seed = o->seed;
+	/* With its draws, as `wattcast calibrate` gives them by default (its
+	 * replicates and seed; o->seed is the replays'): the envelope's point
+	 * is the law's point, and its intervals add the calibration's draws as
+	 * the calibrated answer's do (docs/intervals.md, "Calibrated sets"). */
 	co.threads = o->threads > 0 ? o->threads : 1;
 	rc = wc_calibrate(&base, t, &co, cal, &cerr);
 	wc_params_clear(&base);

@@ -149,8 +149,9 @@ int wc_envelope_level_table(const wc_envelope_check_run *runs, size_t n, wc_runs
                             wc_error *err);
 /** The law's level for held-out row i of `t` (docs/envelopes.md, "Level
  *  calibrated on the other runs"): the run's platform level of `p`
- *  calibrated afresh as `wattcast calibrate --scope platform` does (point
- *  estimate) on the other rows of the same platform. When there is none, or the calibration is refused,
+ *  calibrated afresh as `wattcast calibrate --scope platform` does (its
+ *  draws too, by that command's defaults, so that the run's intervals are
+ *  the calibrated answer's) on the other rows of the same platform. When there is none, or the calibration is refused,
  *  `cal` is left empty (cal->params.n_levels == 0: use `p`) and the note
  *  says why. `cal` is the caller's to clear. */
 int wc_envelope_level_for(const wc_params *p, const wc_runs_table *t, size_t i,
