@@ -484,6 +484,12 @@ power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params 
 	return WC_OK;
 }
 
+const char *
+wc_power_map_covers(const wc_power_map *pm)
+{
+	return wc_predict_pe_covers(&pm->pe, 0, "mean power"); /* said only where has_pe */
+}
+
 int
 wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out)
 {

@@ -109,6 +109,12 @@ int wc_power_map_from_law(const wc_params *p, const wc_config *c,
  *  answer adds them (wc_pe_calibrated_stratum). Returns has_pe. */
 int wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out);
 
+/** What an envelope's or plan's interval of the law's error covers, in the
+ *  power answer's words (wc_predict_pe_covers): "held-out error of mean
+ *  power", "... of datasheet transfers" for a transferred level (static
+ *  text; for a map with has_pe, the only one that has such an interval). */
+const char *wc_power_map_covers(const wc_power_map *pm);
+
 #ifdef __cplusplus
 }
 #endif

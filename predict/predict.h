@@ -137,6 +137,11 @@ const wc_pe_stratum *wc_predict_pe_stratum(const wc_params *p, const wc_level *l
  *  naming the datasheet stratum when a transferred level's error widened
  *  it (static text). */
 const char *wc_predict_power_covers(const wc_inference_prediction *pred);
+/** What an interval of mean power widened by stratum `s` (NULL: none)
+ *  covers, with or without `draws`: wc_interval_covers' words for `what`,
+ *  or for "mean power of datasheet transfers" where `s` is the datasheet
+ *  stratum (static text). */
+const char *wc_predict_pe_covers(const wc_pe_stratum *s, int draws, const char *what);
 
 /** The platform's power level: the set's own, the set's level under the
  *  catalog's canonical name (`c->platform` is then set to it), or one

@@ -52,11 +52,18 @@ wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why, const
 }
 
 const char *
+wc_predict_pe_covers(const wc_pe_stratum *s, int draws, const char *what)
+{
+	/* a transferred level's stratum says so in every answer it widens
+	 * (docs/intervals.md, "Capacity levels from a datasheet") */
+	const int ds = s && strcmp(s->source, "datasheet") == 0;
+	return wc_interval_covers(draws, s != NULL, ds ? "mean power of datasheet transfers" : what);
+}
+
+const char *
 wc_predict_power_covers(const wc_inference_prediction *pred)
 {
-	const int ds = pred->pe_stratum && strcmp(pred->pe_stratum->source, "datasheet") == 0;
-	return wc_interval_covers(pred->n_draws, pred->pe_stratum != NULL, ds ? "mean power of datasheet transfers"
-	                          : pred->open_loop ? WC_COVERS_OPEN_LOOP_POWER : NULL);
+	return wc_predict_pe_covers(pred->pe_stratum, pred->n_draws, pred->open_loop ? WC_COVERS_OPEN_LOOP_POWER : NULL);
 }
 
 int

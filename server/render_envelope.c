@@ -165,9 +165,9 @@ interval_covers(json_t *o, const wc_power_map *pm, const char *spread)
 {
 	char covers[256];
 	/* a calibrated level's draws are added to it (docs/intervals.md, "Calibrated sets") */
-	snprintf(covers, sizeof covers, "%sthe law's held-out error of mean power (prediction_error); not the "
-	         "Monte-Carlo spread%s%s nor the service times' error",
-	         pm->pe_calibrated ? "the calibration's draws and " : "", spread[0] ? " " : "", spread);
+	snprintf(covers, sizeof covers, "%sthe law's %s (prediction_error); not the Monte-Carlo spread%s%s nor the "
+	         "service times' error", pm->pe_calibrated ? "the calibration's draws and " : "",
+	         wc_power_map_covers(pm), spread[0] ? " " : "", spread);
 	json_object_set_new(o, "covers", json_string(covers));
 	json_object_set_new(o, "stratum", json_pack("{s:s,s:s,s:i}", "platform",
 	                    pm->pe.platform[0] ? pm->pe.platform : "pooled", "source",

@@ -541,6 +541,37 @@ test_fit_and_validate(const char *dir)
 	free(runs);
 }
 
+/* A board answered from its datasheet says so in what its envelope's and
+ * plan's intervals cover, as the power answer does (docs/intervals.md,
+ * "Capacity levels from a datasheet"): only stratum.source said it. */
+static void
+test_datasheet_covers(void)
+{
+	const char *env[] = { "wattcast", "envelope", "--platform", "L40S", "--model", "Qwen3-8B", "--closed", "4",
+		              "--horizon", "10", "--json", "--budget", "2000", NULL };
+	const char *ds = "the law's held-out error of mean power of datasheet transfers (prediction_error)";
+	const char *line[] = { "95 % predictive interval (the law's held-out error of mean power of datasheet transfers, ",
+		               "of that p95 (the law's held-out error of mean power of datasheet transfers, not" };
+	for (int k = 0; k < 4; k++) { /* the envelope, then the plan; JSON, then text */
+		run_result r;
+		env[10] = k < 2 ? "--json" : "--quiet";
+		env[11] = k % 2 ? "--budget" : NULL;
+		CHECK_INT(run_wattcast(env, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		json_t *j = k < 2 ? json_loads(r.out ? r.out : "", 0, NULL) : NULL;
+		const json_t *iv = k == 0 ? json_object_get(json_object_get(j, "server"), "interval_95")
+		                          : json_object_get(json_object_get(j, "plan"), "stat_interval_95");
+		if (k < 2) {
+			CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(iv, "stratum"), "source")), "datasheet");
+			CHECK_CONTAINS(json_string_value(json_object_get(iv, "covers")), ds);
+		} else {
+			CHECK_CONTAINS(r.out, line[k - 2]);
+		}
+		json_decref(j);
+		run_result_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -551,6 +582,7 @@ main(void)
 	test_unsorted_replay_and_budget_text(dir);
 	test_replay_missing_lengths(dir);
 	test_fit_and_validate(dir);
+	test_datasheet_covers();
 	free(dir);
 	return check_report("test_cli_envelope");
 }
