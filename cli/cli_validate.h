@@ -28,6 +28,18 @@ int cli_validate_no_rows(const char *cmd, const char *input);
  *  needs (docs/intervals.md, "The quantile") -- rather than a bare "–". */
 void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
 
+/** A frozen set `p` scored on `t` (validate heldout; fewshot's base):
+ *  on stderr the warnings of wc_heldout_in_sample (rows the set was
+ *  fitted or calibrated on) and wc_heldout_interval_in_sample (its
+ *  interval's quantile computed on these rows, `datasheet` as scored);
+ *  into `*in` and `*coverage_in_sample` what they found, for the JSON. */
+void cli_validate_in_sample(const char *cmd, const wc_params *p, const wc_runs_table *t, const char *input,
+                            int datasheet, wc_in_sample_rows *in, int *coverage_in_sample);
+/** Into `o` those findings: law_in_sample, calibration_in_sample and
+ *  rows_in_sample (row counts) and coverage_in_sample (a boolean). */
+struct json_t;
+void cli_in_sample_json(struct json_t *o, const wc_in_sample_rows *in, int coverage_in_sample);
+
 /** The analyses of `wattcast validate`, one bit each; forms and fewshot
  *  count as two, without and with the switch that changes what they take
  *  (--real, --lomo). */

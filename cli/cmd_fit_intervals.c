@@ -343,7 +343,8 @@ cli_fit_intervals(int argc, char **argv)
 		if (strcmp(a.folds, "model") == 0 && wc_fit_twin_models(t, twins, sizeof twins))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, twins);
 		char in_sample[WC_ERROR_MSG_MAX];
-		if (strcmp(a.folds, "frozen") == 0 && wc_heldout_in_sample(&p, t, a.input, in_sample, sizeof in_sample))
+		if (strcmp(a.folds, "frozen") == 0 &&
+		    wc_heldout_in_sample(&p, t, a.input, in_sample, sizeof in_sample, NULL))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (strcmp(a.folds, "platform") == 0)
 			merge_datasheet(&p.pred_error, &pe);

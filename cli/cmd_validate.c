@@ -312,7 +312,7 @@ transferable(const wc_params *p, const wc_runs_table *t)
 
 static int
 report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what, const wc_params *frozen,
-               const wc_runs_table *t)
+               const wc_runs_table *t, const wc_in_sample_rows *in, int coverage_in_sample)
 {
 	if (a->json) {
 		json_t *o = json_object(), *sets = json_object();
@@ -322,6 +322,8 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 		json_object_set_new(o, "sets", sets);
 		json_object_set_new(o, "skipped", json_integer(r->skipped));
 		json_object_set_new(o, "sets_not_shown", json_integer(r->sets_not_shown));
+		if (frozen) /* heldout; lomo's folds never saw their runs */
+			cli_in_sample_json(o, in, coverage_in_sample);
 		if (r->skip_reason[0])
 			json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
 		if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)
@@ -446,13 +448,12 @@ validate(const char *what, int argc, char **argv)
 		if (vrc == WC_OK && a.per_run)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
+		wc_in_sample_rows in = { 0, 0, 0 };
+		int cover_in = 0;
 		if (vrc == WC_OK && !heldout && wc_fit_twin_models(t, in_sample, sizeof in_sample))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
-		if (vrc == WC_OK && heldout && wc_heldout_in_sample(&frozen, t, a.input, in_sample, sizeof in_sample))
-			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
-		if (vrc == WC_OK && heldout &&
-		    wc_heldout_interval_in_sample(&frozen, t, a.datasheet, a.input, in_sample, sizeof in_sample))
-			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
+		if (vrc == WC_OK && heldout)
+			cli_validate_in_sample(cmd, &frozen, t, a.input, a.datasheet, &in, &cover_in);
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
 		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */
@@ -461,7 +462,7 @@ validate(const char *what, int argc, char **argv)
 			              heldout && !a.datasheet && transferable(&frozen, t)
 			                      ? "; --datasheet scores a catalog board by its transfer" : "");
 		else
-			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL, t);
+			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL, t, &in, cover_in);
 	}
 done:
 	wc_per_run_clear(&per_run);

@@ -207,7 +207,8 @@ accuracy_json(const wc_accuracy *x)
 }
 
 static void
-print_json(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
+print_json(const fewshot_args *a, const wc_fewshot_report *r, const char *why, const wc_in_sample_rows *in,
+           int coverage_in_sample)
 {
 	json_t *o = json_object(), *ks = json_array();
 	if (why[0])
@@ -225,6 +226,9 @@ print_json(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
 		                                    accuracy_json(&h->overall), "sets", sets, "skipped", h->skipped));
 	}
 	json_object_set_new(o, "by_k", ks);
+	/* the base's, as validate heldout's; --lomo's bases never saw their
+	 * group's runs */
+	cli_in_sample_json(o, in, coverage_in_sample);
 	cli_print_json_report(o);
 }
 
@@ -348,15 +352,19 @@ cli_validate_fewshot(int argc, char **argv)
 	           (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
 		cli_fail(cmd, "%s", err.msg);
 	} else {
-		char why[256], in_sample[WC_ERROR_MSG_MAX];
-		/* a frozen base scored on the table it was fitted on: its k = 0
-		 * column, and the calibrations on top of it, are in-sample, as
-		 * validate heldout says them */
-		if (!a.lomo && wc_heldout_in_sample(&base, t, a.input, in_sample, sizeof in_sample))
-			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
+		char why[256];
+		wc_in_sample_rows in = { 0, 0, 0 };
+		int cover_in = 0;
+		/* a frozen base scored on the table it was fitted or calibrated
+		 * on: its k = 0 column, and the calibrations on top of it, are
+		 * in-sample, and so is its coverage when its interval's quantile
+		 * came from these rows -- as validate heldout says them, its k = 0
+		 * rows being heldout's */
+		if (!a.lomo)
+			cli_validate_in_sample(cmd, &base, t, a.input, 0, &in, &cover_in);
 		refusal_reason(&a, &base, t, why, sizeof why);
 		if (a.json)
-			print_json(&a, &r, why);
+			print_json(&a, &r, why, &in, cover_in);
 		else
 			print_table(&a, &r, why);
 		/* The table is printed (k = 0 still says something), but a run

@@ -37,6 +37,43 @@ heldout(const char *set, const char *runs, int datasheet, const char *want)
 	run_result_free(&r);
 }
 
+/* validate fewshot of the frozen set on `runs`: its k = 0 column is
+ * validate heldout's on the same rows, and its coverage in-sample the
+ * same way; fewshot said nothing, in its text or its JSON. */
+static void
+fewshot(const char *set, const char *runs, const char *want)
+{
+	run_result r;
+	const char *text[] = { "wattcast", "validate", "fewshot", runs, "--params", set, "--k", "1", NULL };
+	const char *json[] = { "wattcast", "validate", "fewshot", runs, "--params", set, "--k", "1", "--json", NULL };
+	CHECK(run_wattcast(text, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	if (want) {
+		CHECK_CONTAINS(r.err, "wattcast validate fewshot: warning: ");
+		CHECK_CONTAINS(r.err, in_sample);
+		CHECK_CONTAINS(r.err, want);
+	} else {
+		CHECK(!r.err || !strstr(r.err, "coverage in-sample"));
+	}
+	run_result_free(&r);
+	CHECK(run_wattcast(json, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, want ? "\"coverage_in_sample\": true" : "\"coverage_in_sample\": false");
+	run_result_free(&r);
+}
+
+/* validate heldout --json of `set` on `runs`: its coverage_in_sample. */
+static void
+heldout_json(const char *set, const char *runs, int in)
+{
+	run_result r;
+	const char *json[] = { "wattcast", "validate", "heldout", "--params", set, runs, "--json", NULL };
+	CHECK(run_wattcast(json, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, in ? "\"coverage_in_sample\": true" : "\"coverage_in_sample\": false");
+	run_result_free(&r);
+}
+
 /* `s` with every `from` as `to` (same length), a copy. */
 static char *
 every_replaced(const char *s, const char *from, const char *to)
@@ -72,6 +109,10 @@ main(void)
 	run_ok(fz);
 	heldout(set, runs, 0, "the set's frozen q 0.057 from 247 runs");
 	heldout(set, other, 0, NULL);
+	heldout_json(set, runs, 1);
+	heldout_json(set, other, 0);
+	fewshot(set, runs, "the set's frozen q 0.057 from 247 runs again); `validate lomo` is the held-out check\n");
+	fewshot(set, other, NULL);
 	/* the built-in profile itself: its quantile is ML.ENERGY's, not these */
 	{
 		run_result r;

@@ -58,11 +58,23 @@ int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_r
  *  (docs/validation.md): the zero-shot accuracy on a new board. */
 int wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                                   wc_per_run *per_run, wc_error *err);
-/** 1, and in `buf` a warning naming `input`, when `t` is the very table
- *  `p` was fitted on (its provenance's input_sha256 is the table's): a
- *  frozen score of it is in-sample, not held out. */
+/** The rows of a table whose frozen scores are in-sample, by what saw
+ *  them: `law` those the set's law was fitted on, `calibration` those its
+ *  calibration used on what it estimated, `rows` either (a row may be
+ *  both); all 0 when the table is held out. */
+typedef struct {
+	size_t law, calibration, rows;
+} wc_in_sample_rows;
+
+/** 1, and in `buf` a warning naming `input`, when `t` holds rows `p` was
+ *  fitted or calibrated on (the very table, or rows that refit or
+ *  recalibrate to the set's own parameters, or rows among its
+ *  calibration's row hashes): a frozen score of them is in-sample, not
+ *  held out. Both are looked for, and the warning names each that holds
+ *  (docs/validation.md, "Frozen-law accuracy"). Into `*rows` (may be
+ *  NULL) the counts, zero when it returns 0. */
 int wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf,
-                         size_t cap);
+                         size_t cap, wc_in_sample_rows *rows);
 /** 1, and in `buf` a warning naming `input`, when `p`'s prediction_error
  *  was measured on the runs of `t` as `validate heldout` scores them:
  *  recomputed on `t` as it was (folds frozen; with `datasheet`, and a row
