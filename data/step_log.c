@@ -205,7 +205,7 @@ as_steps(double v, int max_steps)
  * evaluates each with the prefix eval_<name> (docs/finetune.md,
  * "Evaluations a trainer state lists"); NaN when it holds none. */
 static int
-entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double *out)
+entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double train_s, double *out)
 {
 	const char *key;
 	json_t *v;
@@ -214,11 +214,22 @@ entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double *out
 	json_object_foreach(e, key, v) {
 		size_t n = strlen(key);
 		double r = NAN;
+		char p[WC__JSON_PATH_MAX];
 		if (strcmp(key, "eval_runtime") != 0 &&
 		    !(n > strlen("eval__runtime") && strncmp(key, "eval_", 5) == 0 && strcmp(key + n - 8, "_runtime") == 0))
 			continue;
 		if ((rc = state_number(ld, e, path, key, &r)))
 			return rc;
+		/* Seconds an evaluation took: below 0, or longer than the
+		 * train() call that ran it, no Trainer wrote. -20 s read +2.6 %
+		 * energy per step without a word, 1e300 s printed 300 digits
+		 * (docs/formats/finetune-telemetry.md, "Step logs"). */
+		wc__json_join(p, path, key);
+		if (r < 0)
+			return wc__json_fail(ld, p, "expected the evaluation's seconds (>= 0), got %.6g", r);
+		if (r > train_s)
+			return wc__json_fail(ld, p, "%.6g s is longer than train_runtime %.6g s, which holds the "
+			                     "evaluations during training: not a real eval_runtime", r, train_s);
 		if (isfinite(r))
 			*out = isfinite(*out) ? *out + r : r;
 	}
@@ -248,7 +259,7 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		wc__json_join_index(p, "/log_history", i);
 		if (!json_is_object(e))
 			return wc__json_fail(ld, p, "expected an object, got %s", wc_json_type_name(e));
-		if ((rc = entry_eval_runtime(ld, e, p, &runtime)) ||
+		if ((rc = entry_eval_runtime(ld, e, p, INFINITY, &runtime)) ||
 		    (rc = state_number(ld, e, p, "train_runtime", &train)) ||
 		    (rc = state_number(ld, e, p, "num_input_tokens_seen", &tokens)) ||
 		    (rc = state_number(ld, e, p, "step", &step)))
@@ -290,6 +301,19 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 			out->tokens_step = step;
 		}
 		out->n_log_entries++;
+	}
+	/* An evaluation ran inside the train() call whose train_runtime entry
+	 * comes next (a resumed run logs one per call); those after the last
+	 * one are trainer.evaluate() after it, bounded by nothing here. */
+	double bound = INFINITY;
+	for (i = n; i-- > 0;) {
+		double r = NAN;
+		e = json_array_get(hist, i);
+		wc__json_join_index(p, "/log_history", i);
+		if (state_number(ld, e, p, "train_runtime", &r) == WC_OK && isfinite(r))
+			bound = r;
+		else if ((rc = entry_eval_runtime(ld, e, p, bound, &r)))
+			return rc;
 	}
 	/* Entries after the last train_runtime one were logged after train()
 	 * returned: trainer.evaluate() called after it, past training's end
