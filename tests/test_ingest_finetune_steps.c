@@ -174,6 +174,37 @@ per_rank_rows(void)
 	free(run);
 }
 
+/* Every rank writes its start and evaluation rows too: one pause each,
+ * as a step number is one step (8 ranks read 8x the logged pauses). */
+static void
+per_rank_pauses(void)
+{
+	schedule s = { .eval_every = 50 };
+	int first = 1, last = 200;
+	double steps;
+	char warn[2048];
+	make_schedule(&s, 1, &first, &last);
+	char *run = run_folder("rank_pauses", &s), *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	fputs("step,epoch_s,event\n", f);
+	for (int r = 0; r < 8; r++)
+		fprintf(f, "0,%.3f,start\n", t_start + s.seg_start[0] + 0.001 * r);
+	for (int i = 0; i < s.n; i++) {
+		for (int r = 0; r < 8; r++)
+			fprintf(f, "%d,%.3f,step\n", s.step[i], t_start + s.end[i] + 0.001 * r);
+		for (int r = 0; r < 8 && s.step[i] % 50 == 0 && s.step[i] < last; r++)
+			fprintf(f, "%d,%.3f,eval\n", s.step[i], t_start + s.end[i] + EVAL_S + 0.001 * r);
+	}
+	fclose(f);
+	double e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.02);
+	CHECK_NEAR(steps, 200, 0);
+	CHECK(strcmp(logged, "3") == 0);
+	CHECK_CONTAINS(warn, "steps.csv:3: 28 start, save or eval rows repeat one of the same kind and step");
+	free(path);
+	free(run);
+}
+
 /* logging_steps = 10: rows for steps 10, 20, ... 200, each ending ten. */
 static void
 every_tenth_step(void)
@@ -430,6 +461,7 @@ main(void)
 	dir = test_tmpdir("ingest_finetune_steps_under_a_folder_as_deep_as_a_ci_clone_puts_it");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
 	per_rank_rows();
+	per_rank_pauses();
 	every_tenth_step();
 	resumed_run();
 	flags_and_stated_count();

@@ -249,125 +249,17 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	return WC_OK;
 }
 
-/* How the step log's rows became steps, for the warnings
- * (docs/finetune.md, "Counting steps"). */
-typedef struct {
-	size_t repeats;               /* rows repeating the step before them */
-	int repeat_line;              /* the first such */
-	double repeat_lag_s;          /* the latest after the step's first row */
-	size_t gaps;                  /* rows ending more than one step */
-	int gap_line, gap_max;        /* the first such, the largest gap */
-	size_t resumes;               /* step numbers going back */
-	int resume_line, resume_from, resume_to; /* the first such */
-} ft_log_notes;
-
-/* Steps a step row without a step number before it ends: the gap to the
- * next step number of its segment (a log written every k steps starts at
- * step k), else one. */
-static double
-first_gap(const wc_step_log *l, size_t i)
-{
-	for (size_t j = i + 1; j < l->n && l->step[j] >= l->step[i]; j++)
-		if (l->event[j] == WC_STEP_STEP && l->step[j] > l->step[i])
-			return l->step[j] - l->step[i];
-	return 1.0;
-}
-
-/* A pause the log states: from the row before row i to row i; `restart`
- * when it is a resume's restart (row i starts a train() call), not a save
- * or evaluation. */
-static void
-logged_pause(const wc_step_log *l, size_t i, double *buf, unsigned char *restarts, size_t *np, int restart)
-{
-	buf[l->n + *np] = l->t[i - 1];
-	restarts[*np] = (unsigned char)restart;
-	buf[2 * l->n + (*np)++] = l->t[i];
-}
-
-/* The step log as the analysis wants it; arrays into `buf` (4 n doubles).
- * Steps are counted from the step numbers, not the rows: a row repeating
- * the step number of the step row before it (every rank writing its row)
- * is the same step, its first row's time kept; a row ending step k after
- * step j ends k - j steps (a log written every k steps). A step number
- * going back is a run resumed from a checkpoint: a new segment, whose
- * re-run steps count (they were executed and cost energy); the time from
- * the row before it to the segment's start -- its start row, else its
- * first row, whose own steps are then not timed nor counted -- is not
- * step time, as any start row after the first. */
+/* The step log's steps and pauses (finetune_log.c), then the trainer
+ * state's or the manifest's count. */
 static void
 step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
           unsigned char *restarts, unsigned char *saved, ft_log_notes *notes)
 {
-	int segment = 0; /* a resumed segment begins: its next timed step is its first */
-	const wc_step_log *l = &c->log;
-	size_t ns = 0, np = 0;
-	int have_prev = 0, prev = 0, prev_is_step = 0; /* the last step number of the segment */
-	double prev_t = 0;                             /* the time of its first row */
-	double *count = buf + 3 * l->n;
-	memset(notes, 0, sizeof *notes);
 	wc_ft_steps_info_init(in);
 	in->grad_accum = c->m.finetune.grad_accum;
 	in->averaged_s = wc__ft_power_averaged(c->pt->info.power_column, c->dir, c->m.platform, in->averaged_what,
 	                                       sizeof in->averaged_what);
-	for (size_t i = 0; i < l->n; i++) {
-		int num = l->step[i], ev = l->event[i];
-		if (i > 0 && num < l->step[i - 1]) {
-			if (notes->resumes++ == 0) {
-				notes->resume_line = l->line[i];
-				notes->resume_from = l->step[i - 1];
-				notes->resume_to = num;
-			}
-			have_prev = 0;
-			segment = 1;
-			if (ev == WC_STEP_STEP) {
-				logged_pause(l, i, buf, restarts, &np, 1);
-				have_prev = prev_is_step = 1;
-				prev = num;
-				prev_t = l->t[i];
-				continue;
-			}
-		}
-		if (ev == WC_STEP_STEP) {
-			if (have_prev && prev_is_step && num == prev) {
-				if (notes->repeats++ == 0)
-					notes->repeat_line = l->line[i];
-				notes->repeat_lag_s = fmax(notes->repeat_lag_s, l->t[i] - prev_t);
-				continue;
-			}
-			/* a step numbered as the start row before it: numbering from 0 */
-			double k = !have_prev ? first_gap(l, i) : num > prev ? num - prev : 1.0;
-			if (k > 1 && notes->gaps++ == 0)
-				notes->gap_line = l->line[i];
-			notes->gap_max = k > notes->gap_max ? (int)k : notes->gap_max;
-			buf[ns] = l->t[i];
-			lines[ns] = l->line[i];
-			resumed[ns] = (unsigned char)segment;
-			segment = 0;
-			count[ns++] = k;
-			have_prev = prev_is_step = 1;
-			prev = num;
-			prev_t = l->t[i];
-		} else if (ev == WC_STEP_START) {
-			if (ns == 0)
-				in->start = l->t[i];
-			else
-				logged_pause(l, i, buf, restarts, &np, 1);
-			have_prev = 1;
-			prev_is_step = 0;
-			prev = num;
-		} else if (i > 0) {
-			logged_pause(l, i, buf, restarts, &np, 0);
-		}
-	}
-	in->step_end = buf;
-	in->step_count = count;
-	in->step_line = lines;
-	in->resumed = resumed;
-	in->n_step_end = ns;
-	in->pause_from = buf + l->n;
-	in->pause_to = buf + 2 * l->n;
-	in->n_logged = np;
-	in->pause_restart = restarts;
+	wc__ft_log_walk(&c->log, in, buf, lines, resumed, restarts, notes);
 	if (c->have_state) {
 		in->steps = c->state.global_step;
 		in->steps_source = "trainer_state";
@@ -407,31 +299,6 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		in->steps_file = c->steps_by;
 		in->steps_at_save = 0;
 	}
-}
-
-/* One line each for rows that are not one step each: the count is right,
- * but a log read as one row per step would have been 8x or 1/10 off, so
- * the rule is said (docs/finetune.md, "Counting steps"). */
-static void
-log_warnings(const ft_log_notes *n, wc_ft_steps_result *res)
-{
-	/* The folder is said before each warning (finetune_row.c); a long
-	 * path here would cut the rule off the end of the line. */
-	const char *f = "steps.csv";
-	if (n->repeats)
-		/* The lag tells rows of ranks (milliseconds) from a log whose step
-		 * column does not count steps (seconds): said, as the count differs
-		 * by the rows per step. */
-		WC_WARN(res, "%s:%d: %zu rows repeat the step number of the row before, up to %.3f s after its first "
-		        "(every rank writing its row?); each step number is one step, timed by its first row", f,
-		        n->repeat_line, n->repeats, n->repeat_lag_s);
-	if (n->gaps)
-		WC_WARN(res, "%s:%d: steps are logged with gaps (up to %d steps, %zu rows); a row ending step k after "
-		        "step j counts k - j steps", f, n->gap_line, n->gap_max, n->gaps);
-	if (n->resumes)
-		WC_WARN(res, "%s:%d: the step number goes back from %d to %d: a resumed run (%zu time%s); the re-run "
-		        "steps are counted, the restart is not step time", f, n->resume_line, n->resume_from,
-		        n->resume_to, n->resumes, n->resumes == 1 ? "" : "s");
 }
 
 /* A trainer state whose log_history goes back counts the steps run, not
@@ -550,7 +417,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		rc = wc_error_set_path(err, rc, run_dir, ": %s", msg);
 		goto done;
 	}
-	log_warnings(&notes, &res);
+	wc__ft_log_warnings(&notes, &res);
 	/* A log that never reached a step (a job dead before step 1, a logger
 	 * that never flushed) is no step log: said, as the count then comes
 	 * from elsewhere (docs/formats/finetune-telemetry.md). */

@@ -207,4 +207,26 @@ const char *wc__ft_averaged_what(const wc_ft_steps_info *in);
  *  slower than 100 ms, else "" (a step log is all that helps). */
 const char *wc__ft_faster_advice(const wc_ft_steps_info *in, double dt, char *buf, size_t cap);
 
+/* How the step log's rows became steps, for the warnings
+ * (docs/finetune.md, "Counting steps"). */
+typedef struct {
+	size_t repeats;               /* rows repeating the step before them */
+	int repeat_line;              /* the first such */
+	double repeat_lag_s;          /* the latest after the step's first row */
+	size_t gaps;                  /* rows ending more than one step */
+	int gap_line, gap_max;        /* the first such, the largest gap */
+	size_t pause_repeats;         /* start, save or eval rows repeating one since the step */
+	int pause_repeat_line;        /* the first such */
+	size_t resumes;               /* step numbers going back */
+	int resume_line, resume_from, resume_to; /* the first such */
+} ft_log_notes;
+
+/** The step log `l`'s steps and stated pauses into `in` (arrays into
+ *  `buf`, 4 n doubles, and `lines`, `resumed`, `restarts`, n each), how
+ *  its rows became them into `notes` (finetune_log.c). */
+void wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
+                     unsigned char *restarts, ft_log_notes *notes);
+/** One warning each for rows that are not one step or pause each. */
+void wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res);
+
 #endif

@@ -1,0 +1,167 @@
+/*
+ * A fine-tuning run's steps.csv as the step analysis wants it: its steps
+ * by their step numbers and the pauses it states (docs/finetune.md,
+ * "Counting steps"), and the warnings of how its rows became them.
+ */
+#include "finetune_trace_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Steps a step row without a step number before it ends: the gap to the
+ * next step number of its segment (a log written every k steps starts at
+ * step k), else one. */
+static double
+first_gap(const wc_step_log *l, size_t i)
+{
+	for (size_t j = i + 1; j < l->n && l->step[j] >= l->step[i]; j++)
+		if (l->event[j] == WC_STEP_STEP && l->step[j] > l->step[i])
+			return l->step[j] - l->step[i];
+	return 1.0;
+}
+
+/* A pause the log states: from the row before row i to row i; `restart`
+ * when it is a resume's restart (row i starts a train() call), not a save
+ * or evaluation. */
+static void
+logged_pause(const wc_step_log *l, size_t i, double *buf, unsigned char *restarts, size_t *np, int restart)
+{
+	buf[l->n + *np] = l->t[i - 1];
+	restarts[*np] = (unsigned char)restart;
+	buf[2 * l->n + (*np)++] = l->t[i];
+}
+
+/* The step log as the analysis wants it; arrays into `buf` (4 n doubles).
+ * Steps are counted from the step numbers, not the rows: a row repeating
+ * the step number of the step row before it (every rank writing its row)
+ * is the same step, its first row's time kept; a row ending step k after
+ * step j ends k - j steps (a log written every k steps). A step number
+ * going back is a run resumed from a checkpoint: a new segment, whose
+ * re-run steps count (they were executed and cost energy); the time from
+ * the row before it to the segment's start -- its start row, else its
+ * first row, whose own steps are then not timed nor counted -- is not
+ * step time, as any start row after the first. */
+void
+wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
+                unsigned char *restarts, ft_log_notes *notes)
+{
+	int segment = 0; /* a resumed segment begins: its next timed step is its first */
+	size_t ns = 0, np = 0;
+	int have_prev = 0, prev = 0, prev_is_step = 0; /* the last step number of the segment */
+	double prev_t = 0;                             /* the time of its first row */
+	unsigned kinds = 0;  /* start, save and eval rows kept since the last step row, by kind */
+	int kinds_num = 0;   /* ... and their step number */
+	double *count = buf + 3 * l->n;
+	memset(notes, 0, sizeof *notes);
+	for (size_t i = 0; i < l->n; i++) {
+		int num = l->step[i], ev = l->event[i];
+		if (i > 0 && num < l->step[i - 1]) {
+			if (notes->resumes++ == 0) {
+				notes->resume_line = l->line[i];
+				notes->resume_from = l->step[i - 1];
+				notes->resume_to = num;
+			}
+			have_prev = 0;
+			segment = 1;
+			kinds = 0;
+			if (ev == WC_STEP_STEP) {
+				logged_pause(l, i, buf, restarts, &np, 1);
+				have_prev = prev_is_step = 1;
+				prev = num;
+				prev_t = l->t[i];
+				continue;
+			}
+		}
+		/* Every rank writing its rows repeats the saves and evaluations
+		 * as it does the steps: one pause each, as a step number is one
+		 * step (8 ranks read 32 logged pauses for 4). Its end is the last
+		 * rank's row. */
+		if (ev != WC_STEP_STEP && (kinds >> ev & 1u) && num == kinds_num) {
+			if (notes->pause_repeats++ == 0)
+				notes->pause_repeat_line = l->line[i];
+			if (ev == WC_STEP_START && ns == 0)
+				continue;
+			for (size_t j = np; j-- > 0;)
+				if (buf[2 * l->n + j] <= l->t[i]) {
+					buf[2 * l->n + j] = fmax(buf[2 * l->n + j], l->t[i]);
+					break;
+				}
+			continue;
+		}
+		if (ev != WC_STEP_STEP) {
+			kinds = num == kinds_num ? kinds | 1u << ev : 1u << ev;
+			kinds_num = num;
+		}
+		if (ev == WC_STEP_STEP) {
+			if (have_prev && prev_is_step && num == prev) {
+				if (notes->repeats++ == 0)
+					notes->repeat_line = l->line[i];
+				notes->repeat_lag_s = fmax(notes->repeat_lag_s, l->t[i] - prev_t);
+				continue;
+			}
+			/* a step numbered as the start row before it: numbering from 0 */
+			double k = !have_prev ? first_gap(l, i) : num > prev ? num - prev : 1.0;
+			if (k > 1 && notes->gaps++ == 0)
+				notes->gap_line = l->line[i];
+			notes->gap_max = k > notes->gap_max ? (int)k : notes->gap_max;
+			buf[ns] = l->t[i];
+			lines[ns] = l->line[i];
+			resumed[ns] = (unsigned char)segment;
+			segment = 0;
+			count[ns++] = k;
+			have_prev = prev_is_step = 1;
+			prev = num;
+			prev_t = l->t[i];
+			kinds = 0;
+		} else if (ev == WC_STEP_START) {
+			if (ns == 0)
+				in->start = l->t[i];
+			else
+				logged_pause(l, i, buf, restarts, &np, 1);
+			have_prev = 1;
+			prev_is_step = 0;
+			prev = num;
+		} else if (i > 0) {
+			logged_pause(l, i, buf, restarts, &np, 0);
+		}
+	}
+	in->step_end = buf;
+	in->step_count = count;
+	in->step_line = lines;
+	in->resumed = resumed;
+	in->n_step_end = ns;
+	in->pause_from = buf + l->n;
+	in->pause_to = buf + 2 * l->n;
+	in->n_logged = np;
+	in->pause_restart = restarts;
+}
+
+/* One line each for rows that are not one step each: the count is right,
+ * but a log read as one row per step would have been 8x or 1/10 off, so
+ * the rule is said (docs/finetune.md, "Counting steps"). */
+void
+wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res)
+{
+	/* The folder is said before each warning (finetune_row.c); a long
+	 * path here would cut the rule off the end of the line. */
+	const char *f = "steps.csv";
+	if (n->repeats)
+		/* The lag tells rows of ranks (milliseconds) from a log whose step
+		 * column does not count steps (seconds): said, as the count differs
+		 * by the rows per step. */
+		WC_WARN(res, "%s:%d: %zu rows repeat the step number of the row before, up to %.3f s after its first "
+		        "(every rank writing its row?); each step number is one step, timed by its first row", f,
+		        n->repeat_line, n->repeats, n->repeat_lag_s);
+	if (n->pause_repeats)
+		WC_WARN(res, "%s:%d: %zu start, save or eval rows repeat one of the same kind and step since the last step "
+		        "(every rank writing its row?); each is one pause, ending at its last row", f,
+		        n->pause_repeat_line, n->pause_repeats);
+	if (n->gaps)
+		WC_WARN(res, "%s:%d: steps are logged with gaps (up to %d steps, %zu rows); a row ending step k after "
+		        "step j counts k - j steps", f, n->gap_line, n->gap_max, n->gaps);
+	if (n->resumes)
+		WC_WARN(res, "%s:%d: the step number goes back from %d to %d: a resumed run (%zu time%s); the re-run "
+		        "steps are counted, the restart is not step time", f, n->resume_line, n->resume_from,
+		        n->resume_to, n->resumes, n->resumes == 1 ? "" : "s");
+}
+
