@@ -262,87 +262,6 @@ warn_warmup_included(wc_ft_steps_result *out, const char *how)
 	        "training; a steps.csv with step times would leave them out", how);
 }
 
-/* A stated count against the trace's own clear period (docs/finetune.md,
- * "A stated count against the trace"). A checkpoint-N/ state counts the
- * steps up to its save: a run that crashed or hit its time limit after it
- * goes on in the power log, and its steps were split over too few -- +80 %
- * energy per step for a crash 37 steps after checkpoint-50, with no
- * warning. That is refused, not warned (a row's warning does not stop a
- * fit from using it), when the period counts more by over
- * WC_FT_COUNT_MAX_DISAGREE; the remedy is a count the user states. Any
- * disagreement beyond what the period itself is known to is said: its lag
- * is read to within half a grid bin either way, so one bin over the
- * period. A run resumed from a checkpoint re-runs the steps after it and
- * its final state counts them once: +18.5 % energy per step for a crash at
- * step 137 resumed from checkpoint-100, under the 20 % and silent before. */
-static int
-stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
-{
-	/* less a checkpoint's evaluations at training power, when they did
-	 * not bring the count within the refusal (finetune_state.c) */
-	double traced = (out->active_s - out->evals_hidden_s) / out->period_s, ratio = traced / in->steps;
-	double known = g->dt / out->period_s;
-	const char *file = in->steps_file ? in->steps_file : "wattcast-run.json";
-	/* a count the user stated is not asked for again */
-	const char *give = in->steps_source && strcmp(in->steps_source, "manifest") == 0 ? "" : "finetune.steps or ";
-	if (!(fabs(ratio - 1.0) > known))
-		return WC_OK;
-	if (in->steps_at_save && ratio > 1.0 + WC_FT_COUNT_MAX_DISAGREE)
-		return wc_error_set_path(err, WC_EINVAL, file,
-		                         " was saved at global_step %.0f, but the trace's step period %.3f s over "
-		                         "%.0f s%s gives %.0f steps: the run went on after that save; give finetune.steps "
-		                         "in wattcast-run.json or a steps.csv", in->steps, out->period_s,
-		                         out->active_s - out->evals_hidden_s,
-		                         out->evals_hidden_s > 0 ? " (evaluations out)" : "", traced);
-	/* A count that already holds the steps a resume ran again (stated, or
-	 * the state's log_history going back) leaves the resume nothing to
-	 * explain; its evaluations, not placed because it resumed
-	 * (docs/finetune.md, "Evaluations a trainer state lists"), are what is
-	 * left in the steps: blaming the resume sent users to --steps, which
-	 * was already the count. */
-	int rerun_counted = in->state_restarts > 0 || (in->steps_source && strcmp(in->steps_source, "manifest") == 0);
-	double evals_s = 0.0;
-	for (size_t i = 0; in->eval_s && i < in->n_evals; i++)
-		evals_s += in->eval_s[i];
-	/* The evaluations are the cause only when their share accounts for the
-	 * excess to within what the period is known to; a stated count need
-	 * not hold the re-runs (--steps 200 for 237 steps run), so the rest is
-	 * said, not put on them (docs/finetune.md, "A stated count against
-	 * the trace"). */
-	double evals_share = evals_s / out->period_s / in->steps;
-	int evals_part = ratio - 1.0 - evals_share > known;
-	if (ratio > 1.0 && out->resumed && rerun_counted && out->n_evals_unplaced > 0 && evals_s > 0.0 && evals_part)
-		WC_WARN(out, "steps: %s gives %.0f steps, the period %.0f (%+.1f %%, known to %.1f %%): its %d unplaced "
-		        "evaluations (%.0f s) %+.1f %%, the rest %+.1f %% unexplained: re-run steps not in the count, "
-		        "or unlisted pauses? used as stated: give steps.csv", file, in->steps, traced, 100.0 * (ratio - 1.0),
-		        100.0 * known, out->n_evals_unplaced, evals_s, 100.0 * evals_share,
-		        100.0 * (ratio - 1.0 - evals_share));
-	else if (ratio > 1.0 && out->resumed && rerun_counted && out->n_evals_unplaced > 0 && evals_s > 0.0)
-		WC_WARN(out, "steps: %s gives %.0f steps (re-runs in), the period %.0f (%+.1f %%, known to %.1f %%): "
-		        "its %d unplaced evaluations (%.0f s, %+.1f %%) are in the steps, not a resume; used as stated: "
-		        "give steps.csv", file, in->steps, traced, 100.0 * (ratio - 1.0), 100.0 * known,
-		        out->n_evals_unplaced, evals_s, 100.0 * evals_share);
-	/* A resume is named only when the trainer state shows one, or when
-	 * no evaluation it lists can explain the surplus: 30-s evaluations at
-	 * training power were blamed on a resume that never happened. */
-	else if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%): a resumed run%s its steps after the checkpoint ran twice; "
-		        "used as stated: give %ssteps.csv", file, in->steps, out->period_s,
-		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known, out->resumed ? ":" : "?", give);
-	else if (ratio > 1.0)
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out, %d found as "
-		        "pauses): unlisted pauses? used as stated: give steps.csv", file,
-		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known,
-		        in->n_evals, out->n_evals_placed, out->n_evals_in_saves);
-	else
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%); used as stated: check it, or give a steps.csv", file,
-		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
-	return WC_OK;
-}
-
 /* Steps without step times: a stated count (less the warm-up bursts when
  * a save follows every step and the bursts match the count), the bursts,
  * or the period -- when it is clear (a strong autocorrelation peak, at
@@ -384,7 +303,7 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		left.steps -= gap_steps;
 		out->steps = left.steps - out->warmup_steps;
 		snprintf(out->step_source, sizeof out->step_source, "%s", src);
-		if (!per_step && clear && stated_vs_period(g, &left, out, err) != WC_OK)
+		if (!per_step && clear && wc__ft_stated_vs_period(g, &left, out, err) != WC_OK)
 			return WC_EINVAL;
 		/* a stated count by who stated it: the manifest or --steps */
 		char how[64];
@@ -567,10 +486,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	out->step_s = out->active_s / out->steps;
 	wc__ft_recur_warn(&rec, out);
 	if (in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
-		WC_WARN(out, "power: %s (a %.0f-s mean) smears the steps (%.2f s, under %.0f windows) into the pauses "
-		        "beside them (-17 to +37 %% per step on synthetic runs with a save after each); log "
-		        "power.draw.instant", wc__ft_averaged_what(in), in->averaged_s, out->step_s,
-		        WC_FT_AVERAGE_MIN_WINDOWS);
+		wc__ft_averaged_warn(&g, in, rec.n > 0 && !rec.cut ? rec.n : 0, out);
 	else if (per_step && !wc__ft_resolved(&g, out->step_s))
 		/* The bursts' length, not the steps': the edge samples that
 		 * are partly save lengthen it as they raise the energy (1.5-s

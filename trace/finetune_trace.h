@@ -71,8 +71,13 @@ extern "C" {
 /** A stated step count (trainer_state, manifest) and the count from a
  *  clear trace period disagreeing by more than this share are said --
  *  refused when the count is a checkpoint's, whose run may have gone on
- *  after the save (a choice of wattcast, docs/finetune.md). */
+ *  after the save, or a trainer state's over a power log the trace shows
+ *  short of the run (a choice of wattcast, docs/finetune.md). */
 #define WC_FT_COUNT_MAX_DISAGREE 0.2
+/** A window within this many s of the power log's start or end: the log
+ *  starts or stops while training runs (docs/finetune.md, "A stated count
+ *  against the trace"). */
+#define WC_FT_LOG_EDGE_S 1.0
 /** With step times, a step row lasting more than this many median steps
  *  per step it ends, not leading, holds an unlogged pause (an evaluation
  *  or save without its row): all but a median step of it is left out (a

@@ -200,6 +200,11 @@ size_t wc__ft_save_after(const ft_grid *g, const ft_clock *c, double tau, double
  *  power.draw is averaged): WC_FT_AVERAGE_WINDOW_S, its name for messages
  *  into `what`; 0 and "" for instantaneous readings (finetune_power.c). */
 double wc__ft_power_averaged(const char *column, const char *dir, const char *platform, char *what, size_t cap);
+/** Say that averaged power smears the steps next to the pauses into them
+ *  (when `out->step_s` is under WC_FT_AVERAGE_MIN_WINDOWS windows), with
+ *  the share of steps next to a pause -- the window's, plus `recurring`
+ *  put back in the steps -- and the error it bounds (finetune_power.c). */
+void wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring, wc_ft_steps_result *out);
 /** The averaged column's name for messages: `in`'s, else power.draw.average. */
 const char *wc__ft_averaged_what(const wc_ft_steps_info *in);
 /** What a refusal of an unresolved trace advises besides a step log, ending
@@ -228,5 +233,10 @@ void wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, in
                      unsigned char *restarts, ft_log_notes *notes);
 /** One warning each for rows that are not one step or pause each. */
 void wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res);
+
+/** A stated count (`in->steps`) against the trace's clear period: refused
+ *  where the trace clearly ran other steps than it says, else warned beyond
+ *  what the period is known to (finetune_stated.c). */
+int wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err);
 
 #endif

@@ -1,0 +1,110 @@
+/*
+ * A power log covering fewer steps than the trainer state beside it
+ * (docs/finetune.md, "A stated count against the trace"): nvidia-smi
+ * stopped before the run did, and the state's global_step split the
+ * energy of the steps it holds over all of them (-40 % energy per step on
+ * an 8xH100 run cut at 60 %, -50 % on a 1-GPU run cut in half), with a
+ * warning only. Refused when the trace shows the log short too (training
+ * power at its end, or a window well short of train_runtime), naming the
+ * file and the remedy. A count off by less is kept with a warning, and the
+ * averaging warning says which step it quotes. Synthetic one-GPU logs at
+ * 100 ms of 2-s steps (1.6 s at 550 W, 0.4 s at 350 W), a 16-s save at
+ * 150 W after every 50th.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+#include "tests/support/synth_trainer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP_J (1.6 * 550 + 0.4 * 350) /* one GPU */
+
+static char *dir;
+
+/* 200 steps, their state saying `global` steps (train_runtime `runtime`,
+ * none when NaN), the power log ending at `cut` s (0: whole). */
+static char *
+folder(const char *name, int global, double runtime, double cut)
+{
+	static synth_trainer_wave v;
+	char state[1024], rt[96] = "";
+	memset(&v, 0, sizeof v);
+	synth_trainer_add(&v, 20.0, 70.0);
+	synth_trainer_session(&v, 1, 200, 50, 0, 0.0);
+	if (isfinite(runtime))
+		snprintf(rt, sizeof rt, ", {\"train_runtime\": %.1f, \"step\": %d}", runtime, global);
+	snprintf(state, sizeof state,
+	         "{\"global_step\": %d, \"max_steps\": %d, \"logging_steps\": 10, \"save_steps\": 50,\n"
+	         " \"log_history\": [{\"loss\": 1.5, \"step\": 10}%s]}\n", global, global, rt);
+	return synth_trainer_folder(dir, name, &v, 7, cut > 0 ? cut : 0.0, cut > 0 ? 1e9 : 0.0, state);
+}
+
+/* `wattcast ingest run`: its exit status, stderr into `err`. */
+static int
+ingest(const char *run, char *err, size_t cap)
+{
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	snprintf(err, cap, "%s", r.err);
+	fprintf(stderr, "%s: status %d\n%s", run, r.status, r.err);
+	int status = r.status;
+	run_result_free(&r);
+	free(out);
+	return status;
+}
+
+static void
+log_stops_early(void)
+{
+	char err[4096];
+	/* The whole run: 50 s of idle and loading, 200 steps, 3 saves in the
+	 * window and one after the last step, 514 s. Cut at 262 s, in step
+	 * 99: the state's 200 steps are refused, the log ending at training
+	 * power. */
+	char *run = folder("cut-mid-step", 200, NAN, 262.0);
+	CHECK_INT(ingest(run, err, sizeof err), 1);
+	CHECK_CONTAINS(err, "cut-mid-step: trainer_state.json gives 200 steps, the trace's period 1.999 s over 196 s "
+	               "98 (-51 %), and the power log ends at training power");
+	CHECK_CONTAINS(err, "and the power log ends at training power: it covers fewer steps; give finetune.steps "
+	               "(those it covers) or a steps.csv");
+	free(run);
+	/* Cut in the second save (after step 100, at 266 s), at 270 s: the
+	 * log ends at near-idle power, its window short of train_runtime. */
+	run = folder("cut-in-save", 200, 464.0, 270.0);
+	CHECK_INT(ingest(run, err, sizeof err), 1);
+	CHECK_CONTAINS(err, "cut-in-save: trainer_state.json gives 200 steps");
+	CHECK_CONTAINS(err, "and the power log spans ");
+	CHECK_CONTAINS(err, "train_runtime 464 s: it covers fewer steps");
+	free(run);
+}
+
+/* A state's count 15 % over the whole log's steps: within the refusal,
+ * kept with the count's warning; the averaging warning quotes the step
+ * the row uses and says the period's (it quoted 1.80 s for a 3-s period
+ * without a word). */
+static void
+count_off_a_little(void)
+{
+	char err[4096];
+	char *run = folder("count-230", 230, 464.0, 0.0);
+	CHECK_INT(ingest(run, err, sizeof err), 0);
+	CHECK_CONTAINS(err, "steps: trainer_state.json gives 230 steps, the trace's step period (2.000 s over");
+	CHECK_CONTAINS(err, "smears the 6 of 230 steps (2.6 %) beside a pause, of 1.74 s (by the count; 2.00 s by "
+	               "the period): -0.4 to +1.0 % per step (-17 to +37 % if all are); log power.draw.instant");
+	free(run);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("ft_state_log_short");
+	log_stops_early();
+	count_off_a_little();
+	free(dir);
+	return check_report("test_ft_state_log_short");
+}
