@@ -398,6 +398,10 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		WC_WARN(out, "saves: the trainer state implies %.0f checkpoint saves (%s), %.0f near-idle pauses%s were "
 		        "found", in->expected_saves, in->save_steps > 0 ? "global_step / save_steps" : "one after each "
 		        "evaluation log_history lists", saves, extra > 0 ? " (some may be evaluations or a restart)" : "");
+	if (out->saves_unseen > 0)
+		WC_WARN(out, "saves: the trainer state puts a save after %d evaluations in the run, but the trace's "
+		        "near-idle pauses are none or those evaluations alone: no save is taken there or after the last "
+		        "step", out->saves_unseen);
 	/* train_runtime holds the save and evaluation after the last step;
 	 * the trace's window ends at the last step -- or at that evaluation,
 	 * when it draws training power and was placed in the window. Without
@@ -521,7 +525,50 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 		out->n_evals_unplaced = (int)in->n_evals; /* refused (finetune_steps.c) */
 		return WC_OK;
 	}
-	if (!place(g, in, out))
+	/* A save schedule the trace shows none of is not the run's: a
+	 * state's save_steps at or below global_step whose saves never ran
+	 * (save_strategy "no" keeps the default 500; an edited state) read
+	 * the pause after each evaluation it puts a save after as that save,
+	 * and took 30-s stretches of steps out for evaluations the trace had
+	 * already left out (-9.9 % energy per step, saves every 100 and none
+	 * in the trace). With no near-idle pause in the window where saves
+	 * are due after evaluations inside it, no save follows them
+	 * (docs/finetune.md, "Evaluations a trainer state lists"). */
+	wc_ft_steps_info local = *in;
+	unsigned char *none = NULL;
+	size_t due = 0, inside = 0;
+	double eval_lo = INFINITY, eval_hi = 0.0, pause_lo = INFINITY, pause_hi = 0.0;
+	for (size_t i = 0; i < in->n_evals; i++) {
+		int in_run = in->eval_at[i] >= 0.5 && in->eval_at[i] < in->steps - 0.5;
+		inside += in_run;
+		due += in_run && wc__ft_save_follows(in, i);
+		eval_lo = in_run ? fmin(eval_lo, in->eval_s[i]) : eval_lo;
+		eval_hi = in_run ? fmax(eval_hi, in->eval_s[i]) : eval_hi;
+	}
+	for (size_t k = g->k0, a = k; k < g->k1; k++) {
+		a = k > g->k0 && g->mark[k - 1] == FT_SAVE ? a : k;
+		if (g->mark[k] == FT_SAVE && (k + 1 == g->k1 || g->mark[k + 1] != FT_SAVE)) {
+			pause_lo = fmin(pause_lo, (double)(k + 1 - a) * g->dt);
+			pause_hi = fmax(pause_hi, (double)(k + 1 - a) * g->dt);
+		}
+	}
+	/* ... nor where the near-idle pauses are the evaluations alone: one
+	 * per evaluation in the run, those with no save due among them, each
+	 * as long as an evaluation to a save's shortest (with a save after
+	 * some, theirs ran longer; short saves after evaluations at training
+	 * power are as many as those evaluations, with none between) */
+	int evals_alone = out->n_saves > 0 && (size_t)out->n_saves == inside && inside > due &&
+	                  pause_lo > eval_lo - WC_FT_PAUSE_MIN_S && pause_hi < eval_hi + WC_FT_PAUSE_MIN_S;
+	if ((out->n_saves == 0 || evals_alone) && due > 0) {
+		if (!(none = wc_alloc_zeroed(in->n_evals, 1)))
+			return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
+		local.eval_saved = none;
+		local.trailing_save = 0;
+		out->saves_unseen = (int)due;
+	}
+	int ok = place(g, &local, out);
+	free(none);
+	if (!ok)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	return WC_OK;
 }

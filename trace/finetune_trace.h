@@ -156,6 +156,8 @@ typedef struct {
 	int n_evals_placed;            /* a trainer state's evaluations taken out at training power */
 	int n_evals_in_saves;          /* ... found as near-idle pauses (not saves) */
 	int n_evals_unplaced;          /* ... its step numbers could not place */
+	int saves_unseen;              /* saves the state puts after evaluations inside the window
+	                                * where the trace shows no near-idle pause: not placed */
 	double evals_hidden_s;         /* a checkpoint's evaluations the trace's own period finds
 	                                * at training power, not taken out: the run went on after
 	                                * that save (finetune_state.c); 0 none */

@@ -1,0 +1,61 @@
+/*
+ * A trainer state whose save schedule the trace shows none of
+ * (docs/finetune.md, "Evaluations a trainer state lists"): save_steps at
+ * or below global_step -- save_strategy "no" keeps the default 500, or a
+ * state edited -- over a run that never saved. Believed, the near-idle
+ * evaluation before each save it puts there was read as that save and a
+ * stretch of steps was taken out for the evaluation (-9.9 % energy per
+ * step on a tester's 8xH100 run with save_steps 100 and no saves). A
+ * synthetic one-GPU log at 100 ms of 200 2-s steps (1.6 s at 550 W,
+ * 0.4 s at 350 W), a 30-s evaluation at 150 W after every 25th, no save;
+ * the state says save_steps 50.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+#include "tests/support/synth_trainer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP_J (1.6 * 550 + 0.4 * 350) /* one GPU */
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("ft_state_saves_unseen");
+	static synth_trainer_wave v;
+	char state[8192], *p = state;
+	synth_trainer_add(&v, 20.0, 70.0);
+	synth_trainer_add(&v, 30.0, 130.0); /* loading the model */
+	double start = v.t;
+	for (int k = 1; k <= 200; k++) {
+		synth_trainer_add(&v, 1.6, 550.0);
+		synth_trainer_add(&v, 0.4, 350.0);
+		if (k % 25 == 0)
+			synth_trainer_add(&v, 30.0, 150.0);
+	}
+	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 25, \"save_steps\": 50,\n"
+	             " \"eval_steps\": 25, \"log_history\": [\n");
+	for (int s = 25; s <= 200; s += 25)
+		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d}, {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"step\": %d},\n",
+		             s, s);
+	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - start);
+	char *run = synth_trainer_folder(dir, "no-saves", &v, 9, 0.0, 0.0, state), *err = NULL;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
+	if (t) {
+		double e = t->runs[0].energy_per_step_j;
+		fprintf(stderr, "no-saves: %.1f J/step (truth %.1f, %+.2f %%), logged_pauses %s\n%s", e, STEP_J,
+		        100 * (e / STEP_J - 1), wc_ft_table_get_extra(t, 0, "logged_pauses"), err);
+		CHECK(fabs(e / STEP_J - 1) < 0.01);
+		CHECK(strcmp(wc_ft_table_get_extra(t, 0, "logged_pauses"), "0") == 0);
+	}
+	CHECK_CONTAINS(err, "saves: the trainer state puts a save after 3 evaluations in the run, but the trace's "
+	               "near-idle pauses are none or those evaluations alone");
+	wc_ft_table_free(t);
+	free(err);
+	free(run);
+	free(dir);
+	return check_report("test_ft_state_saves_unseen");
+}
