@@ -340,7 +340,9 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 }
 
 /* Fill missing values of a present column from the sample before (a
- * gauge holds, a counter has not moved). */
+ * gauge holds, a counter has not moved). Before a gauge's first value
+ * nothing is held: it is unknown there, not 0 (wc_engine_first_row; a
+ * counter has not started there, wc__engine_settle). */
 static void
 fill_missing(wc_engine_log *e)
 {
@@ -449,4 +451,15 @@ wc_engine_value_at(const wc_engine_log *e, wc_engine_column c, double t)
 	if (isnan(a) || isnan(b))
 		return isnan(a) ? b : a;
 	return a + (b - a) * (t - e->t[lo]) / (e->t[lo + 1] - e->t[lo]);
+}
+
+size_t
+wc_engine_first_row(const wc_engine_log *e, wc_engine_column c)
+{
+	size_t i = 0;
+	if (!e || c < 0 || c >= WC_ENG_COLUMNS || !e->col[c])
+		return e ? e->n : 0;
+	while (i < e->n && isnan(e->col[c][i]))
+		i++;
+	return i;
 }

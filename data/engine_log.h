@@ -71,6 +71,11 @@ void wc_engine_free(wc_engine_log *e);
  *  before t (the first sample before it), counters interpolate (clamped
  *  at the ends). NaN when the column is absent or the log is empty. */
 double wc_engine_value_at(const wc_engine_log *e, wc_engine_column c, double t);
+/** The first row with a value of column `c` (e->n when it has none or is
+ *  absent). Before it a gauge is unknown -- wc_engine_value_at gives NaN
+ *  there, not 0 -- and a counter stands at its first value: it had not
+ *  started (docs/formats/telemetry.md, "Missing cells"). */
+size_t wc_engine_first_row(const wc_engine_log *e, wc_engine_column c);
 
 /** How two label blocks of one engine metric (the text inside `{...}`,
  *  `a="x",b="y"`) differ, the one rule of engine.csv's columns and of

@@ -109,22 +109,40 @@ drop_glitches(wc_engine_log *e, wc__engine_counters *set, size_t *line, wc__bad_
 
 /* A counter column's rows once its engines' counters are settled: their
  * sum where the row had every engine's cell (blank otherwise, as read,
- * then holding the row before's sum). A header that no longer names an
- * engine ends the log (data/engine_csv.c, repeated_header): no row
- * holds an engine's counter flat while the others count. */
+ * then holding the row before's sum). Before an engine's first value its
+ * counter has not started: it stands at that first value, so nothing is
+ * counted before it and a cell missing there does not blank the row --
+ * the one rule of the Prometheus readers, whose increases begin at a
+ * series' first sample (docs/formats/telemetry.md, "Missing cells";
+ * docs/fleet.md, "Rows"). Leading blanks blanked every window's start,
+ * so the tokens, iterations and phase split of a whole run were lost; an
+ * engine appearing under a later header counted its whole first value as
+ * tokens at once. A header that no longer names an engine ends the log
+ * (data/engine_csv.c, repeated_header): no row holds an engine's counter
+ * flat while the others count. */
 static void
 add_engines(wc_engine_log *e, wc__engine_counters *set)
 {
-	for (size_t k = 0; k < set->n; k++)
-		set->s[k].prev = 0.0;
+	for (size_t k = 0; k < set->n; k++) {
+		wc__engine_counter *s = &set->s[k];
+		for (s->first = 0; s->first < e->n && isnan(s->v[s->first]); s->first++)
+			;
+		s->prev = s->first < e->n ? s->v[s->first] : NAN; /* NAN: never read */
+	}
 	for (size_t i = 0; i < e->n; i++) {
-		for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++)
-			if (e->col[c] && !isnan(e->col[c][i]))
+		for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
+			/* a missing cell is one of an engine counting already */
+			int missing = 0;
+			for (size_t k = 0; e->col[c] && isnan(e->col[c][i]) && k < set->n; k++)
+				missing |= set->s[k].col == (wc_engine_column)c && isnan(set->s[k].v[i]) &&
+				           i >= set->s[k].first;
+			if (e->col[c] && !missing)
 				e->col[c][i] = 0.0;
+		}
 		for (size_t k = 0; k < set->n; k++) {
 			wc__engine_counter *s = &set->s[k];
 			s->prev = isnan(s->v[i]) ? s->prev : s->v[i];
-			if (e->col[s->col])
+			if (e->col[s->col] && !isnan(s->prev))
 				e->col[s->col][i] += s->prev; /* stays NAN where a cell was missing */
 		}
 	}

@@ -1,0 +1,125 @@
+/*
+ * engine.csv with blank or NaN cells on its first rows (a labelled counter
+ * not exported yet while the server idles; pandas' NaN for a series not
+ * scraped yet) reads as the Prometheus readers read the same data
+ * (docs/formats/telemetry.md, "Missing cells"): a counter before its first
+ * value has not started -- it stands at that value, nothing is counted
+ * before it -- and a gauge before its first value is unknown, not 0.
+ * Before, nothing filled the cells before a column's first value, so a
+ * window starting there read every counter as unknown: the tokens,
+ * iterations and phase split of a whole run were lost, and one blank cell
+ * of one data-parallel engine on the first row did the same.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+
+static wc_engine_log *
+read_log(const char *name, const char *body, test_warnings *w)
+{
+	char *p = test_fixture(dir, name, body);
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	wc_engine_log *e = NULL;
+	wc_error err;
+	memset(w, 0, sizeof *w);
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
+	free(p);
+	return e;
+}
+
+/* Counters blank, then NaN, on the first rows: the window from the log's
+ * start counts from their first value, as the untouched log does; the
+ * gauge blank there is unknown. */
+static void
+leading_counters(void)
+{
+	test_warnings w;
+	wc_engine_log *e = read_log("lead.csv",
+	                            "timestamp,num_requests_running,generation_tokens_total,iteration_tokens_total_count\n"
+	                            "1000,,,nan\n1001,,NaN,\n1002,0,5,2\n1003,3,5,2\n1004,4,35,12\n1005,4,75,22\n", &w);
+	if (!e)
+		return;
+	CHECK_INT(e->n, 6);
+	CHECK(w.text[0] == '\0'); /* read as the Prometheus readers do: silently */
+	CHECK_NEAR(e->col[WC_ENG_GENERATION_TOKENS][0], 5.0, 0);
+	CHECK_NEAR(e->col[WC_ENG_ITERATIONS][1], 2.0, 0);
+	/* over the whole log: 70 tokens and 20 steps, as from 1002 on */
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1005.0) -
+	           wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1000.0), 70.0, 0);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_ITERATIONS, 1005.0) -
+	           wc_engine_value_at(e, WC_ENG_ITERATIONS, 1000.0), 20.0, 0);
+	/* the gauge: unknown before its first value, not 0 */
+	CHECK_INT(wc_engine_first_row(e, WC_ENG_RUNNING), 2);
+	CHECK(isnan(wc_engine_value_at(e, WC_ENG_RUNNING, 1001.5)));
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_RUNNING, 1002.5), 0.0, 0);
+	CHECK_INT(wc_engine_first_row(e, WC_ENG_GENERATION_TOKENS), 0);
+	CHECK_INT(wc_engine_first_row(e, WC_ENG_PROMPT_TOKENS), e->n); /* absent */
+	wc_engine_free(e);
+}
+
+/* vLLM V1's data-parallel engines, added up: one blank cell of engine 1
+ * on the first row; engine 1 had not started there. */
+static void
+engine_first_cell(void)
+{
+	test_warnings w;
+	wc_engine_log *e = read_log("dp.csv",
+	                            "timestamp,\"vllm:generation_tokens_total{engine=\"\"0\"\"}\","
+	                            "\"vllm:generation_tokens_total{engine=\"\"1\"\"}\"\n"
+	                            "1000,10,\n1001,20,7\n1002,30,17\n1003,40,27\n", &w);
+	if (!e)
+		return;
+	CHECK(w.text[0] == '\0');
+	CHECK_NEAR(e->col[WC_ENG_GENERATION_TOKENS][0], 17.0, 0);
+	CHECK_NEAR(e->col[WC_ENG_GENERATION_TOKENS][3], 67.0, 0);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1003.0) -
+	           wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1000.0), 50.0, 0);
+	wc_engine_free(e);
+	/* a cell of an engine counting already still holds the row before */
+	e = read_log("dp_mid.csv",
+	             "timestamp,\"vllm:generation_tokens_total{engine=\"\"0\"\"}\","
+	             "\"vllm:generation_tokens_total{engine=\"\"1\"\"}\"\n"
+	             "1000,10,5\n1001,20,\n1002,30,17\n", &w);
+	if (e)
+		CHECK_NEAR(e->col[WC_ENG_GENERATION_TOKENS][1], 15.0, 0);
+	wc_engine_free(e);
+}
+
+/* An engine a later header adds: its first value is where it starts, not
+ * tokens counted at once at the header (it had counted 500 before). */
+static void
+engine_added_later(void)
+{
+	test_warnings w;
+	wc_engine_log *e = read_log("added.csv",
+	                            "timestamp,\"vllm:generation_tokens_total{engine=\"\"0\"\"}\"\n"
+	                            "1000,10\n1001,20\n"
+	                            "timestamp,\"vllm:generation_tokens_total{engine=\"\"0\"\"}\","
+	                            "\"vllm:generation_tokens_total{engine=\"\"1\"\"}\"\n"
+	                            "1002,30,500\n1003,40,510\n", &w);
+	if (!e)
+		return;
+	CHECK_INT(e->n, 4);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1003.0) -
+	           wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1000.0), 40.0, 0);
+	wc_engine_free(e);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("engine_leading_blanks");
+	leading_counters();
+	engine_first_cell();
+	engine_added_later();
+	free(dir);
+	return check_report("test_engine_leading_blanks");
+}
