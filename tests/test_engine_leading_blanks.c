@@ -17,6 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define T0 1700000000.0
 
 static char *dir;
 
@@ -113,6 +117,61 @@ engine_added_later(void)
 	wc_engine_free(e);
 }
 
+/* A run: one GPU every 0.1 s over 20 s, 100 W for 5 s then 300 W; the
+ * engine every 0.5 s, idle for 5 s then 8 running, its running gauge
+ * blank on the first 20 rows (10 s, half of them under load). */
+static void
+gauge_late_ingest(void)
+{
+	char *run = path_join(dir, "late"), *p, *table = path_join(dir, "late.csv"), *buf = malloc(16384);
+	size_t len = 0;
+	mkdir(run, 0755);
+	len = (size_t)snprintf(buf, 16384, "index,timestamp,power.draw\n");
+	for (int i = 0; i <= 200; i++) {
+		time_t sec = (time_t)T0 + i / 10;
+		struct tm tm;
+		char ts[40];
+		gmtime_r(&sec, &tm);
+		strftime(ts, sizeof ts, "%Y/%m/%d %H:%M:%S", &tm);
+		len += (size_t)snprintf(buf + len, 16384 - len, "0,%s.%03d,%.2f\n", ts, (i % 10) * 100,
+		                        i < 50 ? 100.0 : 300.0);
+	}
+	p = path_join(run, "power.csv");
+	CHECK_INT(write_text(p, buf), 0);
+	free(p);
+	len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,generation_tokens_total\n");
+	for (int k = 0; k <= 40; k++)
+		len += (size_t)snprintf(buf + len, 16384 - len, "%.3f,%s,%d\n", T0 + 0.5 * k,
+		                        k < 20 ? "" : "8", k < 10 ? 0 : 100 * (k - 10));
+	p = path_join(run, "engine.csv");
+	CHECK_INT(write_text(p, buf), 0);
+	free(p);
+	const char *argv[] = { "wattcast", "ingest", run, "-o", table, "--platform", "H100", "--model",
+		               "Llama-3.1-8B", "--utc-offset", "0", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	/* the column and the span unknown, and the row cut to its first value */
+	CHECK_CONTAINS(r.err, "engine.csv: num_requests_running has no value on the engine log's first 20 rows "
+	               "(1700000000.000-1700000010.000, 10.000 s): unknown there, not 0");
+	CHECK_CONTAINS(r.err, "cut to 1700000010.000-1700000020.000");
+	/* the clock check matches where the gauge is known only: read as 0
+	 * its blank head matched the power 5 s off */
+	CHECK(r.err && strstr(r.err, "check the offset") == NULL);
+	char *text = r.status == 0 ? test_slurp(table) : NULL;
+	char v[64];
+	/* 8 running over the span it is known; read as 0 before it was 4.0 */
+	test_csv_field(text ? text : "", "running", v, sizeof v);
+	CHECK_NEAR(strtod(v, NULL), 8.0, 1e-9);
+	test_csv_field(text ? text : "", "start_epoch", v, sizeof v);
+	CHECK_NEAR(strtod(v, NULL), T0 + 10.0, 1e-3);
+	free(text);
+	run_result_free(&r);
+	free(buf);
+	free(table);
+	free(run);
+}
+
 int
 main(void)
 {
@@ -120,6 +179,7 @@ main(void)
 	leading_counters();
 	engine_first_cell();
 	engine_added_later();
+	gauge_late_ingest();
 	free(dir);
 	return check_report("test_engine_leading_blanks");
 }

@@ -59,11 +59,21 @@ power_at(const wc_power_trace *pt, double t, size_t *i)
 
 /* Pearson correlation of x[0..n) and y[0..n) (GSL's, which updates the
  * means as it goes rather than subtracting sums of squares); NaN when
- * either is flat, where GSL divides 0 by 0. */
+ * either is flat, where GSL divides 0 by 0. The pairs whose y is unknown
+ * (NaN: before the gauge's first value) are left out, through the n-long
+ * buffers bx and by; every pair is kept where all are known. */
 static double
-correlation(const double *x, const double *y, size_t n)
+correlation(const double *x, const double *y, size_t n, double *bx, double *by)
 {
-	double r = gsl_stats_correlation(x, 1, y, 1, n);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(y[i])) {
+			bx[k] = x[i];
+			by[k++] = y[i];
+		}
+	if (k < 16)
+		return NAN;
+	double r = gsl_stats_correlation(bx, 1, by, 1, k);
 	return isfinite(r) ? r : NAN;
 }
 
@@ -88,19 +98,23 @@ wc__ingest_check_offset(const run_ctx *rc, const wc_ingest_options *opt)
 		return;
 	double *p = wc_alloc_array(n, sizeof *p), *e = wc_alloc_array(n + 2 * m, sizeof *e);
 	double *r = wc_alloc_array(2 * m + 1, sizeof *r);
-	if (!p || !e || !r)
+	double *bx = wc_alloc_array(n, sizeof *bx), *by = wc_alloc_array(n, sizeof *by);
+	if (!p || !e || !r || !bx || !by)
 		goto done;
 	size_t pi = 0;
 	for (size_t k = 0; k < n; k++)
 		p[k] = power_at(rc->pt, a + (double)k * dt, &pi);
 	/* e[j] = running at a + (j - m) dt: shift s = (m - lag index) dt */
 	for (size_t j = 0; j < n + 2 * m; j++) {
-		double v = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, a + ((double)j - (double)m) * dt);
-		e[j] = isnan(v) ? 0.0 : v;
+		/* NaN before the gauge's first value: unknown, left out of the
+		 * pairs; read as 0, a blank head of 30 s under load could match
+		 * the power some seconds off (docs/formats/telemetry.md,
+		 * "Missing cells") */
+		e[j] = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, a + ((double)j - (double)m) * dt);
 	}
 	/* power at a + k dt against the engine at a + k dt + (l - m) dt */
 	for (size_t l = 0; l <= 2 * m; l++)
-		r[l] = correlation(p, e + l, n);
+		r[l] = correlation(p, e + l, n, bx, by);
 	size_t lb = m;
 	for (size_t l = 0; l <= 2 * m; l++)
 		if (r[l] > r[lb] || !(r[lb] == r[lb]))
@@ -127,6 +141,8 @@ done:
 	free(p);
 	free(e);
 	free(r);
+	free(bx);
+	free(by);
 }
 
 double

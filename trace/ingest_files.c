@@ -359,8 +359,9 @@ mark_quiet(run_ctx *rc, wc_error *err)
 		int quiet = 1;
 		if (rc->eng && rc->eng->col[WC_ENG_RUNNING]) {
 			double r = wc_engine_value_at(rc->eng, WC_ENG_RUNNING, t);
-			double w = wc_engine_value_at(rc->eng, WC_ENG_WAITING, t);
-			quiet = r == 0.0 && !(w > 0); /* before its first sample: unknown, not quiet */
+			double w = rc->eng->col[WC_ENG_WAITING] ? wc_engine_value_at(rc->eng, WC_ENG_WAITING, t) : 0.0;
+			/* before a gauge's first value: unknown, not quiet */
+			quiet = r == 0.0 && !(w > 0) && !isnan(w);
 		}
 		if (active) {
 			size_t k = (size_t)floor((t - rc->t0) / dt);

@@ -87,8 +87,8 @@ wc__ingest_tokens_from_counter(const run_ctx *rc)
 	return rc->eng && rc->eng->col[WC_ENG_GENERATION_TOKENS] && !wc__ingest_tokens_from_log(rc);
 }
 
-/* Requests running or waiting at engine sample k (an unreported gauge
- * counts 0, as in n(t)). */
+/* Requests running or waiting at engine sample k (a gauge not reported
+ * yet shows none: n(t) is cut to its first value, ingest_windows.c). */
 static int
 engine_busy(const wc_engine_log *e, size_t k)
 {

@@ -65,8 +65,9 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 {
 	if (!rc->eng)
 		return WC_OK;
-	const double ea = rc->eng->t[0], eb = rc->eng->t[rc->eng->n - 1], tol = engine_tolerance(rc->eng);
+	const double eb = rc->eng->t[rc->eng->n - 1], tol = engine_tolerance(rc->eng);
 	const double a0 = *a, b0 = *b;
+	double ea = rc->eng->t[0];
 	/* Within the tolerance too when an edge sample shows a request
 	 * running or waiting and the output tokens are the engine counter's:
 	 * the tokens generated past it are unknown, and energy per token
@@ -81,6 +82,14 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		*a = ea;
 	if (*b - eb > tol || work_b)
 		*b = eb;
+	/* n(t) from a gauge that starts late is unknown before its first
+	 * value, as before the log's first sample: cut there alike
+	 * (warn_late_gauges says which span). */
+	const size_t g = rc->n_source && strcmp(rc->n_source, "engine") == 0
+	                 ? wc_engine_first_row(rc->eng, WC_ENG_RUNNING) : 0;
+	const int gauge_a = g > 0 && g < rc->eng->n && rc->eng->t[g] - *a > tol;
+	if (gauge_a)
+		*a = ea = rc->eng->t[g];
 	if (*a == a0 && *b == b0)
 		return WC_OK;
 	*cut |= (*a != a0 ? WC__CUT_START : 0) | (*b != b0 ? WC__CUT_END : 0);
@@ -88,9 +97,41 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		return wc_error_set_path(err, WC_EINVAL, rc->dir,
 		                         ": check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
 		                         ea, eb, what, a0, b0);
-	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log "
-	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1, ea, eb,
+	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log%s "
+	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1, gauge_a ? "'s num_requests_running" : "", ea, eb,
 	     work_b ? "; a request runs at the engine log's end" : work_a ? "; a request runs at the engine log's start" : "");
+	return WC_OK;
+}
+
+/* A gauge the engine log leaves blank on its first rows (a series not
+ * exported yet, pandas' NaN for one not scraped yet) is unknown there,
+ * not 0 (docs/formats/telemetry.md, "Missing cells"): said once a run,
+ * naming the span. As n(t), the rows start at its first value
+ * (cut_to_engine); no power sample there is quiet (mark_quiet). A
+ * running count with no value at all is no n(t). */
+static int
+warn_late_gauges(const run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
+{
+	static const wc_engine_column gauges[] = { WC_ENG_RUNNING, WC_ENG_WAITING };
+	const wc_engine_log *e = rc->eng;
+	const int by_engine = rc->n_source && strcmp(rc->n_source, "engine") == 0;
+	for (size_t j = 0; e && e->n > 0 && j < sizeof gauges / sizeof gauges[0]; j++) {
+		size_t g = wc_engine_first_row(e, gauges[j]);
+		const char *name = wc_engine_column_name(gauges[j]);
+		if (!e->col[gauges[j]] || g == 0)
+			continue;
+		if (g == e->n && gauges[j] == WC_ENG_RUNNING && by_engine)
+			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": no n(t): %s has no value on any "
+			                         "line (blank or NaN); `ingest --power-only` gives the power metrics", name);
+		if (g == e->n)
+			warn(opt, rc->engine_path, ": %s has no value on any line: unknown, not 0; no power sample is "
+			     "quiet by it", name);
+		else
+			warn(opt, rc->engine_path, ": %s has no value on the engine log's first %zu rows (%.3f-%.3f, "
+			     "%.3f s): unknown there, not 0; %s", name, g, e->t[0], e->t[g], e->t[g] - e->t[0],
+			     gauges[j] == WC_ENG_RUNNING && by_engine ? "n(t) is read from its first value on"
+			                                              : "no power sample there is quiet");
+	}
 	return WC_OK;
 }
 
@@ -100,6 +141,8 @@ wc__ingest_windows(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	char what[96];
 	int cut = 0, r;
 	rc->n_windows = 0;
+	if ((r = warn_late_gauges(rc, opt, err)) != WC_OK)
+		return r;
 	if (rc->m.n_levels == 0) {
 		/* The whole log, less a stated idle window: it is cut off the
 		 * end it lies nearer to (a window in the middle of the log would

@@ -203,9 +203,17 @@ wc_trace_running_series(const wc_request_log *log, int log_accounts, const wc_en
 	}
 	if (!gauge)
 		return NULL;
+	/* Before the gauge's first value it is unknown, not 0 (a series not
+	 * exported yet): it is read as before the log's first sample, its
+	 * first value held back, and a row is cut to start at that value when
+	 * more than the engine log's tolerance lies before it
+	 * (docs/formats/telemetry.md, "n(t) on the 50 ms grid"). Read as 0,
+	 * 30 s of load unreported read 6.79 running for 8.07. */
+	size_t first = wc_engine_first_row(eng, WC_ENG_RUNNING);
+	double before = first < eng->n ? eng->col[WC_ENG_RUNNING][first] : 0.0;
 	for (size_t k = 0; k < n; k++) {
 		double v = wc_engine_value_at(eng, WC_ENG_RUNNING, t0 + (double)k * dt);
-		out[k] = isfinite(v) ? v : 0.0; /* the engine had not reported yet */
+		out[k] = isfinite(v) ? v : before;
 	}
 	return "engine";
 }

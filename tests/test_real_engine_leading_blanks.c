@@ -1,0 +1,222 @@
+/*
+ * The real A100 4 req/s run of ../shared/data/real/powertrace-sim (label
+ * realdata) with engine.csv's first rows blank or NaN, read by `wattcast
+ * ingest` as the Prometheus readers read the same data
+ * (docs/formats/telemetry.md, "Missing cells"). Every counter `nan` on the
+ * first 20 rows (idle: series not exported yet) gives the untouched run's
+ * row; it gave no throughput, energy per token, iterations or phase
+ * split (with the manifest, the level's 213.36 output tokens per request
+ * instead of the counter's 213.44, without a word). The same run split into
+ * two data-parallel engines with one blank cell of engine 1 on the first
+ * row gives it too. num_requests_running blank on the first 120 rows (30 s,
+ * idle then load) is unknown there, not 0: the row starts at its first
+ * value with the untouched run's n(t) there, said naming the column and
+ * the span; it read 6.785 running over the whole level (8.075 true).
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+#include "trace/trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const files[] = { "power.csv", "engine.csv", "manifest.json" };
+static char *text[3];
+
+/* Ingest `dir` into `res` (one row expected), its warnings into `w`. */
+static int
+ingest(const char *dir, wc_ingest_result *res, test_warnings *w)
+{
+	wc_ingest_options o;
+	wc_error err;
+	wc_ingest_options_init(&o);
+	o.warn = test_collect_warning;
+	o.warn_payload = w;
+	memset(w, 0, sizeof *w);
+	int rc = wc_ingest_run(dir, &o, res, &err);
+	CHECK_INT(rc, WC_OK);
+	if (rc != WC_OK)
+		fprintf(stderr, "%s\n", err.msg);
+	CHECK_INT(res->n_rows, 1);
+	return rc == WC_OK && res->n_rows == 1;
+}
+
+/* A copy of the run in root/name with engine.csv `engine`. */
+static char *
+copy_run(const char *root, const char *name, const char *engine)
+{
+	char *run = path_join(root, name);
+	mkdir(run, 0755);
+	for (int k = 0; k < 3; k++) {
+		char *p = path_join(run, files[k]);
+		CHECK_INT(write_text(p, k == 1 ? engine : text[k]), 0);
+		free(p);
+	}
+	return run;
+}
+
+/* engine.csv with field j of data line i (from 1) replaced by `cell`
+ * where blank(header field j, i) says so. */
+static char *
+edited(int (*blank)(const char *name, int line), const char *cell)
+{
+	size_t cap = strlen(text[1]) * 2 + 64, len = 0;
+	char *out = malloc(cap), *src = strdup(text[1]), *save = NULL, *names[64];
+	int nn = 0, line = 0;
+	for (char *l = strtok_r(src, "\n", &save); l; l = strtok_r(NULL, "\n", &save), line++) {
+		char *fs = NULL;
+		int j = 0;
+		for (char *f = strtok_r(l, ",", &fs); f; f = strtok_r(NULL, ",", &fs), j++) {
+			if (line == 0 && nn < 64)
+				names[nn++] = strdup(f);
+			int b = line > 0 && j < nn && blank(names[j], line);
+			len += (size_t)snprintf(out + len, cap - len, "%s%s", j ? "," : "", b ? cell : f);
+		}
+		len += (size_t)snprintf(out + len, cap - len, "\n");
+	}
+	for (int j = 0; j < nn; j++)
+		free(names[j]);
+	free(src);
+	return out;
+}
+
+static int
+ends(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+static int
+counters_20(const char *name, int line)
+{
+	return line <= 20 && (ends(name, "_total") || ends(name, "_sum") || ends(name, "_count"));
+}
+
+static int
+running_120(const char *name, int line)
+{
+	return line <= 120 && strcmp(name, "num_requests_running") == 0;
+}
+
+/* Two engines: each holds half of every value (the cache's share whole),
+ * engine 1's generation_tokens_total blank on the first row. */
+static char *
+split_engines(void)
+{
+	size_t cap = strlen(text[1]) * 8 + 4096, len = 0;
+	char *out = malloc(cap), *src = strdup(text[1]), *save = NULL, *names[64];
+	int nn = 0, line = 0;
+	for (char *l = strtok_r(src, "\n", &save); l; l = strtok_r(NULL, "\n", &save), line++) {
+		char *fs = NULL;
+		int j = 0;
+		for (char *f = strtok_r(l, ",", &fs); f; f = strtok_r(NULL, ",", &fs), j++) {
+			if (line == 0 && nn < 64)
+				names[nn++] = strdup(f);
+			for (int e = 0; e < (j ? 2 : 1); e++) {
+				const char *sep = j || e ? "," : "";
+				if (line == 0 && j)
+					len += (size_t)snprintf(out + len, cap - len, "%s\"vllm:%s{engine=\"\"%d\"\"}\"", sep, f, e);
+				else if (j == 0)
+					len += (size_t)snprintf(out + len, cap - len, "%s", f);
+				else if (line == 1 && e == 1 && strcmp(names[j], "generation_tokens_total") == 0)
+					len += (size_t)snprintf(out + len, cap - len, ",");
+				else
+					len += (size_t)snprintf(out + len, cap - len, "%s%.17g", sep,
+					                        strtod(f, NULL) * (strstr(names[j], "cache") ? 1.0 : 0.5));
+			}
+		}
+		len += (size_t)snprintf(out + len, cap - len, "\n");
+	}
+	for (int j = 0; j < nn; j++)
+		free(names[j]);
+	free(src);
+	return out;
+}
+
+static void
+same_row(const wc_ingest_row *a, const wc_ingest_row *b)
+{
+	CHECK_NEAR(a->run.running, b->run.running, 0);
+	CHECK_NEAR(a->run.throughput_tok_s, b->run.throughput_tok_s, 0);
+	CHECK_NEAR(a->run.energy_per_token_j, b->run.energy_per_token_j, 0);
+	CHECK_NEAR(a->iterations, b->iterations, 0);
+	CHECK_NEAR(a->prefill_energy_j, b->prefill_energy_j, 0);
+	CHECK_NEAR(a->decode_energy_j, b->decode_energy_j, 0);
+	CHECK_NEAR(a->start_epoch, b->start_epoch, 0);
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	char *src = path_join(shared, "data/real/powertrace-sim/validate_qwen3-8b_a100/"
+	                              "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439");
+	char *root = test_tmpdir("real_engine_leading_blanks");
+	for (int k = 0; k < 3; k++) {
+		char *p = path_join(src, files[k]);
+		size_t n;
+		wc_error err;
+		CHECK_INT(wc_read_file(p, 1u << 24, &text[k], &n, &err), WC_OK);
+		free(p);
+		if (!text[k])
+			return check_report("test_real_engine_leading_blanks");
+	}
+	test_warnings w;
+	wc_ingest_result ref = { NULL, 0, 0 }, cnt = { NULL, 0, 0 }, dp = { NULL, 0, 0 }, gauge = { NULL, 0, 0 };
+	if (!ingest(src, &ref, &w))
+		return check_report("test_real_engine_leading_blanks");
+	const wc_ingest_row *r = &ref.rows[0];
+	CHECK_NEAR(r->run.throughput_tok_s, 570.29, 0.005);
+	CHECK_NEAR(r->iterations, 3964, 0);
+
+	/* every counter NaN on the first 20 rows: the untouched row */
+	char *e = edited(counters_20, "nan"), *run = copy_run(root, "counters", e);
+	if (ingest(run, &cnt, &w)) {
+		same_row(&cnt.rows[0], r);
+		CHECK(w.text[0] == '\0');
+	}
+	free(e);
+	free(run);
+
+	/* two engines, one blank cell of engine 1 on the first row */
+	e = split_engines();
+	run = copy_run(root, "engines", e);
+	if (ingest(run, &dp, &w))
+		same_row(&dp.rows[0], r);
+	free(e);
+	free(run);
+
+	/* num_requests_running blank on the first 120 rows */
+	e = edited(running_120, "");
+	run = copy_run(root, "gauge", e);
+	if (ingest(run, &gauge, &w)) {
+		const wc_ingest_row *g = &gauge.rows[0];
+		CHECK_CONTAINS(w.text, "num_requests_running has no value on the engine log's first 120 rows "
+		               "(1784415445.639-1784415476.244, 30.605 s): unknown there, not 0");
+		CHECK_NEAR(g->start_epoch, 1784415476.2443757, 1e-6);
+		CHECK_NEAR(g->run.running, 11.4847, 5e-5);
+		/* n(t) cell by cell as the untouched log's at the same times */
+		size_t off = (size_t)llround((g->start_epoch + g->series_t[0] - r->start_epoch - r->series_t[0]) / 0.05);
+		CHECK(g->series_len > 800 && off + g->series_len <= r->series_len);
+		for (size_t k = 0; k < g->series_len && off + k < r->series_len; k++)
+			CHECK_NEAR(g->series_running[k], r->series_running[off + k], 0);
+	}
+	free(e);
+	free(run);
+
+	wc_ingest_result_clear(&ref);
+	wc_ingest_result_clear(&cnt);
+	wc_ingest_result_clear(&dp);
+	wc_ingest_result_clear(&gauge);
+	for (int k = 0; k < 3; k++)
+		free(text[k]);
+	free(src);
+	free(root);
+	return check_report("test_real_engine_leading_blanks");
+}
