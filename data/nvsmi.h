@@ -66,7 +66,10 @@ typedef int (*wc_nvsmi_sample_fn)(double t, const double *power_w, int n_gpus, v
  *  (power.draw.instant, power.draw, .average) with a value on the first
  *  line that has any: a log whose power.draw.instant is all `[N/A]` is read
  *  from the next (info.power_column, docs/formats/telemetry.md). GPUs are told apart by `index`
- *  (another `uuid` under a seen one: another GPU, as in merged nodes), else `uuid`
+ *  (another `uuid` under a seen one: another GPU, as in merged nodes, whose
+ *  rows are read node by node, the samples at node 0's sweeps with the
+ *  others' readings interpolated: docs/formats/telemetry.md, "Nodes of a
+ *  merged log"), else `uuid`
  *  (a sample closes when a GPU repeats or the sweep order goes back),
  *  else by position (rows cycle through the GPUs): G = opt->n_gpus, or,
  *  without it, the commonest sweep size of the first sweeps, cut where the

@@ -108,6 +108,48 @@ typedef struct {
 	int ok;
 } nv_held_row;
 
+/* The nodes of a merged multi-node log (nvsmi_nodes.c): each node's
+ * logger keeps its own cadence, so its sweeps are read on their own and
+ * the other nodes' readings interpolated at node 0's sweeps. At most
+ * NV_MAX_NODES nodes; NV_NODE_QUEUE node-0 sweeps wait for the others
+ * (6.4 s at 0.1 s), each node's last NV_NODE_HIST sweeps are kept to
+ * interpolate from, and the times of its last NV_NODE_RING for the tail. */
+#define NV_MAX_NODES 8
+#define NV_NODE_QUEUE 64
+#define NV_NODE_HIST 16
+#define NV_NODE_RING 64
+
+typedef struct {
+	int open, rows, tainted, last;  /* the open sweep: rows, bad ones, last GPU */
+	uint64_t mask;
+	double t, t_max;                /* its first readable row's time, its last */
+	size_t line;
+	int gpus, first_gpu;            /* the node's GPUs, the first in the sweep order */
+	double h_t[NV_NODE_HIST];       /* its last whole sweeps' times (h_n of them) */
+	size_t h_n;
+	double r_t[NV_NODE_RING];       /* the same, with their lines, for the tail */
+	size_t r_line[NV_NODE_RING], r_n;
+	size_t beyond;                  /* its sweeps after node 0's last */
+} nv_node;
+
+typedef struct {
+	int n;                                    /* nodes; > 1: read per node */
+	unsigned char of[WC_TELEMETRY_MAX_GPUS];  /* each GPU's node */
+	nv_node node[NV_MAX_NODES];
+	double o_v[WC_TELEMETRY_MAX_GPUS], o_t[WC_TELEMETRY_MAX_GPUS]; /* the open sweeps' rows */
+	double h_v[NV_NODE_HIST][WC_TELEMETRY_MAX_GPUS];               /* by h_n % NV_NODE_HIST */
+	double ref_t;                             /* node 0's last whole sweep */
+	/* node 0's sweeps awaiting the other nodes' readings: `got` and
+	 * `lost` (a gap of that node across the sweep) a bit a node */
+	size_t q_head, q_n;
+	struct {
+		double t;
+		size_t line;
+		unsigned got, lost;
+	} q[NV_NODE_QUEUE];
+	double q_v[NV_NODE_QUEUE][WC_TELEMETRY_MAX_GPUS];
+} nv_nodes;
+
 typedef struct {
 	const char *path;
 	const wc_telemetry_options *opt;
@@ -218,6 +260,9 @@ typedef struct {
 	size_t n_held, run_len;
 	int counted, have_prev;
 	double cut, prev_t;
+	/* a merged multi-node log, read node by node once the first sample
+	 * is delivered (nvsmi_nodes.c) */
+	nv_nodes nodes;
 } nv_reader;
 
 /** The power columns nvidia-smi can write, in order of preference
@@ -265,6 +310,16 @@ int wc__nv_finish_positional(nv_reader *rd);
 /** A data row (parsed or bad) into the sample being assembled; closes
  *  samples as they complete. WC_OK, or an error that ends the read. */
 int wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no);
+/** Slot of the GPU a row names (nvsmi_sweep.c); -1 = bad line (reported
+ *  when `report`), -2 = a GPU outside the selection, -3 = no readable key. */
+int wc__nv_find_slot(nv_reader *rd, const nv_row *row, size_t line, int report);
+/** After the first sample is delivered: a log whose indices repeat under
+ *  other uuids is the nodes of a job merged by time; from here on each
+ *  node's sweeps are read on their own (nvsmi_nodes.c). */
+void wc__nv_nodes_start(nv_reader *rd);
+/** A row of such a log; at its end, the open sweeps and waiting samples. */
+int wc__nv_nodes_row(nv_reader *rd, const nv_row *row, size_t line_no);
+int wc__nv_nodes_finish(nv_reader *rd);
 /** At the end of the file: rows still held, and the open sample. */
 int wc__nv_finish(nv_reader *rd);
 /** The open keyed sample closing before the set of GPUs is fixed (the

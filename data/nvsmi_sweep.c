@@ -31,6 +31,8 @@
  *   order changed within a sweep (per-GPU loggers merged by time): it joins
  *   the sample, and the change is said once.
  *
+ * Once the first sample is delivered, a log whose indices repeat under
+ * other uuids (nodes merged by time) is read node by node (nvsmi_nodes.c).
  * Logs without either are grouped in nvsmi_sweep_pos.c. The spread of
  * each sweep (its last row's time minus its first's) is reported: the
  * largest, and how many exceed WC_NVSMI_SWEEP_TOL_S.
@@ -190,13 +192,17 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 	}
 	if (rd->n_tail > 0)
 		wc__nv_flush_missing(rd);
-	if (!rd->ranked) {
+	int first = !rd->ranked;
+	if (first) {
 		/* the first sample delivered gives the sweep order */
 		memcpy(rd->rank, rd->place, sizeof rd->rank);
 		rd->ranked = 1;
 		wc__nv_say_lead(rd);
 	}
-	return wc__nv_deliver(rd);
+	int rc = wc__nv_deliver(rd);
+	if (rc == WC_OK && first)
+		wc__nv_nodes_start(rd);
+	return rc;
 }
 
 static int
@@ -209,8 +215,8 @@ same_uuid(const nv_reader *rd, int g, const char *uuid, size_t uuid_len)
  * line, -2 = a GPU outside the selection (ignored), -3 = an unreadable
  * index; a bad line is reported when `report` (not for a row that is bad
  * already). */
-static int
-find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
+int
+wc__nv_find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 {
 	const char *idx = row->idx, *uuid = row->uuid;
 	size_t idx_len = row->il, uuid_len = row->ul;
@@ -334,7 +340,7 @@ static int
 bad_row_slot(nv_reader *rd, const nv_row *row, size_t line, int *presumed)
 {
 	int named = rd->mode == NV_KEY_INDEX && !rd->selecting ? row->idx != NULL : row->uuid != NULL;
-	int g = named ? find_slot(rd, row, line, 0) : -3;
+	int g = named ? wc__nv_find_slot(rd, row, line, 0) : -3;
 	*presumed = 0;
 	if (g != -3)
 		return g;
@@ -354,7 +360,7 @@ static int
 row_slot(nv_reader *rd, const nv_row *row, size_t line_no, int *presumed)
 {
 	*presumed = 0;
-	return row->ok ? find_slot(rd, row, line_no, 1) : bad_row_slot(rd, row, line_no, presumed);
+	return row->ok ? wc__nv_find_slot(rd, row, line_no, 1) : bad_row_slot(rd, row, line_no, presumed);
 }
 
 /* A log cut at its head (a window taken out of a longer log by line
@@ -457,6 +463,8 @@ order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 static int
 take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 {
+	if (rd->nodes.n > 1)
+		return wc__nv_nodes_row(rd, row, line_no);
 	int presumed, slot = row_slot(rd, row, line_no, &presumed);
 	uint64_t bit = (uint64_t)1 << (slot >= 0 ? slot : 0);
 	if (slot == -2)
@@ -499,8 +507,8 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot] &&
 	                                             !order_changed(rd, row, slot, line_no)))) {
 		int rc = close_keyed(rd, line_no, row, slot);
-		if (rc != WC_OK)
-			return rc;
+		if (rc != WC_OK || rd->nodes.n > 1)
+			return rc != WC_OK ? rc : wc__nv_nodes_row(rd, row, line_no);
 		/* The first sweep may just have been dropped, forgetting
 		 * the slots: look the GPU up again. */
 		if (!rd->frozen && rd->n_gpus == 0 && (slot = row_slot(rd, row, line_no, &presumed)) < 0) {
@@ -542,7 +550,7 @@ wc__nv_finish(nv_reader *rd)
 {
 	if (rd->mode == NV_KEY_POSITION && !rd->selecting)
 		return wc__nv_finish_positional(rd);
-	int rc = rd->open ? close_keyed(rd, 0, NULL, -1) : WC_OK;
+	int rc = rd->nodes.n > 1 ? wc__nv_nodes_finish(rd) : rd->open ? close_keyed(rd, 0, NULL, -1) : WC_OK;
 	if (rc != WC_OK)
 		return rc;
 	wc__nv_tail_missing(rd);

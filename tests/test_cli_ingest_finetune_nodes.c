@@ -9,6 +9,9 @@
  * was refused from a lag of one sampling interval on ("the first sample
  * holds 8 GPUs, expected 16", no remedy). The last sweeps, after node 0's
  * logger stopped, lack its GPUs: one warning, no longer a bad line each.
+ * Node 1's logger sampling every 120 ms (each nvidia-smi -lms drifts by its
+ * own query time) reads as well: each node's sweeps on their own; read as
+ * one sample a sweep it lost 199 of 17600 lines and was refused.
  * Where a log must still be
  * refused (no count, or no sweep ever holds the count) the refusal names
  * the remedy (docs/formats/telemetry.md, "`power.csv`: nvidia-smi").
@@ -57,18 +60,20 @@ by_time(const void *a, const void *b)
 	return x->node != y->node ? x->node - y->node : x->gpu - y->gpu;
 }
 
+/* Node 1's logger samples every `period_ms` (node 0's every 100 ms):
+ * each node's nvidia-smi -lms drifts by its own query time. */
 static void
-write_power(const char *run, int nodes, long long lag_ms)
+write_power(const char *run, int nodes, long long lag_ms, long long period_ms)
 {
 	char *path = path_join(run, "power.csv");
 	FILE *f = fopen(path, "w");
-	int n_sweeps = (int)((20.0 + 2.0 * STEPS) * 10);
+	long long span_ms = (long long)((20.0 + 2.0 * STEPS) * 1000);
 	size_t n = 0;
-	row *rows = malloc(sizeof *rows * (size_t)(nodes * GPN * n_sweeps));
-	for (int k = 0; k < n_sweeps; k++)
-		for (int nd = 0; nd < nodes; nd++)
+	row *rows = malloc(sizeof *rows * (size_t)(nodes * GPN) * (size_t)(span_ms / 100));
+	for (int nd = 0; nd < nodes; nd++)
+		for (long long k = 0; k * (nd ? period_ms : 100) < span_ms; k++)
 			for (int g = 0; g < GPN; g++)
-				rows[n++] = (row){ 100LL * k + nd * lag_ms + g, nd, g };
+				rows[n++] = (row){ k * (nd ? period_ms : 100) + nd * lag_ms + g, nd, g };
 	qsort(rows, n, sizeof *rows, by_time);
 	fprintf(f, "timestamp, index, uuid, power.draw [W]\n");
 	for (size_t i = 0; i < n; i++) {
@@ -97,11 +102,11 @@ write_steps(const char *run)
 /* A run folder of `nodes` nodes lagging `lag_ms`; finetune.gpus the
  * job's 16 when `with_gpus`. */
 static char *
-run_folder(const char *id, int nodes, long long lag_ms, int with_gpus)
+run_folder(const char *id, int nodes, long long lag_ms, long long period_ms, int with_gpus)
 {
 	char *run = path_join(dir, id), *m = path_join(run, "wattcast-run.json"), text[1024];
 	mkdir(run, 0755);
-	write_power(run, nodes, lag_ms);
+	write_power(run, nodes, lag_ms, period_ms);
 	write_steps(run);
 	snprintf(text, sizeof text, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": "
 	         "\"Llama-3.1-70B\", \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 1, "
@@ -126,10 +131,10 @@ ingest(const char *run, const char *out, char **err)
 }
 
 static void
-lagging_node(const char *id, long long lag_ms, const char *skipped, const char *tail)
+lagging_node(const char *id, long long lag_ms, long long period_ms, const char *skipped, const char *tail)
 {
-	char *run = run_folder(id, NODES, lag_ms, 1), *out = path_join(dir, "nodes.csv"), *err = NULL;
-	fprintf(stderr, "node 1 %lld ms after node 0\n", lag_ms);
+	char *run = run_folder(id, NODES, lag_ms, period_ms, 1), *out = path_join(dir, "nodes.csv"), *err = NULL;
+	fprintf(stderr, "node 1 %lld ms after node 0, sampling every %lld ms\n", lag_ms, period_ms);
 	CHECK_INT(ingest(run, out, &err), 0);
 	CHECK_CONTAINS(err, skipped);
 	/* node 0 stops first: its GPUs lack from the last sweeps, one warning
@@ -156,14 +161,14 @@ refusals(void)
 {
 	char *out = path_join(dir, "refused.csv"), *err = NULL;
 	/* node 1's rows missing, 16 GPUs stated: no sweep ever holds them */
-	char *a = run_folder("one-node", 1, 0, 1);
+	char *a = run_folder("one-node", 1, 0, 100, 1);
 	CHECK_INT(ingest(a, out, &err), 1);
 	CHECK_CONTAINS(err, "power.csv:2:3: the first sample holds 8 GPUs, expected 16, and no later one holds 16 (the "
 	                    "log's uuids name 8: a node's rows missing? name the run's GPUs: gpu_uuids in "
 	                    "wattcast-run.json");
 	free(err);
 	/* no count: the first sample's 8 GPUs, node 1's rows bad lines */
-	char *b = run_folder("no-count", NODES, 370, 0);
+	char *b = run_folder("no-count", NODES, 370, 100, 0);
 	CHECK_INT(ingest(b, out, &err), 1);
 	CHECK_CONTAINS(err, "power.csv:34: 9600 of 19200 data lines are of GPUs the first sample lacks (GPU 0 "
 	                    "GPU-00000001-aaaa-bbbb-cccc-000000000000 here: a node's logger started later?); give the "
@@ -179,11 +184,16 @@ main(void)
 {
 	dir = test_tmpdir("cli_ingest_finetune_nodes");
 	CHECK_INT(wc_nvsmi_parse_time("2026/07/18 15:00:00.000", 23, &t_start), 0);
-	lagging_node("lag-370ms", 370, "power.csv:26: the first 24 rows (3 sweeps from line 2",
-	             "power.csv:19178: the log's last 3 samples lack GPU 0 GPU-00000000-aaaa-bbbb-cccc-000000000000 "
+	lagging_node("lag-370ms", 370, 100, "power.csv:26: the first 24 rows (3 sweeps from line 2",
+	             /* node 1's 4 sweeps after node 0's last (0.07 to 0.37 s on) */
+	             "power.csv:19170: the log's last 4 samples lack GPU 0 GPU-00000000-aaaa-bbbb-cccc-000000000000 "
 	             "(its logger stopped before the others'?); dropped");
-	lagging_node("lag-2s", 2000, "power.csv:162: the first 160 rows (20 sweeps from line 2",
+	lagging_node("lag-2s", 2000, 100, "power.csv:162: the first 160 rows (20 sweeps from line 2",
 	             "power.csv:19042: the log's last 20 samples lack GPU 0");
+	/* node 1's logger at 120 ms: two node-0 sweeps in a row were a sample
+	 * lacking node 1's GPUs, a bad line (1 in 6 samples, refused) */
+	lagging_node("drift-120ms", 370, 120, "power.csv:26: the first 24 rows (3 sweeps from line 2",
+	             "power.csv:17578: the log's last 3 samples lack GPU 0");
 	refusals();
 	free(dir);
 	return check_report("test_cli_ingest_finetune_nodes");

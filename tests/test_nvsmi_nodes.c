@@ -8,6 +8,11 @@
  *   sample, the group power the sum of both nodes, no bad line; also when
  *   both nodes read the same power (no row is taken for a line written
  *   twice).
+ * - Node 1's logger sampling every 0.3 s, node 0's every 0.25 s: each
+ *   node's sweeps are read on their own, node 1's readings interpolated at
+ *   node 0's sweeps: no line malformed, the sum of both nodes in every
+ *   sample (two node-0 sweeps in a row were a sample lacking node 1's
+ *   GPUs, a bad line).
  * - A third node's GPU appearing after the first sample is not in the
  *   first sample: a bad line naming its index and uuid.
  * - Without uuid the nodes' GPUs cannot be told apart: with the GPU count
@@ -58,6 +63,26 @@ merged_log(int nodes, int sweeps, double step, int late)
 	return s;
 }
 
+/* Two nodes of 4 GPUs over `span_ms`, node n's sweeps every period[n] ms
+ * from lag[n] ms, merged by time as `sort -s -t, -k1,1` does; node n's GPU
+ * g reads 100 (g + 1) + 50 n W. */
+static char *
+drifting_log(const int *period, const int *lag, int span_ms)
+{
+	size_t cap = 2 * 4 * (size_t)(span_ms / 100 + 2) * 96 + 64, used = 0;
+	char *s = malloc(cap);
+	int next[2] = { lag[0], lag[1] };
+	used += (size_t)snprintf(s, cap, "timestamp, index, uuid, power.draw [W]\n");
+	while (next[0] < span_ms || next[1] < span_ms) {
+		int n = next[0] <= next[1] ? 0 : 1, ms = next[n];
+		for (int g = 0; g < 4; g++)
+			used += (size_t)snprintf(s + used, cap - used, "2026/07/18 15:%02d:%02d.%03d, %d, GPU-%04d-node%d, %.2f\n",
+			                         ms / 60000, ms / 1000 % 60, ms % 1000, g, g, n, 100.0 * (g + 1) + 50.0 * n);
+		next[n] += period[n];
+	}
+	return s;
+}
+
 static int
 read_log(const char *dir, const char *text, seen *s, wc_nvsmi_info *info, test_warnings *w,
          wc_error *err)
@@ -91,6 +116,26 @@ two_nodes(const char *dir, double step)
 	CHECK_INT(s.n, 40);
 	CHECK_NEAR(s.sum / s.n, 2000.0 + 4 * step, 1e-9);
 	CHECK(strcmp(info.uuid[4], "GPU-0000-node1") == 0 && info.index[4] == 0);
+	free(text);
+}
+
+static void
+drifting_nodes(const char *dir)
+{
+	const int period[2] = { 250, 300 }, lag[2] = { 0, 40 };
+	char *text = drifting_log(period, lag, 120000);
+	seen s;
+	wc_nvsmi_info info;
+	test_warnings w;
+	wc_error err = { 0, "" };
+	fprintf(stderr, "two nodes of 4 GPUs, node 1 sampling every 0.3 s, node 0 every 0.25 s\n");
+	CHECK_INT(read_log(dir, text, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.n_gpus, 8);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK(strstr(w.text, "is missing from the sample") == NULL);
+	/* node 0's 480 sweeps, but its last (after node 1's last) */
+	CHECK(s.n >= 478 && s.n <= 480);
+	CHECK_NEAR(s.sum / s.n, 2000.0 + 4 * 50.0, 1e-9);
 	free(text);
 }
 
@@ -173,6 +218,7 @@ main(void)
 	char *dir = test_tmpdir("nvsmi_nodes");
 	two_nodes(dir, 100.0);
 	two_nodes(dir, 0.0);
+	drifting_nodes(dir);
 	late_node(dir);
 	no_uuid(dir);
 	free(dir);
