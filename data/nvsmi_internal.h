@@ -135,6 +135,7 @@ typedef struct {
 typedef struct {
 	int n;                                    /* nodes; > 1: read per node */
 	unsigned char of[WC_TELEMETRY_MAX_GPUS];  /* each GPU's node */
+	short index1[WC_TELEMETRY_MAX_GPUS];      /* with gpu_uuids: each GPU's index + 1, 0 unread */
 	nv_node node[NV_MAX_NODES];
 	double o_v[WC_TELEMETRY_MAX_GPUS], o_t[WC_TELEMETRY_MAX_GPUS]; /* the open sweeps' rows */
 	double h_v[NV_NODE_HIST][WC_TELEMETRY_MAX_GPUS];               /* by h_n % NV_NODE_HIST */

@@ -10,7 +10,8 @@
  * lines, refused).
  *
  * Once the first sample is delivered (it fixes the GPUs, their sweep
- * order and so the nodes: the k-th GPU under an index is node k's), each
+ * order and so the nodes: the k-th GPU under an index in that sample is
+ * node k's; with gpu_uuids, those GPUs' indices), each
  * node's rows make that node's sweeps: a sweep closes when it holds all
  * the node's GPUs, or, by the rules of one sample (nvsmi_sweep.c), when one
  * of them comes again or one earlier in the sweep order does (the next
@@ -34,12 +35,15 @@ wc__nv_nodes_start(nv_reader *rd)
 {
 	nv_nodes *nd = &rd->nodes;
 	int n = 0;
-	if (rd->mode != NV_KEY_INDEX || rd->col_uuid < 0 || rd->selecting || rd->n_gpus < 2)
+	if (rd->col_index < 0 || rd->col_uuid < 0 || rd->n_gpus < 2)
 		return;
 	for (int g = 0; g < rd->n_gpus; g++) {
-		int k = 0;
-		for (int h = 0; h < g; h++)
-			k += rd->info->index[h] == rd->info->index[g];
+		int k = 0, v = rd->selecting ? rd->nodes.index1[g] - 1 : rd->info->index[g];
+		if (v < 0)
+			return; /* an index unread: no nodes told apart */
+		/* node k: the GPU is the k-th under its index in the first sample */
+		for (int h = 0; h < rd->n_gpus; h++)
+			k += rd->rank[h] < rd->rank[g] && (rd->selecting ? rd->nodes.index1[h] - 1 : rd->info->index[h]) == v;
 		if (k >= NV_MAX_NODES)
 			return; /* read as one sample a sweep */
 		nd->of[g] = (unsigned char)k;
@@ -56,7 +60,8 @@ wc__nv_nodes_start(nv_reader *rd)
 			o->h_t[0] = rd->times[g];
 		if (o->first_gpu < 0 || rd->rank[g] < rd->rank[o->first_gpu])
 			o->first_gpu = g;
-		nd->h_v[0][g] = rd->vals[g];
+		nd->h_v[0][g] = nd->o_v[g] = rd->vals[g];
+		nd->o_t[g] = rd->times[g]; /* a line of it written twice is read once */
 	}
 	for (int k = 0; k < n; k++) {
 		nd->node[k].h_n = 1;
@@ -226,7 +231,8 @@ int
 wc__nv_nodes_row(nv_reader *rd, const nv_row *row, size_t line_no)
 {
 	nv_nodes *nd = &rd->nodes;
-	int slot = row->ok || row->idx ? wc__nv_find_slot(rd, row, line_no, row->ok) : -3;
+	int named = row->ok || (rd->mode == NV_KEY_INDEX && !rd->selecting ? row->idx != NULL : row->uuid != NULL);
+	int slot = named ? wc__nv_find_slot(rd, row, line_no, row->ok) : -3;
 	if (slot == -2)
 		return WC_OK;
 	if (slot < 0) {

@@ -136,6 +136,19 @@ drifting_nodes(const char *dir)
 	/* node 0's 480 sweeps, but its last (after node 1's last) */
 	CHECK(s.n >= 478 && s.n <= 480);
 	CHECK_NEAR(s.sum / s.n, 2000.0 + 4 * 50.0, 1e-9);
+	/* the same GPUs named by gpu_uuids, node 1's first: read the same */
+	const char *uuids[8] = { "GPU-0000-node1", "GPU-0001-node1", "GPU-0002-node1", "GPU-0003-node1",
+		                 "GPU-0000-node0", "GPU-0001-node0", "GPU-0002-node0", "GPU-0003-node0" };
+	char *p = path_join(dir, "merged.csv");
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	opt.gpu_uuids = uuids;
+	opt.n_gpu_uuids = 8;
+	memset(&s, 0, sizeof s);
+	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK(s.n >= 478 && s.n <= 480);
+	CHECK_NEAR(s.sum / s.n, 2000.0 + 4 * 50.0, 1e-9);
+	free(p);
 	free(text);
 }
 
