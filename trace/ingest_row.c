@@ -16,10 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The group trace cut at [a, b], interpolated at the ends. */
+/* The group trace cut at [a, b], interpolated at the ends; the window's
+ * own samples are (*tout + *s0)[0 .. *ns): those its time puts in the
+ * window by wc_trace_in_window, the one rule that gives a sample on the
+ * edge of two windows to one of them. The points interpolated at a cut
+ * are of the curve (energy, mean, ramps), not samples (p5..max). */
 static int
-cut_trace(const run_ctx *rc, double a, double b, double **tout, double **pout, size_t *nout,
-          wc_error *err)
+cut_trace(const run_ctx *rc, double a, double b, int last, double **tout, double **pout, size_t *nout,
+          size_t *s0, size_t *ns, wc_error *err)
 {
 	const double *t = rc->pt->t, *p = rc->pt->group;
 	size_t n = rc->pt->n, i = 0, j, hi = n;
@@ -46,9 +50,12 @@ cut_trace(const run_ctx *rc, double a, double b, double **tout, double **pout, s
 		ct[k] = a;
 		cp[k++] = p[i - 1] + (p[i] - p[i - 1]) * (a - t[i - 1]) / (t[i] - t[i - 1]);
 	}
+	*s0 = k;
+	*ns = 0;
 	for (size_t s = i; s < j; s++) {
 		ct[k] = t[s];
 		cp[k++] = p[s];
+		*ns += wc_trace_in_window(t[s], a, b, last);
 	}
 	if (j > 0 && j < n && t[j - 1] < b) {
 		ct[k] = b;
@@ -205,11 +212,11 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, doubl
 /* Power metrics of the cut trace, the mean and the idle power per GPU. */
 static int
 row_power(const run_ctx *rc, double a, double b, const double *ct, const double *cp, size_t cn,
-          wc_ingest_row *row, wc_error *err)
+          size_t s0, size_t ns, wc_ingest_row *row, wc_error *err)
 {
 	wc_run *run = &row->run;
 	int r;
-	if ((r = wc_trace_metrics_compute(ct, cp, cn, &row->metrics, err)) != WC_OK)
+	if ((r = wc_trace_metrics_compute_span(ct, cp, cn, s0, ns, &row->metrics, err)) != WC_OK)
 		return r;
 	run->mean_power_w = row->metrics.mean_w;
 	if (!isfinite(run->mean_power_w))
@@ -469,7 +476,7 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
                     wc_error *err)
 {
 	double *ct = NULL, *cp = NULL;
-	size_t cn = 0;
+	size_t cn = 0, s0 = 0, ns = 0;
 	int r;
 	wc__ingest_reqs all;
 	if (!reqs) {
@@ -477,9 +484,9 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 		reqs = &all;
 	}
 	row_facts(rc, opt, w, seg, a, b, row);
-	if ((r = cut_trace(rc, a, b, &ct, &cp, &cn, err)) != WC_OK)
+	if ((r = cut_trace(rc, a, b, last, &ct, &cp, &cn, &s0, &ns, err)) != WC_OK)
 		return r;
-	if ((r = row_power(rc, a, b, ct, cp, cn, row, err)) != WC_OK)
+	if ((r = row_power(rc, a, b, ct, cp, cn, s0, ns, row, err)) != WC_OK)
 		goto done;
 	char why[200];
 	if (opt->warn && wc_run_power_over_board(&row->run, row->metrics.p95_w, why, sizeof why)) {

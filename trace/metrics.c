@@ -163,10 +163,19 @@ int
 wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_metrics *out,
                          wc_error *err)
 {
+	return wc_trace_metrics_compute_span(t, p, n, 0, n, out, err);
+}
+
+int
+wc_trace_metrics_compute_span(const double *t, const double *p, size_t n, size_t s0, size_t ns,
+                              wc_trace_metrics *out, wc_error *err)
+{
 	double *scratch = NULL, *bins = NULL;
 	int rc = WC_OK;
 	wc_trace_metrics_init(out);
-	out->samples = n;
+	if (s0 > n || ns > n - s0)
+		return wc_error_set(err, WC_EINVAL, "trace: samples %zu..%zu beyond the %zu points", s0, s0 + ns, n);
+	out->samples = ns;
 	if ((rc = check_samples(t, p, n, err)) != WC_OK)
 		return rc;
 	if (n == 0)
@@ -181,10 +190,14 @@ wc_trace_metrics_compute(const double *t, const double *p, size_t n, wc_trace_me
 		rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory (%zu samples)", n);
 		goto done;
 	}
-	out->p5_w = wc_stats_quantile(p, n, 0.05, scratch);
-	out->p50_w = wc_stats_quantile_sorted(scratch, n, 0.50);
-	out->p95_w = wc_stats_quantile_sorted(scratch, n, 0.95);
-	out->max_w = scratch[n - 1];
+	/* Of the samples only: a point a cut put on the curve is no sample
+	 * (docs/trace-metrics.md, "The metrics"). */
+	if (ns > 0) {
+		out->p5_w = wc_stats_quantile(p + s0, ns, 0.05, scratch);
+		out->p50_w = wc_stats_quantile_sorted(scratch, ns, 0.50);
+		out->p95_w = wc_stats_quantile_sorted(scratch, ns, 0.95);
+		out->max_w = scratch[ns - 1];
+	}
 	if (n < 2 || !(out->duration_s > 0))
 		goto done;
 

@@ -105,6 +105,15 @@ int wc_trace_autocorrelation(const double *x, size_t len, size_t max_lag, double
 int wc_trace_metrics_compute(const double *t, const double *p, size_t n,
                              wc_trace_metrics *out, wc_error *err);
 
+/** The same over a curve some of whose points are not samples: a window
+ *  cut between two samples starts or ends on a point interpolated there
+ *  (trace/ingest_row.c). Energy, mean, ramps, entropy and period are of
+ *  the whole curve t[0..n); `samples`, p5, p50, p95 and max of the
+ *  samples p[s0 .. s0 + ns) alone (NaN when ns is 0). WC_EINVAL when that
+ *  range is not inside the n points. */
+int wc_trace_metrics_compute_span(const double *t, const double *p, size_t n, size_t s0, size_t ns,
+                                  wc_trace_metrics *out, wc_error *err);
+
 /* ------------------------------------------------ the metric columns */
 
 /** One grid-facing metric as a column: the name used in runs tables,

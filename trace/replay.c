@@ -53,14 +53,18 @@ alloc_arrivals(wc_trace_replay *r, size_t n)
 
 /* ------------------------------------------------- power and n(t) */
 
+/* The window's samples: those its time puts in it by the rule its
+ * metrics' quantiles and max follow (wc_trace_in_window, `last` as the
+ * row's), so that the power drawn and binned beside the prediction is
+ * the one its p95 and max are of. */
 static int
-window_power(const run_ctx *rc, wc_trace_replay *r)
+window_power(const run_ctx *rc, int last, wc_trace_replay *r)
 {
 	const wc_power_trace *pt = rc->pt;
 	size_t i = 0, j, n;
 	while (i < pt->n && pt->t[i] < r->start_epoch)
 		i++;
-	for (j = i; j < pt->n && pt->t[j] <= r->end_epoch; j++)
+	for (j = i; j < pt->n && wc_trace_in_window(pt->t[j], r->start_epoch, r->end_epoch, last); j++)
 		;
 	n = j - i;
 	r->power_t = wc_alloc_array(n ? n : 1, sizeof(double));
@@ -447,8 +451,8 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 	r->tp = rc->m.tp;
 	r->start_epoch = rc->windows[w].a;
 	r->end_epoch = window_end(rc->windows[w].a, rc->windows[w].b);
-	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch,
-	                               wc__ingest_end_included(rc, w, r->end_epoch), 1, NULL, &row, err)) != WC_OK)
+	const int last = wc__ingest_end_included(rc, w, r->end_epoch);
+	if ((rc_ = wc__ingest_make_row(rc, opt, w, 1, r->start_epoch, r->end_epoch, last, 1, NULL, &row, err)) != WC_OK)
 		return rc_;
 	snprintf(r->run_id, sizeof r->run_id, "%s", row.run.run_id);
 	snprintf(r->dir, sizeof r->dir, "%s", row.dir);
@@ -462,7 +466,7 @@ build_window(run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *
 		}
 	r->idle_w = known == row.n_gpus && known > 0 ? idle / known : NAN;
 	wc__ingest_row_free(&row);
-	if (window_power(rc, r) != WC_OK || window_load(rc, r) != WC_OK)
+	if (window_power(rc, last, r) != WC_OK || window_load(rc, r) != WC_OK)
 		return wc_error_set_path(err, WC_ENOMEM, rc->dir, ": out of memory");
 	/* A request log leaving out work the engine did replays the engine's
 	 * arrivals, as n(t) takes its gauge (trace/load.h). */
