@@ -146,7 +146,15 @@ typedef struct {
 	char platform[64], model[96]; /* the run's, as its manifest or the flags give them ("" unknown) */
 	int tp;                       /* the run's GPUs (0 unknown) */
 	double active_params_b;       /* as the run states them (NaN unknown) */
+	double sm_clock_mhz;          /* the run's SM clock lock, 0 none (as `validate envelope` binds it) */
+	int weights, kv;              /* the run's precisions (wc_precision; bf16 unless it states another) */
 } cli_measured_window;
+
+/** Which of the run's own settings a flag replaced (--tp, --sm-clock,
+ *  --weights, --kv); `own_model`: neither --model nor --active-params. */
+typedef struct {
+	int tp, sm_clock, weights, kv, own_model;
+} cli_measured_given;
 
 /** Read the run folder `dir` as `validate envelope` does and make its
  *  first window the envelope's workload: its arrivals and lengths into
@@ -172,18 +180,19 @@ int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **plat
  *  Returns a new string (free), NULL when out of memory. */
 char *cli_measured_json(const char *text, const cli_measured_window *win, size_t arrivals);
 /** --measured compares a prediction with the run's measurement, so both
- *  must be of one configuration: the run's GPU count unless --tp named
- *  another (`tp_given`), and a warning wherever a flag names another
- *  board, model or group than the run's manifest (a what-if replay is
- *  allowed, but its "measured" columns are then another
- *  configuration's). Returns 1 when the board predicted is the run's (or
- *  the run does not say). The
+ *  must be of one configuration: the run's GPU count, SM clock (none
+ *  locked unless it states one) and weight and KV precisions unless a
+ *  flag named others (`g`), and a warning, in one form, wherever a flag
+ *  names another board, model, group, clock or precision than the run's
+ *  (a what-if replay is allowed, but its "measured" columns are then
+ *  another configuration's). Returns 1 when the board predicted is the
+ *  run's (or the run does not say). The
  *  warnings are printed and kept in `in` (--json's "warnings"). With
- *  `own_model` (neither --model nor --active-params given), the model is
+ *  g->own_model (neither --model nor --active-params given), the model is
  *  the run's and its active parameters the ones the run states, as
  *  `validate envelope` predicts it. */
-int cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
-                        int own_model, wc_config *c, cli_envelope_inputs *in);
+int cli_measured_config(const char *cmd, const cli_measured_window *win, const cli_measured_given *g, const char *model,
+                        wc_config *c, cli_envelope_inputs *in);
 /** The note on stderr when --measured replaces flags given: a workload
  *  flag, --horizon, --warmup, --sample (the run's window and cadence). */
 void cli_measured_unused_note(const char *cmd, int workload, int horizon, int warmup, int sample);

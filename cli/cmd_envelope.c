@@ -390,8 +390,10 @@ use_measured(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	if ((rc = cli_load_measured(cmd, a->measured, &a->defaults, &s->p, a->o.max_running, a->service, in, &a->w,
 	                            &a->win)) != CLI_OK)
 		return rc;
-	int same_board = cli_measured_config(cmd, &a->win, a->tp_given, a->model,
-	                                     !a->given[OPT_MODEL - OPT_PLATFORM] && !a->active_given, &a->c, in);
+	const cli_measured_given g = { a->tp_given, a->given[OPT_CLOCK - OPT_PLATFORM], a->weights_given,
+		                       a->given[OPT_KV - OPT_PLATFORM],
+		                       !a->given[OPT_MODEL - OPT_PLATFORM] && !a->active_given };
+	int same_board = cli_measured_config(cmd, &a->win, &g, a->model, &a->c, in);
 	/* The run's own idle, as `validate envelope` takes it, unless given or
 	 * measured on another board than the one predicted. */
 	if (same_board && !(a->c.idle_power_w > 0) && isfinite(a->win.idle_w) && a->win.idle_w > 0)

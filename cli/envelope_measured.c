@@ -109,6 +109,10 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	snprintf(win->model, sizeof win->model, "%s", r->m.model);
 	win->tp = r->tp;
 	win->active_params_b = r->m.active_params_b;
+	/* the run's clock and precisions as `validate envelope` binds them */
+	win->sm_clock_mhz = c->run.config.sm_clock_mhz;
+	win->weights = c->run.config.weights;
+	win->kv = c->run.config.kv;
 	for (size_t i = 0; i < set.n_warnings; i++) /* the JSON answer carries them */
 		cli_envelope_keep_warning(in, set.warnings[i]);
 	snprintf(win->arrival_source, sizeof win->arrival_source, "%s",
@@ -183,36 +187,106 @@ say(const char *cmd, cli_envelope_inputs *in, const char *fmt, ...)
 	cli_envelope_keep_warning(in, msg);
 }
 
-int
-cli_measured_config(const char *cmd, const cli_measured_window *win, int tp_given, const char *model,
-                    int own_model, wc_config *c, cli_envelope_inputs *in)
+/* A flag naming another configuration than the run's: the answer is the
+ * flag's, the "measured" columns the run's -- said in one form for every
+ * such flag (docs/envelopes.md, "Replaying a measured run"). */
+static void
+what_if(const char *cmd, cli_envelope_inputs *in, const char *flag, const char *ran, const char *predicted,
+        const char *measured)
 {
+	say(cmd, in, "%s, but the run %s: the prediction is for %s, the measured values are %s (a what-if replay, "
+	    "docs/envelopes.md)", flag, ran, predicted, measured);
+}
+
+/* The run's SM clock, 0 not locked, in words after "the run". */
+static void
+clock_words(double mhz, char *ran, size_t ran_cap, char *at, size_t at_cap)
+{
+	if (mhz > 0) {
+		snprintf(ran, ran_cap, "locked its SM clock at %g MHz", mhz);
+		snprintf(at, at_cap, "at %g MHz", mhz);
+	} else {
+		snprintf(ran, ran_cap, "did not lock its SM clock");
+		snprintf(at, at_cap, "at the board's own clocks");
+	}
+}
+
+/* --sm-clock, --weights and --kv: the run's own unless given; given and
+ * another than the run's, a what-if said as such. */
+static void
+clock_and_precision(const char *cmd, const cli_measured_window *win, const cli_measured_given *g, wc_config *c,
+                    cli_envelope_inputs *in)
+{
+	char flag[64], ran[64], pred[64], meas[64];
+	if (!g->sm_clock)
+		c->sm_clock_mhz = win->sm_clock_mhz;
+	else if (c->sm_clock_mhz != win->sm_clock_mhz) {
+		snprintf(flag, sizeof flag, "--sm-clock %g", c->sm_clock_mhz);
+		clock_words(win->sm_clock_mhz, ran, sizeof ran, meas, sizeof meas);
+		snprintf(pred, sizeof pred, "%g MHz", c->sm_clock_mhz);
+		what_if(cmd, in, flag, ran, pred, meas);
+	}
+	const struct { int given; wc_precision *want, ran; const char *name, *what; } prec[] = {
+		{ g->weights, &c->weights, (wc_precision)win->weights, "--weights", "weights" },
+		{ g->kv, &c->kv, (wc_precision)win->kv, "--kv", "KV cache" },
+	};
+	for (size_t i = 0; i < sizeof prec / sizeof prec[0]; i++) {
+		if (!prec[i].given) {
+			*prec[i].want = prec[i].ran;
+			continue;
+		}
+		if (*prec[i].want == prec[i].ran)
+			continue;
+		snprintf(flag, sizeof flag, "%s %s", prec[i].name, wc_precision_name(*prec[i].want));
+		snprintf(ran, sizeof ran, "ran with %s %s", wc_precision_name(prec[i].ran), prec[i].what);
+		snprintf(pred, sizeof pred, "%s %s", wc_precision_name(*prec[i].want), prec[i].what);
+		snprintf(meas, sizeof meas, "with %s %s", wc_precision_name(prec[i].ran), prec[i].what);
+		what_if(cmd, in, flag, ran, pred, meas);
+	}
+}
+
+int
+cli_measured_config(const char *cmd, const cli_measured_window *win, const cli_measured_given *g, const char *model,
+                    wc_config *c, cli_envelope_inputs *in)
+{
+	char flag[160], ran[160], pred[160], meas[160];
 	int same_board = 1;
-	if (!tp_given && win->tp > 0)
+	if (!g->tp && win->tp > 0)
 		c->tp = win->tp;
-	else if (win->tp > 0 && win->tp != c->tp)
-		say(cmd, in, "--tp %d, but the run used %d GPUs: the prediction is for %d, the measured power is of %d "
-		    "(a what-if replay, docs/envelopes.md)", c->tp, win->tp, c->tp, win->tp);
+	else if (win->tp > 0 && win->tp != c->tp) {
+		snprintf(flag, sizeof flag, "--tp %d", c->tp);
+		snprintf(ran, sizeof ran, "used %d GPU%s", win->tp, win->tp > 1 ? "s" : "");
+		snprintf(pred, sizeof pred, "%d GPU%s", c->tp, c->tp > 1 ? "s" : "");
+		snprintf(meas, sizeof meas, "of %d", win->tp);
+		what_if(cmd, in, flag, ran, pred, meas);
+	}
 	if (win->platform[0]) {
-		const wc_platform_info *want = wc_platform_lookup(c->platform), *ran = wc_platform_lookup(win->platform);
-		if (want && ran ? want != ran : strcasecmp(c->platform, win->platform) != 0) {
+		const wc_platform_info *want = wc_platform_lookup(c->platform), *ran_on = wc_platform_lookup(win->platform);
+		if (want && ran_on ? want != ran_on : strcasecmp(c->platform, win->platform) != 0) {
 			same_board = 0;
-			say(cmd, in, "--platform %s, but the run ran on %s: the prediction is for %s with its level's idle "
-			    "power, the measured values are %s's (a what-if replay, docs/envelopes.md)", c->platform,
-			    win->platform, c->platform, win->platform);
+			snprintf(flag, sizeof flag, "--platform %.60s", c->platform);
+			snprintf(ran, sizeof ran, "ran on %.60s", win->platform);
+			snprintf(pred, sizeof pred, "%.60s with its level's idle power", c->platform);
+			snprintf(meas, sizeof meas, "%.60s's", win->platform);
+			what_if(cmd, in, flag, ran, pred, meas);
 		}
 	}
 	if (model && win->model[0]) {
-		const wc_model_info *want = wc_model_lookup(model), *ran = wc_model_lookup(win->model);
-		if (want && ran ? want != ran : strcasecmp(model, win->model) != 0)
-			say(cmd, in, "--model %s, but the run served %s: the prediction is for %s, the measured values "
-			    "are %s's (a what-if replay, docs/envelopes.md)", model, win->model, model, win->model);
+		const wc_model_info *want = wc_model_lookup(model), *served = wc_model_lookup(win->model);
+		if (want && served ? want != served : strcasecmp(model, win->model) != 0) {
+			snprintf(flag, sizeof flag, "--model %.60s", model);
+			snprintf(ran, sizeof ran, "served %.60s", win->model);
+			snprintf(pred, sizeof pred, "%.60s", model);
+			snprintf(meas, sizeof meas, "%.60s's", win->model);
+			what_if(cmd, in, flag, ran, pred, meas);
+		}
 	}
+	clock_and_precision(cmd, win, g, c, in);
 	/* The run's own model is predicted with the parameter count its
 	 * manifest states, as `validate envelope` binds it (config_of in
 	 * cli/run_replay.c), not the catalog's rounded one: 8.190427 B, not
 	 * 8.19 B, put the two 0.006 W apart on one run. */
-	if (own_model && isfinite(win->active_params_b) && win->active_params_b > 0)
+	if (g->own_model && isfinite(win->active_params_b) && win->active_params_b > 0)
 		c->active_params_b = win->active_params_b;
 	return same_board;
 }

@@ -52,9 +52,9 @@ const char cli_envelope_usage[] =
 	"--measured RUN_DIR (a run folder as `wattcast ingest` reads it) replays the\n"
 	"run's own arrivals and lengths over its own window, at its cadence, and prints\n"
 	"its measured metrics beside the prediction; --csv writes the per-bin band,\n"
-	"--svg a chart of one server's band with the measured trace. --platform and\n"
-	"--model default to the run's manifest; naming others predicts a what-if,\n"
-	"with a warning.\n"
+	"--svg a chart of one server's band with the measured trace. --platform,\n"
+	"--model, --tp, --sm-clock, --weights and --kv default to the run's; naming\n"
+	"others predicts a what-if, with a warning.\n"
 	"--engine NAME names the serving stack (default vllm): the laws are vLLM's, and\n"
 	"another stack's envelope or plan is vLLM's with a warning saying so.\n";
 

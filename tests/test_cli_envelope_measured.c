@@ -1,9 +1,9 @@
 /*
  * `wattcast envelope --measured RUN_DIR` against the run it replays
  * (docs/envelopes.md, "Replaying a measured run"): a flag naming another
- * board or model is a what-if prediction, said so on stderr and in the
- * JSON's "warnings" alike (it was said "not applied" while the answer
- * took it); --warmup and --sample, which the run's window and cadence
+ * board, model, group, SM clock or precision is a what-if prediction,
+ * said so on stderr and in the JSON's "warnings" alike (it was said "not
+ * applied" while the answer took it; a clock or precision, nothing); --warmup and --sample, which the run's window and cadence
  * replace, are said not used; a fleet's chart draws the one server's band
  * beside the one server measured; and the replay predicts what `validate
  * envelope` predicts for the run, to the last digit. A balancer's fleet
@@ -259,12 +259,89 @@ test_idle_unknown(const char *dir)
 	free(run);
 }
 
+/* `envelope` with `argv` (NULL-ended after the run): exit 0, its JSON
+ * answer (decref) with every stderr warning in its "warnings"; stderr
+ * into `err` (free). */
+static json_t *
+measured_json(const char *const *argv, char **err)
+{
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
+	CHECK(j != NULL);
+	warnings_match(r.err, json_object_get(j, "warnings"));
+	*err = r.err;
+	r.err = NULL;
+	run_result_free(&r);
+	return j;
+}
+
+/* --sm-clock, --weights and --kv name the prediction, as --platform,
+ * --model and --tp do: another than the run's is a what-if said as such
+ * (a 900 MHz prediction sat beside the run's unlocked 1410 MHz power with
+ * no word); unnamed, they are the run's own, as `validate envelope` binds
+ * them. */
+static void
+test_what_if_clock(const char *dir, const char *run)
+{
+	const char *clock[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--sm-clock", "1200",
+		                "--json", NULL };
+	const char *prec[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--weights", "fp8",
+		               "--kv", "fp8", "--json", NULL };
+	const char *same[] = { "wattcast", "envelope", "--profile", "measured", "--measured", run, "--weights", "bf16",
+		               "--kv", "bf16", "--json", NULL };
+	char *err;
+	json_t *j = measured_json(clock, &err);
+	CHECK_CONTAINS(err, "warning: --sm-clock 1200, but the run did not lock its SM clock: the prediction is for "
+	               "1200 MHz, the measured values are at the board's own clocks (a what-if replay, "
+	               "docs/envelopes.md)\n");
+	CHECK_NEAR(json_number_value(json_object_get(json_object_get(j, "config"), "sm_clock_mhz")), 1200, 1e-9);
+	json_decref(j);
+	free(err);
+	j = measured_json(prec, &err);
+	CHECK_CONTAINS(err, "warning: --weights fp8, but the run ran with bf16 weights: the prediction is for fp8 "
+	               "weights, the measured values are with bf16 weights (a what-if replay");
+	CHECK_CONTAINS(err, "warning: --kv fp8, but the run ran with bf16 KV cache: the prediction is for fp8 KV "
+	               "cache");
+	json_decref(j);
+	free(err);
+	j = measured_json(same, &err);
+	CHECK(err && strstr(err, "what-if") == NULL);
+	json_decref(j);
+	free(err);
+
+	/* a run that states its lock and precision: its own unless named */
+	char *locked = h100_run(dir, "h100_locked", 120.0), *m = path_join(locked, "wattcast-run.json");
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": "
+	                        "\"Qwen3-8B\", \"active_params_b\": 8.190427136, \"utc_offset_s\": 0, "
+	                        "\"sm_clock_mhz\": 1500, \"weights\": \"fp8\"}"), 0);
+	const char *own[] = { "wattcast", "envelope", "--profile", "measured", "--measured", locked, "--json", NULL };
+	const char *other[] = { "wattcast", "envelope", "--profile", "measured", "--measured", locked, "--sm-clock",
+		                "1200", "--json", NULL };
+	j = measured_json(own, &err);
+	const json_t *cfg = json_object_get(j, "config");
+	CHECK_NEAR(json_number_value(json_object_get(cfg, "sm_clock_mhz")), 1500, 1e-9);
+	CHECK(strcmp(json_string_value(json_object_get(cfg, "weights")), "fp8") == 0);
+	CHECK(err && strstr(err, "what-if") == NULL);
+	json_decref(j);
+	free(err);
+	j = measured_json(other, &err);
+	CHECK_CONTAINS(err, "warning: --sm-clock 1200, but the run locked its SM clock at 1500 MHz: the prediction is "
+	               "for 1200 MHz, the measured values are at 1500 MHz (a what-if replay");
+	json_decref(j);
+	free(err);
+	free(m);
+	free(locked);
+}
+
 int
 main(void)
 {
 	char *dir = test_tmpdir("cli_envelope_measured");
 	char *run = h100_run(dir, "h100_run", 120.0);
 	test_what_if(run);
+	test_what_if_clock(dir, run);
 	test_unused_flags(run);
 	test_fleet_chart(dir, run);
 	test_shared_fleet(run);
