@@ -285,7 +285,13 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		return -1;
 	}
 	if (nf != rd->n_cols) {
-		wc__bad_line(&rd->bad, line_no, "expected %d fields, found %d", rd->n_cols, nf);
+		/* The column where the fields ran out: one past the line's end
+		 * when short, the first extra field's start when long (1 when
+		 * it lies beyond the fields kept), as every other bad cell
+		 * names one (docs/formats/telemetry.md, "Bad lines"). */
+		int col = nf < rd->n_cols ? (int)len + 1
+		          : rd->n_cols < NV_MAX_FIELDS ? (int)(start[rd->n_cols] - line) + 1 : 1;
+		wc__bad_cell(&rd->bad, line_no, col, "expected %d fields, found %d", rd->n_cols, nf);
 		return -1;
 	}
 	int trc = row_time(rd, start[rd->col_time], flen[rd->col_time], line_no,

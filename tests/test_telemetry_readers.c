@@ -219,7 +219,7 @@ test_nvsmi_bad_lines(void)
 	CHECK_CONTAINS(w.text, want);
 	snprintf(want, sizeof want, "%s:51:41: unreadable power.draw 'abc'", p);
 	CHECK_CONTAINS(w.text, want);
-	snprintf(want, sizeof want, "%s:101: expected 6 fields, found 1", p);
+	snprintf(want, sizeof want, "%s:101:8: expected 6 fields, found 1", p);
 	CHECK_CONTAINS(w.text, want);
 	free(p);
 
