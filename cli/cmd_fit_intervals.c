@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_capacity.h"
 #include "data/data.h"
+#include "data/table_inputs.h"
 #include "fit/fit.h"
 #include "validation/validation.h"
 
@@ -40,6 +41,8 @@ static const char usage[] =
 	"quantized runs as its fit took them (the set's\n"
 	"provenance.precision_mode; a file without it: a term per level when it has\n"
 	"precision terms, else every quantized run in with none); --terms overrides it.\n"
+	"RUNS.csv may also be a raw ML.ENERGY configuration table: it is imported as\n"
+	"`wattcast import mlenergy` does.\n"
 	"--quantity capacity (RUNS.csv... as `validate capacity` takes them): the\n"
 	"capacity model's held-out error, leaving each model out, of latency (from\n"
 	"throughput, the same |log residual|) and of energy per output token\n"
@@ -326,7 +329,9 @@ cli_fit_intervals(int argc, char **argv)
 		if (other_quantity(&a, data, &p) != CLI_OK)
 			goto done;
 	} else {
-		if (wc_runs_read(a.input, &t, &err) != WC_OK) {
+		/* a raw ML.ENERGY table is imported as every command taking one
+		 * runs table imports it (docs/cli.md) */
+		if (wc_table_inputs_read_runs(a.input, &t, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			goto done;
 		}
