@@ -31,6 +31,8 @@ report_json(const wc_heldout_report *r)
 		                              num_or_null(r->sets[i].bias_pct, r->sets[i].n)));
 	json_object_set_new(o, "platforms", sets);
 	json_object_set_new(o, "skipped", json_integer(r->skipped));
+	if (r->skipped && r->skip_reason[0])
+		json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
 	return o;
 }
 
@@ -94,5 +96,15 @@ cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r
 	}
 	if (r->workloads < 2)
 		printf("(one workload in the table: leave one workload out is not scored)\n");
+	/* Runs a form's folds left unscored, and why: a median over the rest
+	 * says nothing of them (docs/validation.md, "Candidate terms"). */
+	for (int pass = 0; pass < 2; pass++)
+		for (int f = 0; f < r->n_forms; f++) {
+			const wc_heldout_report *h = pass == 0 ? &r->forms[f].lomo : &r->forms[f].lowo;
+			if (h->skipped && (pass == 0 || r->workloads >= 2))
+				printf("%s, leave one %s out: %d run(s) not scored: %s\n", wc_form_name(r->forms[f].form),
+				       pass == 0 ? "model" : "workload", h->skipped,
+				       h->skip_reason[0] ? h->skip_reason : "no reason recorded");
+		}
 	return CLI_OK;
 }

@@ -40,7 +40,7 @@ extern "C" {
 #define WC_TELEMETRY_MAX_POWER_W WC_GPU_MAX_POWER_W
 /** With the board limit known, readings beyond this multiple of it are
  *  bad lines (transients overshoot the limit for milliseconds, not 2x). */
-#define WC_TELEMETRY_POWER_LIMIT_FACTOR 2.0
+#define WC_TELEMETRY_POWER_LIMIT_FACTOR WC_BOARD_LIMIT_MULTIPLE_MAX
 
 /** Default share of malformed data lines above which a file is refused. */
 #define WC_TELEMETRY_MAX_BAD 0.01

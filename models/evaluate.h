@@ -117,6 +117,12 @@ double wc_level_power_limit_w(const wc_level *level);
  *  a finite number > 0 or gpus < 1. Where answers' power intervals end
  *  (docs/intervals.md, "Physical ceiling"). */
 double wc_power_ceiling_w(double limit_w, int gpus);
+/** 1 when `node_w`, a law's mean power of `gpus` boards of limit `limit_w`,
+ *  is more than WC_BOARD_LIMIT_MULTIPLE_MAX times their ceiling
+ *  (wc_power_ceiling_w): power no board draws, so the law does not hold
+ *  there and predict gives no answer (docs/intervals.md, "Physical
+ *  ceiling"); 0 when the limit is not known. */
+int wc_power_beyond_boards(double node_w, double limit_w, int gpus);
 /** 1 when a per-GPU cap `cap_w` (> 0) is met by an answer of
  *  `per_gpu_w` W per GPU (NaN: taken as met); 0 when none was set or no
  *  clock meets it (the answer is above it). */

@@ -186,6 +186,14 @@
  *  (docs/http-api.md, "Limits"; docs/formats/runs-table.md). */
 #define WC_RUN_MAX_RUNNING WC_CAPACITY_MAX_CONCURRENCY
 #define WC_GPU_MAX_POWER_W 5000.0
+/** No board draws twice its power limit: transients overshoot it for
+ *  milliseconds, not twofold. A reading beyond this multiple of the
+ *  platform's limit is a bad line (WC_TELEMETRY_POWER_LIMIT_FACTOR,
+ *  docs/formats/telemetry.md), and a law's mean power beyond this multiple
+ *  of its boards' ceiling is no answer (wc_power_beyond_boards,
+ *  docs/intervals.md, "Physical ceiling"). A bound of physics, not a
+ *  number tuned to data. */
+#define WC_BOARD_LIMIT_MULTIPLE_MAX 2.0
 /** ... and, for a fine-tuning run's step (runs tables' energy_per_step_j
  *  over gpus x step_s), at least 1 W per GPU: a GPU at work draws hundreds
  *  of watts and an idle one tens (the catalog's measured idles are 72.9 W

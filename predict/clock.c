@@ -46,6 +46,7 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 	int rc;
 	at.config.sm_clock_mhz = f;
 	at.want_interval = 0;
+	at.clock_probe = 1;
 	at.power_cap_w = 0.0;
 	at.open_loop_max = at.serving_w = 0.0;
 	if (!q->measured_load && at.config.arch && at.config.output_tokens > 0) {

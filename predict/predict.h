@@ -73,6 +73,10 @@ typedef struct {
 	                            * board's power limit settled it at
 	                            * (wc_predict_board_limit), */
 	double board_free_w;       /* ... from this per-GPU power above it */
+	int clock_probe;           /* 1: a clock search's evaluation (clock.c):
+	                            * power no board draws is what a clock is
+	                            * settled from, not an answer refused
+	                            * (wc_power_beyond_boards) */
 	int no_datasheet;          /* 1: a platform without a level is refused,
 	                            * not transferred from its datasheet (held-out
 	                            * tests score the fitted levels) */

@@ -32,11 +32,19 @@ workload_key(const wc_run *r)
 
 typedef const char *(*group_key_fn)(const wc_run *r);
 
+/* Runs a fold's law put beyond twice their boards' ceiling: power no board
+ * draws, so not scored (wc_power_beyond_boards; docs/validation.md,
+ * "Candidate terms"), counted and the first named. */
+typedef struct {
+	int n;
+	char first[160];
+} beyond_runs;
+
 /* Predict the held-out group's runs from a fold's fit. */
 static int
 predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned char *train,
              group_key_fn key_of, const char *key, const char *fold_prefix, const wc_params *fit,
-             double *pred, wc_per_run *per_run, wc_error *err)
+             double *pred, wc_per_run *per_run, beyond_runs *beyond, wc_error *err)
 {
 	wc_predictor *pr = NULL;
 	int rc = wc_predictor_new(fit, &pr, err);
@@ -48,8 +56,12 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 			continue;
 		wc_per_run_row_init(&row);
 		/* the interval comes from the other folds' residuals (intervals.c) */
-		if (wc__predict_run(pr, q, &pred[j], &row, 0, NULL) != WC_OK) {
-			pred[j] = NAN; /* its level has no training run: skipped */
+		wc_error perr = { .code = WC_OK };
+		if (wc__predict_run(pr, q, &pred[j], &row, 0, &perr) != WC_OK) {
+			pred[j] = NAN; /* its level has no training run, or power no board draws: skipped */
+			if (perr.code == WC_ERANGE && !beyond->n++)
+				snprintf(beyond->first, sizeof beyond->first, "the first, '%.40s' without '%.32s'", q->run_id,
+				         key);
 			continue;
 		}
 		snprintf(row.set, sizeof row.set, "%s", q->platform);
@@ -71,6 +83,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	char (*sets)[48] = wc_alloc_zeroed(n, sizeof *sets);
 	wc_per_run rows = WC_PER_RUN_INIT;
 	int rc = WC_OK, skipped = 0, failed = 0, unfit = 0;
+	beyond_runs beyond = { 0, "" };
 	size_t m = 0;
 	char why[WC_ERROR_MSG_MAX] = "";
 	memset(out, 0, sizeof *out);
@@ -112,7 +125,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 			unfit += members;
 			continue;
 		}
-		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, &rows, err);
+		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, &rows, &beyond, err);
 		wc_fit_result_clear(&fit);
 		if (rc != WC_OK)
 			goto cleanup;
@@ -133,11 +146,17 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	 * "fit intervals"): refits that failed, and runs whose level had no
 	 * training run in their fold. */
 	if (rc == WC_OK && skipped) {
-		int nolevel = skipped - unfit;
-		wc__skip_reason(out->skip_reason, sizeof out->skip_reason, failed, unfit, why,
-		                !failed       ? "their level had no training run in their fold"
-		                : nolevel > 0 ? "the rest's level had no training run"
-		                              : "");
+		int nolevel = skipped - unfit - beyond.n;
+		char rest[WC_ERROR_MSG_MAX];
+		if (beyond.n)
+			snprintf(rest, sizeof rest, "%d predicted over twice their boards' ceiling, power no board draws "
+			         "(%s)%s", beyond.n, beyond.first,
+			         nolevel > 0 ? "; the rest's level had no training run" : "");
+		else
+			snprintf(rest, sizeof rest, "%s", !failed       ? "their level had no training run in their fold"
+			                                  : nolevel > 0 ? "the rest's level had no training run"
+			                                                : "");
+		wc__skip_reason(out->skip_reason, sizeof out->skip_reason, failed, unfit, why, rest);
 	}
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
