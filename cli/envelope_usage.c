@@ -205,9 +205,9 @@ cli_envelope_memory_check(const char *cmd, const wc_envelope_workload *w, const 
 	if (!(have > 0.0) || need <= 0.5 * have)
 		return CLI_OK;
 	if (values > 0.0 && bands <= 0.5 * have)
-		return cli_usage_error(cmd, "--bin, --horizon: --json would carry %.3g per-bin values (%.0f bins of %g s), "
+		return cli_usage_error(cmd, "--bin, --horizon: --json would carry %s per-bin values (%.0f bins of %g s), "
 		                       "%.1f GB with the bands, more than half of the %.1f GB this process may use; use "
-		                       "wider bins, a shorter horizon or the text output", values, bins, o->bin_s,
+		                       "wider bins, a shorter horizon or the text output", WC_NUM_TEXT(values), bins, o->bin_s,
 		                       need / 1e9, have / 1e9);
 	if (replicas < o->replicas) /* simulated once: only the horizon and the bins change it */
 		return cli_usage_error(cmd, "--horizon, --bin: %.0f bins of %g s need %.1f GB for the bands (simulated "

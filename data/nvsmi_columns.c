@@ -161,7 +161,7 @@ wc__nv_choose_power(nv_reader *rd, char **start, size_t *flen, size_t line_no)
 void
 wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap)
 {
-	size_t b = len >= 3 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB ? 3 : 0, p = b;
+	size_t b = wc_text_bom_len(line, len), p = b;
 	while (p < len && (line[p] == ' ' || line[p] == '\t'))
 		p++;
 	const char *quote = memchr(line, '"', len), *comma = memchr(line, ',', len);
@@ -202,9 +202,7 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, 
 		c->power_col[r] = -1;
 		c->power_col_scale[r] = 1.0;
 	}
-	if (len >= 3 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB &&
-	    (unsigned char)line[2] == 0xBF)
-		pos = 3; /* UTF-8 byte order mark */
+	pos = wc_text_bom_len(line, len); /* a UTF-8 byte order mark */
 	c->col_time = c->col_index = c->col_uuid = -1;
 	while (pos <= len) {
 		char *start = line + pos;
@@ -262,7 +260,7 @@ apply_columns(nv_reader *rd, const nv_columns *c)
 int
 wc__nv_is_header(const char *line, size_t len)
 {
-	size_t pos = len >= 3 && (unsigned char)line[0] == 0xEF ? 3 : 0;
+	size_t pos = wc_text_bom_len(line, len);
 	while (pos < len && (line[pos] == ' ' || line[pos] == '\t'))
 		pos++;
 	if (pos == len || !((line[pos] >= 'a' && line[pos] <= 'z') || (line[pos] >= 'A' && line[pos] <= 'Z')))

@@ -68,11 +68,11 @@ bins_bound(const wc_envelope_request *r, wc_api_error *e)
 	/* The shortest grid multiple whose bins fit. */
 	double min_bin = ceil(steps / floor(WC_HTTP_MAX_BIN_VALUES / per_bin)) * WC_ENVELOPE_GRID_S;
 	wc_api_error_set(e, 413, "simulation_too_large", "/bin_s",
-	                 "bin_s: the answer would carry %.3g per-bin values (%.0f bins of %g s x %d arrays x %d "
-	                 "band%s), over this server's limit of %.3g; ask \"include_bins\": false for the summaries "
+	                 "bin_s: the answer would carry %s per-bin values (%.0f bins of %g s x %d arrays x %d "
+	                 "band%s), over this server's limit of %s; ask \"include_bins\": false for the summaries "
 	                 "alone, or a bin_s of at least %g s",
-	                 values, ceil(steps / stride), stride * WC_ENVELOPE_GRID_S, WC_ENVELOPE_BAND_ARRAYS, bands,
-	                 bands > 1 ? "s, server and fleet" : "", WC_HTTP_MAX_BIN_VALUES, min_bin);
+	                 WC_NUM_TEXT(values), ceil(steps / stride), stride * WC_ENVELOPE_GRID_S, WC_ENVELOPE_BAND_ARRAYS, bands,
+	                 bands > 1 ? "s, server and fleet" : "", WC_NUM_TEXT(WC_HTTP_MAX_BIN_VALUES), min_bin);
 	return -1;
 }
 

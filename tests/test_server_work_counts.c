@@ -4,7 +4,8 @@
  * a sum of counts), and %.3g printed 1024 servers as 1.02e+03, 1234 as
  * 1.23e+03, 10240 as 1.02e+04 and the default max_fleet's 1000 as 1e+03.
  * The 413 of POST /v1/plan/budget and the CLI's refusals of `envelope`
- * (grid bins and requests drawn) alike, each message within 255 bytes.
+ * (grid bins and requests drawn) alike, each message within 255 bytes;
+ * and the answer's per-bin values (413 on /bin_s), a count too.
  */
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
@@ -39,6 +40,11 @@ main(void)
 		expect_runs(",\"max_fleet\":1024", "(86400 s on the 0.05 s grid, 1024 server runs)");
 		expect_runs(",\"max_fleet\":1234", "(86400 s on the 0.05 s grid, 1234 server runs)");
 		expect_runs("", "(86400 s on the 0.05 s grid, 1000 server runs)"); /* the default max_fleet */
+		/* 1728000 bins x 5 arrays x one band */
+		http_expect_413(h, "/v1/forecast/envelope",
+		                "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":86400,\"bin_s\":0.05,"
+		                "\"include_bins\":true,\"workload\":{\"type\":\"closed\",\"concurrency\":4}}",
+		                "/bin_s", "would carry 8640000 per-bin values", "e+0");
 		wc_server_stop(srv);
 	}
 	const char *cli[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "0.5",
