@@ -2,7 +2,9 @@
  * One replica of an envelope (docs/envelopes.md, "The pipeline"): one
  * server, a fleet of independent servers, or a fleet sharing one arrival
  * process split by a balancer (round robin, or the server with the fewest
- * requests running or waiting, ties to the lowest index), simulated event
+ * requests running or waiting, ties to the one sent a request least
+ * recently, as nginx's least_conn and HAProxy's leastconn take turns
+ * among equals; docs/envelopes.md, "Workloads"), simulated event
  * by event; their activity integrated on the 50 ms grid, then passed
  * through the first-order response. Everything a replica draws comes
  * from its own PCG32 streams, so replicas are independent of threads.
@@ -57,7 +59,7 @@ run_shared(wc__server *s, int k, wc__arrivals *a, wc_fleet_mode mode, double end
 	int rc = wc__iheap_init(&ev, k, INFINITY);
 	if (rc == WC_OK && mode == WC_FLEET_LEAST_LOADED)
 		rc = wc__iheap_init(&ld, k, 0.0);
-	long next_rr = 0;
+	long long sent = 0; /* requests sent so far: round robin's turn, a tie's age */
 	double ta = wc__arrivals_peek(a);
 	while (rc == WC_OK) {
 		double te = ev.key[ev.heap[0]];
@@ -65,7 +67,16 @@ run_shared(wc__server *s, int k, wc__arrivals *a, wc_fleet_mode mode, double end
 		if (ta <= te && ta < end) {
 			double in, out;
 			wc__arrivals_take(a, &in, &out);
-			j = mode == WC_FLEET_LEAST_LOADED ? ld.heap[0] : (int)(next_rr++ % k);
+			j = mode == WC_FLEET_LEAST_LOADED ? ld.heap[0] : (int)(sent % k);
+			/* Among servers equally loaded the next request goes to the
+			 * one that waited longest for one: ties to the lowest index
+			 * gave server 0, the answer's one server, every tie and
+			 * more work than the fleet's mean (docs/envelopes.md,
+			 * "Workloads"). */
+			if (mode == WC_FLEET_LEAST_LOADED)
+				wc__iheap_update_tie(&ld, j, ld.key[j], ++sent);
+			else
+				sent++;
 			rc = wc__server_arrive(&s[j], ta, in, out, a);
 		} else if (te < end) {
 			j = ev.heap[0];

@@ -12,7 +12,9 @@
 static int
 iheap_less(const wc__iheap *h, int a, int b)
 {
-	return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
+	if (h->key[a] != h->key[b])
+		return h->key[a] < h->key[b];
+	return h->tie[a] < h->tie[b] || (h->tie[a] == h->tie[b] && a < b);
 }
 
 static void
@@ -28,7 +30,14 @@ iheap_swap(wc__iheap *h, int i, int j)
 void
 wc__iheap_update(wc__iheap *h, int item, double key)
 {
+	wc__iheap_update_tie(h, item, key, h->tie[item]);
+}
+
+void
+wc__iheap_update_tie(wc__iheap *h, int item, double key, long long tie)
+{
 	h->key[item] = key;
+	h->tie[item] = tie;
 	int i = h->pos[item];
 	while (i > 0 && iheap_less(h, h->heap[i], h->heap[(i - 1) / 2])) {
 		iheap_swap(h, i, (i - 1) / 2);
@@ -51,13 +60,15 @@ int
 wc__iheap_init(wc__iheap *h, int n, double key0)
 {
 	h->key = wc_alloc_array((size_t)n, sizeof *h->key);
+	h->tie = wc_alloc_array((size_t)n, sizeof *h->tie);
 	h->heap = wc_alloc_array((size_t)n, sizeof *h->heap);
 	h->pos = wc_alloc_array((size_t)n, sizeof *h->pos);
 	h->n = n;
-	if (!h->key || !h->heap || !h->pos)
+	if (!h->key || !h->tie || !h->heap || !h->pos)
 		return WC_ENOMEM;
 	for (int i = 0; i < n; i++) {
 		h->key[i] = key0;
+		h->tie[i] = 0;
 		h->heap[i] = h->pos[i] = i;
 	}
 	return WC_OK;
@@ -67,6 +78,7 @@ void
 wc__iheap_free(wc__iheap *h)
 {
 	free(h->key);
+	free(h->tie);
 	free(h->heap);
 	free(h->pos);
 }

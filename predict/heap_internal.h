@@ -45,10 +45,12 @@
 		return top;                                                       \
 	}
 
-/** Items 0..n-1 ordered by a key (ties: the lower index), with positions,
- *  so that an item's key changes in O(log n); heap[0] is the least. */
+/** Items 0..n-1 ordered by a key, ties by a second key `tie` (0 until
+ *  set), then by the lower index, with positions, so that an item's keys
+ *  change in O(log n); heap[0] is the least. */
 typedef struct {
 	double *key;
+	long long *tie;
 	int *heap, *pos;
 	int n;
 } wc__iheap;
@@ -57,6 +59,8 @@ typedef struct {
 int wc__iheap_init(wc__iheap *h, int n, double key0);
 /** Item `item`'s key set to `key`, and its place restored. */
 void wc__iheap_update(wc__iheap *h, int item, double key);
+/** Item `item`'s keys set to `key` and `tie`, and its place restored. */
+void wc__iheap_update_tie(wc__iheap *h, int item, double key, long long tie);
 void wc__iheap_free(wc__iheap *h);
 
 #endif
