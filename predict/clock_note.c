@@ -16,16 +16,22 @@
 
 int
 wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                       double least, char *buf, size_t cap)
+                       double least, double settled, char *buf, size_t cap)
 {
 	const wc_range *r = &lvl->range;
 	buf[0] = '\0';
+	const int asked = strcmp(field, "sm_clock_mhz") == 0;
+	/* A series settled step by step has no one clock: its steps over the
+	 * cap or limit each settle under it, at clocks kappa places
+	 * (docs/capacity.md, "The board's power limit"). */
+	const int stepwise = !asked && !(least > 0.0) && settled > 0.0;
 	/* The free clock is the clock term's reference (phi = 1): a lock
 	 * there is the unlocked answer, and an idle answer, G x P0, has no
 	 * clock term at all. */
-	if (!(mhz > 0.0) || mhz == wc_law_clock_ref_mhz(lvl, p->clock_ref_mhz) || !(running > 0.0))
+	if (!stepwise && (!(mhz > 0.0) || mhz == wc_law_clock_ref_mhz(lvl, p->clock_ref_mhz)))
 		return 0;
-	const int asked = strcmp(field, "sm_clock_mhz") == 0;
+	if (!(running > 0.0) || (stepwise && r->clock_max > 0.0))
+		return 0;
 	/* No clock meets the cap or limit (docs/capacity.md, "Clocks and
 	 * power caps"): the clock is that of least power, not one the GPU
 	 * settles at, as the CLI's header and the "not reached" warning say. */
@@ -34,9 +40,11 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 	 * with it, not as the whole series' clock (docs/capacity.md, "The
 	 * board's power limit"). */
 	char share[48];
-	wc__predict_series_share(share, sizeof share, least);
+	wc__predict_series_share(share, sizeof share, stepwise ? settled : least);
 	char at[128] = "";
-	if (!asked && least > 0.0)
+	if (stepwise)
+		snprintf(at, sizeof at, "the GPU settles under the %s%s; ", limit, share);
+	else if (!asked && least > 0.0)
 		wc_error_format(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz,%s%s still above the %s; ",
 		                mhz, share, share[0] ? "," : "", limit);
 	else if (!asked)

@@ -29,10 +29,11 @@ int wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_con
  *  GPU for the share `limited` of its time (`field` "power_cap_w" or
  *  "platform"): those steps settle at the clock meeting it, except the
  *  share `unmet` that no clock meets, at the clock of least power `mhz`
- *  (docs/capacity.md, "The board's power limit"). One text for the CLI
- *  and HTTP. */
+ *  (docs/capacity.md, "The board's power limit"); `locked` > 0: the
+ *  clock the user locked, which the limit lowers on those steps. One
+ *  text for the CLI and HTTP. */
 void wc__predict_series_limit_note(const char *field, double limit_w, double limited, double unmet, double mhz,
-                                   char *buf, size_t cap);
+                                   double locked, char *buf, size_t cap);
 
 /** The caveat of the clock `mhz` an answer on `lvl` runs at, set by
  *  `field` ("sm_clock_mhz" a lock, "power_cap_w" a cap, "platform" the
@@ -42,10 +43,12 @@ void wc__predict_series_limit_note(const char *field, double limit_w, double lim
  *  the clock cannot matter. `least` > 0: no clock meets that cap or
  *  limit for that share of the time (1: the whole answer; a series' steps
  *  less), so `mhz` is the clock of least power for that share and said
- *  so, not "settles at". 1 with `buf` set, else 0 and "". One rule for
- *  the power answer and the envelope's power map. */
+ *  so, not "settles at". `settled` > 0: a series' steps settle under
+ *  that cap or limit step by step for that share of its time, each at
+ *  its own clock: said so, with no one clock. 1 with `buf` set, else 0
+ *  and "". One rule for the power answer and the envelope's power map. */
 int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                           double least, char *buf, size_t cap);
+                           double least, double settled, char *buf, size_t cap);
 
 /** Is `mhz` (> 0) below half the top clock of the board `platform` runs
  *  on (wc_predict_board)? Real boards there lose achievable bandwidth,

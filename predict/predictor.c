@@ -109,11 +109,12 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
 
 /* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
  * limit), which the clock's caveat names; `least`: the share of time no
- * clock meets it (1 a single load, a series' unmet steps' share). */
+ * clock meets it (1 a single load, a series' unmet steps' share);
+ * `settled`: a series' share settled under it step by step. */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
                const wc_load_histogram *h, const double *cap_span, const char *clock_field, double least,
-               wc_inference_prediction *out)
+               double settled, wc_inference_prediction *out)
 {
 	char notes[3][WC_WARNING_LEN];
 	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, NULL, NULL, 0, notes); i < n; i++)
@@ -147,7 +148,8 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
 	char clock[WC_WARNING_LEN];
-	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, least, clock, sizeof clock))
+	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, least, settled, clock,
+	                           sizeof clock))
 		WC_WARN(out, "%s", clock);
 	char pnotes[2][WC_WARNING_LEN];
 	for (int i = 0, n = wc__predict_precision_notes(p, lvl, c, pnotes); i < n; i++)
@@ -455,8 +457,17 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	double m_at = q->config.running, one = 1.0;
 	wc_load_histogram at_mean = { &m_at, &one, 1, m_at };
 	/* The board's limit, when it settled the clock, set it (a cap above
-	 * the limit did not bind); else a cap, else a lock. */
-	const char *clock_field = q->board_limit_w > 0 || (have_low && limit_w != q->power_cap_w) ? "platform"
+	 * the limit did not bind); else a cap, else a lock. A series settles
+	 * step by step (wc__predict_series_limited): a lock sets the clock of
+	 * the steps the limit leaves at it, so it names the caveat unless the
+	 * limit lowers every loaded step; the limit or cap that settles them
+	 * names it then, as the one clock settled for a single load does. */
+	const double settled = have_low ? limited - unmet_share : 0.0;
+	const int lock_holds = q->config.sm_clock_mhz > 0.0 && !(limited >= 1.0 - 1e-12);
+	const char *clock_field = q->series_len ? (have_low && limit_w == q->power_cap_w ? "power_cap_w"
+	                                           : lock_holds || !(q->config.sm_clock_mhz > 0.0 || limited > 0.0)
+	                                                   ? "sm_clock_mhz" : "platform")
+	                          : q->board_limit_w > 0 ? "platform"
 	                          : q->power_cap_w > 0 ? "power_cap_w" : "sm_clock_mhz";
 	/* the capacity answer's load span, when that load left it (one line, docs/capacity.md "Warnings") */
 	const double cap_span[2] = { q->cap_load_lo, q->cap_load_hi };
@@ -466,10 +477,14 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * steps no clock meets, not by its mean. */
 	const double set_w = q->board_limit_w > 0 ? q->board_limit_w
 	                     : strcmp(clock_field, "power_cap_w") == 0 ? q->power_cap_w : 0.0;
-	const double least = have_low ? unmet_share
+	const int series_lock = q->series_len && strcmp(clock_field, "sm_clock_mhz") == 0;
+	if (series_lock) /* the steps at the lock are what its caveat speaks of */
+		clocked.sm_clock_mhz = q->config.sm_clock_mhz;
+	const double least = have_low ? (series_lock ? 0.0 : unmet_share)
 	                     : set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w) ? 1.0 : 0.0;
 	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
-	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, least, out);
+	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, least,
+	               strcmp(clock_field, "sm_clock_mhz") ? settled : 0.0, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. A series settled step
@@ -522,7 +537,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		char note[WC_WARNING_LEN]; /* limited > 0: the board has a clock range (bind_lowest_clock) */
 		double least_mhz = wc_predict_board(p, c.platform)->min_sm_clock_mhz;
 		wc__predict_series_limit_note(q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform",
-		                              limit_w, limited, unmet_share, least_mhz, note, sizeof note);
+		                              limit_w, limited, unmet_share, least_mhz, q->config.sm_clock_mhz, note,
+		                              sizeof note);
 		WC_WARN(out, "%s", note);
 	}
 	if (over_share > 0.0 && held.node_power_w < (1.0 - WC_OPEN_LOOP_LIMIT_WARN) * out->power.node_power_w)

@@ -114,10 +114,14 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double sh
 
 void
 wc__predict_series_limit_note(const char *field, double limit_w, double limited, double unmet, double mhz,
-                              char *buf, size_t cap)
+                              double locked, char *buf, size_t cap)
 {
 	int n = snprintf(buf, cap, "%s: the law gives more than %.0f W per GPU for %.1f %% of the series' time; ", field,
 	                 limit_w, 100.0 * limited);
+	/* The limit holds before a lock (docs/capacity.md, "The board's
+	 * power limit"): those steps are not at the clock locked. */
+	if (n > 0 && (size_t)n < cap && locked > 0.0)
+		n += snprintf(buf + n, cap - (size_t)n, "the limit lowers the %.0f MHz locked there; ", locked);
 	if (n < 0 || (size_t)n >= cap)
 		return;
 	/* "settles" only where a clock meets the limit: a step no clock

@@ -61,7 +61,7 @@ main(void)
 
 	/* some steps met, some not: both said, with their shares */
 	char note[WC_WARNING_LEN];
-	wc__predict_series_limit_note("power_cap_w", 186, 1.0, 2.0 / 3.0, 345, note, sizeof note);
+	wc__predict_series_limit_note("power_cap_w", 186, 1.0, 2.0 / 3.0, 345, 0, note, sizeof note);
 	CHECK_CONTAINS(note, "for 100.0 % of the series' time; no clock meets it for 66.7 % (at the clock of least "
 	                     "power, 345 MHz, above it), the rest settle under it");
 	free(rs);
