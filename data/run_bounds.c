@@ -91,6 +91,21 @@ wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap)
 	return 1;
 }
 
+/* A GPU at work draws hundreds of watts and an idle one tens: a mean
+ * under WC_GPU_MIN_POWER_W per GPU is a unit's slip (kW logged as W: the
+ * real A100 4 req/s run read 0.25 W), not a measurement, as a reading
+ * beyond WC_GPU_MAX_POWER_W is (docs/formats/telemetry.md, "Units and
+ * plausibility"). */
+int
+wc_run_power_under_floor(const wc_run *r, char *why, size_t cap)
+{
+	if (r->tp <= 0 || !(r->mean_power_w < r->tp * WC_GPU_MIN_POWER_W))
+		return 0;
+	snprintf(why, cap, "mean power %.3g W per GPU is under %g W, below any GPU's idle: a unit slip (kW read as W?)",
+	         r->mean_power_w / r->tp, WC_GPU_MIN_POWER_W);
+	return 1;
+}
+
 /* The timing extras the capacity fit reads (docs/formats/runs-table.md,
  * "Columns"), with their unit's scale to seconds. */
 static const struct {

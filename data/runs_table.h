@@ -114,6 +114,15 @@ const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
  *  or a good value (docs/formats/runs-table.md). */
 const char *wc_run_timing_extra_bad(const char *column, const char *text, char *why, size_t cap);
 int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap);
+/** 1 when the mean power of `r` is under WC_GPU_MIN_POWER_W per GPU of
+ *  its tp (models/limits.h), with the reason in `why` ("mean power 0.251 W
+ *  per GPU is under 1 W, below any GPU's idle: a unit slip (kW read as
+ *  W?)"); 0 otherwise, a blank (NaN) mean included. The low side of the
+ *  bound every reading obeys (WC_GPU_MAX_POWER_W): a refusal, as a
+ *  fine-tuning table's step under it is; ingest says it naming the file
+ *  and the power column (docs/formats/telemetry.md, "Units and
+ *  plausibility"). */
+int wc_run_power_under_floor(const wc_run *r, char *why, size_t cap);
 
 /** What identifies a run for a calibration that used it, whatever holds
  *  it: the first 64 bits of the SHA-256 of what the power calibration

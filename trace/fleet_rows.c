@@ -255,6 +255,12 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		 * has no sample quantiles, so its mean alone is held to the board
 		 * (docs/formats/telemetry.md, "Units and plausibility"). */
 		char why[200];
+		int gi;
+		if (rc == WC_OK && wc_run_power_under_floor(&f->rows[i].run, why, sizeof why))
+			rc = wc__fleet_error(err, WC_EINVAL,
+			                     wc_strmap_get(&f->group_index, f->rows[i].group, &gi) ? f->g[gi].gpu_series
+			                                                                            : f->rows[i].group,
+			                     "row %s: %s", f->rows[i].run.run_id, why);
 		if (rc == WC_OK && wc_run_power_over_board(&f->rows[i].run, NAN, why, sizeof why))
 			wc__fleet_warn(f, "row %s: %s", f->rows[i].run.run_id, why);
 	}

@@ -489,6 +489,11 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 	if ((r = row_power(rc, a, b, ct, cp, cn, s0, ns, row, err)) != WC_OK)
 		goto done;
 	char why[200];
+	if (wc_run_power_under_floor(&row->run, why, sizeof why)) {
+		r = wc_error_set_path(err, WC_EINVAL, rc->power_path, ": %s: run %s: %s", rc->pt->info.power_column,
+		                      row->run.run_id, why);
+		goto done;
+	}
 	if (opt->warn && wc_run_power_over_board(&row->run, row->metrics.p95_w, why, sizeof why)) {
 		char msg[WC_ERROR_MSG_MAX];
 		wc_error_format_path(msg, sizeof msg, rc->dir, ": run %s: %s", row->run.run_id, why);
