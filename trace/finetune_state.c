@@ -228,6 +228,29 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 	return m;
 }
 
+/* Each evaluation starts as shown: from none shown, the steps' time is
+ * short by the evaluations' and every place comes early, too early to
+ * find the pauses that are there (near-idle evaluations at 330 W were
+ * taken out a second time, from the steps). One at step 0
+ * (eval_on_start) runs before the first step, where the steps' clock
+ * puts it; it starts as outside the window, judged in place(). Sets
+ * `first` and `last` (the one after the last step), n_evals for none. */
+static void
+start_states(const wc_ft_steps_info *in, unsigned char *state, size_t *first, size_t *last)
+{
+	*first = *last = in->n_evals;
+	for (size_t i = 0; i < in->n_evals; i++) {
+		double s = in->eval_at[i];
+		state[i] = 1;
+		if (!(s >= 0 && s <= in->steps + 0.5 && in->eval_s[i] > 0))
+			state[i] = 2;
+		else if (s > in->steps - 0.5)
+			*last = i;
+		else if (s < 0.5 && *first == in->n_evals)
+			state[(*first = i)] = 2;
+	}
+}
+
 /* Place the evaluations: which the trace already shows as a pause (fixed
  * point over the step clock: each one shown is not in the active time),
  * then the others where their save or the window's end puts them, else at
@@ -248,22 +271,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 		wc__ft_clock_free(&c);
 		return 0;
 	}
-	/* Each starts as shown: from none shown, the steps' time is short by
-	 * the evaluations' and every place comes early, too early to find
-	 * the pauses that are there (near-idle evaluations at 330 W were
-	 * taken out a second time, from the steps). One at step 0
-	 * (eval_on_start) runs before the first step, where the steps' clock
-	 * puts it; it starts as outside the window, judged below. */
-	for (size_t i = 0; i < n; i++) {
-		double s = in->eval_at[i];
-		state[i] = 1;
-		if (!(s >= 0 && s <= steps + 0.5 && in->eval_s[i] > 0))
-			state[i] = 2;
-		else if (s > steps - 0.5)
-			last = i;
-		else if (s < 0.5 && first == n)
-			state[(first = i)] = 2;
-	}
+	start_states(in, state, &first, &last);
 	int adj_active = start_adjacent(g, &c, in, out, state, first, last);
 	for (int iter = 0; iter < 4; iter++) {
 		double undetected = 0, before = 0;
@@ -386,6 +394,26 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 	return 1;
 }
 
+/* Are the trace's pauses the evaluations with a save due after them, not
+ * those saves after evaluations at training power? The steps' clock
+ * tells (start_adjacent): where each pause starts, and the step period
+ * over the time left. 1 yes, 0 no, -1 out of memory. */
+static int
+evals_are_pauses(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out)
+{
+	ft_clock c;
+	size_t first, last;
+	unsigned char *state = wc_alloc_zeroed(in->n_evals ? in->n_evals : 1, 1);
+	int built = state && wc__ft_clock_build(g, &c), r = -1;
+	if (built) {
+		start_states(in, state, &first, &last);
+		r = !start_adjacent(g, &c, in, out, state, first, last);
+		wc__ft_clock_free(&c);
+	}
+	free(state);
+	return r;
+}
+
 void
 wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 {
@@ -475,31 +503,6 @@ went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 	return 1;
 }
 
-/* trainer.evaluate() after train() runs past training's end, and past
- * the save that ends it, so train_runtime does not hold it: the window,
- * first to last bin above the threshold, holds it when it draws more, and
- * then runs past train_runtime by about its length (choice: within half
- * of it either way; a resumed run's window runs past by far more). Its
- * stretch is cut off the window's end, then the save's pause before it
- * (docs/finetune.md, "An evaluation after train()"). Left in, a
- * 30-s one at training power after the final save put +2.3 % on energy
- * per step. */
-void
-wc__ft_window_post_evals(ft_grid *g, const wc_ft_steps_info *in)
-{
-	double len = in->post_eval_s, over;
-	size_t nr = (size_t)floor(len / g->dt + 0.5), b;
-	if (!(len > 0) || !isfinite(in->train_runtime_s) || in->state_restarts > 0 || g->k1 < g->k0 + nr || nr == 0)
-		return;
-	over = (double)(g->k1 - g->k0) * g->dt - in->train_runtime_s;
-	if (!(over > 0.5 * len && over < 1.5 * len))
-		return;
-	for (b = g->k1 - nr; b > g->k0 && !(g->x[b - 1] > g->theta && g->mark[b - 1] != FT_GAP); b--)
-		;
-	g->k1 = b;
-	wc__ft_mark_window(g);
-}
-
 int
 wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
 {
@@ -553,12 +556,19 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 		}
 	}
 	/* ... nor where the near-idle pauses are the evaluations alone: one
-	 * per evaluation in the run, those with no save due among them, each
-	 * as long as an evaluation to a save's shortest (with a save after
-	 * some, theirs ran longer; short saves after evaluations at training
-	 * power are as many as those evaluations, with none between) */
-	int evals_alone = out->n_saves > 0 && (size_t)out->n_saves == inside && inside > due &&
-	                  pause_lo > eval_lo - WC_FT_PAUSE_MIN_S && pause_hi < eval_hi + WC_FT_PAUSE_MIN_S;
+	 * per evaluation in the run, each as long as an evaluation to a
+	 * save's shortest (with a save after some, theirs ran longer). Short
+	 * saves after evaluations at training power are as many as those
+	 * evaluations, with none between: with a save due after every one,
+	 * the steps' clock tells which the pauses are. Taken for saves, the
+	 * evaluations' pauses put a save of their length after the last step,
+	 * the evaluation there near-idle inside the window, and stretches of
+	 * steps were taken out (-10 % energy per step with evaluations and
+	 * saves every 100 of 300 steps, -20 % every 20). */
+	int evals_alone = out->n_saves > 0 && (size_t)out->n_saves == inside && pause_lo > eval_lo - WC_FT_PAUSE_MIN_S &&
+	                  pause_hi < eval_hi + WC_FT_PAUSE_MIN_S;
+	if (evals_alone && inside == due && due > 0 && (evals_alone = evals_are_pauses(g, in, out)) < 0)
+		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	if ((out->n_saves == 0 || evals_alone) && due > 0) {
 		if (!(none = wc_alloc_zeroed(in->n_evals, 1)))
 			return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
