@@ -271,7 +271,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		/* its evaluations, by step, to take out of the trace (also under
 		 * a stated count: the Trainer ran them all the same; for a
 		 * checkpoint's short of max_steps, before its count is weighed
-		 * against the trace, finetune_state.c) */
+		 * against the trace, finetune_state_end.c) */
 		in->eval_at = c->state.eval_at;
 		in->eval_s = c->state.eval_s;
 		in->n_evals = (size_t)c->state.n_evals;

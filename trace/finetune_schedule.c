@@ -121,9 +121,14 @@ wc__ft_state_schedule(const char *dir, const wc_trainer_state *st, wc_ft_steps_i
 		 * stretches of steps taken out for them (-9.9 %). */
 		in->trailing_save = wc_ft_step_due(gs, st->save_steps) || checkpoint_at(dir, gs) ||
 		                    (st->save_steps > 0 && st->save_steps <= gs && st->global_step == st->max_steps);
+		/* The one listed there is that evaluation; the log's mean only
+		 * stands in for one not listed: a 690-s eval_runtime at step 100
+		 * put 250 s of evaluation after the last step where the one
+		 * listed there took 30 (docs/finetune.md, "Measuring energy per
+		 * step"). */
 		if (evals_fit && st->n_evals > 0 && wc_ft_step_due(gs, st->eval_steps))
 			in->trailing_eval_s = st->eval_runtime_s / st->n_evals;
-		for (int i = 0; !evals_fit && i < st->n_evals; i++)
+		for (int i = 0; i < st->n_evals; i++)
 			if (fabs(st->eval_at[i] - gs) < 0.5)
 				in->trailing_eval_s = st->eval_s[i];
 		return;

@@ -279,8 +279,15 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 		for (size_t i = 0; i < n; i++)
 			undetected += state[i] == 0 ? in->eval_s[i] : 0.0;
 		ts = ((double)c.na * g->dt - undetected) / steps;
-		if (!(ts > 0))
+		/* Evaluations not found as pauses that outlast the steps' time:
+		 * their eval_runtime is not this trace's (or a resumed run's
+		 * earlier one); none is placed, and the row says why rather than
+		 * leaving them out without a word */
+		if (!(ts > 0)) {
+			out->evals_unfit_s = undetected;
+			out->n_evals_unplaced += (int)n;
 			break;
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (state[i] == 2 && i != last && i != first)
 				continue;
@@ -455,52 +462,34 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		WC_WARN(out, "window: training lasted %.0f s by the trace, train_runtime %.0f s by the trainer state: a "
 		        "resumed run (%s), whose train_runtime covers its last session only", out->window_s + trailing,
 		        in->train_runtime_s, why);
+	else if (off && in->expected_eval_s >= in->train_runtime_s)
+		/* The evaluations of a train() call run inside its train_runtime;
+		 * more says eval_runtime is not this trace's (or lists a resumed
+		 * run's earlier sessions): the trace is not what is off. */
+		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
+		        "the last step%s, train_runtime %.0f s by the trainer state, whose evaluations add up to %.0f s: "
+		        "eval_runtime is not this trace's", out->window_s, out->window_s + trailing, trailing,
+		        out->lead_eval_out_s > 0 ? " and before the first" : "", in->train_runtime_s, in->expected_eval_s);
 	else if (off)
-		WC_WARN(out, "window: training lasted %.0f s by the trace (with %.0f s of save and evaluation after the "
-		        "last step%s), train_runtime %.0f s by the trainer state (check the clocks and that the power log "
-		        "covers the run)", out->window_s + trailing, trailing,
+		/* The window is the trace's; what follows the last step is the
+		 * trainer state's evaluation and the trace's saves: 910 s "by the
+		 * trace" held 250 s of evaluation the trace showed as 30 */
+		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
+		        "the last step%s, train_runtime %.0f s by the trainer state (check the clocks and that the power log "
+		        "covers the run)", out->window_s, out->window_s + trailing, trailing,
 		        out->lead_eval_out_s > 0 ? " and before the first" : "", in->train_runtime_s);
+	char cause[96];
+	if (out->evals_unfit_s > 0)
+		snprintf(cause, sizeof cause, "%.0f s of eval_runtime not found as pauses, more than the trace's "
+		         "training", out->evals_unfit_s);
+	else
+		snprintf(cause, sizeof cause, "%s", out->resumed ? "a resumed run re-ran steps" : "its steps are not the count used");
 	if (out->n_evals_unplaced > 0)
 		WC_WARN(out, "evaluations: %d of the trainer state's were not placed in the trace (%s); any near "
-		        "training power are counted as training: give steps.csv", out->n_evals_unplaced,
-		        out->resumed ? "a resumed run re-ran steps" : "its steps are not the count used");
+		        "training power are counted as training: give steps.csv", out->n_evals_unplaced, cause);
 	if (out->pause_s > 0.5 * out->window_s)
 		WC_WARN(out, "pauses: %.0f of %.0f s of the window were left out as not training", out->pause_s,
 		        out->window_s);
-}
-
-/* A checkpoint's state counts the steps up to its save, and the run may
- * have gone on (docs/finetune.md, "A stated count against the trace"):
- * the evaluations it lists are taken out before the counts are weighed.
- * Those the trace's own period does not find as pauses where their steps
- * put them draw training power and are still in the active time: nine
- * 30-s evaluations at 90 % of the training power made an early-stopped
- * run's 990 s of steps read as 1258 s, 572 steps for 450, and it was
- * refused. By the trace's period, not the state's count, which a run that
- * went on stretches: on that count a crash's near-idle evaluations were
- * missed and 60 s of steps taken out for them. Whether the count, less
- * those evaluations, still goes over; their time in evals_hidden_s. */
-static int
-went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
-{
-	ft_clock c;
-	double hidden = 0;
-	size_t taken = (size_t)-1;
-	int built = wc__ft_clock_build(g, &c);
-	for (size_t i = 0; built && i < in->n_evals; i++) {
-		double s = in->eval_at[i], len = in->eval_s[i];
-		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0))
-			continue;
-		size_t k = wc__ft_found_pause(g, &c, s * out->period_s + hidden, len, 0.5 * len, taken);
-		hidden += k == (size_t)-1 ? len : 0.0;
-		taken = k == (size_t)-1 ? taken : k;
-	}
-	double traced = ((double)c.na * g->dt - hidden) / out->period_s;
-	wc__ft_clock_free(&c);
-	if (!built || !(traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps))
-		return 0;
-	out->evals_hidden_s = hidden;
-	return 1;
 }
 
 int
@@ -524,7 +513,7 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 		out->n_evals_unplaced = (int)in->n_evals;
 		return WC_OK;
 	}
-	if (in->steps_at_save && out->period_clear && went_on(g, in, out)) {
+	if (in->steps_at_save && out->period_clear && wc__ft_went_on(g, in, out)) {
 		out->n_evals_unplaced = (int)in->n_evals; /* refused (finetune_steps.c) */
 		return WC_OK;
 	}

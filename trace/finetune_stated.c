@@ -27,7 +27,7 @@ int
 wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err)
 {
 	/* less a checkpoint's evaluations at training power, when they did
-	 * not bring the count within the refusal (finetune_state.c) */
+	 * not bring the count within the refusal (finetune_state_end.c) */
 	double traced = (out->active_s - out->evals_hidden_s) / out->period_s, ratio = traced / in->steps;
 	double known = g->dt / out->period_s;
 	const char *file = in->steps_file ? in->steps_file : "wattcast-run.json";

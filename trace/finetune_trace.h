@@ -156,11 +156,13 @@ typedef struct {
 	int n_evals_placed;            /* a trainer state's evaluations taken out at training power */
 	int n_evals_in_saves;          /* ... found as near-idle pauses (not saves) */
 	int n_evals_unplaced;          /* ... its step numbers could not place */
+	double evals_unfit_s;          /* a trainer state's evaluations not found as pauses, s, when
+	                                * more than the window's time left: none placed; 0 none */
 	int saves_unseen;              /* saves the state puts after evaluations inside the window
 	                                * where the trace shows no near-idle pause: not placed */
 	double evals_hidden_s;         /* a checkpoint's evaluations the trace's own period finds
 	                                * at training power, not taken out: the run went on after
-	                                * that save (finetune_state.c); 0 none */
+	                                * that save (finetune_state_end.c); 0 none */
 	int last_eval_in;              /* the evaluation after the last step is in the window */
 	double lead_eval_out_s;        /* the evaluation before the first step (step 0) lies
 	                                * before the window: its length, s (train_runtime holds it) */

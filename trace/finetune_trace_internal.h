@@ -44,8 +44,12 @@ size_t wc__ft_bin(const ft_grid *g, double t);
 void wc__ft_window_from_trace(ft_grid *g);
 /** The window's end drawn back to training's end past an evaluation run
  *  after train() (`in->post_eval_s`) that the window holds
- *  (finetune_state.c, docs/finetune.md "An evaluation after train()"). */
+ *  (finetune_state_end.c, docs/finetune.md "An evaluation after train()"). */
 void wc__ft_window_post_evals(ft_grid *g, const wc_ft_steps_info *in);
+/* Whether a checkpoint's state's count, less its evaluations the trace's
+ * period finds at training power, still goes over what the trace holds:
+ * the run went on after that save (evals_hidden_s set; finetune_state_end.c). */
+int wc__ft_went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
 /** Mark the bins outside [k0, k1) FT_OUTSIDE and those inside FT_ACTIVE,
  *  the power log's gaps left FT_GAP. */
 void wc__ft_mark_window(ft_grid *g);
