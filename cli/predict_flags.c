@@ -87,7 +87,7 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 		                                     "--experts", "--experts-per-token", "--cache-layers",
 		                                     "--sliding-window" };
 		int i = opt - OPT_LAYERS;
-		rc = cli_parse_int(cmd, flags[i], optarg, i >= 4 ? 0 : 1, WC_MODEL_MAX_ARCH_INT, &a->facts.ints[i]);
+		rc = cli_parse_int(cmd, flags[i], optarg, wc_arch_fact_min(i), WC_MODEL_MAX_ARCH_INT, &a->facts.ints[i]);
 		break;
 	}
 	default: return -1;

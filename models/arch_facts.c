@@ -17,6 +17,12 @@ wc_arch_facts_init(wc_arch_facts *f)
 }
 
 int
+wc_arch_fact_min(int i)
+{
+	return i < WC_ARCH_FACT_EXPERTS ? 1 : 0;
+}
+
+int
 wc_arch_facts_any(const wc_arch_facts *f)
 {
 	int any = f->total_params_b > 0;

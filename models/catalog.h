@@ -228,6 +228,13 @@ typedef struct {
 
 /** Nothing given. */
 void wc_arch_facts_init(wc_arch_facts *f);
+/** The least value fact `i` (WC_ARCH_FACT_*) may be given, the most
+ *  being WC_MODEL_MAX_ARCH_INT: 1 for layers, kv_heads, head_dim and
+ *  d_model (a model has them; 0 would erase a catalog model's own), 0 for
+ *  the rest (0 experts: dense; 0 cache_layers: every layer; 0
+ *  sliding_window: none). The one range of the CLI's flags and the HTTP
+ *  API's "architecture" object (docs/capacity.md, "Bytes and FLOPs"). */
+int wc_arch_fact_min(int i);
 /** Whether any fact is given. */
 int wc_arch_facts_any(const wc_arch_facts *f);
 /** `out` = `base` (a catalog entry, or NULL: a dense model named "custom"

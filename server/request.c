@@ -175,9 +175,13 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		if (ints[i]) {
 			if (!json_is_integer(v))
 				return wc_api_wrong_type(e, field, "an integer", v);
-			if (json_integer_value(v) < 0 || json_integer_value(v) > WC_MODEL_MAX_ARCH_INT)
-				return wc_api_invalid_json(e, field, v, json_number_value(v), "must be between 0 and %d",
-				                      WC_MODEL_MAX_ARCH_INT);
+			/* the CLI's range: a d_model of 0 over a catalog model
+			 * erased its hidden size, and a prompt was then refused as
+			 * missing it (docs/http-api.md, "Errors") */
+			const int lo = wc_arch_fact_min(i);
+			if (json_integer_value(v) < lo || json_integer_value(v) > WC_MODEL_MAX_ARCH_INT)
+				return wc_api_invalid_json(e, field, v, json_number_value(v), "must be between %d and %d", lo,
+				                           WC_MODEL_MAX_ARCH_INT);
 			f.ints[i] = (long)json_integer_value(v);
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))

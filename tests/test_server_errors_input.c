@@ -263,7 +263,7 @@ test_values_printed_whole(void)
 {
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	            "\"architecture\":{\"layers\":1000001}}",
-	       "invalid_value", "/architecture/layers", "must be between 0 and 1000000, got 1000001");
+	       "invalid_value", "/architecture/layers", "must be between 1 and 1000000, got 1000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":4096.0000001,\"model\":\"Qwen3-8B\",\"concurrency\":8}",
 	       "wrong_type", "/tp", "tp: expected an integer, got 4096.0000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"sm_clock_mhz\":1980.0001}",
@@ -308,6 +308,35 @@ test_envelope_lengths(void)
 #undef ENV
 }
 
+/* A d_model of 0 over a catalog model erased its hidden size, and a
+ * prompt was then refused as missing it (422 missing_field), or without
+ * one answered with the 0 unsaid; it is out of the range the CLI's
+ * --d-model takes, 1 to 10^6, as layers, kv_heads and head_dim of 0 are. */
+static void
+test_zero_facts(void)
+{
+#define Q14 "{\"platform\":\"H100\",\"model\":\"Qwen3-14B\",\"concurrency\":4,"
+	static const char *const tails[] = { "\"input_tokens\":32000,\"output_tokens\":300,", "" };
+	static const char *const facts[] = { "d_model", "layers", "kv_heads", "head_dim" };
+	for (int t = 0; t < 2; t++)
+		for (int f = 0; f < 4; f++) {
+			char body[256], field[64], msg[96];
+			snprintf(body, sizeof body, Q14 "%s\"architecture\":{\"%s\":0}}", tails[t], facts[f]);
+			snprintf(field, sizeof field, "/architecture/%s", facts[f]);
+			snprintf(msg, sizeof msg, "architecture/%s: must be between 1 and 1000000, got 0", facts[f]);
+			expect(INF, body, "invalid_value", field, msg);
+			expect("/v1/predict/flexibility", body, "invalid_value", field, msg);
+		}
+	expect_batch_item("[" Q14 "\"architecture\":{\"d_model\":0}}]", "/0/architecture/d_model",
+	                  "must be between 1 and 1000000, got 0");
+	/* the other facts take 0: no experts, every layer full, no window */
+	http_reply r;
+	http_post_json(h, url(INF), Q14 "\"architecture\":{\"experts\":0,\"cache_layers\":0,\"sliding_window\":0}}", &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+#undef Q14
+}
+
 int
 main(void)
 {
@@ -323,6 +352,7 @@ main(void)
 	test_model_size();
 	test_capacity_limits();
 	test_values_printed_whole();
+	test_zero_facts();
 	test_least_load();
 	test_one_load_range();
 	test_envelope_lengths();
