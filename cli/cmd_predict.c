@@ -81,9 +81,11 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	if (q->board_limit_w > 0)
 		printf(met ? " (settled under the board's %g W limit per GPU)"
 		           : " (the clock of least power, still above the board's %g W limit per GPU)", q->board_limit_w);
-	else if (q->power_cap_w > 0 && pr->series_cap_share > 0) /* a series settles step by step */
-		printf(", power cap %g W per GPU (binds on %.1f %% of the series' time)", q->power_cap_w,
-		       100.0 * pr->series_cap_share);
+	else if (q->power_cap_w > 0 && pr->series_cap_share > 0) { /* a series settles step by step */
+		char pct[32];
+		printf(", power cap %g W per GPU (binds on %s of the series' time)", q->power_cap_w,
+		       wc_predict_share_format(pct, sizeof pct, pr->series_cap_share));
+	}
 	else if (q->power_cap_w > 0)
 		printf(c->sm_clock_mhz <= 0 ? ", power cap %g W per GPU (does not bind)"
 		       : met ? " (settled under the %g W cap per GPU)"

@@ -170,6 +170,14 @@ const char *wc_predict_level_source(const wc_params *p, const wc_level *lvl);
 int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
                          wc_inference_prediction *out, wc_error *err);
 
+/** `share` (0 to 1) of a series' or open loop's time as a percentage,
+ *  "12.5 %", into `buf`: one wording for every share of time an answer
+ *  states (predict/span_text.c). A share neither none nor all that one
+ *  decimal would round to either is "<0.1 %" or ">99.9 %": "0.0 %" and
+ *  "100.0 %" are said only of none and all (docs/inference-law.md,
+ *  "Unseen configurations"). Returns `buf`. */
+const char *wc_predict_share_format(char *buf, size_t cap, double share);
+
 /** The one warning (`engine: ...`) of an answer for a serving stack other
  *  than the one the set was calibrated on (WC_CALIBRATED_ENGINE, models/
  *  catalog.h): its draw differs at the same batch and the numbers are

@@ -131,7 +131,7 @@ const char *wc__predict_sig(char *buf, size_t cap, double v, int digits);
  *  One rule for every span warning (predict/span_text.c). */
 int wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi);
 #define WC__SPAN_DIGITS 3
-/** " for 12.5 % of the series' time" into `buf` when 0 < `share` < 1 (a
+/** " for 12.5 % of the series' time" (wc_predict_share_format) into `buf` when 0 < `share` < 1 (a
  *  series' steps some of whose time a caveat holds for), else "": one
  *  wording for every series caveat's share (predict/span_text.c).
  *  Returns `buf`. */

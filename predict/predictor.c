@@ -541,10 +541,13 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		                              sizeof note);
 		WC_WARN(out, "%s", note);
 	}
-	if (over_share > 0.0 && held.node_power_w < (1.0 - WC_OPEN_LOOP_LIMIT_WARN) * out->power.node_power_w)
-		WC_WARN(out, "platform: the law gives more than %.0f W per GPU for %.1f %% of this open loop's time (its "
+	if (over_share > 0.0 && held.node_power_w < (1.0 - WC_OPEN_LOOP_LIMIT_WARN) * out->power.node_power_w) {
+		char pct[32];
+		WC_WARN(out, "platform: the law gives more than %.0f W per GPU for %s of this open loop's time (its "
 		        "count's spread); held under that limit then, a GPU would average %.1f W, not %.1f W (docs/capacity.md)",
-		        wc_level_power_limit_w(b.level), 100.0 * over_share, held.node_power_w, out->power.node_power_w);
+		        wc_level_power_limit_w(b.level), wc_predict_share_format(pct, sizeof pct, over_share),
+		        held.node_power_w, out->power.node_power_w);
+	}
 	/* Power no board draws is no answer, not one to warn about: the law
 	 * does not hold here (docs/intervals.md, "Physical ceiling"). */
 	if (!q->clock_probe && wc_power_beyond_boards(out->power.node_power_w, wc_level_power_limit_w(b.level), q->config.tp)) {

@@ -102,10 +102,12 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double sh
 	/* A series' idle and settled steps are not at that clock: the draw
 	 * said is the mean of the steps that are, with their share
 	 * (docs/capacity.md, "The board's power limit"). */
+	char pct[32];
 	if (share < 1.0 - 1e-12)
-		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached for %.1f %% of the series' time: no clock of "
+		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached for %s of the series' time: no clock of "
 		         "%.64s's range meets it there; at the clock of least power (%g MHz) those steps draw %.1f W per "
-		         "GPU on average (docs/capacity.md)", cap_w, 100.0 * share, board, mhz, per_gpu_w);
+		         "GPU on average (docs/capacity.md)", cap_w, wc_predict_share_format(pct, sizeof pct, share), board,
+		         mhz, per_gpu_w);
 	else
 		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
 		         "of least power (%g MHz) it draws %.1f W per GPU while serving (docs/capacity.md)", cap_w, board,
@@ -116,8 +118,9 @@ void
 wc__predict_series_limit_note(const char *field, double limit_w, double limited, double unmet, double mhz,
                               double locked, char *buf, size_t cap)
 {
-	int n = snprintf(buf, cap, "%s: the law gives more than %.0f W per GPU for %.1f %% of the series' time; ", field,
-	                 limit_w, 100.0 * limited);
+	char pct[32];
+	int n = snprintf(buf, cap, "%s: the law gives more than %.0f W per GPU for %s of the series' time; ", field,
+	                 limit_w, wc_predict_share_format(pct, sizeof pct, limited));
 	/* The limit holds before a lock (docs/capacity.md, "The board's
 	 * power limit"): those steps are not at the clock locked. */
 	if (n > 0 && (size_t)n < cap && locked > 0.0)
@@ -133,8 +136,9 @@ wc__predict_series_limit_note(const char *field, double limit_w, double limited,
 		snprintf(buf + n, cap - (size_t)n, "no clock meets it there: those steps answer at the clock of least "
 		         "power, %.0f MHz, still above it (docs/capacity.md)", mhz);
 	else
-		snprintf(buf + n, cap - (size_t)n, "no clock meets it for %.1f %% (at the clock of least power, %.0f MHz, "
-		         "above it), the rest settle under it (docs/capacity.md)", 100.0 * unmet, mhz);
+		snprintf(buf + n, cap - (size_t)n, "no clock meets it for %s (at the clock of least power, %.0f MHz, "
+		         "above it), the rest settle under it (docs/capacity.md)", wc_predict_share_format(pct, sizeof pct, unmet),
+		         mhz);
 }
 
 int

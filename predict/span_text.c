@@ -54,11 +54,33 @@ wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi)
 	return d;
 }
 
+/* Whole within the rounding of a time-weighted sum: the tolerance
+ * wc__predict_series_share takes a share as the whole series with. */
+#define WC__SHARE_ALL (1.0 - 1e-12)
+
+const char *
+wc_predict_share_format(char *buf, size_t cap, double share)
+{
+	char pct[32];
+	snprintf(pct, sizeof pct, "%.1f", 100.0 * (share >= WC__SHARE_ALL ? 1.0 : share));
+	/* one sample of 3000 read "for 0.0 % of the series' time", 2999 of
+	 * them "for 100.0 %": a caveat that holds somewhere, said of nowhere
+	 * or of everywhere */
+	if (share > 0.0 && strcmp(pct, "0.0") == 0)
+		snprintf(buf, cap, "<0.1 %%");
+	else if (share < WC__SHARE_ALL && strcmp(pct, "100.0") == 0)
+		snprintf(buf, cap, ">99.9 %%");
+	else
+		snprintf(buf, cap, "%s %%", pct);
+	return buf;
+}
+
 const char *
 wc__predict_series_share(char *buf, size_t cap, double share)
 {
+	char pct[32];
 	buf[0] = '\0';
-	if (share > 0.0 && share < 1.0 - 1e-12)
-		snprintf(buf, cap, " for %.1f %% of the series' time", 100.0 * share);
+	if (share > 0.0 && share < WC__SHARE_ALL)
+		snprintf(buf, cap, " for %s of the series' time", wc_predict_share_format(pct, sizeof pct, share));
 	return buf;
 }
