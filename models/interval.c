@@ -262,7 +262,8 @@ static const char *const whats[] = { NULL, "latency", "energy per output token",
                                      "mean power (not of latency)", "latency of datasheet transfers",
                                      "latency and mean power of datasheet transfers",
                                      "energy per output token of datasheet transfers",
-                                     "mean power of datasheet transfers", WC_COVERS_OPEN_LOOP_POWER };
+                                     "mean power of datasheet transfers", WC_COVERS_OPEN_LOOP_POWER,
+                                     WC_COVERS_DATASHEET };
 static const char *const both[] = { "parameters and held-out error", "parameters and held-out error of latency",
                                     "parameters and held-out error of energy per output token",
                                     "parameters and held-out error of mean power",
@@ -273,7 +274,8 @@ static const char *const both[] = { "parameters and held-out error", "parameters
                                     "parameters and held-out error of energy per output token of datasheet "
                                     "transfers",
                                     "parameters and held-out error of mean power of datasheet transfers",
-                                    "parameters and held-out error of " WC_COVERS_OPEN_LOOP_POWER };
+                                    "parameters and held-out error of " WC_COVERS_OPEN_LOOP_POWER,
+                                    "parameters and held-out error of " WC_COVERS_DATASHEET };
 static const char *const alone[] = { "held-out error", "held-out error of latency",
                                      "held-out error of energy per output token", "held-out error of mean power",
                                      "held-out error of mean power (not of latency)",
@@ -281,7 +283,8 @@ static const char *const alone[] = { "held-out error", "held-out error of latenc
                                      "held-out error of latency and mean power of datasheet transfers",
                                      "held-out error of energy per output token of datasheet transfers",
                                      "held-out error of mean power of datasheet transfers",
-                                     "held-out error of " WC_COVERS_OPEN_LOOP_POWER };
+                                     "held-out error of " WC_COVERS_OPEN_LOOP_POWER,
+                                     "held-out error of " WC_COVERS_DATASHEET };
 #define COVERS_WHATS (sizeof whats / sizeof whats[0])
 
 const char *

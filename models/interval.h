@@ -198,6 +198,11 @@ const char *wc_interval_covers(int draws, int held_out, const char *what);
  *  count is itself predicted (rate x latency), and power's held-out error
  *  was measured at known loads (docs/intervals.md, "Where it applies"). */
 #define WC_COVERS_OPEN_LOOP_POWER "mean power at the load answered (not of an open loop's count)"
+/** The `what` of a capacity answer's summary where every held-out error
+ *  that widened its intervals is a datasheet transfer's stratum (latency's,
+ *  energy per token's, mean power's: docs/intervals.md, "Capacity levels
+ *  from a datasheet"). */
+#define WC_COVERS_DATASHEET "datasheet transfers"
 /** An interval of draws alone of energy per output token (and what
  *  follows it) whose draws vary only the power law's parameters, or only
  *  the capacity section's: it leaves the other part out

@@ -278,7 +278,7 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 	    (rc = open_loop_ends(x, &p->quantity_error[WC_PEQ_LATENCY], lat, ends, &open_ends, err)) != WC_OK)
 		return rc;
 	/* the quantities whose error is mean power's alone, or their draws' */
-	int power_only[WC_CAPQ_COUNT] = { 0 };
+	int power_only[WC_CAPQ_COUNT] = { 0 }, n_pe = 0, n_ds = 0;
 	for (int k = 0; k < WC_CAPQ_COUNT; k++) {
 		int by = wc__capacity_widened_by(k, out);
 		const wc_pe_stratum *s = by == WC__BY_LATENCY ? lat : by == WC__BY_POWER ? power : by == WC__BY_ENERGY
@@ -311,7 +311,10 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		                     : by == WC__BY_LATENCY ? wc_pe_widen_transfer(pe, s, out->value[k], &out->lo[k], &out->hi[k])
 		                     : wc__predict_widen_power(lb, pe, s, out->value[k], &out->lo[k], &out->hi[k]);
 		out->pe_stratum = out->pe_stratum ? out->pe_stratum : s == &both ? lat : s;
+		n_pe++;
+		n_ds += strcmp(s->source, "datasheet") == 0;
 	}
+	out->pe_datasheet = n_pe > 0 && n_ds == n_pe; /* wc_predict_capacity_covers */
 	/* Below capacity an open loop serves its arrivals: its throughput is
 	 * rate x output tokens whatever the latency (docs/capacity.md), at
 	 * every end that is below capacity too (open_loop_ends); without

@@ -148,3 +148,11 @@ wc__capacity_null_covers(const wc_params *p, int by_arrivals, wc_capacity_predic
 			out->covers[k] = none_reason(wc__capacity_widened_by(k, out), p);
 	}
 }
+
+const char *
+wc_predict_capacity_covers(const wc_capacity_prediction *cp)
+{
+	/* on a datasheet board it said "held-out error" beside each
+	 * quantity's "... of datasheet transfers" */
+	return wc_interval_covers(cp->n_draws, cp->pe_stratum != NULL, cp->pe_datasheet ? WC_COVERS_DATASHEET : NULL);
+}

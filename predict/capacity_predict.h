@@ -43,6 +43,8 @@ typedef struct {
 	const wc_pe_stratum *pe_stratum; /* a held-out error that widened some
 	                                  * (borrowed from the set); NULL =
 	                                  * draws only */
+	int pe_datasheet;           /* every held-out error that widened one is
+	                             * a datasheet transfer's stratum */
 	const char *covers[WC_CAPQ_COUNT]; /* what each interval covers (static
 	                                    * text, docs/intervals.md) */
 	double max_concurrency_fit; /* INFINITY when a request needs no memory */
@@ -233,6 +235,12 @@ int wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, 
 int wc_predict_capacity(const wc_predictor *pr, const wc_inference_query *q, double price_per_kwh,
                         double grams_co2_per_kwh, wc_capacity_prediction *out, wc_error *err);
 
+/** What a capacity answer's intervals cover together, its summary `covers`
+ *  (wc_interval_covers' words; each quantity's is `cp->covers[k]`): the
+ *  held-out error "of datasheet transfers" where every stratum that widened
+ *  them is a transfer's (docs/intervals.md, "Capacity levels from a
+ *  datasheet"), unnamed otherwise (static text). */
+const char *wc_predict_capacity_covers(const wc_capacity_prediction *cp);
 /** A price (per kWh) and a carbon intensity (g/kWh) as wc_predict_capacity
  *  takes them: each NaN (absent) or from 0 to WC_CAPACITY_MAX_PRICE /
  *  _CO2, else refused naming the field with the value in full. The one

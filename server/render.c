@@ -50,7 +50,7 @@ capacity_interval_json(const wc_capacity_prediction *cp)
 				                    json_string(cp->covers[k] ? cp->covers[k] : "parameters"));
 		}
 	json_object_set_new(o, "draws", json_integer(cp->n_draws));
-	json_object_set_new(o, "covers", json_string(wc_interval_covers(cp->n_draws, cp->pe_stratum != NULL, NULL)));
+	json_object_set_new(o, "covers", json_string(wc_predict_capacity_covers(cp)));
 	json_object_set_new(o, "covers_by_quantity", each);
 	return o;
 }

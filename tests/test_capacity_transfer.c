@@ -213,6 +213,8 @@ answer(void)
 	const wc_pe_stratum *dse = wc_pe_find(&p.quantity_error[WC_PEQ_ENERGY_TOKEN], "L40S", "datasheet");
 	CHECK(dse && strcmp(dse->source, "datasheet") == 0);
 	CHECK(cp.hi[WC_CAPQ_E_TOKEN] >= cp.value[WC_CAPQ_E_TOKEN] * exp(dse->q_hi) * (1 - 1e-12));
+	/* the summary too (it said just "held-out error") */
+	CHECK(strcmp(wc_predict_capacity_covers(&cp), "held-out error of datasheet transfers") == 0);
 	/* A set written before energy's datasheet stratum: energy adds the
 	 * latency and power transfer errors, and says so. */
 	wc_predictor_free(pr);
@@ -228,6 +230,7 @@ answer(void)
 	CHECK(l40s > cp.value[WC_CAPQ_LATENCY]);
 	CHECK_CONTAINS(cp.covers[WC_CAPQ_LATENCY], "held-out error of latency");
 	CHECK(strstr(cp.covers[WC_CAPQ_LATENCY], "datasheet") == NULL);
+	CHECK(strcmp(wc_predict_capacity_covers(&cp), "held-out error") == 0);
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 }

@@ -80,9 +80,9 @@ test_every_covers_documented(void)
 	size_t n = 0;
 	while (wc_interval_covers_at(n))
 		n++;
-	/* "parameters", alone or not of latency or of mean power, and 10
+	/* "parameters", alone or not of latency or of mean power, and 11
 	 * kinds of held-out error alone and with it */
-	CHECK_INT(n, 23);
+	CHECK_INT(n, 25);
 	walk(doc, "#");
 	/* inference, capacity, fine-tuning, envelope covers; capacity and
 	 * flexibility covers_by_quantity */
@@ -122,6 +122,24 @@ test_datasheet_answers_valid(void)
 	                  "\"input_tokens\":500,\"output_tokens\":200}", NULL);
 	live_answer_valid("/v1/predict/flexibility", "{\"platform\":\"L4\",\"model\":\"Qwen3-0.6B\",\"rate\":2,"
 	                  "\"input_tokens\":500,\"output_tokens\":200}", NULL);
+	/* the capacity block's summary on a datasheet board said just
+	 * "held-out error" beside each quantity's "... of datasheet transfers" */
+	static const char *const boards[] = { "A10G", "L40S", "H100" };
+	for (int b = 0; b < 3; b++) {
+		char body[256];
+		snprintf(body, sizeof body, "{\"platform\":\"%s\",\"model\":\"Qwen3-8B\",\"concurrency\":4,"
+		         "\"input_tokens\":500,\"output_tokens\":200}", boards[b]);
+		http_reply r;
+		http_post_json(h, url("/v1/predict/inference"), body, &r);
+		CHECK_INT(r.status, 200);
+		const json_t *iv = json_object_get(json_object_get(r.json, "capacity"), "interval_95");
+		const char *c = json_string_value(json_object_get(iv, "covers"));
+		const char *want = b < 2 ? "held-out error of datasheet transfers" : "held-out error";
+		CHECK(c && strcmp(c, want) == 0);
+		if (!c || strcmp(c, want) != 0)
+			fprintf(stderr, "  %s: capacity covers \"%s\", not \"%s\"\n", boards[b], c ? c : "(none)", want);
+		http_reply_free(&r);
+	}
 }
 
 int
