@@ -55,6 +55,12 @@ typedef struct {
 	                                * last value); a row out of line with the
 	                                * rows around it is dropped as bad. */
 	size_t data_lines, bad_lines;
+	size_t counted_from[WC_ENG_COLUMNS]; /* a counter column counts all
+	                                * its work from this row on: 0, or the
+	                                * first value's row of a counter that
+	                                * started mid-run, having counted unseen
+	                                * before it (docs/formats/telemetry.md,
+	                                * "Missing cells") */
 	const char *stack;             /* the serving stack whose names the
 	                                * header carries ("vllm", "sglang",
 	                                * "tgi": wc_engine_info's name); NULL

@@ -148,6 +148,57 @@ add_engines(wc_engine_log *e, wc__engine_counters *set)
 	}
 }
 
+/* A counter column with no value on any line is unknown, not 0: it is
+ * read as a log without it (blank throughput and energy per token, the
+ * manifest's counts standing in); read as 0 it gave 0 tok/s, 0 tokens
+ * and 0 iterations silently. A counter whose first value comes after the
+ * log's first row and exceeds what it counts over the spacing before
+ * that row at the fastest pace it shows anywhere (max_rate) counted
+ * there unseen: it started mid-run, so the column counts all its work
+ * only from that row (counted_from; ingest cuts its rows there as it
+ * does for a late running gauge). One whose first value that spacing
+ * can hold -- a series exported when it first counts, the idle start --
+ * stands at it as before (docs/formats/telemetry.md, "Missing cells"). */
+static void
+late_counters(wc_engine_log *e, const wc__engine_counters *set, const char *path,
+              const wc_telemetry_options *opt)
+{
+	const wc__engine_counter *late = NULL;
+	int more = 0;
+	for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
+		int any = 0;
+		for (size_t k = 0; e->col[c] && k < set->n; k++) {
+			const wc__engine_counter *s = &set->s[k];
+			const size_t f = s->first;
+			if (s->col != (wc_engine_column)c || f >= e->n)
+				continue;
+			any = 1;
+			if (f == 0 || !(s->v[f] > s->max_rate * (e->t[f] - e->t[f - 1])))
+				continue;
+			e->counted_from[c] = f > e->counted_from[c] ? f : e->counted_from[c];
+			more += late != NULL;
+			late = late ? late : s;
+		}
+		if (!e->col[c] || any)
+			continue;
+		wc__warn(opt, path, ": %s has no value on any line (blank or NaN): unknown, not 0; read as absent",
+		         wc_engine_column_name((wc_engine_column)c));
+		free(e->col[c]);
+		e->col[c] = NULL;
+	}
+	if (!late)
+		return;
+	/* one warning a log, however many counters started late */
+	char name[128], also[40] = "";
+	const size_t f = late->first;
+	if (more > 0)
+		snprintf(also, sizeof also, " (and %d more counter%s)", more, more == 1 ? "" : "s");
+	wc__warn(opt, path, ": %s%s blank on the first %zu rows (%.3f-%.3f, %.3f s), then %.10g, more than its "
+	         "fastest pace (%.4g/s) counts in %.3f s: counted unseen there, unknown",
+	         wc__engine_series_name(late->col, late->engine, name, sizeof name), also, f, e->t[0], e->t[f],
+	         e->t[f] - e->t[0], late->v[f], late->max_rate, e->t[f] - e->t[f - 1]);
+}
+
 /* Does a counter of `set` belong to an engine other than `engine`? */
 static int
 other_engine(const wc__engine_counters *set, const char *engine)
@@ -201,6 +252,7 @@ wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line, cons
 		}
 	}
 	add_engines(e, set);
+	late_counters(e, set, path, opt);
 }
 
 void

@@ -8,7 +8,11 @@
  * Before, nothing filled the cells before a column's first value, so a
  * window starting there read every counter as unknown: the tokens,
  * iterations and phase split of a whole run were lost, and one blank cell
- * of one data-parallel engine on the first row did the same.
+ * of one data-parallel engine on the first row did the same. A counter
+ * whose first value is more than a spacing counts at its fastest pace
+ * started mid-run: the row starts there (it counted from it over the
+ * whole window, energy from the start); one blank on every line is
+ * absent, not 0 (it gave 0 tok/s silently).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -117,13 +121,12 @@ engine_added_later(void)
 	wc_engine_free(e);
 }
 
-/* A run: one GPU every 0.1 s over 20 s, 100 W for 5 s then 300 W; the
- * engine every 0.5 s, idle for 5 s then 8 running, its running gauge
- * blank on the first 20 rows (10 s, half of them under load). */
-static void
-gauge_late_ingest(void)
+/* A run folder dir/name: one GPU every 0.1 s over 20 s, 100 W for 5 s then
+ * 300 W, and engine.csv `engine`; its path. */
+static char *
+make_run(const char *name, const char *engine)
 {
-	char *run = path_join(dir, "late"), *p, *table = path_join(dir, "late.csv"), *buf = malloc(16384);
+	char *run = path_join(dir, name), *p, *buf = malloc(16384);
 	size_t len = 0;
 	mkdir(run, 0755);
 	len = (size_t)snprintf(buf, 16384, "index,timestamp,power.draw\n");
@@ -139,18 +142,41 @@ gauge_late_ingest(void)
 	p = path_join(run, "power.csv");
 	CHECK_INT(write_text(p, buf), 0);
 	free(p);
-	len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,generation_tokens_total\n");
+	p = path_join(run, "engine.csv");
+	CHECK_INT(write_text(p, engine), 0);
+	free(p);
+	free(buf);
+	return run;
+}
+
+/* `wattcast ingest` of run `name` with engine.csv `engine` into *r; the
+ * table's text (NULL on failure). */
+static char *
+ingest_run(const char *name, const char *engine, run_result *r)
+{
+	char *run = make_run(name, engine), *table = path_join(dir, "late.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", table, "--platform", "H100", "--model",
+		               "Llama-3.1-8B", "--utc-offset", "0", NULL };
+	CHECK_INT(run_wattcast(argv, NULL, r), 0);
+	CHECK_INT(r->status, 0);
+	char *text = r->status == 0 ? test_slurp(table) : NULL;
+	free(table);
+	free(run);
+	return text;
+}
+
+/* The engine every 0.5 s, idle for 5 s then 8 running, its running gauge
+ * blank on the first 20 rows (10 s, half of them under load). */
+static void
+gauge_late_ingest(void)
+{
+	char *buf = malloc(16384);
+	size_t len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,generation_tokens_total\n");
 	for (int k = 0; k <= 40; k++)
 		len += (size_t)snprintf(buf + len, 16384 - len, "%.3f,%s,%d\n", T0 + 0.5 * k,
 		                        k < 20 ? "" : "8", k < 10 ? 0 : 100 * (k - 10));
-	p = path_join(run, "engine.csv");
-	CHECK_INT(write_text(p, buf), 0);
-	free(p);
-	const char *argv[] = { "wattcast", "ingest", run, "-o", table, "--platform", "H100", "--model",
-		               "Llama-3.1-8B", "--utc-offset", "0", NULL };
 	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
+	char *text = ingest_run("late", buf, &r);
 	/* the column and the span unknown, and the row cut to its first value */
 	CHECK_CONTAINS(r.err, "engine.csv: num_requests_running has no value on the engine log's first 20 rows "
 	               "(1700000000.000-1700000010.000, 10.000 s): unknown there, not 0");
@@ -158,7 +184,6 @@ gauge_late_ingest(void)
 	/* the clock check matches where the gauge is known only: read as 0
 	 * its blank head matched the power 5 s off */
 	CHECK(r.err && strstr(r.err, "check the offset") == NULL);
-	char *text = r.status == 0 ? test_slurp(table) : NULL;
 	char v[64];
 	/* 8 running over the span it is known; read as 0 before it was 4.0 */
 	test_csv_field(text ? text : "", "running", v, sizeof v);
@@ -168,8 +193,56 @@ gauge_late_ingest(void)
 	free(text);
 	run_result_free(&r);
 	free(buf);
-	free(table);
-	free(run);
+}
+
+/* The same run with the gauge known throughout and the token counter
+ * blank on its first 20 rows, 5 s of them under load (200 tokens/s):
+ * its first value, 1000, is ten times what its fastest pace counts in a
+ * spacing -- it started mid-run and counted 1000 tokens unseen. The row
+ * starts at its first value, with its energy: 200 tok/s, 1.5 J/token;
+ * counted from there over the whole window it read 100 tok/s and 2.5
+ * J/token, silently. */
+static void
+counter_late_ingest(void)
+{
+	char *buf = malloc(16384);
+	size_t len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,generation_tokens_total\n");
+	for (int k = 0; k <= 40; k++) {
+		char cell[16] = "";
+		if (k >= 20)
+			snprintf(cell, sizeof cell, "%d", 100 * (k - 10));
+		len += (size_t)snprintf(buf + len, 16384 - len, "%.3f,%d,%s\n", T0 + 0.5 * k, k < 10 ? 0 : 8, cell);
+	}
+	run_result r;
+	char *text = ingest_run("counter_late", buf, &r);
+	CHECK_CONTAINS(r.err, "engine.csv: generation_tokens_total blank on the first 20 rows (1700000000.000-"
+	               "1700000010.000, 10.000 s), then 1000, more than its fastest pace (200/s) counts in 0.500 s: "
+	               "counted unseen there, unknown");
+	CHECK_CONTAINS(r.err, "cut to 1700000010.000-1700000020.000");
+	char v[64];
+	test_csv_field(text ? text : "", "throughput_tok_s", v, sizeof v);
+	CHECK_NEAR(strtod(v, NULL), 200.0, 1e-6);
+	test_csv_field(text ? text : "", "energy_per_token_j", v, sizeof v);
+	CHECK_NEAR(strtod(v, NULL), 1.5, 1e-6);
+	free(text);
+	run_result_free(&r);
+
+	/* blank on every line: unknown, as a log without the column -- no
+	 * throughput, with the "no output-token count" warning; it read 0
+	 * tok/s and 0 tokens silently */
+	len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,generation_tokens_total\n");
+	for (int k = 0; k <= 40; k++)
+		len += (size_t)snprintf(buf + len, 16384 - len, "%.3f,%d,%s\n", T0 + 0.5 * k, k < 10 ? 0 : 8,
+		                        k % 2 ? "" : "NaN");
+	text = ingest_run("counter_none", buf, &r);
+	CHECK_CONTAINS(r.err, "engine.csv: generation_tokens_total has no value on any line (blank or NaN): "
+	               "unknown, not 0; read as absent");
+	CHECK_CONTAINS(r.err, "1 of 1 rows have no output-token count");
+	test_csv_field(text ? text : "", "throughput_tok_s", v, sizeof v);
+	CHECK(v[0] == '\0');
+	free(text);
+	run_result_free(&r);
+	free(buf);
 }
 
 int
@@ -180,6 +253,7 @@ main(void)
 	engine_first_cell();
 	engine_added_later();
 	gauge_late_ingest();
+	counter_late_ingest();
 	free(dir);
 	return check_report("test_engine_leading_blanks");
 }

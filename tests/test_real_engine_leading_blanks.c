@@ -12,6 +12,11 @@
  * idle then load) is unknown there, not 0: the row starts at its first
  * value with the untouched run's n(t) there, said naming the column and
  * the span; it read 6.785 running over the whole level (8.075 true).
+ * Every counter blank on the first 118 rows (30 s, load from 18.9 s)
+ * started mid-run: the row starts at its first value (it read 480.38
+ * tok/s, 0.52336 J/token over the whole level); the token and step
+ * counters blank on every line are absent (they read 0 tok/s, 0 tokens,
+ * 0 iterations).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -100,6 +105,22 @@ static int
 running_120(const char *name, int line)
 {
 	return line <= 120 && strcmp(name, "num_requests_running") == 0;
+}
+
+/* Every counter blank on the first 118 rows (30 s, idle then load): it
+ * started mid-run, its first value far more than a spacing counts */
+static int
+counters_118(const char *name, int line)
+{
+	return line <= 118 && (ends(name, "_total") || ends(name, "_sum") || ends(name, "_count"));
+}
+
+/* The token and step counters blank on every line */
+static int
+tokens_never(const char *name, int line)
+{
+	(void)line;
+	return strcmp(name, "generation_tokens_total") == 0 || strcmp(name, "iteration_tokens_total_count") == 0;
 }
 
 /* Two engines: each holds half of every value (the cache's share whole),
@@ -209,6 +230,55 @@ main(void)
 	}
 	free(e);
 	free(run);
+
+	/* every counter blank on the first 30 s, under load from 1784415464.5:
+	 * the row starts at their first value, its tokens the untouched
+	 * log's there (803.74 tok/s, 0.38843 J/token over 44.738 s); counted
+	 * from there over the whole level it read 480.38 tok/s and 0.52336
+	 * J/token (+18.7 %), silently */
+	wc_ingest_result late = { NULL, 0, 0 }, never = { NULL, 0, 0 };
+	e = edited(counters_118, "");
+	run = copy_run(root, "late", e);
+	if (ingest(run, &late, &w)) {
+		const wc_ingest_row *g = &late.rows[0];
+		wc_engine_log *eng = NULL;
+		wc_error err;
+		char *p = path_join(src, "engine.csv");
+		CHECK_CONTAINS(w.text, "blank on the first 118 rows (1784415445.639-1784415475.736, 30.097 s), then");
+		CHECK_CONTAINS(w.text, "counted unseen there, unknown");
+		CHECK_CONTAINS(w.text, "the engine log's counters (1784415475.736-");
+		CHECK_NEAR(g->start_epoch, 1784415475.7359233, 1e-6);
+		CHECK_NEAR(g->run.throughput_tok_s, 803.745, 0.005);
+		CHECK_NEAR(g->run.energy_per_token_j, 0.38843, 5e-5);
+		CHECK_INT(wc_engine_read(p, NULL, 0, &eng, &err), WC_OK);
+		if (eng)
+			CHECK_NEAR(g->run.throughput_tok_s * (g->end_epoch - g->start_epoch),
+			           wc_engine_value_at(eng, WC_ENG_GENERATION_TOKENS, g->end_epoch) -
+			           wc_engine_value_at(eng, WC_ENG_GENERATION_TOKENS, g->start_epoch), 1e-6);
+		wc_engine_free(eng);
+		free(p);
+	}
+	free(e);
+	free(run);
+
+	/* the token and step counters blank on every line: unknown, as
+	 * without the columns -- the level's 213.36 output tokens a request
+	 * (570.08 tok/s, 0.44102 J/token), no iterations; they read 0 tok/s,
+	 * 0 tokens and 0 iterations, silently */
+	e = edited(tokens_never, "");
+	run = copy_run(root, "never", e);
+	if (ingest(run, &never, &w)) {
+		const wc_ingest_row *g = &never.rows[0];
+		CHECK_CONTAINS(w.text, "generation_tokens_total has no value on any line (blank or NaN): unknown, not 0");
+		CHECK_NEAR(g->run.throughput_tok_s, 570.077, 0.005);
+		CHECK_NEAR(g->run.energy_per_token_j, 0.44102, 5e-5);
+		CHECK(isnan(g->iterations));
+		CHECK_NEAR(g->start_epoch, r->start_epoch, 0);
+	}
+	free(e);
+	free(run);
+	wc_ingest_result_clear(&late);
+	wc_ingest_result_clear(&never);
 
 	wc_ingest_result_clear(&ref);
 	wc_ingest_result_clear(&cnt);

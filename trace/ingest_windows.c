@@ -54,6 +54,21 @@ engine_tolerance(const wc_engine_log *e)
 	return fmax(CLIP_TOLERANCE_S, 1.5 * mean_dt);
 }
 
+/* The first row from which every counter a row reads (tokens, iterations,
+ * the phase split's time sums) counts all its work: past any that
+ * started mid-run (wc_engine_log's counted_from). */
+static size_t
+counters_known_from(const wc_engine_log *e)
+{
+	static const wc_engine_column used[] = { WC_ENG_PROMPT_TOKENS, WC_ENG_GENERATION_TOKENS,
+		                                 WC_ENG_ITERATIONS, WC_ENG_PREFILL_S, WC_ENG_DECODE_S };
+	size_t k = 0;
+	for (size_t j = 0; j < sizeof used / sizeof used[0]; j++)
+		if (e->col[used[j]] && e->counted_from[used[j]] > k)
+			k = e->counted_from[used[j]];
+	return k;
+}
+
 /* Cut [*a, *b] to the engine log's span as the power log's is: counters
  * are held flat outside it, so tokens, iterations and n(t) past its ends
  * would be wrong, not missing (docs/formats/telemetry.md, "Clocks and UTC
@@ -90,6 +105,15 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 	const int gauge_a = g > 0 && g < rc->eng->n && rc->eng->t[g] - *a > tol;
 	if (gauge_a)
 		*a = ea = rc->eng->t[g];
+	/* A counter the row reads that started mid-run counted unseen before
+	 * its first value (data/engine_log_rows.c): its work is known from
+	 * there only, as the Prometheus readers count a series from its
+	 * first sample (trace/fleet_steps.c), so the row starts there, with
+	 * its energy; before it the tokens fell short of the energy. */
+	const size_t k = counters_known_from(rc->eng);
+	const int counter_a = k > 0 && rc->eng->t[k] > *a;
+	if (counter_a)
+		*a = ea = rc->eng->t[k];
 	if (*a == a0 && *b == b0)
 		return WC_OK;
 	*cut |= (*a != a0 ? WC__CUT_START : 0) | (*b != b0 ? WC__CUT_END : 0);
@@ -98,7 +122,8 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		                         ": check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
 		                         ea, eb, what, a0, b0);
 	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log%s "
-	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1, gauge_a ? "'s num_requests_running" : "", ea, eb,
+	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1,
+	     counter_a ? "'s counters" : gauge_a ? "'s num_requests_running" : "", ea, eb,
 	     work_b ? "; a request runs at the engine log's end" : work_a ? "; a request runs at the engine log's start" : "");
 	return WC_OK;
 }
