@@ -251,47 +251,29 @@ counted_off(nv_reader *rd)
 	return rc;
 }
 
-/* A count given (tp, --gpus, gpu_uuids' number) smaller than the rows
- * that share a timestamp: a node-wide log without index or uuid, of
- * which position cannot pick the run's GPUs out. Counted off G at a time,
- * most samples came at the time of the one before, each a bad line, and
- * the refusal sent users to --max-bad, which read another GPU's power
- * (122 W of a TP 2 run's 421.6 W). Refused here instead, naming the
- * column that tells them apart (docs/formats/telemetry.md, "GPU count
- * from the timestamps"). */
+/* A count given (tp, --gpus, gpu_uuids' number) smaller than the rows of
+ * each sweep: a node-wide log without index or uuid, of which position
+ * cannot pick the run's GPUs out. The sweeps are the ones read_count cuts
+ * at the timestamps' gaps, so rows sharing one timestamp and rows a few
+ * ms apart (nvidia-smi's real sweeps) are one rule. Counted off G at a
+ * time, a shared-timestamp log lost most samples as bad lines and the
+ * refusal sent users to --max-bad, which read another GPU's power (122 W
+ * of a TP 2 run's 421.6 W); rows 6 ms apart were read as 4 samples per
+ * sweep of the wrong GPUs (260.7 W for 421.6 W). Refused here instead,
+ * naming the column that tells them apart (docs/formats/telemetry.md,
+ * "GPU count from the timestamps"). The share is the warning's below: 90
+ * % of the rows, over at least NV_NODE_SWEEPS_MIN sweeps. */
+#define NV_NODE_SWEEPS_MIN 3
 static int
-refuse_shared_stamps(nv_reader *rd)
+refuse_node_wide(nv_reader *rd, nv_count c)
 {
-	size_t runs = 0, over = 0, len = 0, count[WC_TELEMETRY_MAX_GPUS + 2] = { 0 };
-	double t_prev = NAN;
-	for (size_t i = 0; i <= rd->n_held; i++) {
-		const nv_held_row *h = i < rd->n_held ? &rd->held[i] : NULL;
-		if (h && !h->ok)
-			continue;
-		if (h && len > 0 && h->t == t_prev) {
-			len++;
-			continue;
-		}
-		if (len > 0) {
-			runs++;
-			over += len > (size_t)rd->n_gpus;
-			count[len > WC_TELEMETRY_MAX_GPUS ? WC_TELEMETRY_MAX_GPUS + 1 : len]++;
-		}
-		len = 1;
-		t_prev = h ? h->t : NAN;
-	}
-	if (runs < 3 || (double)over < 0.9 * (double)runs)
+	if (c.gpus <= rd->n_gpus || c.share < 0.9 || c.sweeps < NV_NODE_SWEEPS_MIN)
 		return WC_OK;
-	int common = rd->n_gpus + 1;
-	for (int k = common; k <= WC_TELEMETRY_MAX_GPUS + 1; k++)
-		if (count[k] > count[common])
-			common = k;
-	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %s%d rows share each timestamp (%zu of the "
-	                         "first %zu times), more than the %d GPUs given, and no index or uuid column tells theirs "
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %d rows make each sweep (%zu sweeps, %.0f %% "
+	                         "of the rows), more than the %d GPUs given, and no index or uuid column tells theirs "
 	                         "apart%s: add uuid (or index) to --query-gpu", rd->held[0].line, rd->col_time + 1,
-	                         common > WC_TELEMETRY_MAX_GPUS ? "over " : "",
-	                         common > WC_TELEMETRY_MAX_GPUS ? WC_TELEMETRY_MAX_GPUS : common, over, runs,
-	                         rd->n_gpus, rd->opt->n_gpu_uuids > 0 ? " (gpu_uuids need a uuid column)" : "");
+	                         c.gpus, c.sweeps, 100.0 * c.share, rd->n_gpus,
+	                         rd->opt->n_gpu_uuids > 0 ? " (gpu_uuids need a uuid column)" : "");
 }
 
 /* Fix G (unless given) and the cut from the held rows, and replay them. */
@@ -299,7 +281,7 @@ static int
 release_held(nv_reader *rd, int at_end)
 {
 	nv_count c = read_count(rd, at_end);
-	int rc = rd->frozen ? refuse_shared_stamps(rd) : WC_OK;
+	int rc = rd->frozen ? refuse_node_wide(rd, c) : WC_OK;
 	if (rc != WC_OK)
 		return rc;
 	if (!rd->frozen) {

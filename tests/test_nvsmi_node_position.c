@@ -1,12 +1,15 @@
 /*
  * power.csv (nvidia-smi) without index or uuid: a node-wide log of 8 GPUs
- * whose sweep rows share one timestamp, read for a run given fewer GPUs
+ * whose sweep rows share one timestamp or lie 6 ms apart (as nvidia-smi
+ * writes real sweeps, docs/formats/telemetry.md), read for a run given fewer GPUs
  * (tp 2, or gpu_uuids naming 2). Position cannot pick the run's GPUs out;
  * counted off 2 at a time, most samples came at the time of the one
  * before, each a bad line, and the refusal named --max-bad, which then
  * read another GPU's power. It is refused before any bad line is counted,
  * naming the column that tells the GPUs apart (docs/formats/telemetry.md,
- * "GPU count from the timestamps").
+ * "GPU count from the timestamps"). Rows 6 ms apart were not refused:
+ * counted off 2 at a time inside each sweep, a TP 2 run read 260.7 W for
+ * its 421.6 W.
  */
 #include "data/nvsmi.h"
 #include "tests/support/support.h"
@@ -16,9 +19,9 @@
 #include <string.h>
 
 /* `gpus` GPUs, no index or uuid, 40 sweeps at 0.25 s, the rows of a sweep
- * at one timestamp (as nvidia-smi prints one sweep's). */
+ * `ms` apart (0: at one timestamp, as nvidia-smi prints one sweep's). */
 static char *
-node_log(const char *dir, const char *name, int gpus)
+node_log(const char *dir, const char *name, int gpus, int ms)
 {
 	size_t cap = 64 + 40 * (size_t)gpus * 64;
 	char *body = malloc(cap);
@@ -26,7 +29,7 @@ node_log(const char *dir, const char *name, int gpus)
 	for (int k = 0; k < 40; k++)
 		for (int g = 0; g < gpus; g++)
 			snprintf(body + strlen(body), cap - strlen(body),
-			         "2026/07/18 15:00:%02d.%03d, NVIDIA A100-SXM4-80GB, %.2f W\n", k / 4, 250 * (k % 4),
+			         "2026/07/18 15:00:%02d.%03d, NVIDIA A100-SXM4-80GB, %.2f W\n", k / 4, 250 * (k % 4) + ms * g,
 			         g == 2 ? 300.0 : 61.0);
 	char *path = test_fixture(dir, name, body);
 	free(body);
@@ -52,14 +55,14 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("nvsmi_node_position");
-	char *node = node_log(dir, "node.csv", 8);
+	char *node = node_log(dir, "node.csv", 8, 0);
 	wc_power_trace *pt = NULL;
 	wc_error err = { 0, "" };
 
 	/* tp 2 on the node's log: refused, the remedy named */
 	CHECK_INT(read_log(node, 2, NULL, 0, &pt, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "node.csv:2:1: 8 rows share each timestamp (40 of the first 40 times), more than "
-	                        "the 2 GPUs given");
+	CHECK_CONTAINS(err.msg, "node.csv:2:1: 8 rows make each sweep (39 sweeps, 100 % of the rows), more "
+	                        "than the 2 GPUs given");
 	CHECK_CONTAINS(err.msg, "add uuid (or index) to --query-gpu");
 	CHECK(strstr(err.msg, "--max-bad") == NULL);
 	CHECK(strlen(err.msg) <= 255);
@@ -95,13 +98,48 @@ main(void)
 	}
 
 	/* a 2-GPU log whose rows share timestamps, given 2: read */
-	char *pair = node_log(dir, "pair.csv", 2);
+	char *pair = node_log(dir, "pair.csv", 2, 0);
 	err = (wc_error){ 0, "" };
 	CHECK_INT(read_log(pair, 2, NULL, 0, &pt, &err), WC_OK);
 	if (pt)
 		CHECK_INT(pt->info.bad_lines, 0);
 	wc_power_trace_free(pt);
 
+	/* rows 6 ms apart, a sweep 42 ms wide: the same rule, the same refusal */
+	char *ms6 = node_log(dir, "ms6.csv", 8, 6);
+	err = (wc_error){ 0, "" };
+	pt = NULL;
+	CHECK_INT(read_log(ms6, 2, NULL, 0, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "ms6.csv:2:1: 8 rows make each sweep (39 sweeps, 100 % of the rows), more than "
+	                        "the 2 GPUs given");
+	CHECK_CONTAINS(err.msg, "add uuid (or index) to --query-gpu");
+	wc_power_trace_free(pt);
+	pt = NULL;
+	for (int i = 0; i < 2; i++) {
+		err = (wc_error){ 0, "" };
+		CHECK_INT(read_log(ms6, counts[i], NULL, 0, &pt, &err), WC_OK);
+		if (pt) {
+			CHECK_INT(pt->info.n_gpus, 8);
+			CHECK_INT(pt->info.bad_lines, 0);
+		}
+		wc_power_trace_free(pt);
+		pt = NULL;
+	}
+	/* a 2-GPU log 6 ms apart given 2, and a 1-GPU one given 1: read */
+	char *pair6 = node_log(dir, "pair6.csv", 2, 6), *one = node_log(dir, "one.csv", 1, 0);
+	err = (wc_error){ 0, "" };
+	CHECK_INT(read_log(pair6, 2, NULL, 0, &pt, &err), WC_OK);
+	if (pt)
+		CHECK_INT(pt->info.bad_lines, 0);
+	wc_power_trace_free(pt);
+	pt = NULL;
+	err = (wc_error){ 0, "" };
+	CHECK_INT(read_log(one, 1, NULL, 0, &pt, &err), WC_OK);
+	wc_power_trace_free(pt);
+
+	free(one);
+	free(pair6);
+	free(ms6);
 	free(pair);
 	free(node);
 	free(dir);
