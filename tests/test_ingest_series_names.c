@@ -11,6 +11,11 @@
  * its n_series named no file, so the table could not be read back. Now
  * it is refused, nothing written, naming the run id whole (95 bytes at
  * most) and giving the -o path the room that is left.
+ *
+ * A path that fits plain but not with the '@' and 8 hex digits of a
+ * changed series (another --segment to the same -o) had its own message,
+ * which cut the run id at 24 bytes and gave no byte count; it is the one
+ * message now, the old table left whole.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -84,6 +89,37 @@ main(void)
 	CHECK(!test_exists(long_series));
 	fprintf(stderr, "%s", r.err);
 	run_result_free(&r);
+
+	/* 193 bytes of -o name, 8 of ".series/", 49 of series file: 250,
+	 * 259 tagged. --segment 3 writes; --segment 2 changes seg1's n(t),
+	 * whose tagged name does not fit. */
+	char id40[41], name193[200];
+	memset(id40, 'q', 40);
+	memcpy(id40, "a100_validate_tp1_r2p5_b", 24);
+	id40[40] = '\0';
+	memset(name193, 'g', 193);
+	snprintf(name193 + 193, sizeof name193 - 193, ".csv");
+	char *e = synth_run_folder(root, "e", id40, T0, 30, 2), *seg_table = path_join(root, name193);
+	const char *seg3[] = { "wattcast", "ingest", e, "-o", seg_table, "--segment", "3", "--quiet", NULL };
+	CHECK(run_wattcast(seg3, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	char *before = test_slurp(seg_table);
+	const char *seg2[] = { "wattcast", "ingest", e, "-o", seg_table, "--segment", "2", "--quiet", NULL };
+	CHECK(run_wattcast(seg2, NULL, &r) == 0);
+	CHECK_INT(r.status, 1);
+	snprintf(want, sizeof want, ".csv: run_id '%s#seg1': its series path with its '@' and 8 hex digits of 259 "
+	         "bytes passes the 255 of n_series (shorten -o)\n", id40);
+	CHECK_CONTAINS(r.err, want);
+	CHECK(strncmp(r.err, prefix, sizeof prefix - 1) == 0 && strlen(r.err) - (sizeof prefix - 1) - 1 <= 255);
+	char *after = test_slurp(seg_table);
+	CHECK(before && after && strcmp(before, after) == 0);
+	fprintf(stderr, "%s", r.err);
+	run_result_free(&r);
+	free(before);
+	free(after);
+	free(e);
+	free(seg_table);
 
 	free(d);
 	free(long_table);

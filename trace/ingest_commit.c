@@ -194,11 +194,8 @@ place_series(const char *path, wc_run *run, const char *pending, size_t cut, int
 			wc_sha256_hex(bytes, len, hex);
 			if (add_tag(final, sizeof final, hex) != 0 || add_tag(run->n_series, sizeof run->n_series, hex) != 0) {
 				free(bytes);
-				return wc_error_set_path(err, WC_EINVAL, path,
-				                         ": run_id '%.24s': its series path with its '@' and 8 hex digits "
-				                         "(docs/formats/telemetry.md) passes the %zu bytes of n_series "
-				                         "(shorten -o)",
-				                         run->run_id, sizeof run->n_series - 1);
+				/* add_tag adds 9 bytes: '@' and 8 hex digits */
+				return wc__ingest_series_too_long(err, path, run->run_id, strlen(run->n_series) + 9, 1);
 			}
 			*fresh = lstat(final, &st) != 0 && errno == ENOENT;
 			if (!*fresh && !holds_bytes(final, bytes, len)) {

@@ -124,6 +124,12 @@ int wc__ingest_check_idle_window(const run_ctx *rc, wc_error *err);
  *  and the reason. */
 void wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt);
 
+/* ingest_write.c: the refusal of a series path of `bytes` bytes, over the
+ * 255 of an n_series cell, plain or (`tagged`) with its '@' and 8 hex
+ * digits: the run id whole, the byte counts, "(shorten -o)", the -o `path`
+ * in the room left (docs/cli.md, "ingest"). Returns WC_EINVAL. */
+int wc__ingest_series_too_long(wc_error *err, const char *path, const char *run_id, size_t bytes, int tagged);
+
 /* ingest_commit.c: an ingested table's commit (docs/architecture.md,
  * "Files"). Under an exclusive flock of `series_dir`: each row's pending
  * series (`pending[i]` for row i of `t`, NULL for none; its name is the

@@ -313,6 +313,25 @@ row_dir(size_t i, const void *rows)
 	return ((const wc_ingest_row *)rows)[i].dir;
 }
 
+/* The one message for a series path over the 255 bytes of an n_series
+ * cell, plain (`tagged` 0) or with its '@' and 8 hex digits (the commit's
+ * tagged name, ingest_commit.c). The run id whole (95 bytes at most,
+ * runs_table.h): a cut at 24 named every powertrace-sim run alike. The -o
+ * path gives way instead, by wc_error_set_path's rule, in the room the
+ * rest leaves (docs/cli.md, "ingest"). */
+int
+wc__ingest_series_too_long(wc_error *err, const char *path, const char *run_id, size_t bytes, int tagged)
+{
+	char text[WC_ERROR_MSG_MAX], shown[WC_ERROR_MSG_MAX];
+	int used = snprintf(text, sizeof text, ": run_id '%s': its series path%s of %zu bytes passes the %zu of "
+	                    "n_series (shorten -o)", run_id, tagged ? " with its '@' and 8 hex digits" : "", bytes,
+	                    sizeof ((wc_run *)0)->n_series - 1);
+	/* at least wc_error_format_path's 16 bytes for "...<file name>" */
+	size_t room = used > 0 && (size_t)used + 16 < sizeof shown ? sizeof shown - (size_t)used : 16;
+	wc_error_format_path(shown, room, path, "%s", "");
+	return wc_error_set(err, WC_EINVAL, "%s%s", shown, text);
+}
+
 int
 wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comment, wc_error *err)
 {
@@ -364,16 +383,7 @@ wc_ingest_write(const char *path, const wc_ingest_result *res, const char *comme
 			 * and named no file (a long -o name and a long run id). */
 			size_t rel_len = strlen(rel);
 			if (rel_len >= sizeof run.n_series) {
-				/* The run id whole (95 bytes at most, runs_table.h): a
-				 * cut at 24 named every powertrace-sim run alike. The -o
-				 * path gives way instead, by wc_error_set_path's rule, in
-				 * the room the rest leaves (docs/cli.md, "ingest"). */
-				char text[WC_ERROR_MSG_MAX], shown[WC_ERROR_MSG_MAX];
-				int used = snprintf(text, sizeof text, ": run_id '%s': its series path of %zu bytes passes the "
-				                    "%zu of n_series (shorten -o)", r->run.run_id, rel_len,
-				                    sizeof run.n_series - 1);
-				wc_error_format_path(shown, sizeof shown - (size_t)used, path, "%s", "");
-				rc = wc_error_set(err, WC_EINVAL, "%s%s", shown, text);
+				rc = wc__ingest_series_too_long(err, path, r->run.run_id, rel_len, 0);
 				goto done;
 			}
 			snprintf(full, sizeof full, "%s/%s", dir, rel);
