@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char wc__csv_too_many_fields[] = "too many fields";
+
 int
 wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 {
@@ -26,7 +28,7 @@ wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 	char *p = line;
 	for (;;) {
 		if (n >= cap) {
-			*reason = "too many fields";
+			*reason = wc__csv_too_many_fields;
 			return -1;
 		}
 		fields[n].column = (int)(p - line) + 1;

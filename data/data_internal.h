@@ -22,6 +22,10 @@ typedef struct {
  *  with `*reason` set (unterminated quote, text after a closing quote,
  *  too many fields). */
 int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason);
+/** The reason wc__csv_split gives for more than `cap` fields: a header's
+ *  callers compare the pointer to say the limit and what to do
+ *  (wc__header_too_wide). */
+extern const char wc__csv_too_many_fields[];
 
 /** 1 when `text` does not fit a buffer of `cap` bytes (its NUL included),
  *  with "value too long: N bytes, at most M" in why[0..why_cap), or is not

@@ -9,7 +9,7 @@
 #include "engine_log_internal.h"
 #include "telemetry_internal.h"
 
-#define ENG_MAX_FIELDS 256
+#define ENG_MAX_FIELDS WC_ENGINE_COLUMNS_MAX
 
 /* One series a header reads: a column and its engine (the `engine` /
  * `dp_rank` labels, wc_engine_labels_summed; "" none). */

@@ -464,7 +464,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 		err->code = 0;
 	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
 		return rc;
-	lr.long_header_hint = ", such as extra --query-gpu fields (timestamp,index,uuid,power.draw are enough)";
+	lr.long_header_hint = NV_HEADER_HINT;
 	if (!(rd = reader_new(path, opt, on_sample, payload, info, err))) {
 		wc__lr_close(&lr);
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");

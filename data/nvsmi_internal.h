@@ -12,7 +12,9 @@
 #include "data/nvsmi.h"
 #include "telemetry_internal.h"
 
-#define NV_MAX_FIELDS 128
+#define NV_MAX_FIELDS WC_POWER_COLUMNS_MAX
+/* What a power.csv header too long or too wide should drop. */
+#define NV_HEADER_HINT ", such as extra --query-gpu fields (timestamp,index,uuid,power.draw are enough)"
 #define NV_POWER_COLUMNS 3
 #define NV_MAX_INDEX 1024
 /* Rows held back while the GPU count of a log without index or uuid is

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define REQ_MAX_FIELDS 64
+#define REQ_MAX_FIELDS WC_REQUESTS_COLUMNS_MAX
 /* A request log spans one run: a time this far from the log's first
  * arrival (about four months) is in another unit or corrupt, not a
  * request of the run (a millisecond arrival on a later line was dropped

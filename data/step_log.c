@@ -17,6 +17,7 @@
 #include "data/fileio.h"
 #include "data_internal.h"
 #include "json_internal.h"
+#include "telemetry_internal.h"
 #include "models/grow.h"
 
 
@@ -133,16 +134,19 @@ int
 wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_log *out, wc_error *err)
 {
 	step_reader rd = { path, 0, -1, -1, -1, 0, err };
-	wc__csv_field fields[64];
+	wc__csv_field fields[WC_STEPS_COLUMNS_MAX];
 	wc__csv_lines it;
 	const char *reason = NULL;
 	int n, n_header = 0, rc = WC_OK;
 	memset(out, 0, sizeof *out);
 	wc__csv_lines_init(&it, buf, len);
-	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, 64, &reason)) != 0) {
+	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, WC_STEPS_COLUMNS_MAX, &reason)) != 0) {
 		rd.line = it.line;
 		if (n == WC_ENOMEM)
 			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+		else if (n == WC__CSV_BAD && n_header == 0 && reason == wc__csv_too_many_fields)
+			rc = wc__header_too_wide(path, (size_t)rd.line, WC_STEPS_COLUMNS_MAX,
+			                         ", such as the trainer's metrics (step,epoch_s,event are enough)", err);
 		else if (n == WC__CSV_BAD)
 			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", rd.line, reason);
 		else if (n_header == 0)

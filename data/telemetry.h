@@ -23,6 +23,18 @@ extern "C" {
 
 #define WC_TELEMETRY_MAX_GPUS 64
 #define WC_TELEMETRY_LINE_MAX 4096
+/** Columns a telemetry file's header may have, per reader
+ *  (docs/formats/telemetry.md, "Bad lines"): the readers hold a field per
+ *  column and read a few of them. A wider header is refused with the
+ *  advice of an over-long one (drop the columns wattcast does not read).
+ *  Raising them buys little for real exports: the WC_TELEMETRY_LINE_MAX
+ *  bytes of a line end a header of real series names first (a vLLM
+ *  export's histogram buckets, a --query-gpu of every field), as 256
+ *  columns fit in it only at 15 bytes a name or less. */
+#define WC_POWER_COLUMNS_MAX 128   /* power.csv (nvidia-smi) */
+#define WC_ENGINE_COLUMNS_MAX 256  /* engine.csv (Prometheus counters) */
+#define WC_REQUESTS_COLUMNS_MAX 64 /* requests.csv */
+#define WC_STEPS_COLUMNS_MAX 64    /* steps.csv (fine-tuning step log) */
 /** Longest gap between consecutive power samples, s. A sample further
  *  from the one before is a bad line (a clock jump or a corrupt
  *  timestamp), so no reader or metric ever spans a grid over the gap; a

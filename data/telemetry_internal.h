@@ -57,6 +57,10 @@ int wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long);
  *  WC_TELEMETRY_LINE_MAX; the message says what to do, with the file's
  *  long_header_hint. The one wording for every line reader. */
 int wc__lr_header_too_long(const wc__line_reader *r, const char *path, wc_error *err);
+/** WC_EPARSE: the header, line `line_no` of `path`, has more than `limit`
+ *  columns (data/telemetry.h); the limit stated and the advice of
+ *  wc__lr_header_too_long, with `hint` (a long_header_hint, NULL none). */
+int wc__header_too_wide(const char *path, size_t line_no, int limit, const char *hint, wc_error *err);
 
 /* Bad-line bookkeeping: warn up to a limit, count all. */
 typedef struct {
