@@ -314,9 +314,9 @@ wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, s
 			f_hi = fmax(f_hi, b->bf16_tflops);
 		}
 	}
-	char beyond[96] = "";
+	char beyond[128] = "";
 	if (me && me->bf16_tflops > 0 && f_hi > 0 && (me->bf16_tflops < f_lo || me->bf16_tflops > f_hi))
-		snprintf(beyond, sizeof beyond, " on boards of %g-%g TFLOPS, not established for %s's %g",
+		snprintf(beyond, sizeof beyond, " on boards of %g-%g TFLOPS, not established for %s's %g TFLOPS",
 		         f_lo, f_hi, me->name, me->bf16_tflops);
 	else if (amd && !kin)
 		snprintf(beyond, sizeof beyond, " between NVIDIA boards; an AMD board (%s) can miss by more",

@@ -225,7 +225,7 @@ transfer_caveats(void)
 	CHECK(!strstr(w, "crosses PCIe") && !strstr(w, "PCIe only"));
 	free(w);
 	w = cli_warnings("A10G", "Llama-3.1-8B", "1", "1");
-	CHECK_CONTAINS(w, "missed by up to 30 % on boards of 312-2250 TFLOPS, not established for A10G's 70");
+	CHECK_CONTAINS(w, "missed by up to 30 % on boards of 312-2250 TFLOPS, not established for A10G's 70 TFLOPS");
 	CHECK(!strstr(w, "tp: 1 on"));
 	free(w);
 	w = cli_warnings("H100-NVL", "Llama-3.1-8B", "1", "16");
