@@ -72,7 +72,9 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 			return -1;
 		*(opt == OPT_CSV ? &a->fo.csv : &a->fo.svg) = optarg;
 		break;
-	case OPT_GMU: rc = cli_parse_double(cmd, "--gpu-memory-utilization", optarg, 0, 0, &c->gpu_memory_utilization); break;
+	case OPT_GMU: /* the one range and its words (WC_GMU_IN_RANGE): 0 too */
+		rc = cli_parse_range(cmd, "--gpu-memory-utilization", optarg, WC_GMU_MIN, WC_GMU_MAX, &c->gpu_memory_utilization);
+		break;
 	case OPT_EP: c->expert_parallel = 1; break;
 	case OPT_ENGINE: rc = cli_parse_engine(cmd, optarg, &c->engine); break; /* docs/capacity.md, "Serving stacks" */
 	case OPT_LAYERS:

@@ -108,6 +108,15 @@
 #define WC_CAPACITY_MAX_RATE 1e6
 #define WC_CAPACITY_MAX_TOKENS 1e8
 
+/** vLLM's gpu_memory_utilization, the engine's share of each GPU's memory:
+ *  0.1-1 (docs/http-api.md, docs/cli.md). One check and one message for
+ *  every value outside, 0 and negatives too (0 inside a wc_config means
+ *  "not given", so the CLI and the API refuse a given 0 when they read it). */
+#define WC_GMU_MIN 0.1
+#define WC_GMU_MAX 1.0
+#define WC_GMU_IN_RANGE(u) ((u) >= WC_GMU_MIN && (u) <= WC_GMU_MAX)
+#define WC_GMU_RANGE_TEXT "must be between 0.1 and 1"
+
 /** The smallest positive concurrency and rate (0 stays loaded idle for a
  *  concurrency): the energy per output token and per request divide the
  *  group's power by the throughput, which at a concurrency or rate of

@@ -113,9 +113,8 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	int rc;
 	if (max_fit)
 		*max_fit = NAN;
-	if (c->gpu_memory_utilization != 0.0 &&
-	    !(c->gpu_memory_utilization >= 0.1 && c->gpu_memory_utilization <= 1.0))
-		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: must be between 0.1 and 1, got %s",
+	if (c->gpu_memory_utilization != 0.0 && !WC_GMU_IN_RANGE(c->gpu_memory_utilization))
+		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: " WC_GMU_RANGE_TEXT ", got %s",
 		                    WC_NUM_TEXT(c->gpu_memory_utilization));
 	/* A group vLLM cannot start is refused as weights that do not fit
 	 * are (tp_fault). An expert parallel group with data_parallel 1 (the

@@ -53,6 +53,22 @@ get_number(const json_t *obj, const char *name, double min, int inclusive, doubl
 	return 0;
 }
 
+/* gpu_memory_utilization: any number read, then the one range check
+ * (WC_GMU_IN_RANGE), so 0 and -1 are refused in the words 0.05 is. */
+static int
+get_gmu(const json_t *obj, double *out, wc_api_error *e)
+{
+	double x;
+	int rc = get_number(obj, "gpu_memory_utilization", -INFINITY, 1, &x, e);
+	if (rc != 0)
+		return rc;
+	if (!WC_GMU_IN_RANGE(x))
+		return wc_api_invalid_json(e, "/gpu_memory_utilization", json_object_get(obj, "gpu_memory_utilization"), x,
+		                           WC_GMU_RANGE_TEXT);
+	*out = x;
+	return 0;
+}
+
 static int
 get_precision(const json_t *obj, const char *name, int allow_int4, wc_precision *out,
               wc_api_error *e)
@@ -242,7 +258,7 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 		return -1;
 	if (get_number(obj, "rate", 0, 0, &c->request_rate, e) < 0 ||
 	    get_number(obj, "power_cap_w", 0, 0, &r->power_cap_w, e) < 0 ||
-	    get_number(obj, "gpu_memory_utilization", 0, 0, &c->gpu_memory_utilization, e) < 0 ||
+	    get_gmu(obj, &c->gpu_memory_utilization, e) < 0 ||
 	    get_number(obj, "price_per_kwh", 0, 1, &r->price_per_kwh, e) < 0 ||
 	    get_number(obj, "grams_co2_per_kwh", 0, 1, &r->grams_co2_per_kwh, e) < 0)
 		return -1;
