@@ -144,9 +144,11 @@ check_open_loop(void)
 	CHECK(truth("/ requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.capacity_rate\"] td').textContent)"
 	            " && / requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.rate\"] td').textContent)"));
 	CHECK(truth("document.querySelector('#answer-table tr[data-key=\"capacity.over_capacity\"] td').textContent === 'yes'"));
-	/* Below 10⁻³ too, four significant digits (trailing zeros dropped:
-	 * 4.7502e-6 reads 0.00000475), the API's value to the digits shown. */
-	CHECK(truth("/^0\\.0+[1-9]\\d{0,3} /.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td').textContent)"));
+	/* Below 10⁻³ with an exponent and four significant digits (trailing
+	 * zeros dropped: 4.7502e-6 reads 4.75e-6), its interval too, the API's
+	 * value to the digits shown. */
+	CHECK(truth("/^-?[1-9](\\.\\d{1,3})?e-\\d+ /.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td').textContent)"
+	            " && /^\\[\\S+e-\\d+, \\S+e-\\d+\\]$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td:nth-of-type(2)').textContent)"));
 	check_cell("capacity.cost.per_request", 1, 0,
 	           json_number_value(json_object_get(json_object_get(cap, "cost"), "per_request")));
 	json_decref(a);

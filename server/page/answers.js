@@ -162,14 +162,14 @@ function renderAnswer(a, req) {
   const iv = a.interval_95;
   $('node-power').textContent = `${fmt(a.node_power_w)} W`;
   $('node-power-interval').textContent = iv && iv.node_power_w
-    ? `95 % interval ${fmtInterval(iv.node_power_w)} W (covers ${iv.covers || 'parameters'}; ${iv.draws} draws)`
+    ? `95 % interval ${fmtInterval(iv.node_power_w, a.node_power_w)} W (covers ${iv.covers || 'parameters'}; ${iv.draws} draws)`
     : 'no interval: see the warnings';
   const body = $('answer-table').tBodies[0];
   for (const [key, leaf, v, ivv, cov] of quantities(a)) {
     const [label, unit] = rowLabel(key, leaf, key.includes('.') ? key.split('.')[0] : '');
     body.append(el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
-      el('td', { class: 'num', text: shownValue(v, unit) }),
-      el('td', { class: 'num', text: fmtInterval(ivv) || (cov ? 'none' : '') }),
+      el('td', { class: 'num', text: shownValue(v, unit, ivv) }),
+      el('td', { class: 'num', text: fmtInterval(ivv, v) || (cov ? 'none' : '') }),
       el('td', { class: 'covers', text: cov })));
   }
   for (const [key, label, shown, why] of clockRows(a, req || {}))
@@ -233,7 +233,7 @@ function renderCompare(req, answer, batch) {
         : fields.map((f) => {
           const [v, iv] = pick(r.answer, f);
           return el('td', { class: 'num', 'data-key': f, 'data-label': labelOf(f) },
-            typeof v === 'number' ? `${fmt(v)} ${fmtInterval(iv)}` : '—');
+            typeof v === 'number' ? `${fmt(v, sciGroup(v, iv))} ${fmtInterval(iv, v)}` : '—');
         }),
       el('td', {}, el('ul', { class: 'warnings' }, answerWarnings(r.answer).map((w) => el('li', { text: w })))),
       el('td', {}, actions)));
@@ -368,7 +368,7 @@ function figure(id, spec) {
   const table = el('table', { class: 'values' },
     el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: spec.x }), spec.series.map((s) => el('th', { scope: 'col', text: s.name })))),
     el('tbody', {}, xs.map((x, i) => el('tr', {}, el('th', { scope: 'row', text: fmt(x) }),
-      spec.series.map((s) => { const p = s.points[i] || {}; return el('td', { class: 'num', text: `${fmt(p.y)} ${Number.isFinite(p.lo) ? fmtInterval([p.lo, p.hi]) : ''}` }); })))));
+      spec.series.map((s) => { const p = s.points[i] || {}; return el('td', { class: 'num', text: `${fmt(p.y, sciGroup(p.y, p.lo, p.hi))} ${Number.isFinite(p.lo) ? fmtInterval([p.lo, p.hi], p.y) : ''}` }); })))));
   const fig = el('figure', { id, class: 'plot' }, el('figcaption', { text: spec.title }), chart, legend,
     el('details', {}, el('summary', { text: 'Data' }), el('div', { class: 'scroll' }, table)));
   fig.redraw = () => drawChart(chart, spec);

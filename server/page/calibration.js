@@ -12,7 +12,7 @@
 
 function scalarText(s) {
   if (!s || typeof s !== 'object' || typeof s.value !== 'number') return '—';
-  return `${fmt(s.value)}${s.ci95 ? ' ' + fmtInterval(s.ci95) : ''}`;
+  return `${fmt(s.value, sciGroup(s.value, s.ci95))}${s.ci95 ? ' ' + fmtInterval(s.ci95, s.value) : ''}`;
 }
 
 function sourceBadge(s) {

@@ -203,18 +203,29 @@ function svg(tag, attrs, ...kids) {
 
 /* The displayed precision: whole numbers as they are, four significant
  * digits below 1000 (trailing zeros dropped), none after the point from
- * 1000 on. */
-function fmt(x) {
+ * 1000 on. A number below 10⁻³ is written with an exponent (1.506e-6), and
+ * so is every number of its group (an estimate and its interval: `sci`,
+ * from sciGroup), so one row never mixes 0.000001506 with 8.576e-7
+ * (docs/planner.md, The answer). */
+function fmt(x, sci) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
   const a = Math.abs(x);
+  if ((sci || (a > 0 && a < 1e-3)) && x !== 0) return Number(x.toPrecision(4)).toExponential();
   if (Number.isInteger(x) && a < 1e6) return String(x);
   if (a >= 1000) return x.toFixed(0);
-  if (a >= 1e-3) return String(Number(x.toFixed(Math.max(0, 3 - Math.floor(Math.log10(a))))));
-  return String(Number(x.toPrecision(4)));
+  return String(Number(x.toFixed(Math.max(0, 3 - Math.floor(Math.log10(a))))));
 }
 
-function fmtInterval(iv) {
-  return Array.isArray(iv) && iv.length === 2 ? `[${fmt(iv[0])}, ${fmt(iv[1])}]` : '';
+/* Whether a group of numbers is written with exponents: one of them is. */
+function sciGroup(...xs) {
+  return xs.flat().some((x) => typeof x === 'number' && Number.isFinite(x) && x !== 0 && Math.abs(x) < 1e-3);
+}
+
+/* An interval, in its estimate's notation when `v` is given. */
+function fmtInterval(iv, v) {
+  if (!(Array.isArray(iv) && iv.length === 2)) return '';
+  const sci = sciGroup(iv, v);
+  return `[${fmt(iv[0], sci)}, ${fmt(iv[1], sci)}]`;
 }
 
 function humanize(key) {
@@ -245,8 +256,8 @@ function rowLabel(key, leaf, parent) {
 }
 
 /* A shown value: a number with its unit; a yes/no for a boolean. */
-function shownValue(v, unit) {
-  if (typeof v === 'number') return `${fmt(v)}${unit ? ` ${unit}` : ''}`;
+function shownValue(v, unit, iv) {
+  if (typeof v === 'number') return `${fmt(v, sciGroup(v, iv))}${unit ? ` ${unit}` : ''}`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   return String(v);
 }

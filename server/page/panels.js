@@ -290,8 +290,8 @@ function summaryTable(block, summary, replicas) {
     const u = unit ? ` ${unit}` : '';
     const has = (x) => s && typeof x === 'number';
     return el('tr', { 'data-key': `${block}.summary.${m}` }, el('th', { scope: 'row', text: label }),
-      el('td', { class: 'num', text: has(s && s.value) ? `${fmt(s.value)}${u}` : '—' }),
-      el('td', { class: 'num spread', text: has(s && s.p5) && has(s.p95) ? `${fmtInterval([s.p5, s.p95])}${u}` : '—' }));
+      el('td', { class: 'num', text: has(s && s.value) ? `${fmt(s.value, sciGroup(s.value, s.p5, s.p95))}${u}` : '—' }),
+      el('td', { class: 'num spread', text: has(s && s.p5) && has(s.p95) ? `${fmtInterval([s.p5, s.p95], s.value)}${u}` : '—' }));
   });
   return el('div', { class: 'scroll' }, el('table', { class: 'values summary', 'data-block': block },
     el('caption', { text: `${humanize(block)}: metrics of the simulated power trace (power of all its GPUs)` }),
@@ -331,8 +331,8 @@ function answerTable(a, caption) {
   const rows = list.map(([key, leaf, v, iv, cov]) => {
     const [label, unit] = rowLabel(key, leaf, key.includes('.') ? key.split('.').slice(-2, -1)[0] : '');
     return el('tr', { 'data-key': key }, el('th', { scope: 'row', text: label }),
-      el('td', { class: 'num', text: shownValue(v, unit) }),
-      any ? el('td', { class: 'num', text: fmtInterval(iv) }) : null, any ? el('td', { class: 'covers', text: cov }) : null);
+      el('td', { class: 'num', text: shownValue(v, unit, iv) }),
+      any ? el('td', { class: 'num', text: fmtInterval(iv, v) }) : null, any ? el('td', { class: 'covers', text: cov }) : null);
   });
   const warnings = caption ? [] : a.warnings || [];
   if (!rows.length && !warnings.length) return null;
@@ -413,7 +413,7 @@ function flexTable(a) {
   const cell = (s, [k, , unit]) => {
     const v = s[k], iv = s.interval_95 && s.interval_95[k];
     return el('td', { class: 'num', 'data-key': k, text: typeof v === 'number'
-      ? `${fmt(v)}${unit ? ` ${unit}` : ''}${iv ? ` ${fmtInterval(iv)}` : ''}` : '—' });
+      ? `${fmt(v, sciGroup(v, iv))}${unit ? ` ${unit}` : ''}${iv ? ` ${fmtInterval(iv, v)}` : ''}` : '—' });
   };
   return el('div', { class: 'scroll' }, el('table', { class: 'values flex-steps' },
     el('caption', { text: 'Steps of the sweep (95 % intervals in brackets where the set has them)' }),
@@ -436,8 +436,8 @@ function unconstrainedTable(a) {
     el('caption', { text: 'Unconstrained (no lock, no cap)' }),
     el('thead', {}, el('tr', {}, ['quantity', 'value', '95 % interval', 'what it covers'].map((h) => el('th', { scope: 'col', text: h })))),
     el('tbody', {}, Object.entries(u).filter(([, v]) => typeof v === 'number').map(([k, v]) => el('tr', { 'data-key': `unconstrained.${k}` },
-      el('th', { scope: 'row', text: labelOf(k) }), el('td', { class: 'num', text: `${fmt(v)} ${unitLabel(k)}` }),
-      el('td', { class: 'num', text: fmtInterval(iv[k]) || 'none' }), el('td', { class: 'covers', text: by[k] || '' })))));
+      el('th', { scope: 'row', text: labelOf(k) }), el('td', { class: 'num', text: `${fmt(v, sciGroup(v, iv[k]))} ${unitLabel(k)}` }),
+      el('td', { class: 'num', text: fmtInterval(iv[k], v) || 'none' }), el('td', { class: 'covers', text: by[k] || '' })))));
 }
 
 /* The plot `wattcast predict flexibility --svg` draws (cli/flexibility_io.c):

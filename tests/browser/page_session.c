@@ -168,11 +168,17 @@ numbers_in(const char *text, double *v, int *decimals, int *sig, int max)
 		}
 		char *end;
 		v[n] = strtod(p, &end);
-		const char *dot = memchr(p, '.', (size_t)(end - p));
-		decimals[n] = dot ? (int)(end - dot - 1) : 0;
+		/* 1.506e-6: the mantissa's digits, its decimals moved by the
+		 * exponent. */
+		const char *e = p;
+		while (e < end && *e != 'e' && *e != 'E')
+			e++;
+		int ex = e < end ? (int)strtol(e + 1, NULL, 10) : 0;
+		const char *dot = memchr(p, '.', (size_t)(e - p));
+		decimals[n] = (dot ? (int)(e - dot - 1) : 0) - ex;
 		sig[n] = 0;
 		int leading = 1;
-		for (const char *q = p; q < end; q++) {
+		for (const char *q = p; q < e; q++) {
 			if (!isdigit((unsigned char)*q))
 				continue;
 			if (*q != '0')
