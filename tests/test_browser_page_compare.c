@@ -16,7 +16,11 @@
  *     does for the lock;
  *   - an older link's entry naming only what differs still takes the rest
  *     from the form (cmp=platform:A100), and one naming a lock does not
- *     take the form's cap.
+ *     take the form's cap;
+ *   - a link naming six compared configurations compares four and says
+ *     which two wait (they were dropped without a word, and from the
+ *     link); the two stay in the link, and removing a row compares the
+ *     next.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -146,6 +150,30 @@ check_pinned_cap(void)
 	check_row("#1", "H100 · Qwen3-8B · TP 1 · profile measured · sm_clock_mhz 1200", locked);
 }
 
+static void
+check_waiting(void)
+{
+	open_link("platform=H100&model=Qwen3-8B&concurrency=32&cmp=platform:A100&cmp=platform:H200"
+	          "&cmp=platform:B200&cmp=platform:L4&cmp=platform:L40S&cmp=platform:MI300X");
+	CHECK(truth("document.querySelectorAll('#compare-table tbody tr').length === 5"));
+	CHECK(truth("(() => { const w = document.getElementById('compare-waiting'); return !w.hidden"
+	            " && w.textContent.includes('6 configurations') && w.textContent.includes('L40S')"
+	            " && w.textContent.includes('MI300X') && w.textContent.includes('kept in the link'); })()"));
+	CHECK(truth("(() => { const l = document.getElementById('share-link').value;"
+	            " return l.includes('cmp=platform:L40S&cmp=platform:MI300X') && location.href.endsWith('cmp=platform:MI300X'); })()"));
+	int before = runs_done();
+	page_eval_ok(B, "(document.querySelector('#compare-table tr[data-row=\"#1\"] button[aria-label^=Remove]').click(), 1)");
+	CHECK(page_wait_runs(B, before + 1));
+	CHECK(truth("document.querySelector('#compare-table tr[data-row=\"#4\"] td.config').textContent.startsWith('L40S ')"));
+	CHECK(truth("(() => { const w = document.getElementById('compare-waiting'); return !w.hidden"
+	            " && w.textContent.includes('MI300X') && !w.textContent.includes('L40S'); })()"));
+	CHECK(truth("!document.getElementById('share-link').value.includes('platform:A100')"
+	            " && document.getElementById('share-link').value.includes('cmp=platform:MI300X')"));
+	/* four or fewer: nothing waits, nothing said */
+	open_link("platform=H100&model=Qwen3-8B&concurrency=32&cmp=platform:A100");
+	CHECK(truth("document.getElementById('compare-waiting').hidden"));
+}
+
 int
 main(void)
 {
@@ -164,6 +192,7 @@ main(void)
 		http_set_base(S.port);
 		check_pinned_defaults();
 		check_pinned_cap();
+		check_waiting();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);

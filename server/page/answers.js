@@ -225,7 +225,7 @@ function renderCompare(req, answer, batch) {
       el('button', { type: 'button', text: 'Load', 'aria-label': `Load comparison ${k} into the form`,
         onclick: () => { setForm(Object.assign({}, sharedPart(formRequest()), r.config)); } }),
       el('button', { type: 'button', text: 'Remove', 'aria-label': `Remove comparison ${k}`,
-        onclick: () => { S.compare.splice(r.i, 1); predict(true); } })];
+        onclick: () => { S.compare.splice(r.i, 1); if (S.waiting.length) S.compare.push(S.waiting.shift()); predict(true); } })];
     body.append(el('tr', { 'data-row': r.label },
       el('td', {}, swatch, ` ${r.label}`),
       el('td', { class: 'config', text: describe(r.config) }),
@@ -239,9 +239,20 @@ function renderCompare(req, answer, batch) {
       el('td', {}, actions)));
   });
   $('add-compare').disabled = S.compare.length >= MAX_COMPARE;
+  showWaiting(req);
+}
+
+/* The link's compared configurations past the four shown: said, not lost. */
+function showWaiting(req) {
+  const w = $('compare-waiting');
+  w.hidden = !S.waiting.length;
+  w.textContent = S.waiting.length ? `The link names ${S.compare.length + S.waiting.length} configurations to compare; `
+    + `${MAX_COMPARE} are compared at a time. Left out for now, kept in the link: `
+    + `${S.waiting.map((c) => describe(withBase(configPart(req), c))).join('; ')}. Removing a row compares the next.` : '';
 }
 
 function clearCompare() {
+  showWaiting(formRequest());
   $('compare-table').tHead.replaceChildren();
   $('compare-table').tBodies[0].replaceChildren();
 }

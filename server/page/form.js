@@ -393,8 +393,9 @@ function flat(obj) {
 
 function stateQuery(req) {
   const parts = flat(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
-  /* a pinned field that is not set is "key:" (parseQuery) */
-  for (const c of S.compare)
+  /* a pinned field that is not set is "key:" (parseQuery); the entries
+   * waiting past the four compared stay in the link (docs/planner.md) */
+  for (const c of [...S.compare, ...S.waiting])
     parts.push(`cmp=${enc(flat(c).map(([k, v]) => `${k}:${v === null ? '' : v}`).join(';'))}`);
   return parts.join('&');
 }
@@ -446,10 +447,12 @@ function parseQuery(search) {
         if (i > 0 && kv.slice(i + 1) === '' && S.request[kv.slice(0, i)]) c[kv.slice(0, i)] = null;
         else if (i > 0) putQuery(c, kv.slice(0, i), kv.slice(i + 1));
       }
-      if (Object.keys(c).length && cmp.length < MAX_COMPARE) cmp.push(otherModel(c, false));
+      if (Object.keys(c).length) cmp.push(otherModel(c, false));
     } else putQuery(req, k, v);
   }
-  return { req: otherModel(req, true), cmp };
+  /* Past MAX_COMPARE an entry waits: named on the page, kept in the link,
+   * compared when a row is removed (docs/planner.md, "Comparison"). */
+  return { req: otherModel(req, true), cmp: cmp.slice(0, MAX_COMPARE), waiting: cmp.slice(MAX_COMPARE) };
 }
 
 function updateLink(req, push) {

@@ -329,7 +329,7 @@ function refusalText(r) {
 
 const S = {
   doc: null, params: null, models: [], profiles: null, defaultProfile: null, request: null, controls: {},
-  compare: [], runs: 0, generation: 0,
+  compare: [], waiting: [], runs: 0, generation: 0,
   /* inputState() of the inputs last sent, and the status the stale mark
    * covered (answers.js markStale) */
   asked: null, shownStatus: null,
@@ -393,8 +393,9 @@ async function start() {
   /* the header line and the Platform help follow the chosen profile's set from here */
   renderCalibration(params.body);
   for (const p of PANELS) if (hasPath(p.path)) buildPanel(p);
-  const { req, cmp } = parseQuery(location.search);
+  const { req, cmp, waiting } = parseQuery(location.search);
   S.compare = cmp;
+  S.waiting = waiting;
   setForm(req);
   $('form').addEventListener('submit', (ev) => { ev.preventDefault(); predict(true); });
   $('add-compare').addEventListener('click', addCompare);
