@@ -422,6 +422,45 @@ check_phone(int port)
 	CHECK_INT(cdp_viewport(B, 1280, 800, 0), 0);
 }
 
+/* The form's n is marked on the power plot when it is above 256 (300 and
+ * 1000 were not: the axis ended at 256, with no word), the axis reaching
+ * it; each end label stays inside its drawing, also in a wider font (one
+ * read "chose" at 1280 px). docs/planner.md, "Plots". */
+static void
+check_plot_load(int port)
+{
+	static const int loads[] = { 200, 300, 1000 };
+	for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
+		char page[160], expr[512];
+		snprintf(page, sizeof page, "http://127.0.0.1:%d/?platform=H100&model=Qwen3-8B&concurrency=%d", port,
+		         loads[i]);
+		CHECK_INT(cdp_navigate(B, page), 0);
+		CHECK(page_wait_runs(B, 1));
+		snprintf(expr, sizeof expr,
+		         "(() => { const s = document.querySelector('#plot-node_power_w svg.chart'); if (!s) return false;"
+		         " const rows = [...document.querySelectorAll('#plot-node_power_w table tbody tr')];"
+		         " return s.querySelectorAll('line.marker').length === 1"
+		         "  && Number(rows[rows.length - 1].cells[0].textContent) >= %d; })()", loads[i]);
+		json_t *v = cdp_eval(B, expr);
+		if (!json_is_true(v))
+			fprintf(stderr, "n = %d: not marked on the power plot\n", loads[i]);
+		CHECK(json_is_true(v));
+		json_decref(v);
+	}
+	/* through the CSSOM: the page's policy refuses an inline <style> */
+	page_eval_ok(B, "(() => { const sh = document.styleSheets[0];"
+	                " sh.insertRule('svg.chart .direct { font-size: 22px; }', sh.cssRules.length);"
+	                " document.querySelectorAll('#plot-list figure').forEach((f) => f.redraw()); return 1; })()");
+	char *out = cdp_eval_str(B, "[...document.querySelectorAll('#plot-list svg.chart')].flatMap((s) =>"
+	                            " [...s.querySelectorAll('text.direct')].filter((t) => { const b = t.getBBox();"
+	                            " return b.x + b.width > s.viewBox.baseVal.width; }).map((t) => t.textContent)).join(' ')");
+	if (out[0])
+		fprintf(stderr, "end labels past the drawing: %s\n", out);
+	CHECK(out[0] == 0);
+	free(out);
+	page_eval_ok(B, "(() => { const sh = document.styleSheets[0]; sh.deleteRule(sh.cssRules.length - 1); return 1; })()");
+}
+
 int
 main(void)
 {
@@ -439,6 +478,7 @@ main(void)
 		check_shared_url(S.port);
 		check_calibration();
 		check_phone(S.port);
+		check_plot_load(S.port);
 		check_bad_link_value(S.port);
 		check_busy_retry(S.port);
 		CHECK_INT(cdp_page_errors(B), 0);

@@ -63,15 +63,17 @@ async function runBatch(req) {
   const curveShared = Object.assign({}, shared);
   delete curveShared.rate;
   const configs = [configPart(req), ...S.compare.map((c) => withBase(configPart(req), c))];
+  /* the form's n, when it is the load (in an open loop it is a limit) */
+  const grid = gridTo(req.rate === undefined ? Number(req.concurrency) : NaN);
   const items = [];
   const index = { curves: [], rows: [] };
   configs.forEach((c, i) => {
-    index.curves.push(GRID.map((n) => items.push(Object.assign({}, c, curveShared, { concurrency: n })) - 1));
+    index.curves.push(grid.map((n) => items.push(Object.assign({}, c, curveShared, { concurrency: n })) - 1));
     if (i > 0) index.rows.push(items.push(Object.assign({}, c, shared)) - 1);
   });
   const r = await api('/v1/predict/batch', items);
   const results = r.ok && r.body && Array.isArray(r.body.results) ? r.body.results : null;
-  return { configs, index, results, error: results ? null : r.body, refused: results ? null : r };
+  return { configs, grid, index, results, error: results ? null : r.body, refused: results ? null : r };
 }
 
 /* The inputs as the planner set them: the request and the kind of load
@@ -301,10 +303,10 @@ function logTicks(lo, hi) {
 /* A line chart into `box`: series [{name, color, dash, points: [{x, y,
  * lo?, hi?}]}], log x (base 2 ticks), linear or log y; bands where the
  * points have lo/hi; `marker` draws a vertical line at that x. */
-function drawChart(box, spec) {
+function drawChart(box, spec, padR) {
   const W = Math.max(280, Math.min(box.clientWidth || 640, 900));
   const H = Math.round(Math.max(220, Math.min(W * 0.5, 340)));
-  const m = { l: 58, r: spec.series.some((x) => x.short) ? 58 : 12, t: 12, b: 44 };
+  const m = { l: 58, r: padR || (spec.series.some((x) => x.short) ? 58 : 12), t: 12, b: 44 };
   const pts = spec.series.flatMap((s) => s.points);
   const xs = pts.map((p) => p.x);
   const ys = pts.flatMap((p) => [p.y, p.lo, p.hi]).filter((v) => Number.isFinite(v) && (!spec.ylog || v > 0));
@@ -348,6 +350,10 @@ function drawChart(box, spec) {
   if (Number.isFinite(spec.marker) && spec.marker >= x0 && spec.marker <= x1)
     g.append(svg('line', { x1: X(spec.marker), x2: X(spec.marker), y1: m.t, y2: H - m.b, class: 'marker' }));
   box.replaceChildren(g);
+  /* The end labels inside the drawing whatever the font: measured once
+   * drawn, the margin widened to the longest and drawn again. */
+  const need = Math.max(0, ...[...g.querySelectorAll('text.direct')].map((t) => t.getComputedTextLength()));
+  if (!padR && W - m.r + 4 + need > W - 2) drawChart(box, spec, Math.ceil(need) + 8);
 }
 
 /* Each line's short name at its right end, pushed apart so that no two
@@ -403,7 +409,7 @@ function renderPlots(batch) {
       short: k === 0 ? 'chosen' : `#${k}`, color: COLORS[k], dash: DASHES[k], width: k === 0 ? 3 : 2,
       points: batch.index.curves[k].map((i, j) => {
         const [y, iv] = pick(batch.results[i], c.field);
-        return { x: GRID[j], y, lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN };
+        return { x: batch.grid[j], y, lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN };
       }),
     })).filter((s) => s.points.some((p) => Number.isFinite(p.y)));
     if (!series.length) continue;

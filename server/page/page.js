@@ -139,8 +139,13 @@ const CURVES = [
 ];
 /* Quantities in the comparison table, each when the answers have it. */
 const COMPARE_FIELDS = ['node_power_w', 'energy_per_output_token_j', 'latency_s', 'throughput_tok_s'];
-/* Concurrency grid of the curves: 1 to 256 in quarter octaves. */
-const GRID = Array.from({ length: 33 }, (_, k) => Math.pow(2, k / 4));
+/* Concurrency grid of the curves: 1 to 256 in quarter octaves, on to the
+ * first quarter octave at or past the form's n when that is above 256, so
+ * that the load is on the axis and marked (docs/planner.md, "Plots"). */
+function gridTo(n) {
+  const last = Math.max(32, Number.isFinite(n) && n > 0 ? Math.ceil(4 * Math.log2(n) - 1e-9) : 0);
+  return Array.from({ length: last + 1 }, (_, k) => Math.pow(2, k / 4));
+}
 const MAX_COMPARE = 4;
 const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8c6d00'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2'];
