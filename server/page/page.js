@@ -211,7 +211,7 @@ function svg(tag, attrs, ...kids) {
  * 1000 on. A number below 10⁻³ is written with an exponent (1.506e-6), and
  * so is every number of its group (an estimate and its interval: `sci`,
  * from sciGroup), so one row never mixes 0.000001506 with 8.576e-7
- * (docs/planner.md, The answer). */
+ * (docs/planner.md, "Answer"). */
 function fmt(x, sci) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
   const a = Math.abs(x);
