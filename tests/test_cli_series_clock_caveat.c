@@ -1,6 +1,6 @@
 /*
  * A running series' clock caveat names what set the clock, as a single
- * load's does (docs/cli.md, "predict"; docs/http-api.md, "Warnings"): an
+ * load's does (docs/cli.md, "predict"; docs/http-api.md, "The prediction object"): an
  * A100 series locked at 600 MHz said "platform: the GPU settles at 600
  * MHz" where --concurrency 8 at the same lock says "sm_clock_mhz: no
  * clock-locked runs ..."; a series the board's limit lowers on every step

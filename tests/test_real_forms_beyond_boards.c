@@ -6,7 +6,7 @@
  * draws (up to 29.7 MW for an 8 x H100 node); they were scored, for medians of
  * 474 423.66 % and 2 922 388.53 %. Such runs are not scored now, with the
  * reason, and the medians are over the rest (docs/validation.md, "Candidate
- * law terms"); the published choice's row is unchanged.
+ * terms"); the published choice's row is unchanged.
  */
 #include "tests/support/support.h"
 
