@@ -151,8 +151,12 @@ add_engines(wc_engine_log *e, wc__engine_counters *set)
 /* A counter column with no value on any line is unknown, not 0: it is
  * read as a log without it (blank throughput and energy per token, the
  * manifest's counts standing in); read as 0 it gave 0 tok/s, 0 tokens
- * and 0 iterations silently. A counter whose first value comes after the
- * log's first row and exceeds what it counts over the spacing before
+ * and 0 iterations silently. So is a column one of whose data-parallel
+ * engines has no value on any line while the others count: the sum is
+ * unknown, not the others' part (added up without it, that engine's
+ * share of the tokens was lost silently).
+ * A counter whose first value comes after the log's first row and
+ * exceeds what it counts over the spacing before
  * that row at the fastest pace it shows anywhere (max_rate) counted
  * there unseen: it started mid-run, so the column counts all its work
  * only from that row (counted_from; ingest cuts its rows there as it
@@ -166,25 +170,37 @@ late_counters(wc_engine_log *e, const wc__engine_counters *set, const char *path
 	const wc__engine_counter *late = NULL;
 	int more = 0;
 	for (int c = WC_ENG_PROMPT_TOKENS; c < WC_ENG_COLUMNS; c++) {
+		const wc__engine_counter *none = NULL; /* an engine's counter without a value */
 		int any = 0;
 		for (size_t k = 0; e->col[c] && k < set->n; k++) {
 			const wc__engine_counter *s = &set->s[k];
+			if (s->col == (wc_engine_column)c && s->first >= e->n)
+				none = none ? none : s;
+			any |= s->col == (wc_engine_column)c && s->first < e->n;
+		}
+		if (e->col[c] && (!any || none)) {
+			char name[128];
+			if (!any)
+				wc__warn(opt, path, ": %s has no value on any line (blank or NaN): unknown, not 0; read as "
+				         "absent", wc_engine_column_name((wc_engine_column)c));
+			else
+				wc__warn(opt, path, ": %s has no value on any line (blank or NaN) while the other engines "
+				         "count: their sum is unknown, not a part; %s read as absent",
+				         wc__engine_series_name(none->col, none->engine, name, sizeof name),
+				         wc_engine_column_name((wc_engine_column)c));
+			free(e->col[c]);
+			e->col[c] = NULL;
+		}
+		for (size_t k = 0; e->col[c] && k < set->n; k++) {
+			const wc__engine_counter *s = &set->s[k];
 			const size_t f = s->first;
-			if (s->col != (wc_engine_column)c || f >= e->n)
-				continue;
-			any = 1;
-			if (f == 0 || !(s->v[f] > s->max_rate * (e->t[f] - e->t[f - 1])))
+			if (s->col != (wc_engine_column)c || f == 0 ||
+			    !(s->v[f] > s->max_rate * (e->t[f] - e->t[f - 1])))
 				continue;
 			e->counted_from[c] = f > e->counted_from[c] ? f : e->counted_from[c];
 			more += late != NULL;
 			late = late ? late : s;
 		}
-		if (!e->col[c] || any)
-			continue;
-		wc__warn(opt, path, ": %s has no value on any line (blank or NaN): unknown, not 0; read as absent",
-		         wc_engine_column_name((wc_engine_column)c));
-		free(e->col[c]);
-		e->col[c] = NULL;
 	}
 	if (!late)
 		return;

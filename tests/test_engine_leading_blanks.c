@@ -12,7 +12,8 @@
  * whose first value is more than a spacing counts at its fastest pace
  * started mid-run: the row starts there (it counted from it over the
  * whole window, energy from the start); one blank on every line is
- * absent, not 0 (it gave 0 tok/s silently).
+ * absent, not 0 (it gave 0 tok/s silently), and so is a sum of engines
+ * one of which is blank on every line (it gave the others' tokens alone).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -245,6 +246,61 @@ counter_late_ingest(void)
 	free(buf);
 }
 
+/* Two data-parallel engines, engine 1's token counter blank on every
+ * line while engine 0 counts (vLLM V1's engine label, SGLang's dp_rank):
+ * the sum is unknown, read as a log without the column, warned naming
+ * engine 1's series; added up without it, it was engine 0's tokens alone,
+ * silently. The step counter both engines fill is added up as before. */
+static void
+engine_never_counts(void)
+{
+	static const char *const label[] = { "vllm:", "engine", "sglang:", "dp_rank" };
+	for (int k = 0; k < 2; k++) {
+		const char *pre = label[2 * k], *lab = label[2 * k + 1];
+		char body[1024], want[256];
+		snprintf(body, sizeof body,
+		         "timestamp,\"%sgeneration_tokens_total{%s=\"\"0\"\"}\",\"%sgeneration_tokens_total{%s=\"\"1\"\"}\","
+		         "\"%sprompt_tokens_total{%s=\"\"0\"\"}\",\"%sprompt_tokens_total{%s=\"\"1\"\"}\"\n"
+		         "1000,10,,4,3\n1001,20,,6,5\n1002,30,nan,8,7\n1003,40,,10,9\n",
+		         pre, lab, pre, lab, pre, lab, pre, lab);
+		test_warnings w;
+		wc_engine_log *e = read_log(k ? "never_sglang.csv" : "never_vllm.csv", body, &w);
+		if (!e)
+			continue;
+		snprintf(want, sizeof want, "generation_tokens_total{%s=\"1\"} has no value on any line (blank or NaN) "
+		         "while the other engines count: their sum is unknown, not a part; generation_tokens_total read "
+		         "as absent", lab);
+		CHECK_CONTAINS(w.text, want);
+		CHECK(e->col[WC_ENG_GENERATION_TOKENS] == NULL);
+		CHECK(isnan(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1003.0)));
+		CHECK_NEAR(wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1003.0) -
+		           wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1000.0), 12.0, 0);
+		wc_engine_free(e);
+	}
+
+	/* ingested without a manifest: no output-token count, no throughput;
+	 * it read 100 tok/s, engine 0's half of the 200 */
+	char *buf = malloc(16384);
+	size_t len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,"
+	                              "\"vllm:generation_tokens_total{engine=\"\"0\"\"}\","
+	                              "\"vllm:generation_tokens_total{engine=\"\"1\"\"}\"\n");
+	for (int k = 0; k <= 40; k++)
+		len += (size_t)snprintf(buf + len, 16384 - len, "%.3f,%d,%d,\n", T0 + 0.5 * k, k < 10 ? 0 : 8,
+		                        k < 10 ? 0 : 50 * (k - 10));
+	run_result r;
+	char v[64];
+	char *text = ingest_run("engine_never", buf, &r);
+	CHECK_CONTAINS(r.err, "engine.csv: generation_tokens_total{engine=\"1\"} has no value on any line");
+	CHECK_CONTAINS(r.err, "1 of 1 rows have no output-token count");
+	test_csv_field(text ? text : "", "throughput_tok_s", v, sizeof v);
+	CHECK(v[0] == '\0');
+	test_csv_field(text ? text : "", "energy_per_token_j", v, sizeof v);
+	CHECK(v[0] == '\0');
+	free(text);
+	run_result_free(&r);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -254,6 +310,7 @@ main(void)
 	engine_added_later();
 	gauge_late_ingest();
 	counter_late_ingest();
+	engine_never_counts();
 	free(dir);
 	return check_report("test_engine_leading_blanks");
 }

@@ -16,7 +16,8 @@
  * started mid-run: the row starts at its first value (it read 480.38
  * tok/s, 0.52336 J/token over the whole level); the token and step
  * counters blank on every line are absent (they read 0 tok/s, 0 tokens,
- * 0 iterations).
+ * 0 iterations), and so is the token counter of two engines one of which
+ * is blank on every line (it read engine 0's half of the tokens).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -124,9 +125,10 @@ tokens_never(const char *name, int line)
 }
 
 /* Two engines: each holds half of every value (the cache's share whole),
- * engine 1's generation_tokens_total blank on the first row. */
+ * engine 1's generation_tokens_total blank on the first row, or with
+ * `never` on every line. */
 static char *
-split_engines(void)
+split_engines(int never)
 {
 	size_t cap = strlen(text[1]) * 8 + 4096, len = 0;
 	char *out = malloc(cap), *src = strdup(text[1]), *save = NULL, *names[64];
@@ -143,7 +145,7 @@ split_engines(void)
 					len += (size_t)snprintf(out + len, cap - len, "%s\"vllm:%s{engine=\"\"%d\"\"}\"", sep, f, e);
 				else if (j == 0)
 					len += (size_t)snprintf(out + len, cap - len, "%s", f);
-				else if (line == 1 && e == 1 && strcmp(names[j], "generation_tokens_total") == 0)
+				else if ((line == 1 || never) && e == 1 && strcmp(names[j], "generation_tokens_total") == 0)
 					len += (size_t)snprintf(out + len, cap - len, ",");
 				else
 					len += (size_t)snprintf(out + len, cap - len, "%s%.17g", sep,
@@ -206,7 +208,7 @@ main(void)
 	free(run);
 
 	/* two engines, one blank cell of engine 1 on the first row */
-	e = split_engines();
+	e = split_engines(0);
 	run = copy_run(root, "engines", e);
 	if (ingest(run, &dp, &w))
 		same_row(&dp.rows[0], r);
@@ -279,6 +281,27 @@ main(void)
 	free(run);
 	wc_ingest_result_clear(&late);
 	wc_ingest_result_clear(&never);
+
+	/* two engines, engine 1's generation_tokens_total blank on every
+	 * line: the sum is unknown, read as without the column -- the level's
+	 * 213.36 output tokens a request (570.08 tok/s, 0.44102 J/token), the
+	 * steps counted as before; added up without engine 1 it read engine
+	 * 0's half, 285.15 tok/s and 0.88170 J/token, silently */
+	wc_ingest_result half = { NULL, 0, 0 };
+	e = split_engines(1);
+	run = copy_run(root, "engine_never", e);
+	if (ingest(run, &half, &w)) {
+		const wc_ingest_row *g = &half.rows[0];
+		CHECK_CONTAINS(w.text, "generation_tokens_total{engine=\"1\"} has no value on any line (blank or NaN) "
+		               "while the other engines count");
+		CHECK_NEAR(g->run.throughput_tok_s, 570.077, 0.005);
+		CHECK_NEAR(g->run.energy_per_token_j, 0.44102, 5e-5);
+		CHECK_NEAR(g->iterations, r->iterations, 0);
+		CHECK_NEAR(g->start_epoch, r->start_epoch, 0);
+	}
+	free(e);
+	free(run);
+	wc_ingest_result_clear(&half);
 
 	wc_ingest_result_clear(&ref);
 	wc_ingest_result_clear(&cnt);
