@@ -250,10 +250,21 @@ wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "step: must be >= 0.001 s");
 	if (!(o->end >= o->start))
 		return wc_error_set(err, WC_EINVAL, "end: before start");
+	/* The grid's step count, here alone: (end - start) / step is whole
+	 * for a grid's own end, but decimal times make it fall just short
+	 * (1796559568.6 - 1796559249.3 over 3.1 s gives 102.99999998), and
+	 * the floor dropped the last step with every value held there; a
+	 * range of one 2.3 s step was refused as shorter than the step. A
+	 * range within 1e-6 s of whole steps (far below Prometheus's
+	 * milliseconds, as the samples' times are matched in fleet_samples.c)
+	 * is whole steps (docs/fleet.md, "Queries"). */
+	double q = (o->end - o->start) / o->step, whole = round(q);
+	if (fabs(q - whole) * o->step <= 1e-6)
+		q = whole;
 	/* A step longer than the range made one row claiming the whole step,
 	 * --step 1e9 a duration of 1e9 s from the files' first scrape alone:
 	 * no row may claim more time than the range holds (docs/fleet.md). */
-	if (o->step > o->end - o->start) {
+	if (q < 1.0) {
 		char a[40], b[40];
 		wc_prom_format_time(o->start, a, sizeof a);
 		wc_prom_format_time(o->end, b, sizeof b);
@@ -264,7 +275,7 @@ wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 		                    "shorter (%s to %s, %g s)", o->step, floor((o->end - o->start) * 1000.0) / 1000.0,
 		                    a, b, o->end - o->start);
 	}
-	double steps = floor((o->end - o->start) / o->step + 1e-9) + 1.0;
+	double steps = floor(q) + 1.0;
 	if (steps > 1e9)
 		return wc_error_set(err, WC_EINVAL, "step: %.0f steps between start and end (at most 1e9)",
 		                    steps);
