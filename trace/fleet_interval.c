@@ -49,9 +49,47 @@ missed_scrapes(const wc_prom_series *s, double spacing, double median)
 	return !s->query_range && k >= 2.0 && fabs(spacing - k * median) <= (FLEET_INTERVAL_SLACK - 1.0) * median;
 }
 
-static double
-interval_of(const wc_prom_series *s, double *tmp)
+/* A grid that outran the scrapes: a step shorter than the scrape
+ * interval leaves one step without a value every 1 / (1 - step /
+ * interval) steps, as regularly as the scrapes (2 s scrapes under --step
+ * 1.85: every 12 or 13 steps, under the tenth of spacings a missed scrape
+ * may take), and each was a gap that claimed an outage ("exporter
+ * down?") where Prometheus held every scrape. Missed scrapes fall
+ * anywhere: holes of one step, at least four, whose distances differ by
+ * one step at most are the interval's own, and the interval counts them
+ * (docs/fleet.md, "Queries"). */
+static int
+grid_outran(const wc_prom_series *s, double median)
 {
+	if (!s->query_range || !(median > 0.0))
+		return 0;
+	long last = -1, lo = 0, hi = 0;
+	size_t holes = 0;
+	for (size_t j = 0; j + 1 < s->n; j++) {
+		double sp = s->t[j + 1] - s->t[j];
+		if (fabs(sp - 2.0 * median) > 1e-6 + 1e-3 * median)
+			continue;
+		long at = lround((s->t[j] - s->t[0]) / median);
+		if (last >= 0) {
+			long d = at - last;
+			lo = holes == 1 || d < lo ? d : lo;
+			hi = holes == 1 || d > hi ? d : hi;
+		}
+		last = at;
+		holes++;
+	}
+	return holes >= 4 && hi - lo <= 1;
+}
+
+/* The interval as above. When the grid outran the scrapes (its holes
+ * counted in), *res is the measure's resolution, one grid step over the
+ * spacings counted (the span's ends fall anywhere in a step), and the
+ * step must be the interval or longer within it: a grid shows its
+ * scrapes' spacing with no jitter to allow. *res is 0 otherwise. */
+static double
+interval_of(const wc_prom_series *s, double *tmp, double *res)
+{
+	*res = 0.0;
 	if (s->n < 2)
 		return 0.0;
 	size_t n = s->n - 1, kept = 0, missed = 0;
@@ -61,11 +99,16 @@ interval_of(const wc_prom_series *s, double *tmp)
 	for (size_t j = 0; j < n; j++)
 		missed += tmp[j] >= one && tmp[j] < 2.5 * median && !missed_scrapes(s, tmp[j], median);
 	double cut = (double)missed <= fmax(1.0, (FLEET_INTERVAL_SLACK - 1.0) * (double)n) ? one : 2.5 * median;
+	int outran = grid_outran(s, median);
+	if (outran)
+		cut = 2.5 * median;
 	for (size_t j = 0; j < n; j++)
 		if (tmp[j] < cut && !missed_scrapes(s, tmp[j], median)) {
 			sum += tmp[j];
 			kept++;
 		}
+	if (outran)
+		*res = median / (double)kept;
 	return sum / (double)kept;
 }
 
@@ -106,7 +149,8 @@ wc__fleet_grid_ms(const wc_prom_series *s, double *tmp)
 double
 wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 {
-	double v = interval_of(s, tmp);
+	double res;
+	double v = interval_of(s, tmp, &res);
 	if (!(v > 0.0))
 		return 0.0;
 	long long g = s->query_range ? wc__fleet_grid_ms(s, tmp) : 0;
@@ -114,7 +158,8 @@ wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 		return suggested(v);
 	/* The least multiple of the grid's step that the check accepts:
 	 * with a 10 s step over 15 s scrapes, 20 s. */
-	double k = ceil(v / ((double)g / 1000.0 * FLEET_INTERVAL_SLACK) - 1e-9);
+	double k = res > 0.0 ? ceil((v - res) / ((double)g / 1000.0) - 1e-9)
+	                     : ceil(v / ((double)g / 1000.0 * FLEET_INTERVAL_SLACK) - 1e-9);
 	return (k > 1.0 ? k : 1.0) * (double)g / 1000.0;
 }
 
@@ -135,7 +180,7 @@ refuse(const wc_fleet *f, const fleet_group *g, double worst, const char *series
  * sparsest series' interval and which, the page's first and last sample
  * times and a series holding one. */
 typedef struct {
-	double iv[2], lo[2], hi[2];
+	double iv[2], need[2], res[2], lo[2], hi[2];
 	long which[2], any[2];
 } page_measure;
 
@@ -189,7 +234,8 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	}
 	for (size_t g = 0; g < f->n_groups; g++)
 		for (int k = 0; k < 2; k++) {
-			pm[g].iv[k] = pm[g].hi[k] = 0.0;
+			pm[g].iv[k] = pm[g].need[k] = pm[g].hi[k] = 0.0;
+			pm[g].res[k] = 0.0;
 			pm[g].lo[k] = INFINITY;
 			pm[g].which[k] = pm[g].any[k] = -1;
 		}
@@ -206,16 +252,19 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		pm[g].lo[k] = fmin(pm[g].lo[k], s->t[0]);
 		pm[g].hi[k] = fmax(pm[g].hi[k], s->t[s->n - 1]);
 		pm[g].any[k] = (long)i;
-		double v = interval_of(s, tmp);
-		if (v > pm[g].iv[k]) {
+		double res;
+		double v = interval_of(s, tmp, &res), need = res > 0.0 ? v - res : v / FLEET_INTERVAL_SLACK;
+		if (need > pm[g].need[k]) {
 			pm[g].iv[k] = v;
+			pm[g].need[k] = need;
+			pm[g].res[k] = res;
 			pm[g].which[k] = (long)i;
 		}
 	}
 	free(tmp);
 	/* The sparsest group measured on this page names the step that suits
 	 * them all; a group not measured yet (one sample) waits for a page. */
-	double worst = 0.0;
+	double worst = 0.0, need = 0.0, res = 0.0;
 	long wg = -1;
 	int wk = 0;
 	for (size_t g = 0; g < f->n_groups; g++) {
@@ -225,16 +274,18 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		if (pm[g].which[0] < 0 || pm[g].which[1] < 0)
 			continue;
 		f->g[g].interval_checked = 1;
-		int k = pm[g].iv[1] > pm[g].iv[0];
-		if (pm[g].iv[k] > worst) {
+		int k = pm[g].need[1] > pm[g].need[0];
+		if (pm[g].need[k] > need) {
+			need = pm[g].need[k];
 			worst = pm[g].iv[k];
+			res = pm[g].res[k];
 			wg = (long)g;
 			wk = k;
 		}
 	}
 	long series = wg >= 0 ? pm[wg].which[wk] : -1;
 	free(pm);
-	if (wg < 0 || worst <= f->o.step * FLEET_INTERVAL_SLACK)
+	if (wg < 0 || (res > 0.0 ? worst - res <= f->o.step : worst <= f->o.step * FLEET_INTERVAL_SLACK))
 		return WC_OK;
 	return refuse(f, &f->g[wg], worst, set->s[series].key, err);
 }
