@@ -142,6 +142,50 @@ check_data_ends(void)
 	free(out);
 }
 
+/* The engine's load and every GPU's power stop together, the power comes
+ * back and the engine does not by the range's end: the end said "nor the
+ * group's GPU power" of GPUs with values there. The gap is split where
+ * the power resumes, each part named by what it lacked. */
+static void
+check_power_back(void)
+{
+	char text[65536];
+	size_t len = 0;
+	for (int t = 0; t <= 90; t++) {
+		if (t < 60 || t >= 70)
+			len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:9400\n"
+			                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-0\",modelName=\"NVIDIA H100 "
+			                        "80GB HBM3\",Hostname=\"h1\"} 300\nDCGM_FI_DEV_POWER_USAGE{gpu=\"1\",UUID="
+			                        "\"GPU-1\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"h1\"} 300\n",
+			                        1767225600 + t);
+		if (t < 60)
+			len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h1:8000\n"
+			                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n", 1767225600 + t);
+	}
+	char *in = path_join(dir, "back.prom"), *out = path_join(dir, "back.csv");
+	CHECK(write_text(in, text) == 0);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--end", "1767225690", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	const char *e = "vllm:num_requests_running{instance=\"h1:8000\",model_name=\"Qwen/Qwen3-8B\"}: ";
+	char want[512];
+	snprintf(want, sizeof want, "%sno sample, nor of the group's GPU power (2 series), at 2026-01-01T00:01:00.000Z", e);
+	CHECK_CONTAINS(r.err, want);
+	snprintf(want, sizeof want, "%sthe group's GPU power resumes at 2026-01-01T00:01:10.000Z, not this series; "
+	         "10 s left out of group 'h1'", e);
+	CHECK_CONTAINS(r.err, want);
+	snprintf(want, sizeof want, "%sno sample at 2026-01-01T00:01:10.000Z", e);
+	CHECK_CONTAINS(r.err, want);
+	snprintf(want, sizeof want, "%snot resumed by the end of the range (2026-01-01T00:01:30.000Z); 21 s left out "
+	         "of group 'h1'", e);
+	CHECK_CONTAINS(r.err, want);
+	CHECK(r.err && !strstr(r.err, "nor the group's GPU power;"));
+	run_result_free(&r);
+	free(in);
+	free(out);
+}
+
 /* The same file twice: a sample not after the previous one. Of a DCGM
  * series with its 8 usual labels the message was cut before its reason
  * ("...: sample at 2026-12-06T02:52:43...") and the path rule put "..."
@@ -243,6 +287,7 @@ main(void)
 {
 	dir = test_tmpdir("prom_messages");
 	check_data_ends();
+	check_power_back();
 	check_not_after();
 	check_gap_parts();
 	/* The smoke test's case: the GPU's host and the engine's differ. */

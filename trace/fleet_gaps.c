@@ -140,6 +140,17 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 	 * last step out was never named; each part is now said with its own
 	 * series, time and length. */
 	double began = g->in_gap ? g->gap_began : t;
+	/* The same rule when the engine's load and the GPUs' power lacked
+	 * together and the power is back first: the lack is the engine's
+	 * series still, so the gap went on as one, and at the range's end
+	 * said "nor the group's GPU power" of GPUs that had values there. */
+	if (g->in_gap && g->gap_all && np > 0) {
+		char at[40];
+		wc_prom_format_time(t, at, sizeof at);
+		wc__fleet_warn(f, "%.300s: the group's GPU power resumes at %s, not this series; %.10g s left out of "
+		               "group '%s'", g->gap_series, at, round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
+		g->in_gap = 0;
+	}
 	if (g->in_gap && strcmp(lack, g->gap_series) != 0 && !gap_holds(g, set, state, np, nan_gpu, dropped_gpu))
 		end_gap(f, g, set, present, np, t);
 	if (!g->in_gap)
