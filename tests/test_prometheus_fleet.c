@@ -269,6 +269,21 @@ check_saved_json(const char *dir, const char *url, const char *verbose, const ch
 		argv[argc++] = paths[n];
 	}
 	CHECK_INT(n, 9);
+	/* Each series keeps the name it was read under: h2 exports both ITL
+	 * names and its new one is read, h1 the old one alone. One name for
+	 * all called h2's values by the old name, and a warning quoting them
+	 * named the series it did not quote. */
+	int new_sum = 0, new_count = 0, old_sum = 0;
+	for (int i = 0; i < n; i++) {
+		char *text = test_slurp(paths[i]);
+		new_sum += text && strstr(text, "\"__name__\":\"vllm:inter_token_latency_seconds_sum\"") != NULL;
+		new_count += text && strstr(text, "\"__name__\":\"vllm:inter_token_latency_seconds_count\"") != NULL;
+		old_sum += text && strstr(text, "\"__name__\":\"vllm:time_per_output_token_seconds_sum\"") != NULL;
+		free(text);
+	}
+	CHECK_INT(new_sum, 1);
+	CHECK_INT(new_count, 1);
+	CHECK_INT(old_sum, 1);
 	char *out = path_join(dir, "json.csv");
 	argv[argc++] = "-o";
 	argv[argc++] = out;

@@ -165,24 +165,27 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	 * [t - range, t], so this is (t - step, t] for millisecond timestamps
 	 * and each sample falls into exactly one step (docs/fleet.md). With
 	 * aliases, `or` keeps the first name's series and adds each later
-	 * name's only for label sets the earlier ones lack (the _over_time
-	 * functions drop the names, so an engine exporting two counts once). */
+	 * name's only for label sets the earlier ones lack (set operators
+	 * match labels without the name, so an engine exporting two counts
+	 * once). Each name's series gets its own name back: one name for all
+	 * called the new ITL histogram's values (1117.61) by the old name,
+	 * exported beside them at 100 x, and a warning named the series it
+	 * did not quote (docs/fleet.md, "Queries"). */
 	const char *fn = m < WC_FLEET_FIRST_COUNTER ? "avg" : "last";
 	long long range = ms - (ms > 1);
 	size_t used = 0;
-	int w = snprintf(buf, size, "label_replace(");
+	int w = 0;
 	for (int r = 0, first = 1; w >= 0 && (used += (size_t)w) < size; r++) {
 		const char *name = wc_fleet_metric_ranked(m, r);
 		if (!name)
 			break;
 		w = 0;
 		for (int k = 0; k < sides && w >= 0 && used + (size_t)w < size; k++, first = 0)
-			w += snprintf(buf + used + w, size - used - (size_t)w, "%s%s_over_time(%s{%s}[%lldms])",
-			              first ? "" : " or ", fn, name, sel[k], range);
+			w += snprintf(buf + used + w, size - used - (size_t)w,
+			              "%slabel_replace(%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", \"\", \"\")",
+			              first ? "" : " or ", fn, name, sel[k], range, name);
 	}
-	if (w >= 0 && used < size)
-		w = snprintf(buf + used, size - used, ", \"__name__\", \"%s\", \"\", \"\")", wc_fleet_metric_name(m));
-	if (w < 0 || used >= size || (size_t)w >= size - used)
+	if (w < 0 || used >= size)
 		return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);
 	return WC_OK;
 }
