@@ -209,7 +209,7 @@ as_steps(double v, int max_steps)
  * evaluates each with the prefix eval_<name> (docs/finetune.md,
  * "Evaluations a trainer state lists"); NaN when it holds none. */
 static int
-entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double train_s, double *out)
+entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double span_s, double *out)
 {
 	const char *key;
 	json_t *v;
@@ -225,15 +225,17 @@ entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double trai
 		if ((rc = state_number(ld, e, path, key, &r)))
 			return rc;
 		/* Seconds an evaluation took: below 0, or longer than the
-		 * train() call that ran it, no Trainer wrote. -20 s read +2.6 %
-		 * energy per step without a word, 1e300 s printed 300 digits
+		 * power log that holds the run's training, no Trainer wrote. -20 s
+		 * read +2.6 % energy per step without a word, 1e300 s printed 300
+		 * digits. No train_runtime bounds one: a resumed call's holds
+		 * none of the evaluations a crashed session left in the log
 		 * (docs/formats/finetune-telemetry.md, "Step logs"). */
 		wc__json_join(p, path, key);
 		if (r < 0)
 			return wc__json_fail(ld, p, "expected the evaluation's seconds (>= 0), got %.6g", r);
-		if (r > train_s)
-			return wc__json_fail(ld, p, "%.6g s is longer than train_runtime %.6g s, which holds the "
-			                     "evaluations during training: not a real eval_runtime", r, train_s);
+		if (r > span_s)
+			return wc__json_fail(ld, p, "%.6g s is longer than the power log, %.6g s from its first sample "
+			                     "to its last, which holds the run's training: not a real eval_runtime", r, span_s);
 		if (isfinite(r))
 			*out = isfinite(*out) ? *out + r : r;
 	}
@@ -241,7 +243,7 @@ entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double trai
 }
 
 static int
-state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
+state_history(wc__json_loader *ld, json_t *hist, double span_s, wc_trainer_state *out)
 {
 	char p[WC__JSON_PATH_MAX];
 	size_t i;
@@ -306,16 +308,21 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 		}
 		out->n_log_entries++;
 	}
-	/* An evaluation ran inside the train() call whose train_runtime entry
-	 * comes next (a resumed run logs one per call); those after the last
-	 * one are trainer.evaluate() after it, bounded by nothing here. */
-	double bound = INFINITY;
+	/* An evaluation up to the last train_runtime entry ran during
+	 * training, which the power log (when given) holds from its first
+	 * sample to its last; not within one call's train_runtime: a resumed
+	 * call's holds none of a crashed session's evaluations, kept in the
+	 * log from the checkpoint, and the log does not say where a session
+	 * began. Those after the last entry are trainer.evaluate() after
+	 * train(), which the power log need not hold: bounded by nothing. A
+	 * checkpoint's state, with no such entry, lists training's only. */
+	double bound = trained < 0 && !isnan(span_s) ? span_s : INFINITY;
 	for (i = n; i-- > 0;) {
 		double r = NAN;
 		e = json_array_get(hist, i);
 		wc__json_join_index(p, "/log_history", i);
 		if (state_number(ld, e, p, "train_runtime", &r) == WC_OK && isfinite(r))
-			bound = r;
+			bound = isnan(span_s) ? INFINITY : span_s;
 		else if ((rc = entry_eval_runtime(ld, e, p, bound, &r)))
 			return rc;
 	}
@@ -335,6 +342,12 @@ state_history(wc__json_loader *ld, json_t *hist, wc_trainer_state *out)
 
 int
 wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
+{
+	return wc_trainer_state_read_within(path, NAN, out, err);
+}
+
+int
+wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *out, wc_error *err)
 {
 	wc__json_loader ld = { path, err, 0 };
 	json_error_t jerr;
@@ -359,7 +372,7 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 	         !(rc = state_number(&ld, root, "", "save_steps", &ss)) &&
 	         !(rc = state_number(&ld, root, "", "eval_steps", &es)) &&
 	         !(rc = state_number(&ld, root, "", "num_input_tokens_seen", &tokens)))
-		rc = state_history(&ld, json_object_get(root, "log_history"), out);
+		rc = state_history(&ld, json_object_get(root, "log_history"), span_s, out);
 	if (rc == WC_OK && !(gs >= 1 && gs <= 1e9 && gs == floor(gs)))
 		rc = wc__json_fail(&ld, "/global_step", "expected the number of optimizer steps done (>= 1)");
 	if (rc != WC_OK)

@@ -87,6 +87,10 @@ typedef struct {
  *  a key of the wrong type is refused with its JSON path). Free with
  *  wc_trainer_state_free, also after a refusal. */
 int wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err);
+/** The same, with the seconds from the power log's first sample to its
+ *  last (NaN: none): an evaluation during training longer than that is
+ *  refused, as one below 0 always is. */
+int wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *out, wc_error *err);
 void wc_trainer_state_free(wc_trainer_state *s);
 
 /** The optimizer steps the run ran: global_step plus those its resumes ran

@@ -152,25 +152,42 @@ trainer_state(void)
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": \"fast\"}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected a number, got string");
-	/* Seconds no evaluation took: below 0, or beyond the train() call that
-	 * ran it (-20 s read +2.6 % energy per step without a word, 1e300 s
-	 * printed 300 digits); one after the last train_runtime entry ran
-	 * after train() and is bounded by nothing here. */
+	/* Seconds no evaluation took: below 0, or beyond the power log that
+	 * holds the run's training (-20 s read +2.6 % energy per step without
+	 * a word, 1e300 s printed 300 digits); one after the last train_runtime
+	 * entry ran after train() and is bounded by nothing here. */
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": -20, \"step\": 5}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected the evaluation's seconds "
 	               "(>= 0), got -20");
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": 20, \"step\": 5},\n"
 	                           " {\"eval_x_runtime\": 1e300, \"step\": 10}, {\"train_runtime\": 99.5, \"step\": 10}]}"), 0);
-	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
+	CHECK(wc_trainer_state_read_within(path, 700.0, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/1/eval_x_runtime: 1e+300 s is longer than "
-	               "train_runtime 99.5 s");
+	               "the power log, 700 s from its first sample to its last");
 	CHECK(strlen(err.msg) < 255);
+	/* Not by train_runtime: a session that crashed logs none, and the
+	 * resumed call's does not hold the evaluations the log kept from it
+	 * (300 s at step 140, a resume from checkpoint-140 training to 200 in
+	 * 120 s was refused). */
+	CHECK_INT(write_text(path, "{\"global_step\": 200, \"log_history\": [{\"eval_runtime\": 300, \"step\": 140},\n"
+	                           " {\"loss\": 1.4, \"step\": 200}, {\"train_runtime\": 120, \"step\": 200}]}"), 0);
+	CHECK_INT(wc_trainer_state_read_within(path, 1483.0, &st, &err), WC_OK);
+	CHECK_INT(st.n_evals, 1);
+	wc_trainer_state_free(&st);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	wc_trainer_state_free(&st);
+	/* a checkpoint's state (no train_runtime yet) lists training's only */
+	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": 800, \"step\": 5}]}"), 0);
+	CHECK(wc_trainer_state_read_within(path, 700.0, &st, &err) == WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "/log_history/0/eval_runtime: 800 s is longer than the power log, 700 s");
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": 20, \"step\": 5},\n"
 	                           " {\"train_runtime\": 99.5, \"step\": 10}, {\"eval_runtime\": 150, \"step\": 10}]}"), 0);
 	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
 	CHECK_INT(st.n_evals, 1);
 	CHECK_INT(st.n_post_evals, 1);
+	wc_trainer_state_free(&st);
+	CHECK_INT(wc_trainer_state_read_within(path, 100.0, &st, &err), WC_OK);
 	wc_trainer_state_free(&st);
 	/* Python's json.dump writes a NaN loss or an overflowed grad_norm as
 	 * bare NaN / Infinity: read as unknown, the rest as it is. */

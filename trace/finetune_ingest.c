@@ -208,11 +208,6 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 		c->steps_path[0] = '\0';
 	else if ((rc = wc_step_log_read(c->steps_path, &c->log, err)) != WC_OK)
 		return rc;
-	if (!c->steps_path[0] && find_trainer_state(c->dir, c->state_path, sizeof c->state_path)) {
-		if ((rc = wc_trainer_state_read(c->state_path, &c->state, err)) != WC_OK)
-			return rc;
-		c->have_state = 1;
-	}
 	wc_telemetry_options t = wc__ingest_reader_options(opt);
 	/* Without a step log the clock only orders the samples. */
 	t.utc_offset_s = isnan(c->m.utc_offset_s) ? 0.0 : c->m.utc_offset_s;
@@ -246,6 +241,14 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	if (c->m.finetune.gpus && c->pt->info.n_gpus != c->m.finetune.gpus)
 		return wc_error_set_path(err, WC_EINVAL, path, ": holds %d GPUs, but the job has gpus %d",
 		                         c->pt->info.n_gpus, c->m.finetune.gpus);
+	/* After the power log: its span bounds each evaluation during
+	 * training (docs/formats/finetune-telemetry.md, "Step logs"). */
+	if (!c->steps_path[0] && find_trainer_state(c->dir, c->state_path, sizeof c->state_path)) {
+		double span = c->pt->n ? c->pt->t[c->pt->n - 1] - c->pt->t[0] : NAN;
+		if ((rc = wc_trainer_state_read_within(c->state_path, span, &c->state, err)) != WC_OK)
+			return rc;
+		c->have_state = 1;
+	}
 	return WC_OK;
 }
 
