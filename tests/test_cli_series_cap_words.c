@@ -21,12 +21,7 @@ series_cap(const char *series, const char *cap, const char *const *want, const c
 	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--tp", "8", "--model",
 		               "Qwen/Qwen3-235B-A22B-Instruct-2507", "--running-series", series, "--power-cap",
 		               cap, NULL };
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	size_t need = strlen(r.out ? r.out : "") + strlen(r.err ? r.err : "") + 1;
-	char *all = malloc(need);
-	snprintf(all, need, "%s%s", r.out ? r.out : "", r.err ? r.err : "");
+	char *all = test_run_said(argv);
 	for (int i = 0; want[i]; i++)
 		CHECK_CONTAINS(all, want[i]);
 	for (int i = 0; never[i]; i++) {
@@ -35,7 +30,6 @@ series_cap(const char *series, const char *cap, const char *const *want, const c
 			fprintf(stderr, "  --power-cap %s says '%s':\n%s\n", cap, never[i], all);
 	}
 	free(all);
-	run_result_free(&r);
 }
 
 int

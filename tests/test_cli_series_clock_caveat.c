@@ -25,14 +25,7 @@ predict(const char *model, const char *const *extra)
 	for (int i = 0; extra[i] && n < 23; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	size_t need = strlen(r.out ? r.out : "") + strlen(r.err ? r.err : "") + 1;
-	char *all = malloc(need);
-	snprintf(all, need, "%s%s", r.out ? r.out : "", r.err ? r.err : "");
-	run_result_free(&r);
-	return all;
+	return test_run_said(argv);
 }
 
 static void

@@ -22,12 +22,7 @@ series_words(const char *series, const char *cap, const char *const *want, const
 {
 	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
 		               "--running-series", series, cap ? "--power-cap" : NULL, cap, NULL };
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	size_t need = strlen(r.out ? r.out : "") + strlen(r.err ? r.err : "") + 1;
-	char *all = malloc(need);
-	snprintf(all, need, "%s%s", r.out ? r.out : "", r.err ? r.err : "");
+	char *all = test_run_said(argv);
 	for (int i = 0; want[i]; i++)
 		CHECK_CONTAINS(all, want[i]);
 	for (int i = 0; never[i]; i++)
@@ -36,7 +31,6 @@ series_words(const char *series, const char *cap, const char *const *want, const
 			fprintf(stderr, "  %s (cap %s) says '%s':\n%s\n", series, cap ? cap : "none", never[i], all);
 		}
 	free(all);
-	run_result_free(&r);
 }
 
 /* samples 1 s apart: `first` once at `a`, then 2999 at `b` */

@@ -250,6 +250,19 @@ test_run_ok(const char *const *argv)
 	run_result_free(&r);
 }
 
+char *
+test_run_said(const char *const *argv)
+{
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	size_t need = strlen(r.out ? r.out : "") + strlen(r.err ? r.err : "") + 1;
+	char *all = malloc(need);
+	snprintf(all, need, "%s%s", r.out ? r.out : "", r.err ? r.err : "");
+	run_result_free(&r);
+	return all;
+}
+
 void
 test_usage_error(const char *const *argv, const char *needle)
 {

@@ -39,6 +39,9 @@ int test_exists(const char *path);
 char *test_slurp(const char *path);
 /** Run `argv` and check it succeeds (exit 0; its stderr printed if not). */
 void test_run_ok(const char *const *argv);
+/** Run `argv`, check it exits 0, and return its stdout then its stderr
+ *  as one text (malloc'd). */
+char *test_run_said(const char *const *argv);
 /** Run `argv` and check a usage error: exit 2, one line on stderr that
  *  contains `needle`, nothing on stdout. */
 void test_usage_error(const char *const *argv, const char *needle);
