@@ -28,7 +28,7 @@
 static char *
 late_sample_run(const char *dir)
 {
-	char *run = path_join(dir, "late_sample"), *p;
+	char *run = path_join(dir, "late_sample");
 	static char buf[4096];
 	size_t n = 0;
 	mkdir(run, 0755);
@@ -40,17 +40,13 @@ late_sample_run(const char *dir)
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "2026/07/18 10:00:%02d.%03d,0,%.1f\n", ms / 1000,
 		                      ms % 1000, w);
 	}
-	p = path_join(run, "power.csv");
-	CHECK_INT(write_text(p, buf), 0);
-	free(p);
-	p = path_join(run, "requests.json");
-	CHECK_INT(write_text(p, "{\"request_timestamps\":[1784368801.0,1784368803.0],\"input_lens\":[3000,1000],"
-	                        "\"output_lens\":[40,30],\"ttfts\":[0.3,0.3],\"itls\":[0.012,0.012]}"), 0);
-	free(p);
-	p = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(p, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Qwen3-8B\", "
-	                        "\"active_params_b\": 8.190427136, \"utc_offset_s\": 0}"), 0);
-	free(p);
+	free(test_fixture(run, "power.csv", buf));
+	free(test_fixture(run, "requests.json",
+	                  "{\"request_timestamps\":[1784368801.0,1784368803.0],\"input_lens\":[3000,1000],"
+	                  "\"output_lens\":[40,30],\"ttfts\":[0.3,0.3],\"itls\":[0.012,0.012]}"));
+	free(test_fixture(run, "wattcast-run.json",
+	                  "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Qwen3-8B\", "
+	                  "\"active_params_b\": 8.190427136, \"utc_offset_s\": 0}"));
 	return run;
 }
 
@@ -144,10 +140,7 @@ check_segments(const char *dir, const char *run)
 {
 	char *out = path_join(dir, "runs.csv");
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--segment", "1", NULL };
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	test_run_ok(argv);
 	char *csv = test_slurp(out);
 	CHECK_NEAR(row_value(csv, "#seg2", "max_w"), 400.0, 1e-9);
 	CHECK_NEAR(row_value(csv, "#seg3", "max_w"), 700.0, 1e-9);
