@@ -23,6 +23,7 @@
  * The killed writer kills itself after its Nth series.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
 #include "trace/trace.h"
@@ -96,25 +97,6 @@ __wrap_wc_series_write(const struct wc_write_batch *batch, const char *path, con
 	if (calls == meet_at)
 		tell('r', 1);
 	return rc;
-}
-
-static size_t
-series_count(const wc_ingest_result *res)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < res->n_rows; i++)
-		n += res->rows[i].series_len >= 2;
-	return n;
-}
-
-static void
-ingest(const char *folder, double segment_s, wc_ingest_result *res)
-{
-	wc_ingest_options o;
-	wc_error err;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	CHECK_INT(wc_ingest_run(folder, &o, res, &err), WC_OK);
 }
 
 /* A child that writes `res` to `out`; exit 0 when written. */
@@ -200,13 +182,13 @@ static void
 two_writers(const char *root, const char *folder)
 {
 	wc_ingest_result a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
-	ingest(folder, 1.0, &a); /* run_seg1 .. run_seg300 */
-	ingest(folder, 2.0, &b); /* run_seg1 .. run_seg150: the same names, other series */
+	test_ingest_ok(folder, 1.0, &a); /* run_seg1 .. run_seg300 */
+	test_ingest_ok(folder, 2.0, &b); /* run_seg1 .. run_seg150: the same names, other series */
 	char *out = path_join(root, "two.csv"), *series = path_join(root, "two.series");
 	int ready_a[2], ready_b[2], go_a[2], go_b[2];
 	CHECK(pipe(ready_a) == 0 && pipe(ready_b) == 0 && pipe(go_a) == 0 && pipe(go_b) == 0);
-	pid_t pa = writer(out, &a, (int)series_count(&a), 0, ready_a[1], go_a[0], 1);
-	pid_t pb = writer(out, &b, (int)series_count(&b), 0, ready_b[1], go_b[0], 0);
+	pid_t pa = writer(out, &a, (int)test_series_count(&a), 0, ready_a[1], go_a[0], 1);
+	pid_t pb = writer(out, &b, (int)test_series_count(&b), 0, ready_b[1], go_b[0], 0);
 	close(ready_a[1]);
 	close(ready_b[1]);
 	close(go_a[0]);
@@ -234,7 +216,7 @@ two_writers(const char *root, const char *folder)
 	check_whole(root, out, &b);
 	int pending, n = count_entries(series, ".tmp.", &pending);
 	CHECK_INT(pending, 0);
-	CHECK_INT(n, (int)series_count(&b)); /* a's other series cleared */
+	CHECK_INT(n, (int)test_series_count(&b)); /* a's other series cleared */
 	for (int k = 0; k < 2; k++) {
 		close(k ? ready_b[0] : ready_a[0]);
 		close(k ? go_b[1] : go_a[1]);
@@ -251,10 +233,10 @@ static void
 killed_writer(const char *root, const char *folder)
 {
 	wc_ingest_result a = { NULL, 0, 0 }, whole = { NULL, 0, 0 };
-	ingest(folder, 1.0, &a);
-	ingest(folder, 0.0, &whole); /* one row, series run.csv */
+	test_ingest_ok(folder, 1.0, &a);
+	test_ingest_ok(folder, 0.0, &whole); /* one row, series run.csv */
 	char *out = path_join(root, "killed.csv"), *series = path_join(root, "killed.series"), mark[32];
-	int die = (int)series_count(&a) - 10, st = 0;
+	int die = (int)test_series_count(&a) - 10, st = 0;
 	pid_t p = writer(out, &a, 0, die, -1, -1, 0);
 	waitpid(p, &st, 0);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);

@@ -18,6 +18,7 @@
  * them), and each series holds that table's own bytes.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
 #include "trace/trace.h"
@@ -54,25 +55,6 @@ __wrap_rename(const char *from, const char *to)
 	if (kill_at == KILL_AFTER_TABLE && table)
 		raise(SIGKILL);
 	return rc;
-}
-
-static size_t
-series_count(const wc_ingest_result *res)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < res->n_rows; i++)
-		n += res->rows[i].series_len >= 2;
-	return n;
-}
-
-static void
-ingest(const char *folder, double segment_s, wc_ingest_result *res)
-{
-	wc_ingest_options o;
-	wc_error err;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	CHECK_INT(wc_ingest_run(folder, &o, res, &err), WC_OK);
 }
 
 static void
@@ -159,7 +141,7 @@ killed_at(const char *root, const char *name, int point, const wc_ingest_result 
 		wc_error err;
 		kill_at = point;
 		table_path = out;
-		series_total = (int)series_count(next);
+		series_total = (int)test_series_count(next);
 		int rc = wc_ingest_write(out, next, NULL, &err);
 		_exit(rc == WC_OK ? 0 : 1);
 	}
@@ -174,7 +156,7 @@ killed_at(const char *root, const char *name, int point, const wc_ingest_result 
 	CHECK(table_whole(root, out, old, when));
 	int tmp, n = count_entries(series, ".tmp.", &tmp);
 	CHECK_INT(tmp, 0);
-	CHECK_INT(n, (int)series_count(old));
+	CHECK_INT(n, (int)test_series_count(old));
 	free(series);
 	free(out);
 }
@@ -212,10 +194,10 @@ main(void)
 	char *root = test_tmpdir("ingest_killed_commit");
 	char *folder = synth_run_folder(root, "run", "run", T0, SECS, 2);
 	wc_ingest_result old = { NULL, 0, 0 }, next = { NULL, 0, 0 };
-	ingest(folder, 2.0, &old);  /* run_seg1 .. run_seg60 */
-	ingest(folder, 1.0, &next); /* run_seg1 .. run_seg120: the same names, other series */
-	CHECK_INT((int)series_count(&old), SECS / 2);
-	CHECK_INT((int)series_count(&next), SECS);
+	test_ingest_ok(folder, 2.0, &old);  /* run_seg1 .. run_seg60 */
+	test_ingest_ok(folder, 1.0, &next); /* run_seg1 .. run_seg120: the same names, other series */
+	CHECK_INT((int)test_series_count(&old), SECS / 2);
+	CHECK_INT((int)test_series_count(&next), SECS);
 	killed_at(root, "half", KILL_HALF_SERIES, &old, &next, 0);
 	killed_at(root, "at", KILL_AT_TABLE, &old, &next, 0);
 	killed_at(root, "after", KILL_AFTER_TABLE, &old, &next, 1);

@@ -13,6 +13,7 @@
  * of 1022.6 J).
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -62,16 +63,6 @@ write_run(const char *dir, int frozen)
 	free(m);
 }
 
-static void
-ingest(const char *dir, double segment_s, wc_ingest_result *res)
-{
-	wc_ingest_options o;
-	wc_error err;
-	wc_ingest_options_init(&o);
-	o.segment_s = segment_s;
-	CHECK_INT(wc_ingest_run(dir, &o, res, &err), WC_OK);
-}
-
 int
 main(void)
 {
@@ -79,8 +70,8 @@ main(void)
 	wc_ingest_result run = { NULL, 0, 0 }, seg = { NULL, 0, 0 };
 
 	write_run(dir, 0);
-	ingest(dir, 0, &run);
-	ingest(dir, 10.0, &seg);
+	test_ingest_ok(dir, 0, &run);
+	test_ingest_ok(dir, 10.0, &seg);
 	CHECK_INT(run.n_rows, 1);
 	CHECK(seg.n_rows >= 6);
 	if (run.n_rows == 1 && seg.n_rows >= 6) {
@@ -119,8 +110,8 @@ main(void)
 	 * segments' idle energies add up to the run's; the idle segments stay
 	 * known. */
 	write_run(dir, 1);
-	ingest(dir, 0, &run);
-	ingest(dir, 10.0, &seg);
+	test_ingest_ok(dir, 0, &run);
+	test_ingest_ok(dir, 10.0, &seg);
 	if (run.n_rows == 1 && seg.n_rows >= 6) {
 		const wc_ingest_row *last = &seg.rows[seg.n_rows - 1];
 		double idle = 0.0;

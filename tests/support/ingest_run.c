@@ -13,3 +13,22 @@ test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_w
 	memset(w, 0, sizeof *w);
 	return wc_ingest_run(dir, &o, res, err);
 }
+
+void
+test_ingest_ok(const char *dir, double segment_s, wc_ingest_result *res)
+{
+	wc_ingest_options o;
+	wc_error err;
+	wc_ingest_options_init(&o);
+	o.segment_s = segment_s;
+	CHECK_INT(wc_ingest_run(dir, &o, res, &err), WC_OK);
+}
+
+size_t
+test_series_count(const wc_ingest_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < res->n_rows; i++)
+		n += res->rows[i].series_len >= 2;
+	return n;
+}

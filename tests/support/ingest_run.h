@@ -11,5 +11,10 @@
 /** wc_ingest_run of `dir` with the default options but `segment_s` (0:
  *  one row a window), its warnings collected into `w` (cleared first). */
 int test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err);
+/** wc_ingest_run of `dir` with the default options but `segment_s`,
+ *  its warnings left to the default; a failure is a failed CHECK. */
+void test_ingest_ok(const char *dir, double segment_s, wc_ingest_result *res);
+/** The rows of `res` that carry a series (two points or more). */
+size_t test_series_count(const wc_ingest_result *res);
 
 #endif
