@@ -90,7 +90,12 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 		printf(c->sm_clock_mhz <= 0 ? ", power cap %g W per GPU (does not bind)"
 		       : met ? " (settled under the %g W cap per GPU)"
 		             : " (the clock of least power, still above the %g W cap per GPU)", q->power_cap_w);
-	printf("\n  node power     %8.1f W", pr->power.node_power_w);
+	/* a draw above the limit or cap never prints as it (200.03 W over a
+	 * 200 W cap, not 200.0: wc_predict_power_text) */
+	const double bound_w = q->board_limit_w > 0 ? q->board_limit_w : q->power_cap_w > 0 ? q->power_cap_w : INFINITY;
+	char node_s[40], gpu_s[40];
+	printf("\n  node power     %8s W", wc_predict_power_text(node_s, sizeof node_s, pr->power.node_power_w,
+	                                                          bound_w * c->tp));
 	if (pr->has_interval) {
 		char draws[32] = ""; /* none without draws (the built-in profiles): "0 draws" read as a fault */
 		if (pr->n_draws > 0)
@@ -99,7 +104,7 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 		       wc_predict_power_covers(pr));
 	}
 	double g = pr->power.per_gpu_power_w / pr->power.node_power_w;
-	printf("\n  per-GPU power  %8.1f W", pr->power.per_gpu_power_w);
+	printf("\n  per-GPU power  %8s W", wc_predict_power_text(gpu_s, sizeof gpu_s, pr->power.per_gpu_power_w, bound_w));
 	if (pr->has_interval)
 		printf("   95 %% interval %.1f-%.1f W", g * pr->node_lo_w, g * pr->node_hi_w);
 	printf("\n  idle power     %8.1f W\n", pr->power.idle_power_w);

@@ -178,6 +178,12 @@ int wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
  *  "Unseen configurations"). Returns `buf`. */
 const char *wc_predict_share_format(char *buf, size_t cap, double share);
 
+/** A power `w` (W) said beside a limit or cap `bound_w` it lies above
+ *  ("200.03" over 200 W), into `buf`: one decimal, or more where one
+ *  decimal would print it as the bound (the span rule,
+ *  wc__predict_span_digits; predict/span_text.c). Returns `buf`. */
+const char *wc_predict_power_text(char *buf, size_t cap, double w, double bound_w);
+
 /** The one warning (`engine: ...`) of an answer for a serving stack other
  *  than the one the set was calibrated on (WC_CALIBRATED_ENGINE, models/
  *  catalog.h): its draw differs at the same batch and the numbers are

@@ -102,16 +102,17 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double sh
 	/* A series' idle and settled steps are not at that clock: the draw
 	 * said is the mean of the steps that are, with their share
 	 * (docs/capacity.md, "The board's power limit"). */
-	char pct[32];
+	char pct[32], draw[40];
+	wc_predict_power_text(draw, sizeof draw, per_gpu_w, cap_w); /* never read as the cap */
 	if (share < 1.0 - 1e-12)
 		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached for %s of the series' time: no clock of "
-		         "%.64s's range meets it there; at the clock of least power (%g MHz) those steps draw %.1f W per "
+		         "%.64s's range meets it there; at the clock of least power (%g MHz) those steps draw %s W per "
 		         "GPU on average (docs/capacity.md)", cap_w, wc_predict_share_format(pct, sizeof pct, share), board,
-		         mhz, per_gpu_w);
+		         mhz, draw);
 	else
 		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached: no clock of %.64s's range meets it; at the clock "
-		         "of least power (%g MHz) it draws %.1f W per GPU while serving (docs/capacity.md)", cap_w, board,
-		         mhz, per_gpu_w);
+		         "of least power (%g MHz) it draws %s W per GPU while serving (docs/capacity.md)", cap_w, board,
+		         mhz, draw);
 }
 
 void

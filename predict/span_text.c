@@ -84,3 +84,18 @@ wc__predict_series_share(char *buf, size_t cap, double share)
 		snprintf(buf, cap, " for %s of the series' time", wc_predict_share_format(pct, sizeof pct, share));
 	return buf;
 }
+
+const char *
+wc_predict_power_text(char *buf, size_t cap, double w, double bound_w)
+{
+	char ws[40], bs[40];
+	snprintf(ws, sizeof ws, "%.1f", w);
+	snprintf(bs, sizeof bs, "%.1f", bound_w);
+	/* 200.027 W above a 200 W cap read "draws 200.0 W": the span rule's
+	 * digits then, as a span bound's (docs/inference-law.md, "Unseen
+	 * configurations") */
+	if (w > bound_w && strcmp(ws, bs) == 0)
+		wc__predict_sig(ws, sizeof ws, w, wc__predict_span_digits(w, w, bound_w, bound_w));
+	snprintf(buf, cap, "%s", ws);
+	return buf;
+}
