@@ -70,7 +70,16 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	printf("platform %s, tp %d, active params %g B, running %g%s, weights %s, kv %s, engine %s", c->platform, c->tp,
 	       c->active_params_b, q->series_len ? pr->mean_running : c->running, q->series_len ? " (series mean)" : "",
 	       wc_precision_name(c->weights), wc_precision_name(c->kv), wc_config_engine(c));
-	if (c->sm_clock_mhz > 0)
+	/* A series the limit binds on answers at the clocks its steps settle
+	 * at, not at a lock it lowered (docs/cli.md, "predict inference") */
+	if (pr->series_limit_w > 0 && isfinite(pr->series_clock_mhz))
+		printf(", sm clock %.0f MHz", pr->series_clock_mhz);
+	else if (pr->series_limit_w > 0 && isfinite(pr->series_clock_range_mhz[1]))
+		printf(", sm clock %.0f-%.0f MHz over the series", pr->series_clock_range_mhz[0],
+		       pr->series_clock_range_mhz[1]);
+	else if (pr->series_limit_w > 0)
+		printf(", sm clock %.0f MHz to free over the series", pr->series_clock_range_mhz[0]);
+	else if (c->sm_clock_mhz > 0)
 		printf(", sm clock %.0f MHz", c->sm_clock_mhz);
 	/* Where no clock meets the limit or cap the clock is that of least
 	 * power and the answer above it (docs/capacity.md): the header says
@@ -81,6 +90,12 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
 	if (q->board_limit_w > 0)
 		printf(met ? " (settled under the board's %g W limit per GPU)"
 		           : " (the clock of least power, still above the board's %g W limit per GPU)", q->board_limit_w);
+	else if (pr->series_limit_w > 0 && pr->series_limit_board) { /* a series settles step by step */
+		char pct[32];
+		printf(", board limit %g W per GPU (binds on %s of the series' time%s)", pr->series_limit_w,
+		       wc_predict_share_format(pct, sizeof pct, pr->series_limit_share),
+		       pr->series_limit_met ? "" : "; no clock meets it on some of it");
+	}
 	else if (q->power_cap_w > 0 && pr->series_cap_share > 0) { /* a series settles step by step */
 		char pct[32];
 		printf(", power cap %g W per GPU (binds on %s of the series' time)", q->power_cap_w,

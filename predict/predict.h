@@ -104,6 +104,17 @@ typedef struct {
 	double mean_running;        /* n used: config.running or series mean */
 	double series_cap_share;    /* a series under a power cap: the share of
 	                             * its time the cap binds (0: it does not) */
+	/* A series the board's limit or a cap binds on for some of its steps
+	 * (docs/http-api.md, "The prediction object"): the limit, the share
+	 * of time it binds, whether a clock meets it on every such step, the
+	 * one clock every step answers at (NaN: they differ) and else the
+	 * lowest and highest (NaN highest: the steps it leaves run free). */
+	double series_limit_w;      /* 0: it binds on no step (or no series) */
+	int series_limit_board;     /* 1: the board's limit, 0: power_cap_w */
+	double series_limit_share;
+	int series_limit_met;
+	double series_clock_mhz;
+	double series_clock_range_mhz[2];
 	int open_loop;              /* 1: n is an open loop's, predicted */
 	int has_interval;           /* 1 when there is an interval (with width) */
 	double node_lo_w, node_hi_w; /* 95 % interval of node power: the draws'

@@ -94,6 +94,14 @@ int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double run
 double wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp,
                                   const wc_load_histogram *h, double limit_w, wc_power *pw, double *unmet,
                                   double *unmet_w);
+/** A series `h` of q whose steps `limited` (share of time) the limit
+ *  `limit_w` binds on, `unmet` of it met by no clock: out's series_limit_w,
+ *  _board, _share, _met and the clock its steps answer at, one
+ *  (series_clock_mhz) or a range (predict/series_clock.c). Nothing when
+ *  `limited` is 0. WC_OK or the settling's error. */
+int wc__predict_series_clock(const wc_predictor *pr, const wc_inference_query *q, const wc_load_histogram *h,
+                             double limit_w, double limited, double unmet, wc_inference_prediction *out,
+                             wc_error *err);
 /** The ceiling of node power of a series `h` under `limit_w` (as
  *  wc__predict_series_limited settles it) on `tp` GPUs of `level` with a
  *  user's per-GPU cap `cap_w` (<= 0: none): the time-weighted mean, step

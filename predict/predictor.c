@@ -533,6 +533,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        wc_platform_unknown_note(b.level->name, note, sizeof note),
 		        cl && cl->memory_gb > 0 ? "" : " and the model's fit in memory is not checked");
 	}
+	/* the clock(s) a series' steps answer at, for its config (not a clock search's own evaluation) */
+	if (!q->clock_probe && (rc = wc__predict_series_clock(pr, q, &h, limit_w, limited, unmet_share, out, err)) != WC_OK)
+		goto done;
 	if (limited > 0.0) {
 		char note[WC_WARNING_LEN]; /* limited > 0: the board has a clock range (bind_lowest_clock) */
 		double least_mhz = wc_predict_board(p, c.platform)->min_sm_clock_mhz;

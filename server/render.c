@@ -83,6 +83,23 @@ capacity_json(const wc_config *c, const wc_capacity_prediction *cp)
 	return o;
 }
 
+/* A series settles step by step (docs/http-api.md, "The prediction
+ * object"): the limit that binds on some steps, whether a clock meets it
+ * on all of them, and the clock when every step answers at one, else
+ * null and the lowest and highest (null: the free clock), never a lock
+ * the limit lowered. */
+static void
+series_config(json_t *cfg, const wc_inference_prediction *pred)
+{
+	json_object_set_new(cfg, "sm_clock_mhz", num(pred->series_clock_mhz));
+	if (!isfinite(pred->series_clock_mhz))
+		json_object_set_new(cfg, "sm_clock_range_mhz", json_pack("[oo]", num(pred->series_clock_range_mhz[0]),
+		                                                         num(pred->series_clock_range_mhz[1])));
+	if (pred->series_limit_board)
+		json_object_set_new(cfg, "board_power_limit_w", json_real(pred->series_limit_w));
+	json_object_set_new(cfg, "power_limit_met", json_boolean(pred->series_limit_met));
+}
+
 json_t *
 wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pred,
                   const wc_capacity_prediction *cap, double max_fit, const char *params_version)
@@ -134,6 +151,8 @@ wc_inference_json(const wc_inference_query *q, const wc_inference_prediction *pr
 	json_object_set_new(json_object_get(o, "config"), "power_limit_met",
 	                    limit > 0 && c->sm_clock_mhz > 0
 	                    ? json_boolean(wc_power_cap_met(limit, pred->serving_per_gpu_w)) : json_null());
+	if (pred->series_limit_w > 0)
+		series_config(json_object_get(o, "config"), pred);
 	return o;
 }
 
