@@ -62,8 +62,8 @@ const char *wc_prom_label(const wc_prom_series *s, const char *name);
 
 /** Read a query_range (or query) response: `{"status":"success","data":
  *  {"resultType":"matrix","result":[{"metric":{...},"values":[[t,"v"],...]}]}}`.
- *  Each series must carry `__name__`, unless `metric` is non-NULL (the
- *  name of the one metric queried). An error status is returned as the
+ *  Each series is named by its `__name__`; `metric`, when non-NULL,
+ *  names those without one (a query whose functions dropped it). An error status is returned as the
  *  server's errorType and error. `origin` names the input in messages. */
 int wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *metric,
                        wc_prom_set *set, wc_error *err);

@@ -50,7 +50,12 @@ series_labels(json_t *labels, const char *origin, size_t i, const char *metric,
 				return wc_error_set_path(err, WC_EPARSE, origin,
 				                         ": /data/result/%zu/metric/__name__: empty metric name",
 				                         i);
-			if (!metric)
+			/* The series' own name, even when one metric was queried:
+			 * a query of several names (a metric's aliases, each
+			 * named back by label_replace) answers each under its
+			 * own, and a warning quoting a series' values must name
+			 * it (docs/fleet.md, "Queries"). */
+			if (s[0])
 				*name = s;
 			continue;
 		}

@@ -19,9 +19,11 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -414,6 +416,76 @@ check_short_step(const char *dir, const char *url)
 	free(out);
 }
 
+/* An engine exporting both ITL names, the old at 100 x, whose new name
+ * resets (an engine restart) at +300 s: the live server's answer names
+ * each series, and the warning names the series whose values it quotes
+ * (7.5 per 2 s scrape, 1117.5 before the reset). Every series was named
+ * by the table's name: 'vllm:time_per_output_token_seconds_sum{...}:
+ * counter reset ... (from 1117.5 to 0)', the old name that never reset. */
+static void
+check_alias_reset(const char *dir)
+{
+	char *sub = path_join(dir, "alias"), *om = path_join(sub, "alias.om"), *tsdb = path_join(sub, "tsdb");
+	char url[64], start[32], end[32], line[256];
+	CHECK_INT(mkdir(sub, 0755) == 0 || access(sub, F_OK) == 0, 1);
+	FILE *f = fopen(om, "w");
+	CHECK(f != NULL);
+	if (!f)
+		goto done;
+	static const char *const gpu[] = { "Hostname=\"h1\",gpu=\"0\",UUID=\"GPU-0\"",
+		                                   "Hostname=\"h1\",gpu=\"1\",UUID=\"GPU-1\"" };
+	const char *eng = "instance=\"h1:8000\",model_name=\"Qwen/Qwen3-8B\"";
+	fprintf(f, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n");
+	for (int g = 0; g < 2; g++)
+		for (int k = 0; k < 300; k++)
+			fprintf(f, "DCGM_FI_DEV_POWER_USAGE{%s,modelName=\"NVIDIA H100 80GB HBM3\"} %d %ld\n", gpu[g],
+			        300 + 10 * g, T0 + 2L * k);
+	fprintf(f, "# TYPE vllm:num_requests_running gauge\n");
+	for (int k = 0; k < 300; k++)
+		fprintf(f, "vllm:num_requests_running{%s} 4 %ld\n", eng, T0 + 2L * k);
+	fprintf(f, "# TYPE vllm:generation_tokens counter\n");
+	for (int k = 0; k < 300; k++)
+		fprintf(f, "vllm:generation_tokens_total{%s} %d %ld\n", eng, 500 * k, T0 + 2L * k);
+	static const char *const itl[] = { "inter_token_latency_seconds", "time_per_output_token_seconds" };
+	for (int n = 0; n < 2; n++) {
+		fprintf(f, "# TYPE vllm:%s_sum unknown\n", itl[n]);
+		for (int k = 0; k < 300; k++) /* the new name resets at k = 150 */
+			fprintf(f, "vllm:%s_sum{%s} %.1f %ld\n", itl[n], eng, n ? 750.0 * k : 7.5 * (k % 150), T0 + 2L * k);
+		fprintf(f, "# TYPE vllm:%s_count unknown\n", itl[n]);
+		for (int k = 0; k < 300; k++)
+			fprintf(f, "vllm:%s_count{%s} %d %ld\n", itl[n], eng, 500 * (n ? k : k % 150), T0 + 2L * k);
+	}
+	fprintf(f, "# EOF\n");
+	fclose(f);
+	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
+	CHECK_INT(run(promtool, NULL), 0);
+	if (!start_server(sub, free_port(), url, sizeof url)) {
+		CHECK(0);
+		goto done;
+	}
+	snprintf(start, sizeof start, "%ld", T0);
+	snprintf(end, sizeof end, "%ld", T0 + 598);
+	char *out = path_join(sub, "alias.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", start, "--end", end,
+	                       "--step", "2", "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
+	snprintf(line, sizeof line, "vllm:inter_token_latency_seconds_sum{%s}: counter reset at "
+	         "2026-01-01T00:05:00.000Z (from 1117.5 to 0)", eng);
+	CHECK_CONTAINS(r.err, line);
+	snprintf(line, sizeof line, "vllm:inter_token_latency_seconds_count{%s}: counter reset at "
+	         "2026-01-01T00:05:00.000Z (from 74500 to 0)", eng);
+	CHECK_CONTAINS(r.err, line);
+	CHECK(!strstr(r.err, "time_per_output_token_seconds"));
+	run_result_free(&r);
+	free(out);
+	stop_server();
+done:
+	free(sub);
+	free(om);
+	free(tsdb);
+}
+
 int
 main(void)
 {
@@ -461,6 +533,7 @@ main(void)
 	check_short_step(dir, url);
 	run_result_free(&r);
 	stop_server();
+	check_alias_reset(dir);
 	free(csv);
 	free(om);
 	free(tsdb);
