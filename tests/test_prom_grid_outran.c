@@ -7,8 +7,8 @@
  * hole was a gap claiming an outage (25 of them, "exporter down?", 106
  * rows where a 2 s step gave 44). On a grid the holes of a step too
  * short come as regularly as the scrapes: the step is refused, naming
- * --step and the interval, and the saved answers' default step is one
- * that holds a sample at every step. Missed scrapes, which fall
+ * --step and a step, and the saved answers' default step, the one the
+ * refusal advises for them, holds a sample at every step. Missed scrapes, which fall
  * anywhere, stay gaps on a step of the interval.
  */
 #include "tests/support/support.h"
@@ -101,7 +101,15 @@ main(void)
 	write_pair("outran", 300, 1850, 2000, NULL, 0, &power, &running);
 	ingest(power, running, "1.85", &r);
 	CHECK(r.status != 0);
-	CHECK_CONTAINS(r.err, "--step 1.85 s is shorter than the scrape interval: --step 2 or longer");
+	/* Saved answers hold only their grid's values: the step advised is
+	 * the least multiple of the grid that is accepted, and following it
+	 * gives no gap. "--step 2" was advised, the interval a server could
+	 * be asked at; over the 1.85 s grid it gave 22 gaps. */
+	CHECK_CONTAINS(r.err, "--step 1.85 s is shorter than the scrape interval: --step 3.7 or longer");
+	CHECK(!r.err || !strstr(r.err, "no sample"));
+	run_result_free(&r);
+	ingest(power, running, "3.7", &r);
+	CHECK_INT(r.status, 0);
 	CHECK(!r.err || !strstr(r.err, "no sample"));
 	run_result_free(&r);
 	/* The default step holds a sample at every step: no gap. */

@@ -140,6 +140,7 @@ struct wc_fleet {
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */
 	double sample_t;               /* wc__fleet_value_at: a counter's last sample's time */
+	int saved;                     /* series read from files: saved answers keep their grid */
 };
 
 /* A --selector matcher (fleet_selector.c): label, operator, quoted value. */

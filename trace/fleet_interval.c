@@ -163,14 +163,26 @@ wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 	return (k > 1.0 ? k : 1.0) * (double)g / 1000.0;
 }
 
-/* The refusal, naming group g, the interval and a series of it. */
+/* The refusal, naming group g, the interval and a series of it (s: the
+ * series when the page holds it). A server answers at any step, so the
+ * interval is advised; saved answers have only their grid's values, and
+ * the step advised is the least multiple of the grid the check accepts,
+ * their default: 2 s on a 1.85 s grid left one step in 12 or 13 without
+ * a value, 22 gaps where 3.7 s has none (docs/fleet.md, "Queries"). */
 static int
-refuse(const wc_fleet *f, const fleet_group *g, double worst, const char *series, wc_error *err)
+refuse(const wc_fleet *f, const fleet_group *g, double worst, const wc_prom_series *s, const char *series,
+       wc_error *err)
 {
 	char head[300], name[WC_ERROR_MSG_MAX];
+	double advice = suggested(worst), *tmp = f->saved && s && s->query_range ? malloc(s->n * sizeof *tmp) : NULL;
+	if (tmp) {
+		double v = wc__fleet_series_step(s, tmp);
+		advice = v > 0.0 ? v : advice;
+		free(tmp);
+	}
 	int n = snprintf(head, sizeof head, "--step %g s is shorter than the scrape interval: --step %g or "
 	                 "longer (group '%.40s': a step without a sample is a gap; %.4g s measured between "
-	                 "the samples of ", f->o.step, suggested(worst), g->name, worst);
+	                 "the samples of ", f->o.step, advice, g->name, worst);
 	/* The series last, shortened to what 255 bytes leave. */
 	wc_error_name_cut(series, wc_error_name_room((size_t)n + 1, 1), name, sizeof name);
 	return wc_error_set(err, WC_EINVAL, "%s%s)", head, name);
@@ -287,7 +299,7 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	free(pm);
 	if (wg < 0 || (res > 0.0 ? worst - res <= f->o.step : worst <= f->o.step * FLEET_INTERVAL_SLACK))
 		return WC_OK;
-	return refuse(f, &f->g[wg], worst, set->s[series].key, err);
+	return refuse(f, &f->g[wg], worst, &set->s[series], set->s[series].key, err);
 }
 
 /* A group of GPUs never measured on a page (an engine whose samples
@@ -309,5 +321,5 @@ wc__fleet_check_interval_end(wc_fleet *f, wc_error *err)
 			}
 	if (wg < 0 || worst <= f->o.step * FLEET_INTERVAL_SLACK)
 		return WC_OK;
-	return refuse(f, &f->g[wg], worst, f->g[wg].iv_series[wk], err);
+	return refuse(f, &f->g[wg], worst, NULL, f->g[wg].iv_series[wk], err);
 }

@@ -233,9 +233,10 @@ first_covered(const wc_prom_set *set, const saved_grid *g, int given_start, wc_f
 		                    "--end", o->step, first, grid);
 	if (o->warn) {
 		char msg[WC_ERROR_MSG_MAX];
+		/* Times of 24 bytes (2026-12-06T12:10:05.550Z): the message fits 255. */
 		snprintf(msg, sizeof msg, "--step %.10g s over saved answers of a value every %.10g s, which cover from "
-		         "%s: the range starts at %s, the first step they cover whole, not at %s (%s)", o->step, grid,
-		         first, now, was, given_start ? "--start" : "their first value");
+		         "%.24s: the range starts at %.24s, the first step they cover whole, not at %.24s (%s)", o->step,
+		         grid, first, now, was, given_start ? "--start" : "their first value");
 		o->warn(msg, o->warn_payload);
 	}
 	o->start = start;
@@ -430,6 +431,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = within_range(&set, &oo, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_new(&oo, &f, err);
+	if (rc == WC_OK)
+		f->saved = 1;
 	if (rc == WC_OK)
 		rc = wc_fleet_feed(f, &set, 0, f->n_steps, err);
 	if (rc == WC_OK)
