@@ -209,7 +209,7 @@ as_steps(double v, int max_steps)
  * evaluates each with the prefix eval_<name> (docs/finetune.md,
  * "Evaluations a trainer state lists"); NaN when it holds none. */
 static int
-entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double span_s, double *out)
+entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double *out)
 {
 	const char *key;
 	json_t *v;
@@ -224,18 +224,20 @@ entry_eval_runtime(wc__json_loader *ld, json_t *e, const char *path, double span
 			continue;
 		if ((rc = state_number(ld, e, path, key, &r)))
 			return rc;
-		/* Seconds an evaluation took: below 0, or longer than the
-		 * power log that holds the run's training, no Trainer wrote. -20 s
-		 * read +2.6 % energy per step without a word, 1e300 s printed 300
-		 * digits. No train_runtime bounds one: a resumed call's holds
-		 * none of the evaluations a crashed session left in the log
+		/* Seconds an evaluation took: below 0, or past a week
+		 * (WC_FT_MAX_EVAL_S), no Trainer wrote. -20 s read +2.6 % energy
+		 * per step without a word, 1e300 s printed 300 digits (NaN, Python's
+		 * json.dump of an unknown, is read as none). Nothing in
+		 * the run's files bounds one more tightly: a resumed run's log keeps
+		 * a crashed session's evaluations, which its own power log need not
+		 * hold; one that cannot fit in it is left unplaced, not refused
 		 * (docs/formats/finetune-telemetry.md, "Step logs"). */
 		wc__json_join(p, path, key);
 		if (r < 0)
 			return wc__json_fail(ld, p, "expected the evaluation's seconds (>= 0), got %.6g", r);
-		if (r > span_s)
-			return wc__json_fail(ld, p, "%.6g s is longer than the power log, %.6g s from its first sample "
-			                     "to its last, which holds the run's training: not a real eval_runtime", r, span_s);
+		if (r > WC_FT_MAX_EVAL_S)
+			return wc__json_fail(ld, p, "%.6g s is longer than a week (%.0f s), past any evaluation: not a real "
+			                     "eval_runtime", r, WC_FT_MAX_EVAL_S);
 		if (isfinite(r))
 			*out = isfinite(*out) ? *out + r : r;
 	}
@@ -265,7 +267,7 @@ state_history(wc__json_loader *ld, json_t *hist, double span_s, wc_trainer_state
 		wc__json_join_index(p, "/log_history", i);
 		if (!json_is_object(e))
 			return wc__json_fail(ld, p, "expected an object, got %s", wc_json_type_name(e));
-		if ((rc = entry_eval_runtime(ld, e, p, INFINITY, &runtime)) ||
+		if ((rc = entry_eval_runtime(ld, e, p, &runtime)) ||
 		    (rc = state_number(ld, e, p, "train_runtime", &train)) ||
 		    (rc = state_number(ld, e, p, "num_input_tokens_seen", &tokens)) ||
 		    (rc = state_number(ld, e, p, "step", &step)))
@@ -309,23 +311,33 @@ state_history(wc__json_loader *ld, json_t *hist, double span_s, wc_trainer_state
 		out->n_log_entries++;
 	}
 	/* An evaluation up to the last train_runtime entry ran during
-	 * training, which the power log (when given) holds from its first
-	 * sample to its last; not within one call's train_runtime: a resumed
-	 * call's holds none of a crashed session's evaluations, kept in the
-	 * log from the checkpoint, and the log does not say where a session
-	 * began. Those after the last entry are trainer.evaluate() after
-	 * train(), which the power log need not hold: bounded by nothing. A
-	 * checkpoint's state, with no such entry, lists training's only. */
-	double bound = trained < 0 && !isnan(span_s) ? span_s : INFINITY;
-	for (i = n; i-- > 0;) {
-		double r = NAN;
-		e = json_array_get(hist, i);
-		wc__json_join_index(p, "/log_history", i);
-		if (state_number(ld, e, p, "train_runtime", &r) == WC_OK && isfinite(r))
-			bound = isnan(span_s) ? INFINITY : span_s;
-		else if ((rc = entry_eval_runtime(ld, e, p, bound, &r)))
-			return rc;
+	 * training (in a checkpoint's state, with no such entry, all do); one
+	 * longer than the power log (when given) from its first sample to its
+	 * last is not in it: a crashed session's, kept in the log from the
+	 * checkpoint -- the log does not say where a session began -- or no
+	 * real value. Either way it is not placed: taken out of the list and
+	 * counted, for ingest to say so (docs/finetune.md, "Measuring energy
+	 * per step"). Those after the last entry are trainer.evaluate() after
+	 * train(), which the power log need not hold. */
+	int during = trained >= 0 ? trained : out->n_evals, kept = 0;
+	for (int j = 0; j < out->n_evals; j++) {
+		if (j < during && !isnan(span_s) && out->eval_s[j] > span_s) {
+			if (out->n_evals_long++ == 0) {
+				out->long_at = out->eval_at[j];
+				out->long_s = out->eval_s[j];
+			}
+			out->long_sum_s += out->eval_s[j];
+			continue;
+		}
+		out->eval_at[kept] = out->eval_at[j];
+		out->eval_s[kept++] = out->eval_s[j];
 	}
+	if (trained >= 0)
+		trained -= out->n_evals - kept;
+	out->n_evals = kept;
+	out->eval_runtime_s -= out->long_sum_s;
+	trained_s -= out->long_sum_s;
+	out->long_span_s = span_s;
 	/* Entries after the last train_runtime one were logged after train()
 	 * returned: trainer.evaluate() called after it, past training's end
 	 * and its final save. They are no evaluation of the run (docs/finetune.md,

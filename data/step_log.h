@@ -81,6 +81,11 @@ typedef struct {
 	double rerun_steps;        /* the steps those entries go back, summed: the steps a
 	                            * resume ran again, short by up to a logging interval each */
 	double back_from, back_to; /* the first such: the step before it and its own */
+	int n_evals_long;          /* evaluations during training longer than the power log:
+	                            * not among the above, not placed */
+	double long_at, long_s;    /* the first such: its step and eval_runtime, s */
+	double long_sum_s;         /* their eval_runtime, summed, s */
+	double long_span_s;        /* the power log's span they were weighed against, s */
 } wc_trainer_state;
 
 /** Read a trainer_state.json (leniently: only the keys above are read;
@@ -89,7 +94,8 @@ typedef struct {
 int wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err);
 /** The same, with the seconds from the power log's first sample to its
  *  last (NaN: none): an evaluation during training longer than that is
- *  refused, as one below 0 always is. */
+ *  left out of the list and counted in n_evals_long (not placed); one
+ *  below 0 or past WC_FT_MAX_EVAL_S is refused. */
 int wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *out, wc_error *err);
 void wc_trainer_state_free(wc_trainer_state *s);
 

@@ -164,6 +164,15 @@
 #define WC_FT_MAX_D_MODEL 10000000
 #define WC_FT_MAX_LORA_RANK 1000000
 
+/** One evaluation of a fine-tuning run (a trainer state's `eval_runtime`,
+ *  `eval_<name>_runtime`): at most a week, past any evaluation a Trainer
+ *  runs between steps. Beyond it the value is no real one and is refused
+ *  with its JSON path (1e300 s printed 300 digits); below it nothing in a
+ *  run's files bounds one, as a resumed run keeps a crashed session's
+ *  evaluations that its own power log need not hold (those are left
+ *  unplaced: docs/formats/finetune-telemetry.md, "Step logs"). */
+#define WC_FT_MAX_EVAL_S (7.0 * 86400.0)
+
 /** A model's parameter counts, in billions (active_params_b,
  *  architecture total_params_b; `--active-params`, `--total-params`):
  *  100 000 B is fifty times the largest model published, so no real

@@ -6,10 +6,14 @@
  * longer than the resumed call's train_runtime, the next one in the log
  * (300-s evaluations at steps 70 and 140, a crash after the save at 140,
  * a resume training steps 141..200 in 120 s: "/log_history/15/eval_runtime:
- * 300 s is longer than train_runtime 120 s"). The log does not say where a
- * session began, so no train_runtime bounds an evaluation; the power log,
- * which holds the run's training, does: 5000 s listed in a single-session
- * run whose power log spans 703.9 s is still refused, with its JSON path.
+ * 300 s is longer than train_runtime 120 s"), and with one power log per
+ * session -- the resumed one's, 189.9 s -- as longer than the power log.
+ * The log does not say where a session began, and nothing in a run's files
+ * tells an earlier session's long evaluation from an absurd value: one
+ * that cannot fit in the power log is not placed, with a warning naming
+ * it, and only one below 0 or past a week (WC_FT_MAX_EVAL_S) is refused.
+ * 5000 s listed in a single-session run whose power log spans 703.9 s
+ * leaves energy per step as it is (+20.8 % when it was taken out).
  * Synthetic one-GPU runs at 100 ms: 2-s steps (1.6 s at 550 W, 0.4 s at
  * 350 W), evaluations and 16-s saves at 150 W.
  */
@@ -40,7 +44,7 @@ steps(synth_trainer_wave *v, int first, int last, int every, double eval_s)
 /* Session 1: steps 1..140, a 300-s evaluation and a save after 70 and 140,
  * then killed; session 2 from checkpoint-140: steps 141..200 in 120 s. */
 static void
-resumed(const char *dir)
+resumed(const char *dir, int own_log)
 {
 	static synth_trainer_wave v;
 	char state[8192], *p = state, *err = NULL;
@@ -51,6 +55,12 @@ resumed(const char *dir)
 	synth_trainer_add(&v, 60.0, 70.0); /* the crash and the restart */
 	synth_trainer_add(&v, 30.0, 130.0);
 	double resume = v.t;
+	if (own_log) { /* the resumed session's power log alone */
+		memset(&v, 0, sizeof v);
+		synth_trainer_add(&v, 20.0, 70.0);
+		synth_trainer_add(&v, 30.0, 130.0);
+		resume = v.t;
+	}
 	steps(&v, 141, 200, 70, 300.0);
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 70,\n"
 	             " \"eval_steps\": 70, \"log_history\": [\n");
@@ -61,25 +71,34 @@ resumed(const char *dir)
 	}
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - resume);
 	CHECK_NEAR(v.t - resume, 120.0, 1e-9);
-	char *run = synth_trainer_folder(dir, "resumed-near-end", &v, 21, 0.0, 0.0, state);
+	const char *name = own_log ? "resumed-own-log" : "resumed-near-end";
+	char *run = synth_trainer_folder(dir, name, &v, 21, 0.0, 0.0, state);
 	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	if (t) {
 		double e = t->runs[0].energy_per_step_j;
-		fprintf(stderr, "resumed-near-end: %.1f J/step (truth %.1f, %+.2f %%)\n%s", e, STEP_J,
+		fprintf(stderr, "%s: %.1f J/step (truth %.1f, %+.2f %%)\n%s", name, e, STEP_J,
 		        100 * (e / STEP_J - 1), err);
-		CHECK(fabs(e / STEP_J - 1) < 0.01);
+		/* global_step counts the earlier session's 140 steps, which the
+		 * resumed one's power log does not hold: over the 60 it ran the
+		 * energy is right, no evaluation taken out of it */
+		double ran = own_log ? 60.0 / 200.0 : 1.0;
+		CHECK(fabs(e / ran / STEP_J - 1) < 0.01);
 	}
-	CHECK(err == NULL || strstr(err, "not a real eval_runtime") == NULL);
+	CHECK(t != NULL);
+	if (own_log) /* both outside the 189.9-s log: named, not placed */
+		CHECK_CONTAINS(err, "evaluations: 2 of the trainer state's (eval_runtime 300 s at step 70, the first) are "
+		               "longer than the power log, 189.9 s from its first sample to its last: not placed");
 	wc_ft_table_free(t);
 	free(err);
 	free(run);
 }
 
 /* One session of 225 steps, a 30-s evaluation and a save after every 50th,
- * the state listing `first` s at step 50: refused when no power log could
- * hold it. */
+ * the state listing `first` s at step 50: refused (want) when no
+ * evaluation could take it, else ingested with energy per step right and
+ * the warning `warn`. */
 static void
-single(const char *dir, const char *name, const char *first, const char *want)
+single(const char *dir, const char *name, const char *first, const char *want, const char *warn)
 {
 	static synth_trainer_wave v;
 	char state[8192], *p = state, *out = path_join(dir, "single.csv");
@@ -107,6 +126,17 @@ single(const char *dir, const char *name, const char *first, const char *want)
 		CHECK(r.err == NULL || strlen(r.err) < 255 + strlen(run) + 64);
 	} else {
 		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.err, warn);
+		char *err = NULL;
+		wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
+		CHECK(t != NULL);
+		if (t) {
+			double e = t->runs[0].energy_per_step_j;
+			fprintf(stderr, "%s: %.1f J/step (truth %.1f, %+.2f %%)\n", name, e, STEP_J, 100 * (e / STEP_J - 1));
+			CHECK(fabs(e / STEP_J - 1) < 0.01);
+		}
+		wc_ft_table_free(t);
+		free(err);
 	}
 	fprintf(stderr, "%s: exit %d\n%s", name, r.status, r.err ? r.err : "");
 	run_result_free(&r);
@@ -118,15 +148,19 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("ft_state_eval_resumed");
-	resumed(dir);
-	single(dir, "over-span", "5000",
-	       "trainer_state.json: /log_history/2/eval_runtime: 5000 s is longer than the power log, 703.9 s from its "
-	       "first sample to its last, which holds the run's training: not a real eval_runtime");
-	single(dir, "absurd", "1e300", "/log_history/2/eval_runtime: 1e+300 s is longer than the power log");
-	single(dir, "negative", "-20", "/log_history/2/eval_runtime: expected the evaluation's seconds (>= 0), got -20");
+	resumed(dir, 0);
+	resumed(dir, 1);
+	single(dir, "over-span", "5000", NULL,
+	       "evaluations: 1 of the trainer state's (eval_runtime 5000 s at step 50) is longer than the power log, "
+	       "703.9 s from its first sample to its last: not placed");
+	single(dir, "absurd", "1e300", "trainer_state.json: /log_history/2/eval_runtime: 1e+300 s is longer than a "
+	       "week (604800 s), past any evaluation: not a real eval_runtime", NULL);
+	single(dir, "past-week", "604801", "/log_history/2/eval_runtime: 604801 s is longer than a week", NULL);
+	single(dir, "negative", "-20", "/log_history/2/eval_runtime: expected the evaluation's seconds (>= 0), got -20",
+	       NULL);
 	/* as long as the whole log: not refused (the evaluations do not fit
 	 * the trace and the row says so) */
-	single(dir, "within-span", "600", NULL);
+	single(dir, "within-span", "600", NULL, "evaluations:");
 	free(dir);
 	return check_report("test_ft_state_eval_resumed");
 }

@@ -241,8 +241,8 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	if (c->m.finetune.gpus && c->pt->info.n_gpus != c->m.finetune.gpus)
 		return wc_error_set_path(err, WC_EINVAL, path, ": holds %d GPUs, but the job has gpus %d",
 		                         c->pt->info.n_gpus, c->m.finetune.gpus);
-	/* After the power log: its span bounds each evaluation during
-	 * training (docs/formats/finetune-telemetry.md, "Step logs"). */
+	/* After the power log: an evaluation during training longer than
+	 * its span is not placed (docs/formats/finetune-telemetry.md, "Step logs"). */
 	if (!c->steps_path[0] && find_trainer_state(c->dir, c->state_path, sizeof c->state_path)) {
 		double span = c->pt->n ? c->pt->t[c->pt->n - 1] - c->pt->t[0] : NAN;
 		if ((rc = wc_trainer_state_read_within(c->state_path, span, &c->state, err)) != WC_OK)
@@ -429,6 +429,15 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		        c.log.n == 1 ? "" : "s", res.step_source);
 	if (c.tokens_note[0])
 		WC_WARN(&res, "%s", c.tokens_note);
+	/* An evaluation that cannot fit in the power log is not this log's:
+	 * a crashed session's kept from the checkpoint, or no real value;
+	 * not placed, and said (docs/finetune.md, "Measuring energy per step") */
+	if (c.have_state && c.state.n_evals_long > 0)
+		WC_WARN(&res, "evaluations: %d of the trainer state's (eval_runtime %.6g s at step %.0f%s) %s longer than "
+		        "the power log, %.1f s from its first sample to its last: not placed (an earlier session's, or "
+		        "not a real eval_runtime)", c.state.n_evals_long, c.state.long_s, c.state.long_at,
+		        c.state.n_evals_long > 1 ? ", the first" : "", c.state.n_evals_long > 1 ? "are" : "is",
+		        c.state.long_span_s);
 	tokens_top_note(&c, &res);
 	resume_note(&c, &res);
 	if (c.platform_note[0])
