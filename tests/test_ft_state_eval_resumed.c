@@ -14,6 +14,11 @@
  * it, and only one below 0 or past a week (WC_FT_MAX_EVAL_S) is refused.
  * 5000 s listed in a single-session run whose power log spans 703.9 s
  * leaves energy per step as it is (+20.8 % when it was taken out).
+ * With 100-s evaluations, which fit in that log, they were left unplaced
+ * because "a resumed run re-ran steps", though the log's steps never go
+ * back: the reason is their sum, 200 s against train_runtime 120 s; and
+ * the -70 % step count (global_step 200, 60 in the log) was told only to
+ * "check it", where train_runtime shows the log is the last session's.
  * Synthetic one-GPU runs at 100 ms: 2-s steps (1.6 s at 550 W, 0.4 s at
  * 350 W), evaluations and 16-s saves at 150 W.
  */
@@ -44,14 +49,14 @@ steps(synth_trainer_wave *v, int first, int last, int every, double eval_s)
 /* Session 1: steps 1..140, a 300-s evaluation and a save after 70 and 140,
  * then killed; session 2 from checkpoint-140: steps 141..200 in 120 s. */
 static void
-resumed(const char *dir, int own_log)
+resumed(const char *dir, int own_log, double eval_s)
 {
 	static synth_trainer_wave v;
 	char state[8192], *p = state, *err = NULL;
 	memset(&v, 0, sizeof v);
 	synth_trainer_add(&v, 20.0, 70.0);
 	synth_trainer_add(&v, 30.0, 130.0); /* loading the model */
-	steps(&v, 1, 140, 70, 300.0);
+	steps(&v, 1, 140, 70, eval_s);
 	synth_trainer_add(&v, 60.0, 70.0); /* the crash and the restart */
 	synth_trainer_add(&v, 30.0, 130.0);
 	double resume = v.t;
@@ -61,17 +66,17 @@ resumed(const char *dir, int own_log)
 		synth_trainer_add(&v, 30.0, 130.0);
 		resume = v.t;
 	}
-	steps(&v, 141, 200, 70, 300.0);
+	steps(&v, 141, 200, 70, eval_s);
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 10, \"save_steps\": 70,\n"
 	             " \"eval_steps\": 70, \"log_history\": [\n");
 	for (int s = 10; s <= 200; s += 10) {
 		p += sprintf(p, "  {\"loss\": 1.5, \"step\": %d},\n", s);
 		if (s % 70 == 0)
-			p += sprintf(p, "  {\"eval_loss\": 1.4, \"eval_runtime\": 300.0, \"step\": %d},\n", s);
+			p += sprintf(p, "  {\"eval_loss\": 1.4, \"eval_runtime\": %.1f, \"step\": %d},\n", eval_s, s);
 	}
 	sprintf(p, "  {\"train_runtime\": %.1f, \"step\": 200}]}\n", v.t - resume);
 	CHECK_NEAR(v.t - resume, 120.0, 1e-9);
-	const char *name = own_log ? "resumed-own-log" : "resumed-near-end";
+	const char *name = !own_log ? "resumed-near-end" : eval_s > 150 ? "resumed-own-log" : "resumed-own-log-100";
 	char *run = synth_trainer_folder(dir, name, &v, 21, 0.0, 0.0, state);
 	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	if (t) {
@@ -85,7 +90,21 @@ resumed(const char *dir, int own_log)
 		CHECK(fabs(e / ran / STEP_J - 1) < 0.01);
 	}
 	CHECK(t != NULL);
-	if (own_log) /* both outside the 189.9-s log: named, not placed */
+	/* the trace holds the 60 steps train_runtime does, and global_step
+	 * all 200: said as what it is, a resumed run's last session */
+	if (own_log)
+		CHECK_CONTAINS(err, "steps: trainer_state.json gives 200 steps, the trace's period (1.999 s over 120 s of "
+		               "training) 60 (-70.0 %, known to 5.0 %), as train_runtime 120 s holds: a resumed run's last "
+		               "session alone?");
+	/* 100-s evaluations fit in the log but add up to more than
+	 * train_runtime, and log_history's steps never go back: the reason
+	 * is the sum, not re-run steps */
+	if (own_log && eval_s < 150) {
+		CHECK_CONTAINS(err, "evaluations: 2 of the trainer state's were not placed in the trace (they add up to "
+		               "200 s, train_runtime 120 s: eval_runtime is not this trace's)");
+		CHECK(err == NULL || strstr(err, "re-ran steps") == NULL);
+	}
+	if (own_log && eval_s > 150) /* both outside the 189.9-s log: named, not placed */
 		CHECK_CONTAINS(err, "evaluations: 2 of the trainer state's (eval_runtime 300 s at step 70, the first) are "
 		               "longer than the power log, 189.9 s from its first sample to its last: not placed");
 	wc_ft_table_free(t);
@@ -148,8 +167,9 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("ft_state_eval_resumed");
-	resumed(dir, 0);
-	resumed(dir, 1);
+	resumed(dir, 0, 300.0);
+	resumed(dir, 1, 300.0);
+	resumed(dir, 1, 100.0);
 	single(dir, "over-span", "5000", NULL,
 	       "evaluations: 1 of the trainer state's (eval_runtime 5000 s at step 50) is longer than the power log, "
 	       "703.9 s from its first sample to its last: not placed");

@@ -31,11 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* train_runtime shorter than global_step steps at the trace's period by
- * more than this share: it holds only the last session (a choice of
- * wattcast, the window check's 10 %). */
-#define FT_RUNTIME_TOL 0.1
-
 /* Grid bins of evaluation i's eval_runtime. */
 static size_t
 eval_bins(const ft_grid *g, const wc_ft_steps_info *in, size_t i)
@@ -478,12 +473,24 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		        "the last step%s, train_runtime %.0f s by the trainer state (check the clocks and that the power log "
 		        "covers the run)", out->window_s, out->window_s + trailing, trailing,
 		        out->lead_eval_out_s > 0 ? " and before the first" : "", in->train_runtime_s);
-	char cause[96];
+	/* The true reason, of those the trace and the state show: a resume
+	 * inferred from train_runtime alone re-ran no step the log shows, and
+	 * evaluations adding up to train_runtime or more are not its
+	 * (docs/finetune.md, "Measuring energy per step") */
+	char cause[112];
 	if (out->evals_unfit_s > 0)
 		snprintf(cause, sizeof cause, "%.0f s of eval_runtime not found as pauses, more than the trace's "
 		         "training", out->evals_unfit_s);
+	else if (in->state_restarts > 0)
+		snprintf(cause, sizeof cause, "a resumed run re-ran steps");
+	else if (isfinite(in->train_runtime_s) && in->expected_eval_s >= in->train_runtime_s)
+		snprintf(cause, sizeof cause, "they add up to %.0f s, train_runtime %.0f s: eval_runtime is not this "
+		         "trace's", in->expected_eval_s, in->train_runtime_s);
+	else if (out->resumed)
+		snprintf(cause, sizeof cause, "a resumed run: train_runtime holds %.0f of global_step's %.0f steps",
+		         out->runtime_steps, in->state_steps);
 	else
-		snprintf(cause, sizeof cause, "%s", out->resumed ? "a resumed run re-ran steps" : "its steps are not the count used");
+		snprintf(cause, sizeof cause, "its steps are not the count used");
 	if (out->n_evals_unplaced > 0)
 		WC_WARN(out, "evaluations: %d of the trainer state's were not placed in the trace (%s); any near "
 		        "training power are counted as training: give steps.csv", out->n_evals_unplaced, cause);

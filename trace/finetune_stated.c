@@ -109,6 +109,16 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		        "pauses): unlisted pauses? used as stated: give steps.csv", file,
 		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known,
 		        in->n_evals, out->n_evals_placed, out->n_evals_in_saves);
+	/* Fewer steps in the trace, as many as train_runtime holds, and no
+	 * step going back: the power log is a resumed run's last session, and
+	 * global_step counts the earlier ones too (-70 % energy per step for
+	 * a resume of 60 steps after 140; docs/finetune.md, "Counting steps") */
+	else if (ratio < 1.0 && out->resumed && in->state_restarts == 0 && isfinite(out->runtime_steps) &&
+	         fabs(out->runtime_steps / traced - 1.0) <= FT_RUNTIME_TOL)
+		WC_WARN(out, "steps: %s gives %.0f steps, the trace's period (%.3f s over %.0f s of training) %.0f "
+		        "(%+.1f %%, known to %.1f %%), as train_runtime %.0f s holds: a resumed run's last session "
+		        "alone? used as stated: give %ssteps.csv", file, in->steps, out->period_s, out->active_s, traced,
+		        100.0 * (ratio - 1.0), 100.0 * known, in->train_runtime_s, give);
 	else
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%); used as stated: check it, or give a steps.csv", file,

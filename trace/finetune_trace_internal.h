@@ -71,6 +71,11 @@ int wc__ft_period(const ft_grid *g, int active_only, double *out, double *streng
 /** Cycles of the period per fold window: enough for steps out of step to
  *  show, few enough to bound the search's work. */
 #define WC_FT_FOLD_CYCLES 16.0
+
+/* train_runtime shorter than global_step steps at the trace's period by
+ * more than this share: it holds only the last session (a choice of
+ * wattcast, the window check's 10 %). */
+#define FT_RUNTIME_TOL 0.1
 /** The greatest common divisor of a and b. */
 size_t wc__ft_gcd(size_t a, size_t b);
 /** Steps the samples fold into more simply than the counted `period`
