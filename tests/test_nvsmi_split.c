@@ -85,7 +85,7 @@ main(void)
 	char want[1200];
 	snprintf(want, sizeof want, "%s:11: NUL byte at column 34\n", p);
 	CHECK_CONTAINS(w.text, want);
-	snprintf(want, sizeof want, "%s:51:30: expected 6 fields, found 129\n", p);
+	snprintf(want, sizeof want, "%s:51:30: expected 6 fields, found 141\n", p);
 	CHECK_CONTAINS(w.text, want);
 	snprintf(want, sizeof want, "%s:61: NUL byte at column %zu\n", p, strlen(many) + 2);
 	CHECK_CONTAINS(w.text, want);
