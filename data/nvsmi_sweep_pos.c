@@ -67,7 +67,7 @@ put_positional(nv_reader *rd, double t, double watts, int ok, size_t line_no)
  * of the rows in them. */
 typedef struct {
 	int gpus;
-	size_t sweeps;
+	size_t sweeps, rows; /* rows: those in the sweeps cut, the share's whole */
 	double share, cut;
 } nv_count;
 
@@ -95,7 +95,7 @@ count_at_cut(const nv_reader *rd, double cut, int at_end)
 		count[size > WC_TELEMETRY_MAX_GPUS ? 0 : size]++;
 		rows += size;
 	}
-	nv_count c = { 0, 0, 0.0, cut };
+	nv_count c = { 0, 0, rows, 0.0, cut };
 	for (int g = 1; g <= WC_TELEMETRY_MAX_GPUS; g++)
 		if (count[g] > count[c.gpus])
 			c.gpus = g;
@@ -269,10 +269,12 @@ refuse_node_wide(nv_reader *rd, nv_count c)
 {
 	if (c.gpus <= rd->n_gpus || c.share < 0.9 || c.sweeps < NV_NODE_SWEEPS_MIN)
 		return WC_OK;
+	/* The count is of the rows held before deciding, not of the log's:
+	 * said as such (a log of 270 sweeps was said to have 39). */
 	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %d rows make each sweep (%zu sweeps, %.0f %% "
-	                         "of the rows), more than the %d GPUs given, and no index or uuid column tells theirs "
-	                         "apart%s: add uuid (or index) to --query-gpu", rd->held[0].line, rd->col_time + 1,
-	                         c.gpus, c.sweeps, 100.0 * c.share, rd->n_gpus,
+	                         "of the first %zu rows), more than the %d GPUs given, and no index or uuid column tells "
+	                         "theirs apart%s: add uuid (or index) to --query-gpu", rd->held[0].line, rd->col_time + 1,
+	                         c.gpus, c.sweeps, 100.0 * c.share, c.rows, rd->n_gpus,
 	                         rd->opt->n_gpu_uuids > 0 ? " (gpu_uuids need a uuid column)" : "");
 }
 
@@ -299,8 +301,8 @@ release_held(nv_reader *rd, int at_end)
 		 * are worth a line: `--gpus 3` on a 2-GPU log averaged a third of
 		 * the next sweep into each sample (docs/formats/telemetry.md). */
 		wc__warn(rd->opt, rd->path, ": the count given is %d GPUs, but the timestamps make %zu sweeps of %d rows "
-		         "(%.0f %% of the rows); check --gpus or tp", rd->n_gpus, c.sweeps, c.gpus,
-		         100.0 * c.share);
+		         "(%.0f %% of the first %zu rows); check --gpus or tp", rd->n_gpus, c.sweeps, c.gpus,
+		         100.0 * c.share, c.rows);
 	}
 	/* A cut that makes sweeps of another size than the count given says
 	 * nothing about where that count's sweeps end. */

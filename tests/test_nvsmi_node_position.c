@@ -61,7 +61,7 @@ main(void)
 
 	/* tp 2 on the node's log: refused, the remedy named */
 	CHECK_INT(read_log(node, 2, NULL, 0, &pt, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "node.csv:2:1: 8 rows make each sweep (39 sweeps, 100 % of the rows), more "
+	CHECK_CONTAINS(err.msg, "node.csv:2:1: 8 rows make each sweep (39 sweeps, 100 % of the first 312 rows), more "
 	                        "than the 2 GPUs given");
 	CHECK_CONTAINS(err.msg, "add uuid (or index) to --query-gpu");
 	CHECK(strstr(err.msg, "--max-bad") == NULL);
@@ -110,7 +110,7 @@ main(void)
 	err = (wc_error){ 0, "" };
 	pt = NULL;
 	CHECK_INT(read_log(ms6, 2, NULL, 0, &pt, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "ms6.csv:2:1: 8 rows make each sweep (39 sweeps, 100 % of the rows), more than "
+	CHECK_CONTAINS(err.msg, "ms6.csv:2:1: 8 rows make each sweep (39 sweeps, 100 % of the first 312 rows), more than "
 	                        "the 2 GPUs given");
 	CHECK_CONTAINS(err.msg, "add uuid (or index) to --query-gpu");
 	wc_power_trace_free(pt);
