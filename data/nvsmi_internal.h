@@ -138,6 +138,11 @@ typedef struct {
 	int n;                                    /* nodes; > 1: read per node */
 	unsigned char of[WC_TELEMETRY_MAX_GPUS];  /* each GPU's node */
 	short index1[WC_TELEMETRY_MAX_GPUS];      /* with gpu_uuids: each GPU's index + 1, 0 unread */
+	/* with gpu_uuids, until the first sample: the uuids (hashed) the log
+	 * shows under each index, in the order first seen, and each selected
+	 * GPU's place among them + 1 (its node, nvsmi_nodes.c) */
+	uint64_t heard[WC_TELEMETRY_MAX_GPUS][NV_MAX_NODES];
+	unsigned char n_heard[WC_TELEMETRY_MAX_GPUS], place1[WC_TELEMETRY_MAX_GPUS];
 	nv_node node[NV_MAX_NODES];
 	double o_v[WC_TELEMETRY_MAX_GPUS], o_t[WC_TELEMETRY_MAX_GPUS]; /* the open sweeps' rows */
 	double h_v[NV_NODE_HIST][WC_TELEMETRY_MAX_GPUS];               /* by h_n % NV_NODE_HIST */
@@ -320,6 +325,10 @@ int wc__nv_find_slot(nv_reader *rd, const nv_row *row, size_t line, int report);
  *  other uuids is the nodes of a job merged by time; from here on each
  *  node's sweeps are read on their own (nvsmi_nodes.c). */
 void wc__nv_nodes_start(nv_reader *rd);
+/** With gpu_uuids, before the first sample: a row's index and uuid (any
+ *  GPU's, selected or not; `g` its slot or -1), so that the nodes are
+ *  found from the whole log, not only from the GPUs selected. */
+void wc__nv_nodes_hear(nv_reader *rd, int g, const char *idx, size_t idx_len, const char *uuid, size_t uuid_len);
 /** A row of such a log; at its end, the open sweeps and waiting samples. */
 int wc__nv_nodes_row(nv_reader *rd, const nv_row *row, size_t line_no);
 int wc__nv_nodes_finish(nv_reader *rd);

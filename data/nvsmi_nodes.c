@@ -31,13 +31,63 @@
 #include <string.h>
 
 void
+wc__nv_nodes_hear(nv_reader *rd, int g, const char *idx, size_t idx_len, const char *uuid, size_t uuid_len)
+{
+	nv_nodes *nd = &rd->nodes;
+	int v;
+	if (idx_len == 0 || idx_len > 4 || wc__nv_digits(idx, (int)idx_len, &v) || v >= WC_TELEMETRY_MAX_GPUS)
+		return;
+	if (g >= 0 && !nd->index1[g])
+		nd->index1[g] = (short)(v + 1);
+	uint64_t h = 14695981039346656037u; /* FNV-1a, case folded as uuids compare */
+	for (size_t i = 0; i < uuid_len; i++)
+		h = (h ^ (unsigned char)(uuid[i] >= 'A' && uuid[i] <= 'Z' ? uuid[i] - 'A' + 'a' : uuid[i])) *
+		    1099511628211u;
+	int k = 0;
+	while (k < nd->n_heard[v] && nd->heard[v][k] != h)
+		k++;
+	if (k == nd->n_heard[v] && k < NV_MAX_NODES)
+		nd->heard[v][nd->n_heard[v]++] = h;
+	if (g >= 0 && !nd->place1[g] && k < NV_MAX_NODES)
+		nd->place1[g] = (unsigned char)(k + 1);
+}
+
+/* With gpu_uuids, the GPUs' nodes from the whole log: node k holds the
+ * GPUs that are the k-th uuid seen under their index, renumbered over the
+ * nodes that hold a selected GPU. A selection of one GPU on each of two
+ * nodes at different indices was read one sample a sweep, 44 bad lines of
+ * 990 (docs/formats/telemetry.md, "Nodes of a merged log"). 0, or -1
+ * when a GPU's place is unknown. */
+static int
+nodes_heard(nv_reader *rd)
+{
+	nv_nodes *nd = &rd->nodes;
+	int map[NV_MAX_NODES], n = 0;
+	for (int k = 0; k < NV_MAX_NODES; k++)
+		map[k] = -1;
+	for (int g = 0; g < rd->n_gpus; g++)
+		if (nd->place1[g] == 0)
+			return -1;
+	/* numbered in the order of the first sample's rows */
+	for (int r = 0; r < rd->n_gpus; r++)
+		for (int g = 0; g < rd->n_gpus; g++)
+			if (rd->rank[g] == r && map[nd->place1[g] - 1] < 0)
+				map[nd->place1[g] - 1] = n++;
+	for (int g = 0; g < rd->n_gpus; g++)
+		nd->of[g] = (unsigned char)(map[nd->place1[g] - 1] < 0 ? 0 : map[nd->place1[g] - 1]);
+	return n;
+}
+
+void
 wc__nv_nodes_start(nv_reader *rd)
 {
 	nv_nodes *nd = &rd->nodes;
 	int n = 0;
 	if (rd->col_index < 0 || rd->col_uuid < 0 || rd->n_gpus < 2)
 		return;
-	for (int g = 0; g < rd->n_gpus; g++) {
+	int heard = rd->selecting ? nodes_heard(rd) : -1;
+	n = heard > 0 ? heard : 0;
+	for (int g = 0; g < rd->n_gpus && heard < 0; g++) {
 		int k = 0, v = rd->selecting ? rd->nodes.index1[g] - 1 : rd->info->index[g];
 		if (v < 0)
 			return; /* an index unread: no nodes told apart */

@@ -221,16 +221,13 @@ wc__nv_find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 	const char *idx = row->idx, *uuid = row->uuid;
 	size_t idx_len = row->il, uuid_len = row->ul;
 	if (rd->selecting) {
-		for (int g = 0; g < rd->n_gpus; g++) {
-			int v;
-			if (!same_uuid(rd, g, uuid, uuid_len))
-				continue;
-			/* its index, which tells merged nodes apart (nvsmi_nodes.c) */
-			if (!rd->nodes.index1[g] && idx && idx_len > 0 && idx_len <= 4 && !wc__nv_digits(idx, (int)idx_len, &v))
-				rd->nodes.index1[g] = (short)(v + 1);
-			return g;
-		}
-		return -2;
+		int g = 0;
+		while (g < rd->n_gpus && !same_uuid(rd, g, uuid, uuid_len))
+			g++;
+		/* its index, which tells merged nodes apart (nvsmi_nodes.c) */
+		if (!rd->ranked && idx && uuid)
+			wc__nv_nodes_hear(rd, g < rd->n_gpus ? g : -1, idx, idx_len, uuid, uuid_len);
+		return g < rd->n_gpus ? g : -2;
 	}
 	if (rd->mode == NV_KEY_INDEX) {
 		int v = 0;

@@ -12,7 +12,8 @@
  *   node's sweeps are read on their own, node 1's readings interpolated at
  *   node 0's sweeps: no line malformed, the sum of both nodes in every
  *   sample (two node-0 sweeps in a row were a sample lacking node 1's
- *   GPUs, a bad line).
+ *   GPUs, a bad line); also with gpu_uuids naming one GPU of each node
+ *   at different indices (the nodes found from the log's uuids).
  * - A third node's GPU appearing after the first sample is not in the
  *   first sample: a bad line naming its index and uuid.
  * - Without uuid the nodes' GPUs cannot be told apart: with the GPU count
@@ -148,6 +149,17 @@ drifting_nodes(const char *dir)
 	CHECK_INT(info.bad_lines, 0);
 	CHECK(s.n >= 478 && s.n <= 480);
 	CHECK_NEAR(s.sum / s.n, 2000.0 + 4 * 50.0, 1e-9);
+	/* one GPU of each node, at different indices: the nodes are the log's
+	 * (index 0 under two uuids), not only the GPUs selected (44 bad lines
+	 * of 990, refused) */
+	const char *one_each[2] = { "GPU-0000-node0", "GPU-0001-node1" };
+	opt.gpu_uuids = one_each;
+	opt.n_gpu_uuids = 2;
+	memset(&s, 0, sizeof s);
+	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK(s.n >= 478 && s.n <= 480);
+	CHECK_NEAR(s.sum / s.n, 100.0 + 200.0 + 50.0, 1e-9);
 	free(p);
 	free(text);
 }
