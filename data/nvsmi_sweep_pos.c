@@ -264,11 +264,76 @@ counted_off(nv_reader *rd)
  * "GPU count from the timestamps"). The share is the warning's below: 90
  * % of the rows, over at least NV_NODE_SWEEPS_MIN sweeps. */
 #define NV_NODE_SWEEPS_MIN 3
+
+/* The share of the held rows' lag-L differences (row i + L's time minus
+ * row i's, both readable) within NV_LAG_TOL_S (or 2 % of it) of their
+ * median, and that median; 0 with fewer than NV_NODE_SWEEPS_MIN. */
+#define NV_LAG_TOL_S 0.0015
+static double
+lag_regular(const nv_reader *rd, size_t lag, double *median)
+{
+	double d[NV_GUESS_ROWS];
+	size_t n = 0, near = 0;
+	for (size_t i = 0; i + lag < rd->n_held; i++)
+		if (rd->held[i].ok && rd->held[i + lag].ok)
+			d[n++] = rd->held[i + lag].t - rd->held[i].t;
+	if (n < NV_NODE_SWEEPS_MIN)
+		return 0.0;
+	wc_stats_sort(d, n);
+	double m = wc_stats_median_sorted(d, n), tol = fmax(NV_LAG_TOL_S, 0.02 * fabs(m));
+	for (size_t i = 0; i < n; i++)
+		near += fabs(d[i] - m) <= tol;
+	*median = m;
+	return (double)near / (double)n;
+}
+
+/* The sweeps' size from the rows' own period, for when the gaps make no
+ * cut: rows of a sweep 6 ms apart every 50 ms (8 GPUs, the pause 8 ms) or
+ * 10 ms apart every 100 ms show no jump between the gaps within sweeps and
+ * those between them, and a tp 2 run was read 2 rows at a time from a log
+ * of 8 (190.7 W, 203.2 W for 421.6 W). Whatever the gaps, row i + S comes
+ * one sampling period after row i when a sweep is S rows, so the
+ * lag-S differences agree (90 %) where the lag-G ones of a smaller count
+ * given do not (under 80 %: some lags cross a sweep's end, some do not).
+ * Jitter of the logger spreads every lag alike, so a log of G GPUs does
+ * not show another lag more regular than its own. The smallest regular
+ * lag S when it is over G, or 0 (docs/formats/telemetry.md, "GPU count
+ * from the timestamps"). */
+static nv_count
+periodic_count(const nv_reader *rd)
+{
+	nv_count c = { 0, 0, 0, 0.0, INFINITY };
+	double m_g = 0.0, m = 0.0;
+	if (rd->n_gpus < 1 || lag_regular(rd, (size_t)rd->n_gpus, &m_g) >= 0.8)
+		return c;
+	/* the smallest regular lag is the sweep: one of the count given or
+	 * fewer (a 2-GPU log given 3 is regular at 2 and 4) is no node's */
+	for (size_t lag = 1; lag <= WC_TELEMETRY_MAX_GPUS && rd->n_held >= lag * NV_NODE_SWEEPS_MIN; lag++) {
+		double share = lag_regular(rd, lag, &m);
+		if (share >= 0.9 && m > 0.0 && lag <= (size_t)rd->n_gpus)
+			return c;
+		if (share >= 0.9 && m > 0.0) {
+			c.gpus = (int)lag;
+			c.sweeps = rd->n_held / lag;
+			c.rows = c.sweeps * lag;
+			c.share = share;
+			return c;
+		}
+	}
+	return c;
+}
+
 static int
 refuse_node_wide(nv_reader *rd, nv_count c)
 {
-	if (c.gpus <= rd->n_gpus || c.share < 0.9 || c.sweeps < NV_NODE_SWEEPS_MIN)
-		return WC_OK;
+	if (c.gpus <= rd->n_gpus || c.share < 0.9 || c.sweeps < NV_NODE_SWEEPS_MIN) {
+		/* the gaps cut no sweeps of more rows; the rows' period may */
+		if (c.gpus == rd->n_gpus && c.share >= 0.9)
+			return WC_OK;
+		c = periodic_count(rd);
+		if (c.gpus <= rd->n_gpus || c.sweeps < NV_NODE_SWEEPS_MIN)
+			return WC_OK;
+	}
 	/* The count is of the rows held before deciding, not of the log's:
 	 * said as such (a log of 270 sweeps was said to have 39). */
 	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %d rows make each sweep (%zu sweeps, %.0f %% "

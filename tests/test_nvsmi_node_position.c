@@ -9,7 +9,8 @@
  * naming the column that tells the GPUs apart (docs/formats/telemetry.md,
  * "GPU count from the timestamps"). Rows 6 ms apart were not refused:
  * counted off 2 at a time inside each sweep, a TP 2 run read 260.7 W for
- * its 421.6 W.
+ * its 421.6 W; nor were sweeps whose pause is no longer than the rows'
+ * spacing (6 ms apart every 50 ms): the rows' own period says 8.
  */
 #include "data/nvsmi.h"
 #include "tests/support/support.h"
@@ -18,22 +19,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `gpus` GPUs, no index or uuid, 40 sweeps at 0.25 s, the rows of a sweep
- * `ms` apart (0: at one timestamp, as nvidia-smi prints one sweep's). */
+/* `gpus` GPUs, no index or uuid, 40 sweeps every `period` ms, the rows
+ * of a sweep `ms` apart (0: at one timestamp, as nvidia-smi prints one
+ * sweep's). */
 static char *
-node_log(const char *dir, const char *name, int gpus, int ms)
+timed_log(const char *dir, const char *name, int gpus, int ms, int period)
 {
 	size_t cap = 64 + 40 * (size_t)gpus * 64;
 	char *body = malloc(cap);
 	snprintf(body, cap, "timestamp, name, power.draw [W]\n");
 	for (int k = 0; k < 40; k++)
-		for (int g = 0; g < gpus; g++)
+		for (int g = 0; g < gpus; g++) {
+			int at = period * k + ms * g;
 			snprintf(body + strlen(body), cap - strlen(body),
-			         "2026/07/18 15:00:%02d.%03d, NVIDIA A100-SXM4-80GB, %.2f W\n", k / 4, 250 * (k % 4) + ms * g,
+			         "2026/07/18 15:00:%02d.%03d, NVIDIA A100-SXM4-80GB, %.2f W\n", at / 1000, at % 1000,
 			         g == 2 ? 300.0 : 61.0);
+		}
 	char *path = test_fixture(dir, name, body);
 	free(body);
 	return path;
+}
+
+static char *
+node_log(const char *dir, const char *name, int gpus, int ms)
+{
+	return timed_log(dir, name, gpus, ms, 250);
 }
 
 static int
@@ -124,6 +134,34 @@ main(void)
 		}
 		wc_power_trace_free(pt);
 		pt = NULL;
+	}
+	/* sweeps close together, no jump between the gaps within and between
+	 * them (6 ms apart every 50 ms, 10 ms apart every 100 ms): the rows'
+	 * period says 8, refused alike (read 2 rows at a time before, a TP 2
+	 * run 190.7 W for 421.6 W); given 8, read */
+	const int close[2][2] = { { 6, 50 }, { 10, 100 } };
+	for (int i = 0; i < 2; i++) {
+		char *near = timed_log(dir, "near.csv", 8, close[i][0], close[i][1]);
+		err = (wc_error){ 0, "" };
+		CHECK_INT(read_log(near, 2, NULL, 0, &pt, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "near.csv:2:1: 8 rows make each sweep");
+		CHECK_CONTAINS(err.msg, "add uuid (or index) to --query-gpu");
+		wc_power_trace_free(pt);
+		pt = NULL;
+		err = (wc_error){ 0, "" };
+		CHECK_INT(read_log(near, 8, NULL, 0, &pt, &err), WC_OK);
+		if (pt)
+			CHECK_INT(pt->info.bad_lines, 0);
+		wc_power_trace_free(pt);
+		pt = NULL;
+		/* a 2-GPU log of that timing given 2: read */
+		char *two = timed_log(dir, "near2.csv", 2, close[i][0], close[i][1]);
+		err = (wc_error){ 0, "" };
+		CHECK_INT(read_log(two, 2, NULL, 0, &pt, &err), WC_OK);
+		wc_power_trace_free(pt);
+		pt = NULL;
+		free(two);
+		free(near);
 	}
 	/* a 2-GPU log 6 ms apart given 2, and a 1-GPU one given 1: read */
 	char *pair6 = node_log(dir, "pair6.csv", 2, 6), *one = node_log(dir, "one.csv", 1, 0);
