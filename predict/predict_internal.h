@@ -144,6 +144,9 @@ int wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi);
  *  wording for every series caveat's share (predict/span_text.c).
  *  Returns `buf`. */
 const char *wc__predict_series_share(char *buf, size_t cap, double share);
+/* Whole within the rounding of a time-weighted sum: the tolerance every
+ * share of a series' time is taken as the whole series with. */
+#define WC__SHARE_ALL (1.0 - 1e-12)
 
 /** The warning line of a power level `lvl` of `p` transferred from a
  *  datasheet; it says when the board is another vendor's than every

@@ -463,7 +463,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * limit lowers every loaded step; the limit or cap that settles them
 	 * names it then, as the one clock settled for a single load does. */
 	const double settled = have_low ? limited - unmet_share : 0.0;
-	const int lock_holds = q->config.sm_clock_mhz > 0.0 && !(limited >= 1.0 - 1e-12);
+	const int lock_holds = q->config.sm_clock_mhz > 0.0 && !(limited >= WC__SHARE_ALL);
 	const char *clock_field = q->series_len ? (have_low && limit_w == q->power_cap_w ? "power_cap_w"
 	                                           : lock_holds || !(q->config.sm_clock_mhz > 0.0 || limited > 0.0)
 	                                                   ? "sm_clock_mhz" : "platform")

@@ -104,7 +104,7 @@ wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double sh
 	 * (docs/capacity.md, "The board's power limit"). */
 	char pct[32], draw[40];
 	wc_predict_power_text(draw, sizeof draw, per_gpu_w, cap_w); /* never read as the cap */
-	if (share < 1.0 - 1e-12)
+	if (share < WC__SHARE_ALL)
 		snprintf(buf, cap, "power_cap_w: %g W per GPU is not reached for %s of the series' time: no clock of "
 		         "%.64s's range meets it there; at the clock of least power (%g MHz) those steps draw %s W per "
 		         "GPU on average (docs/capacity.md)", cap_w, wc_predict_share_format(pct, sizeof pct, share), board,

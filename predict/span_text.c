@@ -54,10 +54,6 @@ wc__predict_span_digits(double v_lo, double v_hi, double lo, double hi)
 	return d;
 }
 
-/* Whole within the rounding of a time-weighted sum: the tolerance
- * wc__predict_series_share takes a share as the whole series with. */
-#define WC__SHARE_ALL (1.0 - 1e-12)
-
 const char *
 wc_predict_share_format(char *buf, size_t cap, double share)
 {
