@@ -364,6 +364,20 @@ typedef struct {
 	double below_hi, above_lo, outside_share;
 } span_check;
 
+/* A loaded count below the running span, or above it: the one test of
+ * the whole load's ends and of each series step. */
+static int
+below_span(const wc_range *r, double n)
+{
+	return n < r->running_min * (1 - 1e-9);
+}
+
+static int
+above_span(const wc_range *r, double n)
+{
+	return n > r->running_max * (1 + 1e-9);
+}
+
 static span_check
 span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 {
@@ -376,13 +390,14 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	double all = 0.0, out = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
 		const double n = h->running[i], w = h->weight ? h->weight[i] : 0.0;
-		const int below = n > 0.0 && n < r->running_min * (1 - 1e-9), above = n > r->running_max * (1 + 1e-9);
+		const int below = r->running_max > 0 && n > 0.0 && below_span(r, n);
+		const int above = r->running_max > 0 && above_span(r, n);
 		all += w;
-		if (r->running_max > 0 && below)
+		if (below)
 			k.below_hi = n;
-		if (r->running_max > 0 && above && !(k.above_lo > 0.0))
+		if (above && !(k.above_lo > 0.0))
 			k.above_lo = n;
-		out += r->running_max > 0 && (below || above) ? w : 0.0;
+		out += below || above ? w : 0.0;
 	}
 	if (h->len > 1 && all > 0.0)
 		k.outside_share = out / all;
@@ -393,8 +408,7 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	const double rounding = 0.05;
 	k.active = r->active_b_max > 0 && (c->active_params_b < r->active_b_min * (1 - rounding) ||
 	                                   c->active_params_b > r->active_b_max * (1 + rounding));
-	k.running = r->running_max > 0 && k.lo > 0.0 &&
-	            (k.lo < r->running_min * (1 - 1e-9) || k.hi > r->running_max * (1 + 1e-9));
+	k.running = r->running_max > 0 && k.lo > 0.0 && (below_span(r, k.lo) || above_span(r, k.hi));
 	k.tp = r->tp_max > 0 && (c->tp < r->tp_min || c->tp > r->tp_max);
 	/* an unknown span (a file without range) is no evidence of "beyond"
 	 * (docs/formats/params-file.md: unknown, no warning) */
