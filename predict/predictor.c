@@ -464,7 +464,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * names it then, as the one clock settled for a single load does. */
 	const double settled = have_low ? limited - unmet_share : 0.0;
 	const int lock_holds = q->config.sm_clock_mhz > 0.0 && !(limited >= WC__SHARE_ALL);
-	const char *clock_field = q->series_len ? (have_low && limit_w == q->power_cap_w ? "power_cap_w"
+	/* a series settled step by step under the cap, not the board's limit */
+	const int series_cap = have_low && limit_w == q->power_cap_w;
+	const char *clock_field = q->series_len ? (series_cap ? "power_cap_w"
 	                                           : lock_holds || !(q->config.sm_clock_mhz > 0.0 || limited > 0.0)
 	                                                   ? "sm_clock_mhz" : "platform")
 	                          : q->board_limit_w > 0 ? "platform"
@@ -477,21 +479,20 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * steps no clock meets, not by its mean. */
 	const double set_w = q->board_limit_w > 0 ? q->board_limit_w
 	                     : strcmp(clock_field, "power_cap_w") == 0 ? q->power_cap_w : 0.0;
-	const int series_lock = q->series_len && strcmp(clock_field, "sm_clock_mhz") == 0;
+	const int by_lock = strcmp(clock_field, "sm_clock_mhz") == 0, series_lock = q->series_len && by_lock;
 	if (series_lock) /* the steps at the lock are what its caveat speaks of */
 		clocked.sm_clock_mhz = q->config.sm_clock_mhz;
 	const double least = have_low ? (series_lock ? 0.0 : unmet_share)
 	                     : set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w) ? 1.0 : 0.0;
 	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
 	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, least,
-	               strcmp(clock_field, "sm_clock_mhz") ? settled : 0.0, out);
+	               by_lock ? 0.0 : settled, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. A series settled step
 	 * by step is above it only on the steps no clock meets: their share
 	 * and their own mean draw, not the series' (idle and settled steps
 	 * in it), are said. */
-	const int series_cap = have_low && limit_w == q->power_cap_w;
 	if (q->power_cap_w > 0 && (series_cap ? unmet_share > 0.0 && isfinite(unmet_w)
 	                                      : !wc_power_cap_met(q->power_cap_w, out->serving_per_gpu_w))) {
 		char unmet[WC_WARNING_LEN];
