@@ -133,7 +133,7 @@ wc__predict_series_limit_note(const char *field, double limit_w, double limited,
 	if (!(unmet > 0.0))
 		snprintf(buf + n, cap - (size_t)n, "those steps answer at the clock a GPU settles at under that limit "
 		         "(docs/capacity.md)");
-	else if (unmet >= limited * (1.0 - 1e-12))
+	else if (unmet >= limited * WC__SHARE_ALL)
 		snprintf(buf + n, cap - (size_t)n, "no clock meets it there: those steps answer at the clock of least "
 		         "power, %.0f MHz, still above it (docs/capacity.md)", mhz);
 	else

@@ -57,9 +57,9 @@ wc__predict_series_clock(const wc_predictor *pr, const wc_inference_query *q, co
 		lo = info->min_sm_clock_mhz;
 	else if ((rc = step_clock(pr, q, h->running[h->len - 1], limit_w, &lo, err)) != WC_OK)
 		return rc;
-	if (limited < 1.0 - 1e-12) /* the steps it leaves run at the lock, or free */
+	if (limited < WC__SHARE_ALL) /* the steps it leaves run at the lock, or free */
 		hi = q->config.sm_clock_mhz > 0.0 ? q->config.sm_clock_mhz : NAN;
-	else if (unmet >= limited * (1.0 - 1e-12))
+	else if (unmet >= limited * WC__SHARE_ALL)
 		hi = info->min_sm_clock_mhz;
 	else if ((rc = step_clock(pr, q, h->running[0], limit_w, &hi, err)) != WC_OK)
 		return rc;
