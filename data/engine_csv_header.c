@@ -41,35 +41,46 @@ static const struct {
 };
 #define N_EXPORTED (sizeof exported / sizeof exported[0])
 
+/* The stacks' name prefixes, bit k of a stack mask for prefixes[k]:
+ * engine.csv takes vLLM's or SGLang's, or none, on any name (`strip`);
+ * TGI's is part of its names. */
+static const struct {
+	const char *prefix, *stack;
+	int strip;
+} prefixes[] = { { "vllm:", "vllm", 1 }, { "sglang:", "sglang", 1 }, { "tgi_", "tgi", 0 } };
+#define N_PREFIXES (sizeof prefixes / sizeof prefixes[0])
+
+/* The entry of prefixes whose prefix `name` has, or N_PREFIXES. */
+static size_t
+prefix_of(const char *name)
+{
+	size_t k = 0;
+	while (k < N_PREFIXES && strncmp(name, prefixes[k].prefix, strlen(prefixes[k].prefix)) != 0)
+		k++;
+	return k;
+}
+
 /* A name without its stack's prefix: engine.csv takes either prefix, or
  * none, on any name. */
 static const char *
 bare(const char *name)
 {
-	if (strncmp(name, "vllm:", 5) == 0)
-		return name + 5;
-	if (strncmp(name, "sglang:", 7) == 0)
-		return name + 7;
-	return name;
+	size_t k = prefix_of(name);
+	return k < N_PREFIXES && prefixes[k].strip ? name + strlen(prefixes[k].prefix) : name;
 }
 
-/* The stacks a header name is of, bit k for stacks[k]: by its prefix,
+/* The stacks a header name is of, bit k for prefixes[k]: by its prefix,
  * else by the table's entries of its bare name; a name two stacks export
  * alike (`generation_tokens_total`, vLLM's and SGLang's) is of neither.
  * What a warning names as the log's stack (e->stack): an SGLang log
  * lacking token counters was said to lack them "as TGI's has none"
  * (docs/formats/telemetry.md, "What ingest derives"). */
-static const char *const stacks[] = { "vllm", "sglang", "tgi" };
-
 static unsigned
 name_stacks(const char *name)
 {
-	if (strncmp(name, "vllm:", 5) == 0)
-		return 1u;
-	if (strncmp(name, "sglang:", 7) == 0)
-		return 2u;
-	if (strncmp(name, "tgi_", 4) == 0)
-		return 4u;
+	size_t k = prefix_of(name);
+	if (k < N_PREFIXES)
+		return 1u << k;
 	size_t len = strcspn(name, "{");
 	unsigned m = 0;
 	for (size_t i = 0; i < N_EXPORTED; i++) {
@@ -84,9 +95,9 @@ name_stacks(const char *name)
 static const char *
 one_stack(unsigned m)
 {
-	for (size_t k = 0; k < sizeof stacks / sizeof stacks[0]; k++)
+	for (size_t k = 0; k < N_PREFIXES; k++)
 		if (m == 1u << k)
-			return stacks[k];
+			return prefixes[k].stack;
 	return NULL;
 }
 
