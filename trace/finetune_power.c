@@ -63,6 +63,14 @@ wc__ft_faster_advice(const wc_ft_steps_info *in, double dt, char *buf, size_t ca
 	return buf;
 }
 
+/* A bin left out of the steps as a pause: found (near-idle or
+ * intermediate), logged, or a step row's unlogged excess. */
+static int
+pause_bin(unsigned char m)
+{
+	return m == FT_SAVE || m == FT_MIDLEVEL || m == FT_LOGGED || m == FT_UNLOGGED;
+}
+
 /* A mean over the last w s carries a step's power w s into the pause
  * after it and the pause's w s into the step after: only the steps next
  * to a pause read wrong. With a pause after every step that was -17 to
@@ -76,13 +84,8 @@ wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring
 	if (!(in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s))
 		return;
 	double pauses = recurring;
-	for (size_t k = g->k0; k < g->k1; k++) {
-		int pause = g->mark[k] == FT_SAVE || g->mark[k] == FT_MIDLEVEL || g->mark[k] == FT_LOGGED ||
-		            g->mark[k] == FT_UNLOGGED;
-		int before = k > g->k0 && (g->mark[k - 1] == FT_SAVE || g->mark[k - 1] == FT_MIDLEVEL ||
-		                           g->mark[k - 1] == FT_LOGGED || g->mark[k - 1] == FT_UNLOGGED);
-		pauses += pause && !before;
-	}
+	for (size_t k = g->k0; k < g->k1; k++)
+		pauses += pause_bin(g->mark[k]) && !(k > g->k0 && pause_bin(g->mark[k - 1]));
 	/* a step on each side of each pause, more when steps are shorter
 	 * than the window */
 	double near = fmin(out->steps, 2.0 * pauses * ceil(in->averaged_s / out->step_s));
