@@ -54,6 +54,13 @@ engine_tolerance(const wc_engine_log *e)
 	return fmax(CLIP_TOLERANCE_S, 1.5 * mean_dt);
 }
 
+/* Is n(t) the engine's running gauge (not the request log's)? */
+static int
+n_from_engine(const run_ctx *rc)
+{
+	return rc->n_source && strcmp(rc->n_source, "engine") == 0;
+}
+
 /* The first row from which every counter a row reads (tokens, iterations,
  * the phase split's time sums) counts all its work: past any that
  * started mid-run (wc_engine_log's counted_from). */
@@ -100,8 +107,7 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 	/* n(t) from a gauge that starts late is unknown before its first
 	 * value, as before the log's first sample: cut there alike
 	 * (warn_late_gauges says which span). */
-	const size_t g = rc->n_source && strcmp(rc->n_source, "engine") == 0
-	                 ? wc_engine_first_row(rc->eng, WC_ENG_RUNNING) : 0;
+	const size_t g = n_from_engine(rc) ? wc_engine_first_row(rc->eng, WC_ENG_RUNNING) : 0;
 	const int gauge_a = g > 0 && g < rc->eng->n && rc->eng->t[g] - *a > tol;
 	if (gauge_a)
 		*a = ea = rc->eng->t[g];
@@ -139,7 +145,7 @@ warn_late_gauges(const run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
 	static const wc_engine_column gauges[] = { WC_ENG_RUNNING, WC_ENG_WAITING };
 	const wc_engine_log *e = rc->eng;
-	const int by_engine = rc->n_source && strcmp(rc->n_source, "engine") == 0;
+	const int by_engine = n_from_engine(rc);
 	for (size_t j = 0; e && e->n > 0 && j < sizeof gauges / sizeof gauges[0]; j++) {
 		size_t g = wc_engine_first_row(e, gauges[j]);
 		const char *name = wc_engine_column_name(gauges[j]);
