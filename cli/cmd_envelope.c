@@ -497,7 +497,10 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	int rc = CLI_OK;
 	/* validate envelope's rule (docs/validation.md, "Envelopes") */
 	if (wc_envelope_run_once_if_fixed(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
-		return cli_envelope_config_error(cmd, a->w.kind, err.msg);
+		/* a law with no answer here (power no board draws: docs/intervals.md,
+		 * "Physical ceiling") is not a flag to fix: exit 1, as predict's */
+		return err.code == WC_ERANGE ? cli_fail(cmd, "%s", err.msg)
+		                             : cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if ((a->once = res.replicas < a->o.replicas))
 		a->o.replicas = 1; /* as the JSON's config says it */
 	if (a->json) {

@@ -123,6 +123,23 @@ double wc_power_ceiling_w(double limit_w, int gpus);
  *  there and predict gives no answer (docs/intervals.md, "Physical
  *  ceiling"); 0 when the limit is not known. */
 int wc_power_beyond_boards(double node_w, double limit_w, int gpus);
+/** The same rule load by load: a mean over a series' or a simulation's
+ *  loads hides a load no board draws behind idle ones (1318 W per GPU at
+ *  64 running on half of an A100 series, 72.9 W idle on the rest, averages
+ *  under the bound). 1 when the per-GPU power `per_gpu_w(ctx, n)` of some
+ *  load of `h` is beyond the bound for `gpus` boards of limit `limit_w`:
+ *  the index of the one drawing most in `*step` (the law rises with the
+ *  load: usually the top one, as a single load's answer names it), its
+ *  power in `*step_w`; 0 when none is, or the limit is not known. */
+int wc_power_beyond_boards_step(const wc_load_histogram *h, double (*per_gpu_w)(const void *ctx, double running),
+                                const void *ctx, double limit_w, int gpus, size_t *step, double *step_w);
+/** The refusal of power no board draws, WC_ERANGE naming the platform
+ *  (HTTP 422 on /platform): `per_gpu_w` the law's power, `limit_w` the
+ *  board's limit, `board` the level's name, `where` the load it was found
+ *  at ("here" for a single load, "at 64 running for 50 % of the series'
+ *  time" for a step). Returns WC_ERANGE. */
+int wc_power_beyond_boards_refuse(wc_error *err, double per_gpu_w, double limit_w, const char *board,
+                                  const char *where);
 /** 1 when a per-GPU cap `cap_w` (> 0) is met by an answer of
  *  `per_gpu_w` W per GPU (NaN: taken as met); 0 when none was set or no
  *  clock meets it (the answer is above it). */

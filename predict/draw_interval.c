@@ -11,6 +11,7 @@
 #include "models/grow.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* One load level `n` of a series under a per-GPU limit, settled
@@ -36,6 +37,48 @@ settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, d
 		*w = fmax(limit_w, fmin(*w, at_low.per_gpu_power_w));
 	}
 	return 1;
+}
+
+/* A load's per-GPU draw as the answer settles it (settle_step, under
+ * `limit_w` from the lowest clock `low`; the law as it is without them),
+ * for the rule of power no board draws (wc_power_beyond_boards_step). */
+typedef struct {
+	const wc_law_point *lp, *low;
+	int tp;
+	double limit_w;
+} settled_ctx;
+
+static double
+settled_w(const void *ctx, double n)
+{
+	const settled_ctx *s = ctx;
+	double w, free_w;
+	return settle_step(s->lp, s->low, s->tp, n, s->limit_w, &w, &free_w) ? w : NAN;
+}
+
+int
+wc__predict_beyond_boards(const wc_law_point *lp, const wc_law_point *low, double limit_w, int tp,
+                          const wc_load_histogram *h, int series, double node_w, const wc_level *level,
+                          wc_error *err)
+{
+	const double board_w = wc_level_power_limit_w(level);
+	if (!series) /* one load, or an open loop's spread: its mean is the load asked */
+		return wc_power_beyond_boards(node_w, board_w, tp)
+		               ? wc_power_beyond_boards_refuse(err, node_w / tp, board_w, level->name, "here")
+		               : WC_OK;
+	/* a series step by step: its idle steps do not make a busy one's
+	 * power no board draws an answer (docs/intervals.md, "Physical ceiling") */
+	const settled_ctx s = { lp, low, tp, low ? limit_w : NAN };
+	size_t i;
+	double w, total = 0.0;
+	if (!wc_power_beyond_boards_step(h, settled_w, &s, board_w, tp, &i, &w))
+		return WC_OK;
+	for (size_t k = 0; k < h->len; k++)
+		total += h->weight[k];
+	char pct[32], where[80];
+	snprintf(where, sizeof where, "at %.4g running, %s of the series", h->running[i],
+	         wc_predict_share_format(pct, sizeof pct, total > 0.0 ? h->weight[i] / total : 1.0));
+	return wc_power_beyond_boards_refuse(err, w, board_w, level->name, where);
 }
 
 /* A series under a limit, step by step: the answer is the time-weighted

@@ -459,6 +459,7 @@ power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params 
 	out->idle_w = store->law.p0;
 	out->tp = c->tp;
 	snprintf(out->profile, sizeof out->profile, "%s", p->name);
+	snprintf(out->level, sizeof out->level, "%s", b.level->name);
 	snprintf(out->level_source, sizeof out->level_source, "%s", wc_predict_level_source(p, b.level));
 	out->prefill_w = r.prefill_ratio.value *
 	                 wc_law_point_dynamic(&store->law, WC_RESPONSE_PREFILL_REF_RUNNING);

@@ -276,6 +276,9 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 		if (!isfinite(t[n] = bs->pm->dynamic_w(bs->pm->ctx, (double)n)) || t[n] < 0)
 			return wc_error_set(err, WC_ERANGE, "power map: dynamic power at n = %d is not a finite "
 			                    "number >= 0", n);
+	int rc = wc__envelope_beyond_boards(bs->w, bs->pm, o->max_running, err);
+	if (rc != WC_OK)
+		return rc;
 	bs->dynamic_w = t;
 	return WC_OK;
 }

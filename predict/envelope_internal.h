@@ -92,6 +92,17 @@ int wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *s
 int wc__envelope_limit_note(const wc_envelope_workload *w, const wc_power_map *pm, const wc__envelope_settled *set,
                             double n_mean, char *note, size_t cap);
 
+/** Power no board draws is no answer (wc_power_beyond_boards_step;
+ *  docs/intervals.md, "Physical ceiling"): WC_ERANGE naming the platform,
+ *  the load and (an n(t)) its share of the series' time when the law of
+ *  map `pm` is beyond twice its boards' ceiling at any load a run of `w`
+ *  can reach -- its samples, else 0 to its clients or `max_running` -- or
+ *  WC_ENOMEM; WC_OK otherwise and when the map knows no limit. Checked on
+ *  the map the run draws from (at the clock the board's limit settled),
+ *  before it runs. */
+int wc__envelope_beyond_boards(const wc_envelope_workload *w, const wc_power_map *pm, int max_running,
+                               wc_error *err);
+
 /* ------------------------------------------------------------ random */
 
 /** A gsl_rng drawing from a PCG32 stream the caller owns. */

@@ -61,6 +61,7 @@ typedef struct {
 	 * parameter set's name, how the platform's level was obtained, and for
 	 * a level transferred from a datasheet the warning line ("" else). */
 	char profile[WC_NAME_MAX];
+	char level[WC_NAME_MAX];  /* the platform's level, as the set or catalog names it */
 	char level_source[16];
 	char level_note[256];
 	char module_note[256];    /* a module's limit taken as the GPU's ("" none): the power answer's words */

@@ -300,6 +300,12 @@ setup(run_state *rs, double **table, wc_error *err)
 			                    "number >= 0", n);
 		}
 	}
+	/* at the clock the run draws at (a settled one's map) */
+	int rc = wc__envelope_beyond_boards(rs->w, rs->pm, o->max_running, err);
+	if (rc != WC_OK) {
+		free(t);
+		return rc;
+	}
 	*table = t;
 	rs->dynamic_w = t;
 	return WC_OK;

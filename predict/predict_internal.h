@@ -102,6 +102,17 @@ double wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *lo
 int wc__predict_series_clock(const wc_predictor *pr, const wc_inference_query *q, const wc_load_histogram *h,
                              double limit_w, double limited, double unmet, wc_inference_prediction *out,
                              wc_error *err);
+/** Power no board draws is no answer (wc_power_beyond_boards;
+ *  docs/intervals.md, "Physical ceiling"): for a single load or an open
+ *  loop (`series` 0) its node power `node_w` on `tp` GPUs of `level`; for
+ *  a series each of its loads `h`, settled as wc__predict_series_limited
+ *  settles it (under `limit_w` from `low`; `low` NULL: the law `lp` as it
+ *  is), so that idle steps do not average a busy one's power under the
+ *  bound. WC_ERANGE naming the platform (and a step's load and share of
+ *  the series' time) when beyond, else WC_OK. */
+int wc__predict_beyond_boards(const wc_law_point *lp, const wc_law_point *low, double limit_w, int tp,
+                              const wc_load_histogram *h, int series, double node_w, const wc_level *level,
+                              wc_error *err);
 /** The ceiling of node power of a series `h` under `limit_w` (as
  *  wc__predict_series_limited settles it) on `tp` GPUs of `level` with a
  *  user's per-GPU cap `cap_w` (<= 0: none): the time-weighted mean, step

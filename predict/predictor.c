@@ -553,13 +553,15 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        held.node_power_w, out->power.node_power_w);
 	}
 	/* Power no board draws is no answer, not one to warn about: the law
-	 * does not hold here (docs/intervals.md, "Physical ceiling"). */
-	if (!q->clock_probe && wc_power_beyond_boards(out->power.node_power_w, wc_level_power_limit_w(b.level), q->config.tp)) {
-		rc = wc_error_set(err, WC_ERANGE, "platform: the law gives %.4g W per GPU here, over twice the %.0f W "
-		                  "%.24s boards can average (1.1 x their limit): no board draws that, so the set's law "
-		                  "does not hold here; no answer (docs/intervals.md)", out->power.per_gpu_power_w,
-		                  WC_LEVEL_LIMIT_FACTOR * wc_level_power_limit_w(b.level), b.level->name);
-		goto done;
+	 * does not hold here -- a series' at any of its steps, whatever its
+	 * idle ones average it to (docs/intervals.md, "Physical ceiling"). */
+	if (!q->clock_probe) {
+		wc_law_point lpl;
+		if (have_low)
+			wc_law_bound_point(&low, NULL, &lpl);
+		if ((rc = wc__predict_beyond_boards(&lp, have_low ? &lpl : NULL, limit_w, q->config.tp, &h,
+		                                    q->series_len > 0, out->power.node_power_w, b.level, err)) != WC_OK)
+			goto done;
 	}
 	out->node_ceiling_w = wc_level_power_ceiling_w(b.level, q->power_cap_w, out->serving_per_gpu_w,
 	                                               q->config.tp);
