@@ -70,8 +70,8 @@ log_stops_early(void)
 	CHECK_INT(ingest(run, err, sizeof err), 1);
 	CHECK_CONTAINS(err, "cut-mid-step: trainer_state.json gives 200 steps, the trace's period 1.999 s over 196 s "
 	               "98 (-51 %), and the power log ends at training power");
-	CHECK_CONTAINS(err, "and the power log ends at training power: it covers fewer steps; give finetune.steps "
-	               "(those it covers) or a steps.csv");
+	CHECK_CONTAINS(err, "and the power log ends at training power: it covers fewer; give --steps 98, "
+	               "finetune.steps or a steps.csv");
 	free(run);
 	/* Cut in the second save (after step 100, at 266 s), at 270 s: the
 	 * log ends at near-idle power, its window short of train_runtime. */
@@ -79,7 +79,7 @@ log_stops_early(void)
 	CHECK_INT(ingest(run, err, sizeof err), 1);
 	CHECK_CONTAINS(err, "cut-in-save: trainer_state.json gives 200 steps");
 	CHECK_CONTAINS(err, "and the power log spans ");
-	CHECK_CONTAINS(err, "train_runtime 464 s: it covers fewer steps");
+	CHECK_CONTAINS(err, "train_runtime 464 s: it covers fewer; give --steps 100,");
 	free(run);
 }
 

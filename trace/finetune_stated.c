@@ -10,6 +10,17 @@
 
 #include "models/warnings.h"
 
+/* Whether `times` (the stated count over the period's) is a whole
+ * multiple of 2 or more, to what the period is known (`known`): the
+ * period may then be that many steps (docs/finetune.md, "Counting
+ * steps"). */
+static int
+stated_is_multiple(double times, double known)
+{
+	double k = round(times);
+	return k >= 2.0 && fabs(times - k) <= k * known;
+}
+
 /* A stated count against the trace's own clear period (docs/finetune.md,
  * "A stated count against the trace"). A checkpoint-N/ state counts the
  * steps up to its save: a run that crashed or hit its time limit after it
@@ -59,13 +70,24 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		else if (in->train_runtime_s > (1.0 + WC_FT_COUNT_MAX_DISAGREE) * out->window_s)
 			snprintf(why, sizeof why, "spans %.0f s, train_runtime %.0f s", out->window_s,
 			         in->train_runtime_s);
+		/* A resumed run's last session alone: train_runtime (the last
+		 * train() call's) holds as many steps as the log, global_step
+		 * the earlier sessions' too (-70 % energy per step for 60 of
+		 * 200; docs/finetune.md, "A stated count against the trace").
+		 * Not when global_step is a whole multiple of the period's count:
+		 * a period that is a multiple of the step agrees with
+		 * train_runtime by construction. */
+		else if (isfinite(out->runtime_steps) && fabs(out->runtime_steps / traced - 1.0) <= FT_RUNTIME_TOL &&
+		         !stated_is_multiple(1.0 / ratio, known))
+			snprintf(why, sizeof why, "holds train_runtime's %.0f s (a resumed run's last session?)",
+			         in->train_runtime_s);
 		if (why[0])
 			return wc_error_set_path(err, WC_EINVAL, file,
 			                         " gives %.0f steps, the trace's period %.3f s over %.0f s %.0f (%+.0f %%), "
-			                         "and the power log %s: it covers fewer steps; give finetune.steps (those "
-			                         "it covers) or a steps.csv",
+			                         "and the power log %s: it covers fewer; give --steps %.0f, finetune.steps "
+			                         "or a steps.csv",
 			                         in->steps, out->period_s, out->active_s - out->evals_hidden_s, traced,
-			                         100.0 * (ratio - 1.0), why);
+			                         100.0 * (ratio - 1.0), why, traced);
 	}
 	/* A count that already holds the steps a resume ran again (stated, or
 	 * the state's log_history going back) leaves the resume nothing to
