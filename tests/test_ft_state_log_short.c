@@ -24,16 +24,16 @@
 
 static char *dir;
 
-/* 200 steps, their state saying `global` steps (train_runtime `runtime`,
+/* `ran` steps, their state saying `global` steps (train_runtime `runtime`,
  * none when NaN), the power log ending at `cut` s (0: whole). */
 static char *
-folder(const char *name, int global, double runtime, double cut)
+folder(const char *name, int ran, int global, double runtime, double cut)
 {
 	static synth_trainer_wave v;
 	char state[1024], rt[96] = "";
 	memset(&v, 0, sizeof v);
 	synth_trainer_add(&v, 20.0, 70.0);
-	synth_trainer_session(&v, 1, 200, 50, 0, 0.0);
+	synth_trainer_session(&v, 1, ran, 50, 0, 0.0);
 	if (isfinite(runtime))
 		snprintf(rt, sizeof rt, ", {\"train_runtime\": %.1f, \"step\": %d}", runtime, global);
 	snprintf(state, sizeof state,
@@ -66,7 +66,7 @@ log_stops_early(void)
 	 * window and one after the last step, 514 s. Cut at 262 s, in step
 	 * 99: the state's 200 steps are refused, the log ending at training
 	 * power. */
-	char *run = folder("cut-mid-step", 200, NAN, 262.0);
+	char *run = folder("cut-mid-step", 200, 200, NAN, 262.0);
 	CHECK_INT(ingest(run, err, sizeof err), 1);
 	CHECK_CONTAINS(err, "cut-mid-step: trainer_state.json gives 200 steps, the trace's period 1.999 s over 196 s "
 	               "98 (-51 %), and the power log ends at training power");
@@ -75,7 +75,7 @@ log_stops_early(void)
 	free(run);
 	/* Cut in the second save (after step 100, at 266 s), at 270 s: the
 	 * log ends at near-idle power, its window short of train_runtime. */
-	run = folder("cut-in-save", 200, 464.0, 270.0);
+	run = folder("cut-in-save", 200, 200, 464.0, 270.0);
 	CHECK_INT(ingest(run, err, sizeof err), 1);
 	CHECK_CONTAINS(err, "cut-in-save: trainer_state.json gives 200 steps");
 	CHECK_CONTAINS(err, "and the power log spans ");
@@ -91,11 +91,34 @@ static void
 count_off_a_little(void)
 {
 	char err[4096];
-	char *run = folder("count-230", 230, 464.0, 0.0);
+	char *run = folder("count-230", 200, 230, 464.0, 0.0);
 	CHECK_INT(ingest(run, err, sizeof err), 0);
 	CHECK_CONTAINS(err, "steps: trainer_state.json gives 230 steps, the trace's step period (2.000 s over");
 	CHECK_CONTAINS(err, "smears the 6 of 230 steps (2.6 %) beside a pause, of 1.74 s (by the count; 2.00 s by "
 	               "the period): -0.4 to +1.0 % per step (-17 to +37 % if all are); log power.draw.instant");
+	free(run);
+}
+
+/* A resumed run's last session alone, its log whole: 100 steps and a save
+ * in 216 s, as train_runtime says, under a global_step counting the
+ * earlier sessions too. 170: refused, naming the count the log covers
+ * (it was kept with a warning, -41 % energy per step). 200, a whole
+ * multiple of the period's count, is what a period of two steps would
+ * count too: kept with the warning (docs/finetune.md, "A stated count
+ * against the trace"). */
+static void
+last_session_alone(void)
+{
+	char err[4096];
+	char *run = folder("session-of-170", 100, 170, 216.0, 0.0);
+	CHECK_INT(ingest(run, err, sizeof err), 1);
+	CHECK_CONTAINS(err, "session-of-170: trainer_state.json gives 170 steps, the trace's period 1.999 s over 200 s "
+	               "100 (-41 %), and the power log holds train_runtime's 216 s (a resumed run's last session?): "
+	               "it covers fewer; give --steps 100, finetune.steps or a steps.csv");
+	free(run);
+	run = folder("session-of-200", 100, 200, 216.0, 0.0);
+	CHECK_INT(ingest(run, err, sizeof err), 0);
+	CHECK_CONTAINS(err, "as train_runtime 216 s holds: a resumed run's last session alone? used as stated");
 	free(run);
 }
 
@@ -105,6 +128,7 @@ main(void)
 	dir = test_tmpdir("ft_state_log_short");
 	log_stops_early();
 	count_off_a_little();
+	last_session_alone();
 	free(dir);
 	return check_report("test_ft_state_log_short");
 }
