@@ -70,15 +70,27 @@ wc__predict_beyond_boards(const wc_law_point *lp, const wc_law_point *low, doubl
 	 * power no board draws an answer (docs/intervals.md, "Physical ceiling") */
 	const settled_ctx s = { lp, low, tp, low ? limit_w : NAN };
 	size_t i;
-	double w, total = 0.0;
+	double w;
 	if (!wc_power_beyond_boards_step(h, settled_w, &s, board_w, tp, &i, &w))
 		return WC_OK;
-	for (size_t k = 0; k < h->len; k++)
-		total += h->weight[k];
+	return wc__predict_beyond_boards_at(err, h, i, 1, w, board_w, level->name);
+}
+
+int
+wc__predict_beyond_boards_at(wc_error *err, const wc_load_histogram *h, size_t i, int series, double per_gpu_w,
+                             double board_w, const char *board)
+{
 	char pct[32], where[80];
-	snprintf(where, sizeof where, "at %.4g running, %s of the series", h->running[i],
-	         wc_predict_share_format(pct, sizeof pct, total > 0.0 ? h->weight[i] / total : 1.0));
-	return wc_power_beyond_boards_refuse(err, w, board_w, level->name, where);
+	if (series) {
+		double total = 0.0;
+		for (size_t k = 0; k < h->len; k++)
+			total += h->weight[k];
+		snprintf(where, sizeof where, "at %.4g running, %s of the series", h->running[i],
+		         wc_predict_share_format(pct, sizeof pct, total > 0.0 ? h->weight[i] / total : 1.0));
+	} else {
+		snprintf(where, sizeof where, "at %.4g running", h->running[i]);
+	}
+	return wc_power_beyond_boards_refuse(err, per_gpu_w, board_w, board, where);
 }
 
 /* A series under a limit, step by step: the answer is the time-weighted

@@ -8,13 +8,12 @@
  * evaluated at before the simulation: the states a run can reach.
  */
 #include "envelope_internal.h"
+#include "predict_internal.h"
 
 #include "models/evaluate.h"
 #include "models/grow.h"
-#include "predict/predict.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 /* The map's law at `n` running, per GPU: P0 + its dynamic power (the
@@ -55,24 +54,16 @@ wc__envelope_beyond_boards(const wc_envelope_workload *w, const wc_power_map *pm
 		return WC_OK;
 	wc_load_histogram h = { NULL, NULL, 0, 0.0 };
 	size_t i;
-	double step_w, total = 0.0;
+	double step_w;
 	int rc = reachable(w, max_running, &h);
 	if (rc != WC_OK) {
 		wc_load_histogram_free(&h);
 		/* the workload's check refused a bad sample before: only memory is left */
 		return wc_error_set(err, rc, rc == WC_ENOMEM ? "envelope: out of memory" : "series_running: invalid");
 	}
-	if (wc_power_beyond_boards_step(&h, map_law_w, pm, pm->max_w, pm->tp, &i, &step_w)) {
-		char where[64], pct[32];
-		for (size_t k = 0; k < h.len; k++)
-			total += h.weight[k];
-		if (w->kind == WC_ENVELOPE_SERIES)
-			snprintf(where, sizeof where, "at %.4g running, %s of the series", h.running[i],
-			         wc_predict_share_format(pct, sizeof pct, total > 0.0 ? h.weight[i] / total : 1.0));
-		else
-			snprintf(where, sizeof where, "at %.4g running", h.running[i]);
-		rc = wc_power_beyond_boards_refuse(err, step_w, pm->max_w, pm->level[0] ? pm->level : "these", where);
-	}
+	if (wc_power_beyond_boards_step(&h, map_law_w, pm, pm->max_w, pm->tp, &i, &step_w))
+		rc = wc__predict_beyond_boards_at(err, &h, i, w->kind == WC_ENVELOPE_SERIES, step_w, pm->max_w,
+		                                  pm->level[0] ? pm->level : "these");
 	wc_load_histogram_free(&h);
 	return rc;
 }

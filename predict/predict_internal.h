@@ -113,6 +113,12 @@ int wc__predict_series_clock(const wc_predictor *pr, const wc_inference_query *q
 int wc__predict_beyond_boards(const wc_law_point *lp, const wc_law_point *low, double limit_w, int tp,
                               const wc_load_histogram *h, int series, double node_w, const wc_level *level,
                               wc_error *err);
+/** The refusal of power no board draws at step `i` of the loads `h`
+ *  (wc_power_beyond_boards_step found it, drawing `per_gpu_w`): "at N
+ *  running", with its share of the series' time when `series`; predict's
+ *  series and the envelope's reachable loads word it alike. */
+int wc__predict_beyond_boards_at(wc_error *err, const wc_load_histogram *h, size_t i, int series, double per_gpu_w,
+                                 double board_w, const char *board);
 /** The ceiling of node power of a series `h` under `limit_w` (as
  *  wc__predict_series_limited settles it) on `tp` GPUs of `level` with a
  *  user's per-GPU cap `cap_w` (<= 0: none): the time-weighted mean, step
