@@ -21,6 +21,16 @@ stated_is_multiple(double times, double known)
 	return k >= 2.0 && fabs(times - k) <= k * known;
 }
 
+/* Whether the last train() call's train_runtime holds as many steps as
+ * the trace counts, `traced`: a resumed run's last session alone, when
+ * the state counts more (docs/finetune.md, "A stated count against the
+ * trace"). */
+static int
+runtime_holds(const wc_ft_steps_result *out, double traced)
+{
+	return isfinite(out->runtime_steps) && fabs(out->runtime_steps / traced - 1.0) <= FT_RUNTIME_TOL;
+}
+
 /* A stated count against the trace's own clear period (docs/finetune.md,
  * "A stated count against the trace"). A checkpoint-N/ state counts the
  * steps up to its save: a run that crashed or hit its time limit after it
@@ -77,8 +87,7 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		 * Not when global_step is a whole multiple of the period's count:
 		 * a period that is a multiple of the step agrees with
 		 * train_runtime by construction. */
-		else if (isfinite(out->runtime_steps) && fabs(out->runtime_steps / traced - 1.0) <= FT_RUNTIME_TOL &&
-		         !stated_is_multiple(1.0 / ratio, known))
+		else if (runtime_holds(out, traced) && !stated_is_multiple(1.0 / ratio, known))
 			snprintf(why, sizeof why, "holds train_runtime's %.0f s (a resumed run's last session?)",
 			         in->train_runtime_s);
 		if (why[0])
@@ -135,8 +144,7 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	 * step going back: the power log is a resumed run's last session, and
 	 * global_step counts the earlier ones too (-70 % energy per step for
 	 * a resume of 60 steps after 140; docs/finetune.md, "Counting steps") */
-	else if (ratio < 1.0 && out->resumed && in->state_restarts == 0 && isfinite(out->runtime_steps) &&
-	         fabs(out->runtime_steps / traced - 1.0) <= FT_RUNTIME_TOL)
+	else if (ratio < 1.0 && out->resumed && in->state_restarts == 0 && runtime_holds(out, traced))
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's period (%.3f s over %.0f s of training) %.0f "
 		        "(%+.1f %%, known to %.1f %%), as train_runtime %.0f s holds: a resumed run's last session "
 		        "alone? used as stated: give %ssteps.csv", file, in->steps, out->period_s, out->active_s, traced,
