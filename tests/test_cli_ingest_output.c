@@ -12,7 +12,6 @@
 #include "tests/support/support.h"
 #include "tests/support/synth_folder.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,19 +32,6 @@ exists(const char *dir, const char *name)
 	int r = lstat(p, &st) == 0;
 	free(p);
 	return r;
-}
-
-/* Entries of `dir` besides . and .. */
-static int
-count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	for (struct dirent *e; d && (e = readdir(d));)
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* `status` -1: refused, as a usage error (2) or a failure (1). */
@@ -79,7 +65,7 @@ main(void)
 	mkdir(folder, 0755);
 	run_ingest((const char *const[]){ "wattcast", "ingest", a, "-o", folder, NULL }, -1, "is a folder");
 	CHECK(!exists(root, "outdir.series"));
-	CHECK_INT(count_entries(folder), 0);
+	CHECK_INT(test_dir_entries(folder, NULL, NULL), 0);
 	/* ... and so is a series folder that is a file. */
 	write_text(plain_series, "not a folder\n");
 	run_ingest((const char *const[]){ "wattcast", "ingest", a, "-o", plain, NULL }, -1,
@@ -101,7 +87,7 @@ main(void)
 	CHECK(!exists(series, "run-b.csv"));
 	CHECK(exists(series, "notes.txt") && exists(series, "old.csv") && exists(series, "link.csv"));
 	CHECK(exists(root, "target.csv"));
-	CHECK_INT(count_entries(series), 4);
+	CHECK_INT(test_dir_entries(series, NULL, NULL), 4);
 	wc_runs_table *t = NULL;
 	CHECK_INT(wc_runs_read(table, &t, NULL), WC_OK);
 	if (t) {

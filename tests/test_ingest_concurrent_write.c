@@ -28,7 +28,6 @@
 #include "tests/support/synth_folder.h"
 #include "trace/trace.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,25 +118,6 @@ writer(const char *out, const wc_ingest_result *res, int meet, int die, int read
 	_exit(rc == WC_OK ? 0 : 1);
 }
 
-/* Entries of folder `dir` (not . and ..) and, of those, the names that
- * hold `part`. */
-static int
-count_entries(const char *dir, const char *part, int *holding)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	*holding = 0;
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		n++;
-		*holding += strstr(e->d_name, part) != NULL;
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
 /* The table at `out` is `res`'s: its rows in order, and each series it
  * names exists and holds the bytes `res` gives that row. */
 static void
@@ -214,7 +194,7 @@ two_writers(const char *root, const char *folder)
 	CHECK(WIFEXITED(sa) && WEXITSTATUS(sa) == 0);
 	CHECK(WIFEXITED(sb) && WEXITSTATUS(sb) == 0);
 	check_whole(root, out, &b);
-	int pending, n = count_entries(series, ".tmp.", &pending);
+	int pending, n = test_dir_entries(series, ".tmp.", &pending);
 	CHECK_INT(pending, 0);
 	CHECK_INT(n, (int)test_series_count(&b)); /* a's other series cleared */
 	for (int k = 0; k < 2; k++) {
@@ -241,7 +221,7 @@ killed_writer(const char *root, const char *folder)
 	waitpid(p, &st, 0);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
 	snprintf(mark, sizeof mark, ".tmp.%ld.", (long)p);
-	int left, n = count_entries(series, mark, &left);
+	int left, n = test_dir_entries(series, mark, &left);
 	fprintf(stderr, "killed writer %ld left %d files, %d named as its temporaries\n", (long)p, n, left);
 	CHECK_INT(left, die);
 	CHECK_INT(n, die);
@@ -249,7 +229,7 @@ killed_writer(const char *root, const char *folder)
 
 	wc_error err;
 	CHECK_INT(wc_ingest_write(out, &whole, NULL, &err), WC_OK);
-	n = count_entries(series, ".tmp.", &left);
+	n = test_dir_entries(series, ".tmp.", &left);
 	fprintf(stderr, "after the next write: %d files, %d temporaries\n", n, left);
 	CHECK_INT(left, 0);
 	CHECK_INT(n, 1);

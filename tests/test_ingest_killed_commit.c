@@ -23,7 +23,6 @@
 #include "tests/support/synth_folder.h"
 #include "trace/trace.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,25 +64,6 @@ write_ok(const char *out, const wc_ingest_result *res)
 	if (rc != WC_OK)
 		fprintf(stderr, "write: %s\n", err.msg);
 	CHECK_INT(rc, WC_OK);
-}
-
-/* Entries of folder `dir` (not . and ..) and, of those, the names that
- * hold `part`. */
-static int
-count_entries(const char *dir, const char *part, int *holding)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	*holding = 0;
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		n++;
-		*holding += strstr(e->d_name, part) != NULL;
-	}
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* The table at `out` loads, every series it names with it, and is
@@ -154,7 +134,7 @@ killed_at(const char *root, const char *name, int point, const wc_ingest_result 
 	write_ok(out, old);
 	snprintf(when, sizeof when, "%s, written again", name);
 	CHECK(table_whole(root, out, old, when));
-	int tmp, n = count_entries(series, ".tmp.", &tmp);
+	int tmp, n = test_dir_entries(series, ".tmp.", &tmp);
 	CHECK_INT(tmp, 0);
 	CHECK_INT(n, (int)test_series_count(old));
 	free(series);

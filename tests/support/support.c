@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -451,4 +452,22 @@ test_csv_field(const char *csv, const char *name, char *out, size_t cap)
 		h = hc + 1;
 		r = rc + 1;
 	}
+}
+
+int
+test_dir_entries(const char *dir, const char *part, int *holding)
+{
+	DIR *d = opendir(dir);
+	int n = 0, held = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		n++;
+		held += part && strstr(e->d_name, part) != NULL;
+	}
+	if (d)
+		closedir(d);
+	if (holding)
+		*holding = held;
+	return n;
 }

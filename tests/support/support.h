@@ -42,6 +42,9 @@ void test_run_ok(const char *const *argv);
 /** Run `argv`, check it exits 0, and return its stdout then its stderr
  *  as one text (malloc'd). */
 char *test_run_said(const char *const *argv);
+/** Entries of folder `dir` besides . and .. and, into `holding` when not
+ *  NULL, how many of their names hold `part`. 0 when it cannot be read. */
+int test_dir_entries(const char *dir, const char *part, int *holding);
 /** Run `argv` and check a usage error: exit 2, one line on stderr that
  *  contains `needle`, nothing on stdout. */
 void test_usage_error(const char *const *argv, const char *needle);
