@@ -94,6 +94,14 @@ int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double run
 double wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp,
                                   const wc_load_histogram *h, double limit_w, wc_power *pw, double *unmet,
                                   double *unmet_w);
+/** Whether a series' limit `limit_w` (the tighter of q's cap and the
+ *  board's limit) is q's power cap rather than the board's: the cap's
+ *  field names what settles the steps then. */
+static inline int
+wc__predict_limit_is_cap(const wc_inference_query *q, double limit_w)
+{
+	return q->power_cap_w > 0.0 && limit_w == q->power_cap_w;
+}
 /** A series `h` of q whose steps `limited` (share of time) the limit
  *  `limit_w` binds on, `unmet` of it met by no clock: out's series_limit_w,
  *  _board, _share, _met and the clock its steps answer at, one

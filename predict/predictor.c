@@ -377,7 +377,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc_law_bound_point(&low, NULL, &lpl);
 		limited = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share,
 		                                     &unmet_w);
-		out->series_cap_share = limit_w == q->power_cap_w ? limited : 0.0;
+		out->series_cap_share = wc__predict_limit_is_cap(q, limit_w) ? limited : 0.0;
 		/* A step held at the limit draws the limit, whatever kappa; the
 		 * top one still over it at the lowest clock answers there. */
 		double top = h.running[h.len - 1], one_w = 1.0;
@@ -465,7 +465,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	const double settled = have_low ? limited - unmet_share : 0.0;
 	const int lock_holds = q->config.sm_clock_mhz > 0.0 && !(limited >= WC__SHARE_ALL);
 	/* a series settled step by step under the cap, not the board's limit */
-	const int series_cap = have_low && limit_w == q->power_cap_w;
+	const int series_cap = have_low && wc__predict_limit_is_cap(q, limit_w);
 	const char *clock_field = q->series_len ? (series_cap ? "power_cap_w"
 	                                           : lock_holds || !(q->config.sm_clock_mhz > 0.0 || limited > 0.0)
 	                                                   ? "sm_clock_mhz" : "platform")
@@ -540,7 +540,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	if (limited > 0.0) {
 		char note[WC_WARNING_LEN]; /* limited > 0: the board has a clock range (bind_lowest_clock) */
 		double least_mhz = wc_predict_board(p, c.platform)->min_sm_clock_mhz;
-		wc__predict_series_limit_note(q->power_cap_w > 0.0 && limit_w == q->power_cap_w ? "power_cap_w" : "platform",
+		wc__predict_series_limit_note(wc__predict_limit_is_cap(q, limit_w) ? "power_cap_w" : "platform",
 		                              limit_w, limited, unmet_share, least_mhz, q->config.sm_clock_mhz, note,
 		                              sizeof note);
 		WC_WARN(out, "%s", note);

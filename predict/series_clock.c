@@ -29,7 +29,7 @@ step_clock(const wc_predictor *pr, const wc_inference_query *q, double n, double
 	at.want_interval = 0;
 	at.open_loop_max = at.serving_w = 0.0;
 	at.cap_load_hi = 0.0;
-	if (q->power_cap_w > 0.0 && limit_w == q->power_cap_w)
+	if (wc__predict_limit_is_cap(q, limit_w))
 		return wc_predict_power_cap(pr, &at, limit_w, mhz, err);
 	at.power_cap_w = 0.0;
 	int rc = wc_predict_board_limit(pr, &at, err);
@@ -47,7 +47,7 @@ wc__predict_series_clock(const wc_predictor *pr, const wc_inference_query *q, co
 	if (!(limited > 0.0) || !info || !(h->len > 0))
 		return WC_OK;
 	out->series_limit_w = limit_w;
-	out->series_limit_board = !(q->power_cap_w > 0.0 && limit_w == q->power_cap_w);
+	out->series_limit_board = !wc__predict_limit_is_cap(q, limit_w);
 	out->series_limit_share = limited;
 	out->series_limit_met = !(unmet > 0.0);
 	out->series_clock_mhz = out->series_clock_range_mhz[0] = out->series_clock_range_mhz[1] = NAN;
