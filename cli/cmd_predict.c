@@ -147,7 +147,7 @@ apply_architecture(const char *cmd, cli_predict_args *a)
 {
 	if (!wc_arch_facts_any(&a->facts))
 		return CLI_OK;
-	wc_model_info_with_facts(a->q.config.arch, a->q.config.active_params_b, &a->facts, &a->arch);
+	wc_model_info_with_facts(a->q.config.arch, a->q.config.model, a->q.config.active_params_b, &a->facts, &a->arch);
 	if (!wc_model_info_sizes_kv(&a->arch))
 		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
 		                       "does not have");

@@ -19,6 +19,14 @@ _Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
                    OPT_WINDOW - OPT_LAYERS == WC_ARCH_FACT_SLIDING_WINDOW,
                "architecture flags out of step with wc_arch_facts");
 
+/* A flag of predict flexibility given to predict inference: getopt has
+ * taken its value, so cli_bad_option would name the value as the flag. */
+static int
+flexibility_only(const char *cmd, const char *flag)
+{
+	return cli_usage_error(cmd, "%s belongs to predict flexibility, not %s (see --help)", flag, cmd);
+}
+
 /* The capacity and architecture flags; -1 for any other option. */
 static int
 parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
@@ -53,7 +61,7 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 	case OPT_CAP: rc = cli_parse_double_max(cmd, "--power-cap", optarg, 0, 0, WC_GPU_MAX_POWER_W, &a->power_cap); break;
 	case OPT_SWEEP:
 		if (!a->flex)
-			return -1;
+			return flexibility_only(cmd, "--sweep");
 		if (strcmp(optarg, "clock") != 0 && strcmp(optarg, "power_cap") != 0)
 			return cli_usage_error(cmd, "--sweep: expected clock or power_cap, got '%s'", optarg);
 		a->fo.by_cap = strcmp(optarg, "power_cap") == 0;
@@ -61,7 +69,7 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 	case OPT_STEPS: {
 		long v;
 		if (!a->flex)
-			return -1;
+			return flexibility_only(cmd, "--steps");
 		rc = cli_parse_int(cmd, "--steps", optarg, 2, WC_FLEX_MAX_STEPS, &v);
 		a->fo.steps = (int)v;
 		break;
@@ -69,7 +77,7 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 	case OPT_CSV:
 	case OPT_SVG:
 		if (!a->flex)
-			return -1;
+			return flexibility_only(cmd, opt == OPT_CSV ? "--csv" : "--svg");
 		*(opt == OPT_CSV ? &a->fo.csv : &a->fo.svg) = optarg;
 		break;
 	case OPT_GMU: /* the one range and its words (WC_GMU_IN_RANGE): 0 too */

@@ -32,15 +32,15 @@ wc_arch_facts_any(const wc_arch_facts *f)
 }
 
 void
-wc_model_info_with_facts(const wc_model_info *base, double active_params_b, const wc_arch_facts *f,
-                         wc_model_info *out)
+wc_model_info_with_facts(const wc_model_info *base, const char *name, double active_params_b,
+                         const wc_arch_facts *f, wc_model_info *out)
 {
 	wc_model_info m;
 	if (base) {
 		m = *base;
 	} else {
 		memset(&m, 0, sizeof m);
-		m.name = "custom";
+		m.name = name ? name : "custom model"; /* messages say "<name>'s 8 KV heads" */
 		m.architecture = WC_ARCH_DENSE;
 		m.active_params_b = active_params_b;
 	}

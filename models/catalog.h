@@ -237,11 +237,12 @@ void wc_arch_facts_init(wc_arch_facts *f);
 int wc_arch_fact_min(int i);
 /** Whether any fact is given. */
 int wc_arch_facts_any(const wc_arch_facts *f);
-/** `out` = `base` (a catalog entry, or NULL: a dense model named "custom"
- *  of `active_params_b` and nothing else known) with the given facts
+/** `out` = `base` (a catalog entry, or NULL: a dense model named `name`,
+ *  borrowed, or "custom model" when NULL, of `active_params_b` and
+ *  nothing else known) with the given facts
  *  over it; experts > 0 makes it a mixture of experts (models/arch_facts.c).
  *  `out` may be `base`. */
-void wc_model_info_with_facts(const wc_model_info *base, double active_params_b,
+void wc_model_info_with_facts(const wc_model_info *base, const char *name, double active_params_b,
                               const wc_arch_facts *f, wc_model_info *out);
 /** The sliding window (tokens) of the catalog model `m` is named after
  *  that `m` no longer applies, every layer caching the whole context

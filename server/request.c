@@ -216,7 +216,8 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			return -1;
 		}
 	}
-	wc_model_info_with_facts(r->have_arch ? &r->arch : NULL, r->q.config.active_params_b, &f, &r->arch);
+	wc_model_info_with_facts(r->have_arch ? &r->arch : NULL, r->q.config.model, r->q.config.active_params_b, &f,
+	                         &r->arch);
 	r->have_arch = 1;
 	/* a fact never sent is missing, not 0 (docs/http-api.md, "Errors"):
 	 * the three together, as the CLI's --layers --kv-heads --head-dim */

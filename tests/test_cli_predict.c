@@ -438,6 +438,11 @@ main(void)
 	                 "--experts-per-token: required with experts (128)");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--bogus"),
 	            "unknown flag '--bogus'");
+	/* a flag of predict flexibility is named, not the value getopt took */
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--steps", "5"),
+	            "--steps belongs to predict flexibility, not predict inference");
+	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "1", "--csv", "x.csv"),
+	            "--csv belongs to predict flexibility");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency"),
 	            "--concurrency needs a value");
 	test_usage_error(ARGS("--platform", "A100", "--active-params", "8", "--concurrency", "-3"),

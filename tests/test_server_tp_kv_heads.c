@@ -98,7 +98,13 @@ main(void)
 	                                        "--active-params", "13", "--layers", "40", "--kv-heads", "8",
 	                                        "--head-dim", "128", "--d-model", "5120", "--tp", "3",
 	                                        "--concurrency", "4", NULL },
-	                 "--tp: 3 does not divide custom's 8 KV heads");
+	                 "--tp: 3 does not divide custom model's 8 KV heads");
+	/* one the user named is called by its name (--model NAME beside it) */
+	test_usage_error((const char *const[]){ "wattcast", "predict", "inference", "--platform", "H100",
+	                                        "--active-params", "13", "--model", "MyDense", "--layers", "40",
+	                                        "--kv-heads", "8", "--head-dim", "128", "--d-model", "5120", "--tp",
+	                                        "3", "--concurrency", "4", NULL },
+	                 "--tp: 3 does not divide MyDense's 8 KV heads");
 
 	/* HTTP: 422 on /tp, and on /architecture/kv_heads */
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -116,6 +122,10 @@ main(void)
 		http_refused(h, "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"architecture\":{\"kv_heads\":12},"
 		                "\"concurrency\":32}",
 		             "/architecture/kv_heads", "architecture/kv_heads: must divide Qwen3-8B's 32 attention heads");
+		http_refused(h, "{\"platform\":\"H100\",\"model\":\"MyMoE\",\"active_params_b\":20,\"tp\":3,"
+		                "\"architecture\":{\"layers\":48,\"kv_heads\":8,\"head_dim\":128,\"d_model\":6144},"
+		                "\"concurrency\":32}",
+		             "/tp", "tp: 3 does not divide MyMoE's 8 KV heads");
 		http_reply r;
 		http_post_json(h, url("/v1/predict/inference"),
 		               "{\"platform\":\"H100\",\"model\":\"microsoft/phi-4\",\"tp\":2,\"concurrency\":32,"
