@@ -206,8 +206,9 @@ wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *fie
 	char tail[96] = "(latency and time to first token include it)";
 	if (share >= 0.0)
 		snprintf(tail, sizeof tail, "(%.3g %% of its time; its power is that of those that run)", 100.0 * share);
-	wc_error_format(buf, len, "%s: %s%g requests asked, but the KV cache (%.1f GB after the weights) holds about %.0f "
-	                "of %g + %g tokens: vLLM preempts the rest, so %s%.0f run and the others wait %s", field,
-	                share >= 0.0 ? "up to " : "", asked, kv_gb, n_fit, c->input_tokens, c->output_tokens,
-	                share >= 0.0 ? "at most " : "", n_fit, tail);
+	/* its precision: vLLM's --kv-cache-dtype fp8 (kv fp8 here) holds twice bf16's tokens */
+	wc_error_format(buf, len, "%s: %s%g requests asked, but the KV cache (%.1f GB after the weights, %s) holds about "
+	                "%.0f of %g + %g tokens: vLLM preempts the rest, so %s%.0f run and the others wait %s", field,
+	                share >= 0.0 ? "up to " : "", asked, kv_gb, wc_precision_name(c->kv), n_fit, c->input_tokens,
+	                c->output_tokens, share >= 0.0 ? "at most " : "", n_fit, tail);
 }

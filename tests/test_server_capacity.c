@@ -254,6 +254,17 @@ refusals(void)
 	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), fit, 0);
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),
 	               "vLLM preempts the rest");
+	/* the warning names the cache's precision, and an fp8 cache holds
+	 * about twice the requests (vLLM's --kv-cache-dtype fp8) */
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),
+	               "after the weights, bf16)");
+	json_decref(a);
+	a = answer("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":1000,"
+	           "\"kv_cache\":\"fp8\",\"input_tokens\":4000,\"output_tokens\":1000}");
+	double fit8 = json_number_value(json_object_get(a, "max_concurrency_fit"));
+	CHECK(fit8 >= 1.9 * fit && fit8 <= 2.1 * fit);
+	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),
+	               "after the weights, fp8)");
 	json_decref(a);
 	/* A prompt past the model card's context: answered (memory holds it),
 	 * with one warning naming the field and the context */
