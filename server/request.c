@@ -189,16 +189,24 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		while (ints[i] && strcmp(ints[i], key) != 0)
 			i++;
 		if (ints[i]) {
-			if (!json_is_integer(v))
+			if (!json_is_number(v))
 				return wc_api_wrong_type(e, field, "an integer", v);
+			/* 5120.0 is the integer 5120, as tp's 2.0 (docs/http-api.md);
+			 * 1.5 is not, and says so with its value */
+			double x = json_number_value(v);
+			if (x != floor(x)) {
+				char got[32];
+				wc_api_error_set(e, 422, "wrong_type", field, "%s: expected an integer, got %s", field + 1,
+				                 wc_api_num_text(got, x));
+				return -1;
+			}
 			/* the CLI's range: a d_model of 0 over a catalog model
 			 * erased its hidden size, and a prompt was then refused as
 			 * missing it (docs/http-api.md, "Errors") */
 			const int lo = wc_arch_fact_min(i);
-			if (json_integer_value(v) < lo || json_integer_value(v) > WC_MODEL_MAX_ARCH_INT)
-				return wc_api_invalid_json(e, field, v, json_number_value(v), "must be between %d and %d", lo,
-				                           WC_MODEL_MAX_ARCH_INT);
-			f.ints[i] = (long)json_integer_value(v);
+			if (x < lo || x > WC_MODEL_MAX_ARCH_INT)
+				return wc_api_invalid_json(e, field, v, x, "must be between %d and %d", lo, WC_MODEL_MAX_ARCH_INT);
+			f.ints[i] = (long)x;
 		} else if (strcmp(key, "total_params_b") == 0) {
 			if (!json_is_number(v))
 				return wc_api_wrong_type(e, field, "a number", v);

@@ -126,7 +126,23 @@ main(void)
 		                "\"architecture\":{\"layers\":48,\"kv_heads\":8,\"head_dim\":128,\"d_model\":6144},"
 		                "\"concurrency\":32}",
 		             "/tp", "tp: 3 does not divide MyMoE's 8 KV heads");
+		/* architecture integers as tp's: 12.0 counts as 12, 1.5 names its
+		 * value, a whole number out of range gets the range */
+		http_refused(h, "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"architecture\":{\"kv_heads\":12.0},"
+		                "\"concurrency\":32}",
+		             "/architecture/kv_heads", "must divide Qwen3-8B's 32 attention heads");
+		http_refused(h, "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"architecture\":{\"d_model\":4096.5},"
+		                "\"concurrency\":32}",
+		             "/architecture/d_model", "architecture/d_model: expected an integer, got 4096.5");
+		http_refused(h, "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"architecture\":{\"d_model\":2e6},"
+		                "\"concurrency\":32}",
+		             "/architecture/d_model", "must be between 1 and 1000000");
 		http_reply r;
+		http_post_json(h, url("/v1/predict/inference"),
+		               "{\"platform\":\"H100\",\"model\":\"Qwen3-14B\",\"concurrency\":8,\"input_tokens\":3200,"
+		               "\"output_tokens\":300,\"architecture\":{\"d_model\":5120.0,\"layers\":4e1}}", &r);
+		CHECK_INT(r.status, 200);
+		http_reply_free(&r);
 		http_post_json(h, url("/v1/predict/inference"),
 		               "{\"platform\":\"H100\",\"model\":\"microsoft/phi-4\",\"tp\":2,\"concurrency\":32,"
 		               "\"input_tokens\":1000,\"output_tokens\":200}", &r);
