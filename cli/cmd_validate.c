@@ -400,7 +400,7 @@ validate(const char *what, int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	int heldout = strcmp(what, "heldout") == 0;
 	if (heldout && !a.params && !a.profile)
-		return cli_usage_error(cmd, "--params FILE (or --profile paper) is required");
+		return cli_usage_error(cmd, "--params FILE (or --profile measured|paper|paper-prefill) is required");
 	if (heldout && a.params && a.profile)
 		return cli_usage_error(cmd, "give one of --params and --profile");
 	int real = a.real; /* forms only: the flag table refuses it elsewhere */
@@ -518,7 +518,7 @@ static const cli_subcommand validate_analyses[] = {
 	{ "precision", validate_analysis,
 	  "wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]" },
 	{ "heldout", validate_analysis,
-	  "wattcast validate heldout (--params FILE | --profile paper) RUNS.csv [--json] [--datasheet]\n"
+	  "wattcast validate heldout (--params FILE | --profile measured|paper|paper-prefill) RUNS.csv [--json] [--datasheet]\n"
 	  "                                 [--per-run FILE]" },
 	{ "lomo", validate_analysis,
 	  "wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
@@ -532,7 +532,7 @@ static const cli_subcommand validate_analyses[] = {
 	{ "finetune", cli_validate_finetune,
 	  "wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)" },
 	{ "envelope", cli_validate_envelope,
-	  "wattcast validate envelope (--params FILE | --profile paper) RUN_DIR... [--json]\n"
+	  "wattcast validate envelope (--params FILE | --profile measured|paper|paper-prefill) RUN_DIR... [--json]\n"
 	  "                                  [--per-run FILE]  (see `wattcast validate envelope --help`)" },
 };
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: wattcast validate envelope (--params FILE | --profile paper) RUN_DIR...\n"
+	"usage: wattcast validate envelope (--params FILE | --profile measured|paper|paper-prefill) RUN_DIR...\n"
 	"                                  [--response params|loro] [--replicas R] [--seed S]\n"
 	"                                  [--threads T] [--max-running N] [--json] [--per-run FILE]\n"
 	"                                  [--platform NAME] [--tp G] [--model NAME]\n"
@@ -130,7 +130,7 @@ parse(int argc, char **argv, venv_args *a, int *help)
 			return rc;
 	}
 	if (!a->params && !a->profile)
-		return cli_usage_error(cmd, "--params FILE (or --profile paper) is required");
+		return cli_usage_error(cmd, "--params FILE (or --profile measured|paper|paper-prefill) is required");
 	if (a->params && a->profile)
 		return cli_usage_error(cmd, "give one of --params and --profile");
 	if (optind >= argc)

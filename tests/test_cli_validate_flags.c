@@ -143,6 +143,11 @@ main(void)
 	/* a flag no analysis takes is unknown */
 	const char *bogus[] = { "wattcast", "validate", "lomo", missing, "--bogus", NULL };
 	test_usage_error(bogus, "validate lomo: unknown flag '--bogus' (see --help)");
+	/* every built-in profile is named, not paper alone: measured is the one results.md uses */
+	const char *np[] = { "wattcast", "validate", "envelope", missing, NULL };
+	test_usage_error(np, "validate envelope: --params FILE (or --profile measured|paper|paper-prefill) is required");
+	const char *nh[] = { "wattcast", "validate", "heldout", missing, NULL };
+	test_usage_error(nh, "validate heldout: --params FILE (or --profile measured|paper|paper-prefill) is required");
 
 	free(missing);
 	free(out);
