@@ -194,6 +194,26 @@ check_power_cap(void)
 	CHECK_CONTAINS(why, "clock of least power, still above the 150 W power cap per GPU");
 	CHECK(strstr(why, "settled") == NULL);
 	free(why);
+	/* A lock the board's limit lowers is settled under it, not "locked"
+	 * (docs/planner.md); a lock it leaves is locked. */
+	open_link("platform=A100&model=Qwen3-32B&concurrency=256&sm_clock_mhz=1400");
+	record();
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	a = answer_to_sent();
+	CHECK(json_number_value(json_object_get(json_object_get(a, "config"), "sm_clock_mhz")) < 1399);
+	json_decref(a);
+	why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	CHECK_CONTAINS(why, "settled under the board’s 400 W power limit");
+	CHECK(strstr(why, "locked") == NULL);
+	free(why);
+	open_link("platform=A100&model=Qwen3-8B&concurrency=4&sm_clock_mhz=900");
+	record();
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	CHECK(why && strcmp(why, "locked") == 0);
+	free(why);
 	open_link("platform=A100&model=Qwen3-8B&concurrency=16&power_cap_w=400");
 	why = text_of("#answer-table tr[data-key=\"config.power_cap_w\"] td.covers");
 	CHECK_CONTAINS(why, "does not bind");

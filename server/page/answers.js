@@ -145,16 +145,27 @@ function clockRows(a, req) {
   const c = a.config || {};
   const rows = [];
   const cap = req.power_cap_w !== undefined ? c.power_cap_w : undefined;
-  if (typeof c.sm_clock_mhz === 'number') {
+  /* a series whose steps settle at different clocks answers a range
+     (docs/http-api.md, "The prediction object"); null top: steps run free */
+  const range = Array.isArray(c.sm_clock_range_mhz) && typeof c.sm_clock_range_mhz[0] === 'number'
+    ? c.sm_clock_range_mhz : null;
+  if (typeof c.sm_clock_mhz === 'number' || range) {
     const board = typeof c.board_power_limit_w === 'number';
     const limit = board ? `the board’s ${fmt(c.board_power_limit_w)} W power limit` : `the ${fmt(cap)} W power cap per GPU`;
-    const why = req.sm_clock_mhz !== undefined ? 'locked'
+    /* "locked" only where the answer runs at the lock asked: a lock the
+       board's limit or the cap lowered is settled under it, as the CLI says */
+    const locked = req.sm_clock_mhz !== undefined && typeof c.sm_clock_mhz === 'number'
+      && Math.abs(c.sm_clock_mhz - req.sm_clock_mhz) < 0.5;
+    const why = locked ? 'locked'
       : !board && typeof cap !== 'number' ? ''
         : c.power_limit_met === false ? `the clock of least power, still above ${limit}`
-          : `settled under ${limit}`;
-    rows.push(['config.sm_clock_mhz', 'SM clock answered at', `${fmt(c.sm_clock_mhz)} MHz`, why]);
+          : `settled under ${limit}${range ? ' on the steps it binds on' : ''}`;
+    const shown = !range ? `${fmt(c.sm_clock_mhz)} MHz`
+      : typeof range[1] === 'number' ? `${fmt(range[0])}–${fmt(range[1])} MHz over the series`
+        : `${fmt(range[0])} MHz to free over the series`;
+    rows.push([range ? 'config.sm_clock_range_mhz' : 'config.sm_clock_mhz', 'SM clock answered at', shown, why]);
   }
-  if (typeof cap === 'number' && typeof c.sm_clock_mhz !== 'number')
+  if (typeof cap === 'number' && typeof c.sm_clock_mhz !== 'number' && !range)
     rows.push(['config.power_cap_w', 'Power cap per GPU', `${fmt(cap)} W`, 'does not bind: the GPU runs at its free clock']);
   return rows;
 }
