@@ -15,6 +15,12 @@
  * for saves, one of their length put after the last step, the last
  * evaluation inside the window and stretches of steps taken out for
  * evaluations (-30 %; a tester's 300 steps with both every 100: -10 %).
+ * save_steps 200 -- the Trainer's save at max_steps alone, a LoRA
+ * adapter's too short to show -- is the same: the evaluations' pauses
+ * gave that save their length, the evaluation after the last step was
+ * put inside the window and four 30-s stretches of steps were taken out
+ * (714.0 J for 1 020.0, -30 %); no evaluation in the run is due a save,
+ * so none is said.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -60,7 +66,10 @@ no_saves(const char *dir, const char *name, int save_steps, int due)
 	}
 	snprintf(want, sizeof want, "saves: the trainer state puts a save after %d evaluations in the run, but the "
 	         "trace's near-idle pauses are none or those evaluations alone", due);
-	CHECK_CONTAINS(err, want);
+	if (due > 0)
+		CHECK_CONTAINS(err, want);
+	else
+		CHECK(err == NULL || strstr(err, "saves:") == NULL);
 	CHECK(err == NULL || strstr(err, "window:") == NULL);
 	wc_ft_table_free(t);
 	free(err);
@@ -73,6 +82,7 @@ main(void)
 	char *dir = test_tmpdir("ft_state_saves_unseen");
 	no_saves(dir, "no-saves", 50, 3);
 	no_saves(dir, "no-saves-every-evaluation", 25, 7);
+	no_saves(dir, "save-at-last-step-alone", 200, 0);
 	free(dir);
 	return check_report("test_ft_state_saves_unseen");
 }

@@ -565,7 +565,13 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 	                  pause_hi < eval_hi + WC_FT_PAUSE_MIN_S;
 	if (evals_alone && inside == due && due > 0 && (evals_alone = evals_are_pauses(g, in, out)) < 0)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
-	if ((out->n_saves == 0 || evals_alone) && due > 0) {
+	/* The save at the last step alone (save_steps = global_step, or the
+	 * Trainer's at max_steps) is no different: a LoRA adapter's save too
+	 * short to show, taken as one as long as the evaluations, put the
+	 * one after the last step inside the window and 30-s stretches of
+	 * steps were taken out (-30 % energy per step; docs/finetune.md,
+	 * "Evaluations a trainer state lists"). */
+	if ((out->n_saves == 0 || evals_alone) && (due > 0 || in->trailing_save)) {
 		if (!(none = wc_alloc_zeroed(in->n_evals, 1)))
 			return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 		local.eval_saved = none;
