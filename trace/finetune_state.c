@@ -520,7 +520,7 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 		out->n_evals_unplaced = (int)in->n_evals;
 		return WC_OK;
 	}
-	if (in->steps_at_save && out->period_clear && wc__ft_went_on(g, in, out)) {
+	if (out->period_clear && wc__ft_count_refused(g, in, out)) {
 		out->n_evals_unplaced = (int)in->n_evals; /* refused (finetune_steps.c) */
 		return WC_OK;
 	}

@@ -9,36 +9,67 @@
 #include "finetune_trace_internal.h"
 
 #include <math.h>
+#include <string.h>
 
-/* A checkpoint's state counts the steps up to its save, and the run may
- * have gone on (docs/finetune.md, "A stated count against the trace"):
- * the evaluations it lists are taken out before the counts are weighed.
- * Those the trace's own period does not find as pauses where their steps
- * put them draw training power and are still in the active time: nine
- * 30-s evaluations at 90 % of the training power made an early-stopped
- * run's 990 s of steps read as 1258 s, 572 steps for 450, and it was
- * refused. By the trace's period, not the state's count, which a run that
- * went on stretches: on that count a crash's near-idle evaluations were
- * missed and 60 s of steps taken out for them. Whether the count, less
- * those evaluations, still goes over; their time in evals_hidden_s. */
+/* The signs that the power log stopped before the run did: the one
+ * the refusal names (finetune_stated.c). A window short of train_runtime
+ * counts when the log does not start at training power (one started late
+ * is short at its start). */
 int
-wc__ft_went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
+wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in)
+{
+	if ((double)(g->nb - g->k1) * g->dt <= WC_FT_LOG_EDGE_S)
+		return 1;
+	if ((double)g->k0 * g->dt <= WC_FT_LOG_EDGE_S)
+		return 0;
+	return in->train_runtime_s > (1.0 + WC_FT_COUNT_MAX_DISAGREE) * (double)(g->k1 - g->k0) * g->dt ? 2 : 0;
+}
+
+/* A trainer state's count against the steps the trace's own period
+ * finds (docs/finetune.md, "A stated count against the trace"): the
+ * evaluations it lists are taken out before the counts are weighed.
+ * Those the period does not find as pauses where their steps put them
+ * draw training power and are still in the active time: nine 30-s
+ * evaluations at 90 % of the training power made an early-stopped run's
+ * 990 s of steps read as 1258 s, 572 steps for 450, and it was refused.
+ * By the trace's period, not the state's count, which a run that went on
+ * stretches and a log that stopped early squeezes: on the state's count a
+ * crash's near-idle evaluations were missed and 60 s of steps taken out
+ * for them, and a log cut at 175 of 200 steps had four 30-s stretches of
+ * steps taken out for evaluations after steps it never reached (115
+ * steps named for 175). Only those the log reaches are weighed: one
+ * whose place lies past the active time is not in it, and one the log
+ * stops in holds the time up to that stop.
+ *
+ * A checkpoint's state counts the steps up to its save, and the run may
+ * have gone on; a power log that stopped before the run did (training
+ * power at its end, or a window well short of train_runtime) covers
+ * fewer. Whether the count goes over (a checkpoint's) or under (a log
+ * that ends short) what the trace holds beyond the refusal; the
+ * evaluations' time left in the active time in evals_hidden_s. */
+int
+wc__ft_count_refused(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 {
 	ft_clock c;
-	double hidden = 0;
+	double hidden = 0, clock_s = 0;
 	size_t taken = (size_t)-1;
 	int built = wc__ft_clock_build(g, &c);
+	if (built)
+		clock_s = (double)c.na * g->dt;
 	for (size_t i = 0; built && i < in->n_evals; i++) {
-		double s = in->eval_at[i], len = in->eval_s[i];
-		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0))
+		double s = in->eval_at[i], len = in->eval_s[i], tau = s * out->period_s + hidden;
+		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0) || !(tau < clock_s))
 			continue;
-		size_t k = wc__ft_found_pause(g, &c, s * out->period_s + hidden, len, 0.5 * len, taken);
-		hidden += k == (size_t)-1 ? len : 0.0;
+		size_t k = wc__ft_found_pause(g, &c, tau, len, 0.5 * len, taken);
+		hidden += k == (size_t)-1 ? fmin(len, clock_s - tau) : 0.0;
 		taken = k == (size_t)-1 ? taken : k;
 	}
-	double traced = ((double)c.na * g->dt - hidden) / out->period_s;
+	double traced = (clock_s - hidden) / out->period_s;
 	wc__ft_clock_free(&c);
-	if (!built || !(traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps))
+	int over = in->steps_at_save && traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps;
+	int under = in->steps_source && strcmp(in->steps_source, "trainer_state") == 0 && wc__ft_log_ends_short(g, in) &&
+	            traced < (1 - g->dt / out->period_s) * in->steps;
+	if (!built || !(over || under))
 		return 0;
 	out->evals_hidden_s = hidden;
 	return 1;

@@ -72,7 +72,8 @@ extern "C" {
  *  clear trace period disagreeing by more than this share are said --
  *  refused when the count is a checkpoint's, whose run may have gone on
  *  after the save, or a trainer state's over a power log the trace shows
- *  short of the run (a choice of wattcast, docs/finetune.md). */
+ *  short of the run -- one that ends short, by any share beyond what the
+ *  period is known to (a choice of wattcast, docs/finetune.md). */
 #define WC_FT_COUNT_MAX_DISAGREE 0.2
 /** A window within this many s of the power log's start or end: the log
  *  starts or stops while training runs (docs/finetune.md, "A stated count
@@ -160,9 +161,10 @@ typedef struct {
 	                                * more than the window's time left: none placed; 0 none */
 	int saves_unseen;              /* saves the state puts after evaluations inside the window
 	                                * where the trace shows no near-idle pause: not placed */
-	double evals_hidden_s;         /* a checkpoint's evaluations the trace's own period finds
+	double evals_hidden_s;         /* a trainer state's evaluations the trace's own period finds
 	                                * at training power, not taken out: the run went on after
-	                                * that save (finetune_state_end.c); 0 none */
+	                                * a checkpoint's save, or the log ended short of the run
+	                                * (finetune_state_end.c); 0 none */
 	int last_eval_in;              /* the evaluation after the last step is in the window */
 	double lead_eval_out_s;        /* the evaluation before the first step (step 0) lies
 	                                * before the window: its length, s (train_runtime holds it) */

@@ -46,10 +46,18 @@ void wc__ft_window_from_trace(ft_grid *g);
  *  after train() (`in->post_eval_s`) that the window holds
  *  (finetune_state_end.c, docs/finetune.md "An evaluation after train()"). */
 void wc__ft_window_post_evals(ft_grid *g, const wc_ft_steps_info *in);
-/* Whether a checkpoint's state's count, less its evaluations the trace's
- * period finds at training power, still goes over what the trace holds:
- * the run went on after that save (evals_hidden_s set; finetune_state_end.c). */
-int wc__ft_went_on(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
+/** How the trace shows its power log stopped before the run did: 1
+ *  training power at its end, 2 a window more than
+ *  WC_FT_COUNT_MAX_DISAGREE short of train_runtime (the log not starting
+ *  at training power: one started late); 0 neither (finetune_state_end.c). */
+int wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in);
+/** Whether a trainer state's count is refused against what the trace's
+ *  period counts with the state's evaluations the log reaches taken out:
+ *  a checkpoint's going over by more than WC_FT_COUNT_MAX_DISAGREE (the
+ *  run went on after that save), or any going under by more than the
+ *  period is known to over a log that ends short (evals_hidden_s set;
+ *  finetune_state_end.c). */
+int wc__ft_count_refused(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
 /** Mark the bins outside [k0, k1) FT_OUTSIDE and those inside FT_ACTIVE,
  *  the power log's gaps left FT_GAP. */
 void wc__ft_mark_window(ft_grid *g);
