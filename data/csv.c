@@ -17,6 +17,19 @@ const char wc__csv_too_many_fields[] = "too many fields";
 int
 wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 {
+	int stop;
+	return wc__csv_split_to(line, fields, cap, reason, &stop);
+}
+
+int
+wc__field_count_column(int nf, int want, int end_column, int extra_column)
+{
+	return nf < want ? end_column : extra_column;
+}
+
+int
+wc__csv_split_to(char *line, wc__csv_field *fields, int cap, const char **reason, int *stop)
+{
 	size_t len = strlen(line);
 	/* Every CR before the line's end, not one: a CRLF file passed through a
 	 * CRLF conversion again ends its lines CR CR LF, which Python's csv
@@ -27,6 +40,7 @@ wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 	int n = 0;
 	char *p = line;
 	for (;;) {
+		*stop = (int)(p - line) + 1;
 		if (n >= cap) {
 			*reason = wc__csv_too_many_fields;
 			return -1;
@@ -59,14 +73,17 @@ wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
 			int last = *r == '\0';
 			*w = '\0';
 			n++;
+			*stop = (int)(r - line) + 1;
 			if (last)
 				return n;
 			p = r + 1;
 		} else {
 			char *comma = strchr(p, ',');
 			fields[n++].text = p;
-			if (!comma)
+			if (!comma) {
+				*stop = (int)len + 1;
 				return n;
+			}
 			*comma = '\0';
 			p = comma + 1;
 		}
@@ -108,6 +125,7 @@ wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len)
 	it->pos = 0;
 	it->line = 0;
 	it->copy = NULL;
+	it->stop = 0;
 }
 
 void
@@ -129,7 +147,7 @@ wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const char
 			return WC_ENOMEM;
 		if (it->copy[0] == '#' || it->copy[strspn(it->copy, " \t\r")] == '\0')
 			continue;
-		int nf = wc__csv_split(it->copy, fields, cap, reason);
+		int nf = wc__csv_split_to(it->copy, fields, cap, reason, &it->stop);
 		return nf < 0 ? WC__CSV_BAD : nf;
 	}
 	return 0;

@@ -22,6 +22,16 @@ typedef struct {
  *  with `*reason` set (unterminated quote, text after a closing quote,
  *  too many fields). */
 int wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason);
+/** wc__csv_split, with the 1-based column where it stopped in `*stop`:
+ *  one past the line's end (its trailing CRs dropped) after the last
+ *  field, the start of field `cap` + 1 when there are too many -- where a
+ *  message about the line's field count points (wc__field_count_column). */
+int wc__csv_split_to(char *line, wc__csv_field *fields, int cap, const char **reason, int *stop);
+/** The one rule of where a line with `nf` fields, `want` expected, is
+ *  wrong, for every telemetry reader (docs/formats/telemetry.md, "Bad
+ *  lines"): one past its end (`end_column`) when short, the start of its
+ *  first extra field (`extra_column`) when long. */
+int wc__field_count_column(int nf, int want, int end_column, int extra_column);
 /** The reason wc__csv_split gives for more than `cap` fields: a header's
  *  callers compare the pointer to say the limit and what to do
  *  (wc__header_too_wide). */
@@ -51,6 +61,7 @@ typedef struct {
 	size_t len, pos;
 	int line;   /* 1-based number of the line last returned */
 	char *copy; /* owned: the current line, split in place */
+	int stop;   /* where its split stopped (wc__csv_split_to) */
 } wc__csv_lines;
 
 void wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len);

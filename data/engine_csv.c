@@ -214,8 +214,8 @@ held_lines(eng_reader *r)
 	if (n == 0 || !r->opt->warn || (int)r->bad->shown >= r->opt->max_warnings)
 		return;
 	r->bad->shown += n; /* all said in this one */
-	wc__warn(r->opt, r->path, ":%zu: expected %d fields, found %d (to line %zu)", r->held_first,
-	         r->n_cols, r->held_nf, r->held_last);
+	wc__warn(r->opt, r->path, ":%zu:%d: expected %d fields, found %d (to line %zu)", r->held_first,
+	         r->held_column, r->n_cols, r->held_nf, r->held_last);
 }
 
 /* No data line has the header's field count, all have one other count:
@@ -294,14 +294,17 @@ is_header(wc__csv_field *f, int nf)
 	return 0;
 }
 
-/* One data line (nf fields, or WC__CSV_BAD with `reason`): counted, then
- * appended or reported as bad. */
+/* One data line (nf fields, or WC__CSV_BAD with `reason`; its split
+ * stopped at column `stop`, wc__csv_split_to): counted, then appended or
+ * reported as bad. A field count other than the header's names the
+ * column as power.csv's does (wc__field_count_column). */
 static int
-data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t line_no,
+data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t line_no, int stop,
           int unfinished, wc_error *err)
 {
 	wc_engine_log *e = r->e;
 	double row[WC_ENG_COLUMNS], t;
+	const int column = wc__field_count_column(nf, r->n_cols, stop, nf > r->n_cols ? f[r->n_cols].column : stop);
 	e->data_lines++;
 	if (unfinished && drop_unfinished(r, f, nf, line_no))
 		return WC_OK;
@@ -314,12 +317,13 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 			r->bad->bad++; /* a bad line, said later (held_lines) */
 			if (!r->held && nf == 1)
 				r->held_sep = strchr(f[0].text, ';') ? ';' : strchr(f[0].text, '\t') ? '\t' : '\0';
+			r->held_column = r->held ? r->held_column : column;
 			r->held_first = r->held ? r->held_first : line_no;
 			r->held_last = line_no;
 			r->held_nf = nf;
 			r->held++;
 		} else {
-			wc__bad_line(r->bad, line_no, "expected %d fields, found %d", r->n_cols, nf);
+			wc__bad_cell(r->bad, line_no, column, "expected %d fields, found %d", r->n_cols, nf);
 		}
 		return WC_OK;
 	}
@@ -401,7 +405,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 			header = 1;
 			continue;
 		}
-		if ((rc = data_line(&r, f, nf, reason, lr.line_no, lr.unfinished, err)) != WC_OK)
+		if ((rc = data_line(&r, f, nf, reason, lr.line_no, lr.stop, lr.unfinished, err)) != WC_OK)
 			goto done;
 		if (r.ended)
 			break; /* a header leaving a series out: repeated_header */

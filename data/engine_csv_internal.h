@@ -41,6 +41,7 @@ typedef struct {
 	 * no line ever has it the header is what is wrong (wrong_header). */
 	size_t held, held_first, held_last;
 	int held_nf, matched;
+	int held_column;  /* where the first held line's fields ran out or over */
 	char held_sep; /* ';' or '\t' in the first held line of one field */
 	/* The series the header in force reads, a column's engine each: a
 	 * header again that leaves one out ends the log (repeated_header). */

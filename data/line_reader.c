@@ -465,18 +465,19 @@ wc__lr_header_too_long(const wc__line_reader *lr, const char *path, wc_error *er
 	/* The limit and the way out, not a bare "too long": an exporter's
 	 * every series as a column passes it (docs/formats/telemetry.md,
 	 * "Bad lines"). */
-	return wc_error_set_path(err, WC_EPARSE, path, ":%zu: header line longer than %d bytes: " HEADER_WAY_OUT "%s",
-	                         lr->line_no, WC_TELEMETRY_LINE_MAX, lr->long_header_hint ? lr->long_header_hint : "");
+	return wc_error_set_path(err, WC_EPARSE, path, ":%zu:%d: header line longer than %d bytes: " HEADER_WAY_OUT "%s",
+	                         lr->line_no, WC_TELEMETRY_LINE_MAX + 1, WC_TELEMETRY_LINE_MAX,
+	                         lr->long_header_hint ? lr->long_header_hint : "");
 }
 
 int
-wc__header_too_wide(const char *path, size_t line_no, int limit, const char *hint, wc_error *err)
+wc__header_too_wide(const char *path, size_t line_no, int column, int limit, const char *hint, wc_error *err)
 {
 	/* The same way out as a header too long: a bare "too many fields"
 	 * said neither the limit nor what to do (docs/formats/telemetry.md,
 	 * "Bad lines"). */
-	return wc_error_set_path(err, WC_EPARSE, path, ":%zu: header of more than %d columns: " HEADER_WAY_OUT "%s",
-	                         line_no, limit, hint ? hint : "");
+	return wc_error_set_path(err, WC_EPARSE, path, ":%zu:%d: header of more than %d columns: " HEADER_WAY_OUT "%s",
+	                         line_no, column, limit, hint ? hint : "");
 }
 
 int
@@ -498,9 +499,9 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 		char *tr = wc__trim(line, &tl);
 		if (tl == 0 || tr[0] == '#')
 			continue;
-		int nf = wc__csv_split(line, fields, cap, reason);
+		int nf = wc__csv_split_to(line, fields, cap, reason, &lr->stop);
 		if (nf < 0 && !header_seen && *reason == wc__csv_too_many_fields)
-			return wc__header_too_wide(bad->path, lr->line_no, cap, lr->long_header_hint, err);
+			return wc__header_too_wide(bad->path, lr->line_no, lr->stop, cap, lr->long_header_hint, err);
 		if (nf < 0 && !header_seen)
 			return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header: %s", lr->line_no, *reason);
 		return nf < 0 ? WC__CSV_BAD : nf;

@@ -210,7 +210,7 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, 
 		size_t flen = comma ? (size_t)(comma - start) : len - pos;
 		char name[64], unit[16];
 		if (c->n_cols >= NV_MAX_FIELDS)
-			return wc__header_too_wide(rd->path, line_no, NV_MAX_FIELDS, NV_HEADER_HINT, rd->err);
+			return wc__header_too_wide(rd->path, line_no, (int)pos + 1, NV_MAX_FIELDS, NV_HEADER_HINT, rd->err);
 		column_name(start, flen, name, sizeof name, &c->has_units, unit, sizeof unit);
 		int k = c->n_cols++;
 		if (strcasecmp(name, "timestamp") == 0)

@@ -289,8 +289,8 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		 * when short, the first extra field's start when long (1 when
 		 * it lies beyond the fields kept), as every other bad cell
 		 * names one (docs/formats/telemetry.md, "Bad lines"). */
-		int col = nf < rd->n_cols ? (int)len + 1
-		          : rd->n_cols < NV_MAX_FIELDS ? (int)(start[rd->n_cols] - line) + 1 : 1;
+		int col = wc__field_count_column(nf, rd->n_cols, (int)len + 1, rd->n_cols < NV_MAX_FIELDS
+		                                 ? (int)(start[rd->n_cols] - line) + 1 : 1);
 		/* The split stops one field past the NV_MAX_FIELDS it keeps; the
 		 * count said is the line's own, its commas and one (a line of
 		 * 140 fields read "found 129"). Bad lines only: no cost else. */

@@ -145,7 +145,7 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 		if (n == WC_ENOMEM)
 			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		else if (n == WC__CSV_BAD && n_header == 0 && reason == wc__csv_too_many_fields)
-			rc = wc__header_too_wide(path, (size_t)rd.line, WC_STEPS_COLUMNS_MAX,
+			rc = wc__header_too_wide(path, (size_t)rd.line, it.stop, WC_STEPS_COLUMNS_MAX,
 			                         ", such as the trainer's metrics (step,epoch_s,event are enough)", err);
 		else if (n == WC__CSV_BAD)
 			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", rd.line, reason);

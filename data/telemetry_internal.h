@@ -37,6 +37,8 @@ typedef struct {
 	const char *long_header_hint; /* after "drop the columns wattcast does
 	                   * not read" when the header is too long: the file's
 	                   * usual culprits (NULL: none); set after wc__lr_open */
+	int stop;         /* where the record last returned by wc__lr_next_record
+	                   * stopped splitting (wc__csv_split_to) */
 } wc__line_reader;
 
 /** Open `path` ("-" = stdin). A regular file of WC__LR_AHEAD_MIN bytes or
@@ -58,9 +60,11 @@ int wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long);
  *  long_header_hint. The one wording for every line reader. */
 int wc__lr_header_too_long(const wc__line_reader *r, const char *path, wc_error *err);
 /** WC_EPARSE: the header, line `line_no` of `path`, has more than `limit`
- *  columns (data/telemetry.h); the limit stated and the advice of
- *  wc__lr_header_too_long, with `hint` (a long_header_hint, NULL none). */
-int wc__header_too_wide(const char *path, size_t line_no, int limit, const char *hint, wc_error *err);
+ *  columns (data/telemetry.h), column `limit` + 1 starting at byte
+ *  `column`; the limit stated and the advice of wc__lr_header_too_long,
+ *  with `hint` (a long_header_hint, NULL none). */
+int wc__header_too_wide(const char *path, size_t line_no, int column, int limit, const char *hint,
+                        wc_error *err);
 
 /* Bad-line bookkeeping: warn up to a limit, count all. */
 typedef struct {

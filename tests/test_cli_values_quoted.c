@@ -104,7 +104,7 @@ check_engine_csv(void)
 	const char *wide[] = { "wattcast", "ingest", run, "-o", out, NULL };
 	CHECK_INT(run_wattcast(wide, NULL, &r), 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "engine.csv:1: header line longer than 4096 bytes: drop the columns wattcast does not "
+	CHECK_CONTAINS(r.err, "engine.csv:1:4097: header line longer than 4096 bytes: drop the columns wattcast does not "
 	               "read, such as histograms' *_bucket series");
 	run_result_free(&r);
 	free(run);

@@ -115,7 +115,7 @@ main(void)
 	}
 	p = test_fixture(dir, "two_short.csv", body);
 	CHECK_INT(read_log(p, &e, &w, &err), WC_EPARSE);
-	CHECK_CONTAINS(w.text, "two_short.csv:2: expected 3 fields, found 2 (to line 3)");
+	CHECK_CONTAINS(w.text, "two_short.csv:2:7: expected 3 fields, found 2 (to line 3)");
 	CHECK_INT(w.count, 1);
 	CHECK_CONTAINS(err.msg, "allow more with --max-bad FRACTION: 2 of 10 data lines");
 	free(p);

@@ -5,6 +5,8 @@
  * "Bad lines"): an nvidia-smi power log's names the --query-gpu fields
  * that are enough, an engine log's its exporter's *_bucket series. Before,
  * power.csv's said only "power.csv:1: header line longer than 4096 bytes".
+ * The column named is the first byte past the limit (4097), as every
+ * other refusal of a line names one; it named the line alone.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -46,7 +48,7 @@ main(void)
 	char *dir = test_tmpdir("long_header_way_out");
 	wc_error err;
 	wc_nvsmi_info info;
-	static const char way_out[] = ":1: header line longer than 4096 bytes: drop the columns wattcast does not read";
+	static const char way_out[] = ":1:4097: header line longer than 4096 bytes: drop the columns wattcast does not read";
 
 	char *t = wide_text("timestamp,index,power.draw [W]", "2026/07/18 15:57:10.00,0,300.00");
 	char *p = test_fixture(dir, "power.csv", t);

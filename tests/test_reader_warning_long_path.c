@@ -73,11 +73,11 @@ main(void)
 	CHECK_INT(w.count, 2);
 	bounded(w.text, "engine.csv", "engine.csv:27: unfinished last line (no newline: the log was still "
 	        "being written); dropped\n");
-	CHECK_CONTAINS(w.text, "engine.csv:14: expected 4 fields, found 3");
+	CHECK_CONTAINS(w.text, "engine.csv:14:9: expected 4 fields, found 3");
 	/* the file's folder is kept with it: several runs each hold an
 	 * engine.csv, and the folder says which */
 	char named[1200];
-	snprintf(named, sizeof named, "%s/engine.csv:14: expected 4 fields, found 3", strrchr(deep, '/'));
+	snprintf(named, sizeof named, "%s/engine.csv:14:9: expected 4 fields, found 3", strrchr(deep, '/'));
 	CHECK_CONTAINS(w.text, named);
 	/* the path's head is kept too, and no character is cut in two */
 	CHECK(strncmp(w.text, dir, 20) == 0);
@@ -94,7 +94,7 @@ main(void)
 	char line[300];
 	snprintf(line, sizeof line, "%s\n", err.msg);
 	bounded(line, "engine.csv", "/engine.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 "
-	        "of 26 data lines are malformed (more than 1 %); the first: line 14: expected 4 fields, "
+	        "of 26 data lines are malformed (more than 1 %); the first: line 14:9: expected 4 fields, "
 	        "found 3\n");
 	snprintf(named, sizeof named, "...%s/engine.csv: fix the bad lines", strrchr(deep, '/'));
 	CHECK_CONTAINS(err.msg, named);
@@ -144,7 +144,7 @@ main(void)
 	opt.max_bad_fraction = 0.5;
 	CHECK_INT(wc_engine_read(near, &opt, 0, &e, &err), WC_OK);
 	char want[1200];
-	snprintf(want, sizeof want, "%s:14: expected 4 fields, found 3", near);
+	snprintf(want, sizeof want, "%s:14:9: expected 4 fields, found 3", near);
 	CHECK_CONTAINS(w.text, want);
 	wc_engine_free(e);
 

@@ -6,7 +6,10 @@
  * data/line_reader.c; docs/formats/telemetry.md, "Bad lines"). Before,
  * they said "engine.csv:1: header: too many fields", "steps.csv:1:1: too
  * many fields" and "power.csv:1: more than 128 columns", neither the
- * limit (two of them) nor what to do. A header at its limit reads.
+ * limit (two of them) nor what to do. A header at its limit reads. The
+ * column named is where the first column past the limit starts, as a
+ * line of too many fields names it (docs/formats/telemetry.md, "Bad
+ * lines"); they named the line alone.
  */
 #include "data/data.h"
 #include "data/request_log.h"
@@ -44,12 +47,22 @@ wide_text(const char *first, int named, int cols, const char *row, int rows)
 	return s;
 }
 
+/* The 1-based column where field k (from 0) of `header`'s first line starts. */
+static int
+field_start(const char *header, int k)
+{
+	int col = 1;
+	for (const char *c = header; *c && *c != '\n' && k > 0; c++, col++)
+		k -= *c == ',';
+	return col;
+}
+
 static void
-check_way_out(const char *msg, const char *file, int limit, const char *hint)
+check_way_out(const char *msg, const char *text, const char *file, int limit, const char *hint)
 {
 	char want[128];
-	snprintf(want, sizeof want, "%s:1: header of more than %d columns: drop the columns wattcast does not read",
-	         file, limit);
+	snprintf(want, sizeof want, "%s:1:%d: header of more than %d columns: drop the columns wattcast does not read",
+	         file, field_start(text, limit), limit);
 	CHECK_CONTAINS(msg, want);
 	CHECK_CONTAINS(msg, hint);
 	CHECK(strlen(msg) <= 255);
@@ -69,7 +82,7 @@ main(void)
 	char *p = test_fixture(dir, "power.csv", t);
 	err = (wc_error){ 0, "" };
 	CHECK_INT(wc_nvsmi_read(p, NULL, ignore, NULL, &info, &err), WC_EPARSE);
-	check_way_out(err.msg, "power.csv", WC_POWER_COLUMNS_MAX, "(timestamp,index,uuid,power.draw are enough)");
+	check_way_out(err.msg, t, "power.csv", WC_POWER_COLUMNS_MAX, "(timestamp,index,uuid,power.draw are enough)");
 	free(p);
 	free(t);
 	t = wide_text("timestamp,index,power.draw [W]", 3, WC_POWER_COLUMNS_MAX, power_row, 4);
@@ -85,7 +98,7 @@ main(void)
 	wc_engine_log *e = NULL;
 	err = (wc_error){ 0, "" };
 	CHECK_INT(wc_engine_read(p, NULL, 0, &e, &err), WC_EPARSE);
-	check_way_out(err.msg, "engine.csv", WC_ENGINE_COLUMNS_MAX, "_bucket series");
+	check_way_out(err.msg, t, "engine.csv", WC_ENGINE_COLUMNS_MAX, "_bucket series");
 	if (e)
 		wc_engine_free(e);
 	free(p);
@@ -98,7 +111,7 @@ main(void)
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	err = (wc_error){ 0, "" };
 	CHECK_INT(wc_request_log_read(p, &opt, &rl, &err), WC_EPARSE);
-	check_way_out(err.msg, "requests.csv", WC_REQUESTS_COLUMNS_MAX, "drop the columns");
+	check_way_out(err.msg, t, "requests.csv", WC_REQUESTS_COLUMNS_MAX, "drop the columns");
 	if (rl)
 		wc_request_log_free(rl);
 	free(p);
@@ -110,7 +123,7 @@ main(void)
 	wc_step_log sl;
 	err = (wc_error){ 0, "" };
 	CHECK_INT(wc_step_log_read(p, &sl, &err), WC_EPARSE);
-	check_way_out(err.msg, "steps.csv", WC_STEPS_COLUMNS_MAX, "(step,epoch_s,event are enough)");
+	check_way_out(err.msg, t, "steps.csv", WC_STEPS_COLUMNS_MAX, "(step,epoch_s,event are enough)");
 	free(p);
 	free(t);
 	t = wide_text("step,epoch_s,event", 3, WC_STEPS_COLUMNS_MAX, "%d,1780000020.000,step", 1);
