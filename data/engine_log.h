@@ -61,6 +61,13 @@ typedef struct {
 	                                * started mid-run, having counted unseen
 	                                * before it (docs/formats/telemetry.md,
 	                                * "Missing cells") */
+	size_t unknown_last[WC_ENG_COLUMNS]; /* a counter column counts all
+	                                * its work up to row n - 1 - this: 0,
+	                                * or the rows after the last value of a
+	                                * counter left blank at the log's end,
+	                                * unknown there, not held flat
+	                                * (docs/formats/telemetry.md, "Missing
+	                                * cells") */
 	const char *stack;             /* the serving stack whose names the
 	                                * header carries ("vllm", "sglang",
 	                                * "tgi": wc_engine_info's name); NULL

@@ -22,6 +22,7 @@ typedef struct {
 	/* settling's bookkeeping (data/engine_log_rows.c) */
 	double max_rate, prev, add;
 	size_t first;      /* its first row with a value (the rows' count: none) */
+	size_t last;       /* its last row with a value (the rows' count: none) */
 } wc__engine_counter;
 
 /** The counters of one engine.csv, every v as long as the rows'. */

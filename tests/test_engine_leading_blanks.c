@@ -14,6 +14,11 @@
  * whole window, energy from the start); one blank on every line is
  * absent, not 0 (it gave 0 tok/s silently), and so is a sum of engines
  * one of which is blank on every line (it gave the others' tokens alone).
+ * The mirror on the last rows: a counter blank after its last value is
+ * unknown there, not held flat -- the row ends at its last value (held
+ * flat, a run's tokens fell 25 % short with no word) -- and a sum of
+ * engines one of which has no column of a counter its other counters
+ * have is unknown, as one blank on every line (it gave half the tokens).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -301,6 +306,85 @@ engine_never_counts(void)
 	free(buf);
 }
 
+/* The mirror of a late counter: the token counter blank on the last 10
+ * rows (5 s under load, 200 tokens/s) is unknown there, not held flat:
+ * the row ends at its last value, with its energy -- 2000 tokens in 15 s,
+ * 133.3 tok/s, 1.75 J/token; held flat it read 100 tok/s and 2.5 J/token
+ * over the whole 20 s, silently. Two engines, engine 1's counter blank on
+ * the last rows: the sum is unknown from there, said naming engine 1. */
+static void
+counter_early_ingest(void)
+{
+	char *buf = malloc(16384);
+	size_t len = (size_t)snprintf(buf, 16384, "timestamp,num_requests_running,generation_tokens_total\n");
+	for (int k = 0; k <= 40; k++) {
+		char cell[16] = "";
+		if (k <= 30)
+			snprintf(cell, sizeof cell, "%d", k < 10 ? 0 : 100 * (k - 10));
+		len += (size_t)snprintf(buf + len, 16384 - len, "%.3f,%d,%s\n", T0 + 0.5 * k, k < 10 ? 0 : 8, cell);
+	}
+	run_result r;
+	char *text = ingest_run("counter_early", buf, &r);
+	CHECK_CONTAINS(r.err, "engine.csv: generation_tokens_total blank on the last 10 rows (1700000015.000-"
+	               "1700000020.000, 5.000 s) after 2000: unknown there, not held flat; counted to its last value");
+	CHECK_CONTAINS(r.err, "cut to 1700000000.000-1700000015.000");
+	CHECK_CONTAINS(r.err, "the engine log's counters (1700000000.000-1700000015.000)");
+	char v[64];
+	test_csv_field(text ? text : "", "throughput_tok_s", v, sizeof v);
+	CHECK_NEAR(strtod(v, NULL), 2000.0 / 15.0, 1e-6);
+	test_csv_field(text ? text : "", "energy_per_token_j", v, sizeof v);
+	CHECK_NEAR(strtod(v, NULL), 1.75, 0.01);
+	free(text);
+	run_result_free(&r);
+	free(buf);
+
+	test_warnings w;
+	wc_engine_log *e = read_log("dp_early.csv",
+	                            "timestamp,\"vllm:generation_tokens_total{engine=\"\"0\"\"}\","
+	                            "\"vllm:generation_tokens_total{engine=\"\"1\"\"}\"\n"
+	                            "1000,10,5\n1001,20,7\n1002,30,nan\n1003,40,\n", &w);
+	if (!e)
+		return;
+	CHECK_CONTAINS(w.text, "generation_tokens_total{engine=\"1\"} blank on the last 2 rows (1001.000-1003.000, "
+	               "2.000 s) after 7");
+	CHECK_INT(e->unknown_last[WC_ENG_GENERATION_TOKENS], 2);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1001.0), 27.0, 0);
+	wc_engine_free(e);
+}
+
+/* Two data-parallel engines, engine 1 without a generation_tokens_total
+ * column while its prompt counter has one: that engine served, so the sum
+ * is unknown, read as absent as one blank on every line; added up without
+ * it, it was engine 0's tokens alone, silently. An unlabelled column is a
+ * server's whole count: kept. */
+static void
+engine_column_missing(void)
+{
+	test_warnings w;
+	wc_engine_log *e = read_log("dp_nocol.csv",
+	                            "timestamp,\"vllm:generation_tokens_total{engine=\"\"0\"\"}\","
+	                            "\"vllm:prompt_tokens_total{engine=\"\"0\"\"}\","
+	                            "\"vllm:prompt_tokens_total{engine=\"\"1\"\"}\"\n"
+	                            "1000,10,4,3\n1001,20,6,5\n1002,30,8,7\n", &w);
+	if (!e)
+		return;
+	CHECK_CONTAINS(w.text, "dp_nocol.csv: generation_tokens_total{engine=\"1\"} has no column while that engine's "
+	               "other counters do: their sum is unknown, not a part; generation_tokens_total read as absent");
+	CHECK(e->col[WC_ENG_GENERATION_TOKENS] == NULL);
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1002.0) -
+	           wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1000.0), 8.0, 0);
+	wc_engine_free(e);
+	e = read_log("dp_whole.csv",
+	             "timestamp,generation_tokens_total,\"vllm:prompt_tokens_total{engine=\"\"0\"\"}\","
+	             "\"vllm:prompt_tokens_total{engine=\"\"1\"\"}\"\n"
+	             "1000,10,4,3\n1001,20,6,5\n1002,30,8,7\n", &w);
+	if (!e)
+		return;
+	CHECK(w.text[0] == '\0');
+	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_GENERATION_TOKENS, 1002.0), 30.0, 0);
+	wc_engine_free(e);
+}
+
 int
 main(void)
 {
@@ -311,6 +395,8 @@ main(void)
 	gauge_late_ingest();
 	counter_late_ingest();
 	engine_never_counts();
+	counter_early_ingest();
+	engine_column_missing();
 	free(dir);
 	return check_report("test_engine_leading_blanks");
 }

@@ -76,6 +76,21 @@ counters_known_from(const wc_engine_log *e)
 	return k;
 }
 
+/* The last row up to which every counter a row reads counts all its
+ * work: before any left blank on the log's last rows (wc_engine_log's
+ * unknown_last). */
+static size_t
+counters_known_to(const wc_engine_log *e)
+{
+	static const wc_engine_column used[] = { WC_ENG_PROMPT_TOKENS, WC_ENG_GENERATION_TOKENS,
+		                                 WC_ENG_ITERATIONS, WC_ENG_PREFILL_S, WC_ENG_DECODE_S };
+	size_t k = e->n - 1;
+	for (size_t j = 0; j < sizeof used / sizeof used[0]; j++)
+		if (e->col[used[j]] && e->n - 1 - e->unknown_last[used[j]] < k)
+			k = e->n - 1 - e->unknown_last[used[j]];
+	return k;
+}
+
 /* Cut [*a, *b] to the engine log's span as the power log's is: counters
  * are held flat outside it, so tokens, iterations and n(t) past its ends
  * would be wrong, not missing (docs/formats/telemetry.md, "Clocks and UTC
@@ -87,7 +102,8 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 {
 	if (!rc->eng)
 		return WC_OK;
-	const double eb = rc->eng->t[rc->eng->n - 1], tol = engine_tolerance(rc->eng);
+	const double tol = engine_tolerance(rc->eng);
+	double eb = rc->eng->t[rc->eng->n - 1];
 	const double a0 = *a, b0 = *b;
 	double ea = rc->eng->t[0];
 	/* Within the tolerance too when an edge sample shows a request
@@ -120,6 +136,14 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 	const int counter_a = k > 0 && rc->eng->t[k] > *a;
 	if (counter_a)
 		*a = ea = rc->eng->t[k];
+	/* Its mirror: one left blank on the log's last rows is unknown after
+	 * its last value (data/engine_log_rows.c), as the Prometheus readers
+	 * leave a series' increases out after its last sample: the row ends
+	 * there, with its energy; after it the tokens fell short. */
+	const size_t z = counters_known_to(rc->eng);
+	const int counter_b = z + 1 < rc->eng->n && rc->eng->t[z] < *b;
+	if (counter_b)
+		*b = eb = rc->eng->t[z];
 	if (*a == a0 && *b == b0)
 		return WC_OK;
 	*cut |= (*a != a0 ? WC__CUT_START : 0) | (*b != b0 ? WC__CUT_END : 0);
@@ -129,7 +153,7 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 		                         ea, eb, what, a0, b0);
 	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log%s "
 	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1,
-	     counter_a ? "'s counters" : gauge_a ? "'s num_requests_running" : "", ea, eb,
+	     counter_a || counter_b ? "'s counters" : gauge_a ? "'s num_requests_running" : "", ea, eb,
 	     work_b ? "; a request runs at the engine log's end" : work_a ? "; a request runs at the engine log's start" : "");
 	return WC_OK;
 }
