@@ -255,9 +255,21 @@ cli_cmd_metrics(int argc, char **argv)
 	wc_trace_log_metrics *m = malloc(sizeof *m); /* 65 traces' metrics: off the stack */
 	if (!m)
 		return cli_fail(cmd, "out of memory");
-	if (wc_trace_log_measure(a.path, &a.topt, m, &err) != WC_OK)
+	if (wc_trace_log_measure(a.path, &a.topt, m, &err) != WC_OK) {
 		rc = cli_fail(cmd, "%s", err.msg);
-	else if (a.json)
+		free(m);
+		return rc;
+	}
+	/* A group under 1 W per GPU is a unit slip (kW logged as W), refused
+	 * by ingest; metrics describes the log as it is and says so, as it
+	 * says readings beyond any board (docs/formats/telemetry.md, "Units
+	 * and plausibility"). */
+	char why[200], msg[WC_ERROR_MSG_MAX];
+	if (wc_power_under_floor(m->group.mean_w, m->n_gpus, why, sizeof why)) {
+		wc_error_format_path(msg, sizeof msg, a.path, ": %s: %s", m->info.power_column, why);
+		print_warning(msg, NULL);
+	}
+	if (a.json)
 		rc = print_metrics_json(cmd, &a, m);
 	else
 		print_metrics_text(&a, m);

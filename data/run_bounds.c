@@ -29,6 +29,11 @@ wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap)
 		         r->tp * WC_GPU_MAX_POWER_W, WC_GPU_MAX_POWER_W, r->tp);
 		return "mean_power_w";
 	}
+	/* ... and its low side, the rule ingest refuses a run by
+	 * (wc_run_power_under_floor): a table that holds such a row was
+	 * written by hand or by an older ingest. */
+	if (wc_run_power_under_floor(r, why, cap))
+		return "mean_power_w";
 	if (r->idle_power_w > WC_GPU_MAX_POWER_W) {
 		snprintf(why, cap, "must be at most %g W per GPU (above any GPU board)", WC_GPU_MAX_POWER_W);
 		return "idle_power_w";
@@ -97,13 +102,19 @@ wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap)
  * beyond WC_GPU_MAX_POWER_W is (docs/formats/telemetry.md, "Units and
  * plausibility"). */
 int
-wc_run_power_under_floor(const wc_run *r, char *why, size_t cap)
+wc_power_under_floor(double mean_w, int gpus, char *why, size_t cap)
 {
-	if (r->tp <= 0 || !(r->mean_power_w < r->tp * WC_GPU_MIN_POWER_W))
+	if (gpus <= 0 || !(mean_w < gpus * WC_GPU_MIN_POWER_W))
 		return 0;
 	snprintf(why, cap, "mean power %.3g W per GPU is under %g W, below any GPU's idle: a unit slip (kW read as W?)",
-	         r->mean_power_w / r->tp, WC_GPU_MIN_POWER_W);
+	         mean_w / gpus, WC_GPU_MIN_POWER_W);
 	return 1;
+}
+
+int
+wc_run_power_under_floor(const wc_run *r, char *why, size_t cap)
+{
+	return wc_power_under_floor(r->mean_power_w, r->tp, why, cap);
 }
 
 /* The timing extras the capacity fit reads (docs/formats/runs-table.md,

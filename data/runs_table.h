@@ -96,9 +96,10 @@ int wc_runs_cell_at(const wc_runs_table *t, const wc_run *r, const char *column,
  *  limits in models/limits.h): the name of the first column out of bounds,
  *  with the reason written into `why` ("must be at most 1e+06 requests at
  *  once"; the caller adds where and the value), or NULL when every bound
- *  holds. Reads tp, running, active_params_b, mean_power_w, idle_power_w,
- *  throughput_tok_s, energy_per_token_j, platform and sm_clock_mhz (0 =
- *  not locked). */
+ *  holds. Reads tp, running, active_params_b, mean_power_w (at most tp x
+ *  WC_GPU_MAX_POWER_W, at least tp x WC_GPU_MIN_POWER_W:
+ *  wc_run_power_under_floor's words), idle_power_w, throughput_tok_s,
+ *  energy_per_token_j, platform and sm_clock_mhz (0 = not locked). */
 const char *wc_run_out_of_bounds(const wc_run *r, char *why, size_t cap);
 /** 1 when the run's mean power per GPU of its tp is above the board
  *  limit of its platform (catalog; unknown boards are not checked), or
@@ -123,6 +124,11 @@ int wc_run_power_over_board(const wc_run *r, double p95_w, char *why, size_t cap
  *  and the power column (docs/formats/telemetry.md, "Units and
  *  plausibility"). */
 int wc_run_power_under_floor(const wc_run *r, char *why, size_t cap);
+/** The same rule for a mean power `mean_w` over `gpus` GPUs that is no
+ *  run row's: a fine-tuning run's energy per step over its step time, or
+ *  a power log's group mean (`wattcast metrics`). 0 for `gpus` <= 0 or a
+ *  NaN mean. */
+int wc_power_under_floor(double mean_w, int gpus, char *why, size_t cap);
 
 /** What identifies a run for a calibration that used it, whatever holds
  *  it: the first 64 bits of the SHA-256 of what the power calibration

@@ -220,7 +220,9 @@
  *  per step for 947 J made `fit finetune` refuse a table of five FLOPs per
  *  GPU as proportional, and 0.01 J fitted e0 = -537 J. A bound of
  *  physics, far under any board's idle, not a number tuned to data
- *  (docs/formats/finetune-runs.md). */
+ *  (docs/formats/finetune-runs.md). The same bound holds a run's mean
+ *  power per GPU (runs tables' mean_power_w over tp, ingest's runs and
+ *  windows: wc_power_under_floor, docs/formats/telemetry.md). */
 #define WC_GPU_MIN_POWER_W 1.0
 
 /** A measured run's group throughput (runs tables' `throughput_tok_s`) at

@@ -420,6 +420,17 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		rc = wc_error_set_path(err, rc, run_dir, ": %s", msg);
 		goto done;
 	}
+	/* A step's energy under 1 W per GPU over its time is a unit slip (kW
+	 * logged as W), refused as a serving run is, naming the power file
+	 * and its column (the folder is the run), not written for `fit
+	 * finetune` to refuse at its cell (docs/formats/telemetry.md, "Units
+	 * and plausibility"). */
+	char why[200];
+	if (wc_power_under_floor(res.energy_per_step_j / res.step_s, run.config.gpus, why, sizeof why)) {
+		rc = wc_error_set_path(err, WC_EINVAL, run_dir, "/power.csv: %s: %.3g J per step of %.3g s: %s",
+		                       c.pt->info.power_column, res.energy_per_step_j, res.step_s, why);
+		goto done;
+	}
 	wc__ft_log_warnings(&notes, &res);
 	/* A log that never reached a step (a job dead before step 1, a logger
 	 * that never flushed) is no step log: said, as the count then comes
