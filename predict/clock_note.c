@@ -84,3 +84,23 @@ wc__predict_clock_low_note(const wc_params *p, const char *platform, const char 
 	         platform, wc_predict_board(p, platform)->max_sm_clock_mhz);
 	return 1;
 }
+
+int
+wc__predict_clock_low_steps_note(const wc_params *p, const char *platform, const char *field,
+                                 const wc__series_steps *st, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (!(st->low_share > 0.0))
+		return 0;
+	if (st->low_share >= WC__SHARE_ALL && st->low_mhz[0] == st->low_mhz[1])
+		return wc__predict_clock_low_note(p, platform, field, st->low_mhz[0], buf, cap);
+	char share[48], at[48];
+	wc__predict_series_share(share, sizeof share, st->low_share);
+	if (st->low_mhz[0] == st->low_mhz[1])
+		snprintf(at, sizeof at, "at %.0f MHz", st->low_mhz[0]);
+	else
+		snprintf(at, sizeof at, "at %.0f-%.0f MHz", st->low_mhz[0], st->low_mhz[1]);
+	snprintf(buf, cap, "%s: the GPU runs %s, below half of %.64s's %.0f MHz top clock%s; " WC__CLOCK_LOW_CLAUSE,
+	         field, at, platform, wc_predict_board(p, platform)->max_sm_clock_mhz, share);
+	return 1;
+}

@@ -14,16 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* One load level `n` of a series under a per-GPU limit, settled
- * (docs/capacity.md, "The board's power limit"): a power manager acts
- * within a second or so, so a level above the limit settles at the clock
- * meeting it -- the limit -- or at the level's power at the platform's
- * lowest clock (`low`) when even that draws more. `*w` its per-GPU draw,
- * `*free_w` the law's at the clock asked; 0 when the law has no finite
- * power there. */
-static int
-settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, double limit_w, double *w,
-            double *free_w)
+/* A power manager acts within a second or so, so a level above the
+ * limit settles at the clock meeting it (predict_internal.h). */
+int
+wc__predict_settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, double limit_w,
+                        double *w, double *free_w)
 {
 	double one_w = 1.0;
 	wc_load_histogram one = { &n, &one_w, 1, n };
@@ -39,9 +34,9 @@ settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, d
 	return 1;
 }
 
-/* A load's per-GPU draw as the answer settles it (settle_step, under
- * `limit_w` from the lowest clock `low`; the law as it is without them),
- * for the rule of power no board draws (wc_power_beyond_boards_step). */
+/* A load's per-GPU draw as the answer settles it (wc__predict_settle_step,
+ * under `limit_w` from the lowest clock `low`; the law as it is without
+ * them), for the rule of power no board draws (wc_power_beyond_boards_step). */
 typedef struct {
 	const wc_law_point *lp, *low;
 	int tp;
@@ -53,7 +48,7 @@ settled_w(const void *ctx, double n)
 {
 	const settled_ctx *s = ctx;
 	double w, free_w;
-	return settle_step(s->lp, s->low, s->tp, n, s->limit_w, &w, &free_w) ? w : NAN;
+	return wc__predict_settle_step(s->lp, s->low, s->tp, n, s->limit_w, &w, &free_w) ? w : NAN;
 }
 
 int
@@ -94,9 +89,9 @@ wc__predict_beyond_boards_at(wc_error *err, const wc_load_histogram *h, size_t i
 }
 
 /* A series under a limit, step by step: the answer is the time-weighted
- * mean of its levels, each settled (settle_step). The levels no clock
- * meets are also averaged on their own: their draw, not the series', is
- * what the clock of least power gives. */
+ * mean of its levels, each settled (wc__predict_settle_step). The levels
+ * no clock meets are also averaged on their own: their draw, not the
+ * series', is what the clock of least power gives. */
 double
 wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int tp, const wc_load_histogram *h,
                            double limit_w, wc_power *pw, double *unmet, double *unmet_w)
@@ -104,7 +99,7 @@ wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int 
 	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0, least_sum = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
 		double w, free_w;
-		if (!settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
+		if (!wc__predict_settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
 			return 0.0;
 		if (free_w > limit_w * (1.0 + 1e-9)) {
 			limited += h->weight[i];
@@ -145,7 +140,7 @@ wc__predict_series_ceiling_w(const wc_law_point *lp, const wc_law_point *low, co
 	for (size_t i = 0; i < h->len; i++) {
 		double w, free_w, one_w = 1.0;
 		wc_load_histogram one = { &h->running[i], &one_w, 1, h->running[i] };
-		if (!settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
+		if (!wc__predict_settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
 			return NAN;
 		double top = wc_load_histogram_ceiling_w(&one, floor_w, wc_level_power_ceiling_w(level, cap_w, w, tp));
 		sum += h->weight[i] * top;

@@ -6,6 +6,19 @@
 #include "predict/predict.h"
 
 
+/** What a series' steps give at the clocks they run at
+ *  (wc__predict_series_steps). */
+typedef struct {
+	double rho;      /* the prefill share (wc_law_prefill_share) at the
+	                  * series' mean count, time-weighted over its loaded
+	                  * steps each at its own clock; NaN: no loaded step */
+	double one_mhz;  /* the clock every loaded step runs at (0 free), NaN
+	                  * when they differ or none is loaded */
+	double low_share; /* the share of the series' time at a clock below
+	                   * half the top clock (wc__predict_clock_low) */
+	double low_mhz[2]; /* the lowest and highest of those clocks */
+} wc__series_steps;
+
 /** The answer's notes for a weights or KV precision the set has no term
  *  for on `lvl` (its power predicted as bf16's): 0 to 2 of them into `notes`. One
  *  rule for the power answer and the envelope's power map. */
@@ -65,6 +78,11 @@ int wc__predict_clock_low(const wc_params *p, const char *platform, double mhz);
  *  One wording for the power answer and the envelope's power map. */
 int wc__predict_clock_low_note(const wc_params *p, const char *platform, const char *field, double mhz, char *buf,
                                size_t cap);
+/** The same warning for a series' steps (wc__series_steps): the one text
+ *  above when all its time runs at one clock below half the top clock,
+ *  else the share of its time below half and the clocks there. */
+int wc__predict_clock_low_steps_note(const wc_params *p, const char *platform, const char *field,
+                                     const wc__series_steps *st, char *buf, size_t cap);
 
 /** Whether the binding's power rests on a calibration (its model term or
  *  level `calibrated`): its intervals of mean power take the calibrated
@@ -102,14 +120,28 @@ wc__predict_limit_is_cap(const wc_inference_query *q, double limit_w)
 {
 	return q->power_cap_w > 0.0 && limit_w == q->power_cap_w;
 }
-/** A series `h` of q whose steps `limited` (share of time) the limit
- *  `limit_w` binds on, `unmet` of it met by no clock: out's series_limit_w,
+/** One load level `n` of a series under a per-GPU limit `limit_w`,
+ *  settled (docs/capacity.md, "The board's power limit"): above the limit
+ *  at the clock meeting it -- the limit -- or at the level's power at the
+ *  platform's lowest clock (`low`) when even that draws more. `*w` its
+ *  per-GPU draw, `*free_w` the law's (`lp`) at the clock asked; 0 when the
+ *  law has no finite power there. */
+int wc__predict_settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, double limit_w,
+                            double *w, double *free_w);
+/** The clock each step of the series `h` of q runs at: a step the limit
+ *  `limit_w` binds on (wc__predict_settle_step on `lp`, `low`; `low` NULL:
+ *  none binds) at the clock a single load of it settles at
+ *  (wc_predict_power_cap, wc_predict_board_limit) or, none meeting it, the
+ *  lowest; any other at the clock locked, or free. Into `st` with `c` the
+ *  series' configuration at its mean count on set `p`; when the limit binds
+ *  (`limited` > 0, `unmet` of it met by no clock) also out's series_limit_w,
  *  _board, _share, _met and the clock its steps answer at, one
- *  (series_clock_mhz) or a range (predict/series_clock.c). Nothing when
- *  `limited` is 0. WC_OK or the settling's error. */
-int wc__predict_series_clock(const wc_predictor *pr, const wc_inference_query *q, const wc_load_histogram *h,
-                             double limit_w, double limited, double unmet, wc_inference_prediction *out,
-                             wc_error *err);
+ *  (series_clock_mhz) or a range (predict/series_clock.c). WC_OK or the
+ *  settling's error. */
+int wc__predict_series_steps(const wc_predictor *pr, const wc_inference_query *q, const wc_params *p,
+                             const wc_config *c, const wc_law_point *lp, const wc_law_point *low,
+                             const wc_load_histogram *h, double limit_w, double limited, double unmet,
+                             wc__series_steps *st, wc_inference_prediction *out, wc_error *err);
 /** Power no board draws is no answer (wc_power_beyond_boards;
  *  docs/intervals.md, "Physical ceiling"): for a single load or an open
  *  loop (`series` 0) its node power `node_w` on `tp` GPUs of `level`; for

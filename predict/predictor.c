@@ -372,8 +372,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_law_binding low;
 	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, &low);
 	wc_config clocked = q->config; /* the clock the answer runs at, for its caveat */
+	wc_law_point lpl;
+	wc__series_steps st = { NAN, NAN, 0.0, { NAN, NAN } };
 	if (have_low) {
-		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
 		limited = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, limit_w, &out->power, &unmet_share,
 		                                     &unmet_w);
@@ -393,12 +394,21 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	wc_power held = out->power;
 	if (open_loop_count(q) && !(q->board_limit_w > 0) && !(q->power_cap_w > 0) &&
 	    isfinite(wc_level_power_limit_w(b.level)) && bind_lowest_clock(p, &c, &low)) {
-		wc_law_point lpl;
 		wc_law_bound_point(&low, NULL, &lpl);
 		over_share = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level),
 		                                        &held, NULL, NULL);
 	}
 	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
+	/* the clock(s) a series' steps run at, for its config and what depends
+	 * on them (not a clock search's own evaluation) */
+	if (q->series_len && !q->clock_probe &&
+	    (rc = wc__predict_series_steps(pr, q, p, &c, &lp, have_low ? &lpl : NULL, &h, limit_w, limited, unmet_share,
+	                                   &st, out, err)) != WC_OK)
+		goto done;
+	/* every loaded step settled at one clock: a single load's caveats there */
+	const int one_clock = limited >= WC__SHARE_ALL && !(unmet_share > 0.0) && st.one_mhz > 0.0;
+	if (one_clock)
+		clocked.sm_clock_mhz = st.one_mhz;
 	if (isfinite(asked)) { /* the samples held to the KV cache, said once */
 		char note[WC_WARNING_LEN];
 		wc__predict_kv_wait_note(p, &c, "running_series", asked, n_fit, total > 0.0 ? waited / total : 0.0, note,
@@ -408,7 +418,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	out->open_loop = open_loop_count(q);
 	out->serving_per_gpu_w = open_loop_count(q) && q->serving_w > 0.0 ? q->serving_w / q->config.tp
 	                                                                     : out->power.per_gpu_power_w;
-	out->prefill_share = wc_form_has_prefill(p->form) ? b.rho : NAN;
+	out->prefill_share = !wc_form_has_prefill(p->form) ? NAN : b.rho > 0.0 && isfinite(st.rho) ? st.rho : b.rho;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "
 		             "input_tokens and output_tokens, a catalog model and a capacity level for the platform); "
@@ -418,7 +428,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * large share of the engine's time (docs/inference-law.md,
 	 * "Prefill-aware form"). */
 	if (!wc_form_has_prefill(p->form) && !(p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && c.input_tokens > 0.0) {
-		double rho = wc_law_prefill_share(p, &c);
+		double rho = isfinite(st.rho) ? st.rho : wc_law_prefill_share(p, &c);
 		if (rho >= WC_PREFILL_SHARE_WARN)
 			/* kept short: a flexibility step prefixes its clock */
 			WC_WARN(out, "input_tokens: prefill takes %.0f %% of the engine's time here, and this set's power "
@@ -462,7 +472,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * the steps the limit leaves at it, so it names the caveat unless the
 	 * limit lowers every loaded step; the limit or cap that settles them
 	 * names it then, as the one clock settled for a single load does. */
-	const double settled = have_low ? limited - unmet_share : 0.0;
+	const double settled = have_low && !one_clock ? limited - unmet_share : 0.0;
 	const int lock_holds = q->config.sm_clock_mhz > 0.0 && !(limited >= WC__SHARE_ALL);
 	/* a series settled step by step under the cap, not the board's limit */
 	const int series_cap = have_low && wc__predict_limit_is_cap(q, limit_w);
@@ -505,7 +515,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	}
 	char low_note[WC_WARNING_LEN]; /* an idle answer, G x P0, has no clock or bandwidth in it */
 	if (out->mean_running > 0.0 &&
-	    wc__predict_clock_low_note(p, b.level->name, clock_field, q->config.sm_clock_mhz, low_note, sizeof low_note))
+	    (q->series_len && !q->clock_probe
+	             ? wc__predict_clock_low_steps_note(p, b.level->name, clock_field, &st, low_note, sizeof low_note)
+	             : wc__predict_clock_low_note(p, b.level->name, clock_field, q->config.sm_clock_mhz, low_note,
+	                                          sizeof low_note)))
 		WC_WARN(out, "%s", low_note);
 	/* nvidia-smi -pl refuses a limit above the board's (docs/capacity.md,
 	 * "Clocks and power caps"): such a cap is no setting a GPU takes. */
@@ -534,9 +547,6 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		        wc_platform_unknown_note(b.level->name, note, sizeof note),
 		        cl && cl->memory_gb > 0 ? "" : " and the model's fit in memory is not checked");
 	}
-	/* the clock(s) a series' steps answer at, for its config (not a clock search's own evaluation) */
-	if (!q->clock_probe && (rc = wc__predict_series_clock(pr, q, &h, limit_w, limited, unmet_share, out, err)) != WC_OK)
-		goto done;
 	if (limited > 0.0) {
 		char note[WC_WARNING_LEN]; /* limited > 0: the board has a clock range (bind_lowest_clock) */
 		double least_mhz = wc_predict_board(p, c.platform)->min_sm_clock_mhz;
@@ -556,9 +566,6 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * does not hold here -- a series' at any of its steps, whatever its
 	 * idle ones average it to (docs/intervals.md, "Physical ceiling"). */
 	if (!q->clock_probe) {
-		wc_law_point lpl;
-		if (have_low)
-			wc_law_bound_point(&low, NULL, &lpl);
 		if ((rc = wc__predict_beyond_boards(&lp, have_low ? &lpl : NULL, limit_w, q->config.tp, &h,
 		                                    q->series_len > 0, out->power.node_power_w, b.level, err)) != WC_OK)
 			goto done;
@@ -575,8 +582,6 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * 135-162 W at an idle of 87.6 W): they may draw up to the ceiling. */
 	const double idle_w = q->series_len && q->series_gauge ? NAN : out->node_floor_w;
 	if (have_low) {
-		wc_law_point lpl;
-		wc_law_bound_point(&low, NULL, &lpl);
 		out->node_ceiling_w = wc__predict_series_ceiling_w(&lp, &lpl, b.level, q->power_cap_w, q->config.tp, &h,
 		                                                   limit_w, idle_w);
 	} else {
