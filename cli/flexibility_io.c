@@ -17,9 +17,15 @@ static void
 print_human(const wc_inference_query *q, const wc_flexibility *f, const char *name, const char *version)
 {
 	const wc_config *c = &q->config;
-	printf("platform %s, tp %d, active params %g B, %g input + %g output tokens, %s %g, engine %s\n", c->platform,
-	       c->tp, c->active_params_b, c->input_tokens, c->output_tokens, c->request_rate > 0 ? "rate" : "running",
-	       c->request_rate > 0 ? c->request_rate : c->running, wc_config_engine(c));
+	/* the requests that run, as predict inference's header gives them: a
+	 * concurrency the KV cache holds fewer of runs fewer, an open loop its
+	 * mean at the unconstrained point (docs/cli.md, "predict flexibility") */
+	char load[64] = "";
+	if (c->request_rate > 0)
+		snprintf(load, sizeof load, "rate %g, ", c->request_rate);
+	printf("platform %s, tp %d, active params %g B, %g input + %g output tokens, %srunning %g, engine %s\n",
+	       c->platform, c->tp, c->active_params_b, c->input_tokens, c->output_tokens, load, f->ref_mean_running,
+	       wc_config_engine(c));
 	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J\n",
 	       f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j);
 	/* each quantity's interval with what it covers, or "none" and why, as

@@ -167,6 +167,7 @@ fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_predictio
 	s->throughput_tok_s = c->value[WC_CAPQ_THROUGHPUT];
 	s->energy_per_output_token_j = c->value[WC_CAPQ_E_TOKEN];
 	s->latency_s = c->value[WC_CAPQ_LATENCY];
+	s->mean_running = c->value[WC_CAPQ_RUNNING];
 	s->over_capacity = c->over_capacity;
 }
 
@@ -357,7 +358,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	 * `predict inference`'s words */
 	wc__flex_caveats cv = { 0 };
 	if (rc == WC_OK && (rc = state_at(pr, q, &top, -1, cap, out, &cv, err)) == WC_OK) {
-		ref_running = cap->value[WC_CAPQ_RUNNING];
+		ref_running = out->ref_mean_running = cap->value[WC_CAPQ_RUNNING];
 		if (cap->load_line > 0 && cap->load_line <= cap->n_warnings) { /* said by the point's power answer */
 			cap_span[0] = cap->load_lo;
 			cap_span[1] = cap->load_hi;

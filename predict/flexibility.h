@@ -32,6 +32,9 @@ typedef struct {
 	double throughput_tok_s;
 	double energy_per_output_token_j;
 	double latency_s;
+	double mean_running;          /* requests running at the step (the capacity
+	                               * answer's: a concurrency held to what the
+	                               * KV cache holds, an open loop's mean) */
 	double power_shed_w;          /* unconstrained node power - this step's */
 	double throughput_lost_pct;   /* 100 x (1 - throughput / unconstrained): 0
 	                               * below the analysis' rounding tolerance,
@@ -54,6 +57,7 @@ typedef struct {
 	int tp;                       /* GPUs of the group (caps are per GPU) */
 	/* the unconstrained point: no clock lock, no cap */
 	double ref_node_power_w, ref_throughput_tok_s, ref_energy_per_output_token_j;
+	double ref_mean_running;      /* its running requests, as a step's mean_running */
 	double ref_lo[WC_FLEX_IQ], ref_hi[WC_FLEX_IQ]; /* its intervals (NaN: none) */
 	const char *covers[WC_FLEX_IQ]; /* what each covers, static text (the
 	                               * unconstrained point's capacity answer) */

@@ -40,11 +40,11 @@ intervals_json(const double *lo, const double *hi)
 static json_t *
 step_json(const wc_flex_step *s)
 {
-	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "sm_clock_mhz", real_or_null(s->sm_clock_mhz),
+	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "sm_clock_mhz", real_or_null(s->sm_clock_mhz),
 	                 "power_cap_w", real_or_null(s->power_cap_w), "node_power_w", real_or_null(s->node_power_w),
 	                 "throughput_tok_s", real_or_null(s->throughput_tok_s), "energy_per_output_token_j",
 	                 real_or_null(s->energy_per_output_token_j), "latency_s", real_or_null(s->latency_s),
-	                 "power_shed_w", real_or_null(s->power_shed_w), "throughput_lost_pct",
+	                 "mean_running", real_or_null(s->mean_running), "power_shed_w", real_or_null(s->power_shed_w), "throughput_lost_pct",
 	                 real_or_null(s->throughput_lost_pct), "pfi", real_or_null(s->pfi));
 	json_object_set_new(o, "interval_95", intervals_json(s->lo, s->hi));
 	/* an open loop's rate not served: the numbers are those at capacity */
@@ -74,9 +74,13 @@ wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const 
 	const wc_config *c = &q->config;
 	json_t *o = json_object(), *steps = json_array(), *warnings = json_array();
 	json_object_set_new(o, "sweep", json_string(f->by_cap ? "power_cap" : "clock"));
-	json_object_set_new(o, "unconstrained", json_pack("{s:o,s:o,s:o}", "node_power_w",
+	/* the requests that run, as predict inference's mean_running: a
+	 * concurrency held to what the KV cache holds (config.concurrency is
+	 * the one asked) */
+	json_object_set_new(o, "unconstrained", json_pack("{s:o,s:o,s:o,s:o}", "node_power_w",
 	                    real_or_null(f->ref_node_power_w), "throughput_tok_s", real_or_null(f->ref_throughput_tok_s),
-	                    "energy_per_output_token_j", real_or_null(f->ref_energy_per_output_token_j)));
+	                    "energy_per_output_token_j", real_or_null(f->ref_energy_per_output_token_j), "mean_running",
+	                    real_or_null(f->ref_mean_running)));
 	for (int i = 0; i < f->n_steps; i++)
 		json_array_append_new(steps, step_json(&f->steps[i]));
 	json_object_set_new(o, "steps", steps);
