@@ -19,6 +19,12 @@ wc_engine_column_is_counter(wc_engine_column c)
 	return c >= WC_ENG_PROMPT_TOKENS && c < WC_ENG_COLUMNS;
 }
 
+const double *
+wc_engine_live(const wc_engine_log *e, wc_engine_column c)
+{
+	return e && c >= 0 && c < WC_ENG_COLUMNS && !e->at_end[c] ? e->col[c] : NULL;
+}
+
 void
 wc_engine_free(wc_engine_log *e)
 {

@@ -15,29 +15,40 @@
  * them (docs/formats/telemetry.md, "engine.csv"; docs/fleet.md,
  * "Metrics"): vLLM's first, in column order, then its newer cache gauge,
  * SGLang's names and TGI's gauges (TGI's token histograms, counted at a
- * request's end, are no counter of vLLM's). */
+ * request's end, are no counter of vLLM's). `at_end`: the counter counts
+ * a request's work when the request finishes -- SGLang's token counters
+ * (TokenizerMetricsCollector.observe_one_finished_request adds a request's
+ * prompt and generated tokens at once), so their increase over a window
+ * is the work of the requests completed in it, not the work done.
+ * SGLang's realtime_tokens_total counts tokens as they are generated
+ * (each log interval), its decode series (`label`) the output tokens:
+ * listed before generation_tokens_total, it is preferred where both are
+ * exported. */
 static const struct {
 	const char *name;
 	wc_engine_column col;
+	int at_end;
+	const char *label;
 } exported[] = {
-	{ "vllm:num_requests_running", WC_ENG_RUNNING },
-	{ "vllm:num_requests_waiting", WC_ENG_WAITING },
-	{ "vllm:gpu_cache_usage_perc", WC_ENG_CACHE_USAGE },
-	{ "vllm:prompt_tokens_total", WC_ENG_PROMPT_TOKENS },
-	{ "vllm:generation_tokens_total", WC_ENG_GENERATION_TOKENS },
-	{ "vllm:iteration_tokens_total_sum", WC_ENG_ITERATION_TOKENS },
-	{ "vllm:iteration_tokens_total_count", WC_ENG_ITERATIONS },
-	{ "vllm:request_prefill_time_seconds_sum", WC_ENG_PREFILL_S },
-	{ "vllm:request_decode_time_seconds_sum", WC_ENG_DECODE_S },
-	{ "vllm:num_preemptions_total", WC_ENG_PREEMPTIONS },
-	{ "vllm:kv_cache_usage_perc", WC_ENG_CACHE_USAGE },
-	{ "sglang:num_running_reqs", WC_ENG_RUNNING },
-	{ "sglang:num_queue_reqs", WC_ENG_WAITING },
-	{ "sglang:token_usage", WC_ENG_CACHE_USAGE },
-	{ "sglang:prompt_tokens_total", WC_ENG_PROMPT_TOKENS },
-	{ "sglang:generation_tokens_total", WC_ENG_GENERATION_TOKENS },
-	{ "tgi_batch_current_size", WC_ENG_RUNNING },
-	{ "tgi_queue_size", WC_ENG_WAITING },
+	{ "vllm:num_requests_running", WC_ENG_RUNNING, 0, NULL },
+	{ "vllm:num_requests_waiting", WC_ENG_WAITING, 0, NULL },
+	{ "vllm:gpu_cache_usage_perc", WC_ENG_CACHE_USAGE, 0, NULL },
+	{ "vllm:prompt_tokens_total", WC_ENG_PROMPT_TOKENS, 0, NULL },
+	{ "vllm:generation_tokens_total", WC_ENG_GENERATION_TOKENS, 0, NULL },
+	{ "vllm:iteration_tokens_total_sum", WC_ENG_ITERATION_TOKENS, 0, NULL },
+	{ "vllm:iteration_tokens_total_count", WC_ENG_ITERATIONS, 0, NULL },
+	{ "vllm:request_prefill_time_seconds_sum", WC_ENG_PREFILL_S, 0, NULL },
+	{ "vllm:request_decode_time_seconds_sum", WC_ENG_DECODE_S, 0, NULL },
+	{ "vllm:num_preemptions_total", WC_ENG_PREEMPTIONS, 0, NULL },
+	{ "vllm:kv_cache_usage_perc", WC_ENG_CACHE_USAGE, 0, NULL },
+	{ "sglang:num_running_reqs", WC_ENG_RUNNING, 0, NULL },
+	{ "sglang:num_queue_reqs", WC_ENG_WAITING, 0, NULL },
+	{ "sglang:token_usage", WC_ENG_CACHE_USAGE, 0, NULL },
+	{ "sglang:prompt_tokens_total", WC_ENG_PROMPT_TOKENS, 1, NULL },
+	{ "sglang:realtime_tokens_total", WC_ENG_GENERATION_TOKENS, 0, "mode=\"decode\"" },
+	{ "sglang:generation_tokens_total", WC_ENG_GENERATION_TOKENS, 1, NULL },
+	{ "tgi_batch_current_size", WC_ENG_RUNNING, 0, NULL },
+	{ "tgi_queue_size", WC_ENG_WAITING, 0, NULL },
 };
 #define N_EXPORTED (sizeof exported / sizeof exported[0])
 
@@ -101,6 +112,43 @@ one_stack(unsigned m)
 	return NULL;
 }
 
+/* The entry of exported whose name `name` is (labels ignored): of its
+ * own stack by its prefix; without one, of the stack `stacks` says the
+ * header's names are of (an SGLang log may drop `sglang:`), else the
+ * first (vLLM's); N_EXPORTED none. */
+static size_t
+exported_entry(const char *name, unsigned stacks)
+{
+	size_t p = prefix_of(name), found = N_EXPORTED;
+	const char *b = bare(name);
+	size_t len = strcspn(b, "{");
+	for (size_t i = 0; i < N_EXPORTED; i++) {
+		const char *e = bare(exported[i].name);
+		if (strlen(e) != len || strncmp(b, e, len) != 0)
+			continue;
+		size_t q = prefix_of(exported[i].name);
+		if (p < N_PREFIXES ? q == p : stacks == 1u << q)
+			return i;
+		if (found == N_EXPORTED)
+			found = i;
+	}
+	return found;
+}
+
+int
+wc_engine_exported_at_end(const char *name)
+{
+	size_t i = name ? exported_entry(name, 0) : N_EXPORTED;
+	return i < N_EXPORTED && exported[i].at_end;
+}
+
+const char *
+wc_engine_exported_label(const char *name)
+{
+	size_t i = name ? exported_entry(name, 0) : N_EXPORTED;
+	return i < N_EXPORTED ? exported[i].label : NULL;
+}
+
 const char *
 wc_engine_column_exported(wc_engine_column c, int k)
 {
@@ -117,27 +165,27 @@ wc_engine_column_name(wc_engine_column c)
 	return n ? bare(n) : "?";
 }
 
-/* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to a
- * column; -1 = the timestamp, -2 = not ours. A scraper that copies the
- * exposition's series name keeps its label block
- * (`vllm:num_requests_running{engine="0",model_name="..."}`): the metric
- * is matched by its name, the labels ignored (docs/formats/telemetry.md,
- * "engine.csv"). */
-static int
-header_column(const char *name)
+/* Map a header name (optionally "vllm:"- or "sglang:"-prefixed) to its
+ * entry of exported; N_EXPORTED + 1 = the timestamp, N_EXPORTED = not
+ * ours. A scraper that copies the exposition's series name keeps its
+ * label block (`vllm:num_requests_running{engine="0",model_name="..."}`):
+ * the metric is matched by its name, the labels ignored but the one an
+ * entry requires (docs/formats/telemetry.md, "engine.csv"). */
+static size_t
+header_entry(const char *name, unsigned stacks)
 {
+	const char *full = name;
 	name = bare(name);
 	size_t len = strcspn(name, "{");
 	if (name[len] == '{' && name[strlen(name) - 1] != '}')
-		return -2; /* an unclosed label block is no metric name */
+		return N_EXPORTED; /* an unclosed label block is no metric name */
 	if (len == 9 && strncmp(name, "timestamp", len) == 0)
-		return -1;
-	for (size_t i = 0; i < N_EXPORTED; i++) {
-		const char *b = bare(exported[i].name);
-		if (strlen(b) == len && strncmp(name, b, len) == 0)
-			return exported[i].col;
-	}
-	return -2;
+		return N_EXPORTED + 1;
+	size_t i = exported_entry(full, stacks);
+	if (i < N_EXPORTED && exported[i].label && !(name[len] == '{' && wc_engine_labels_have(name + len + 1,
+	                                                                                       exported[i].label)))
+		return N_EXPORTED; /* another mode's series of realtime_tokens_total */
+	return i;
 }
 
 /* Allocate column c when absent, its cells of the rows read so far
@@ -276,10 +324,37 @@ wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_
 	return left;
 }
 
+/* Whether field k of column c is read by the counting it does: a counter
+ * that counts work as it is done is read rather than one that counts a
+ * request's when it finishes (SGLang's realtime_tokens_total decode
+ * series before its generation_tokens_total: `exported`), whichever
+ * column comes first -- the latter's fields read so far are left out. */
+static int
+prefer(eng_reader *r, int c, int k, const unsigned char *at_end)
+{
+	int live = 0, ended = 0;
+	for (int i = 0; i < k; i++)
+		if (r->map[i] == c) {
+			live += !at_end[i];
+			ended += at_end[i];
+		}
+	if (at_end[k])
+		return live == 0;
+	if (ended) {
+		for (int i = 0; i < k; i++)
+			if (r->map[i] == c && at_end[i])
+				r->map[i] = -2;
+		r->n_series[c] = 0;
+		r->e->at_end[c] = NULL;
+	}
+	return 1;
+}
+
 int
 wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
 	const char *labs[ENG_MAX_FIELDS];
+	unsigned char at_end[ENG_MAX_FIELDS];
 	size_t size = 2, used = 0;
 	int k = 0, rc = WC_OK;
 	for (int j = 0; j < nf; j++)
@@ -290,20 +365,31 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 	r->time_col = -1;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		r->n_series[c] = 0;
+	unsigned stacks = 0; /* the header's stacks, for names without a prefix */
+	for (int j = 0; j < nf; j++)
+		stacks |= name_stacks(f[j].text);
 	for (int j = 0; j < nf && rc == WC_OK; j++, k++) {
 		int col = j;
 		char *buf = store + used;
 		if ((rc = header_name(r, f, nf, &j, line_no, buf, size - used, err)) != WC_OK)
 			break;
 		used += strlen(buf) + 1;
-		int c = r->map[k] = header_column(buf);
+		size_t x = header_entry(buf, stacks);
+		int c = r->map[k] = x < N_EXPORTED ? (int)exported[x].col : x == N_EXPORTED ? -2 : -1;
 		r->stacks |= name_stacks(buf);
+		at_end[k] = x < N_EXPORTED && exported[x].at_end;
 		char *lab = strchr(buf, '{');
 		if (lab && strrchr(lab, '}'))
 			*strrchr(lab++, '}') = '\0';
 		else
 			lab = buf + strlen(buf);
 		labs[k] = lab;
+		if (c >= 0 && !prefer(r, c, k, at_end)) {
+			r->map[k] = -2;
+			continue;
+		}
+		if (c >= 0 && at_end[k])
+			r->e->at_end[c] = exported[x].name;
 		if (c == -1 && r->time_col >= 0)
 			r->map[k] = -2; /* a repeated timestamp: the first one wins too */
 		else if (c == -1)

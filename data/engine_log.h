@@ -38,6 +38,20 @@ const char *wc_engine_column_name(wc_engine_column c);
  *  them (a `vllm:` or `sglang:` prefix optional) and Prometheus ingest
  *  reads the series so named (trace/fleet.c; docs/fleet.md, "Metrics"). */
 const char *wc_engine_column_exported(wc_engine_column c, int k);
+/** 1 when the exported metric `name` (a stack's prefixed name, labels
+ *  ignored) counts a request's work only when the request finishes, as
+ *  SGLang's sglang:prompt_tokens_total and sglang:generation_tokens_total
+ *  do: over a window with requests in flight at its ends it holds the
+ *  tokens of the requests completed in it, not those generated
+ *  (docs/formats/telemetry.md, "engine.csv"). */
+int wc_engine_exported_at_end(const char *name);
+/** The label (`key="value"`) a series of the exported metric `name` must
+ *  carry to be read as its column (SGLang's sglang:realtime_tokens_total
+ *  is read for its mode="decode" series alone); NULL when none. */
+const char *wc_engine_exported_label(const char *name);
+/** 1 when label block `block` (the text inside `{...}`) carries `label`
+ *  (`key="value"`, the value compared as written). */
+int wc_engine_labels_have(const char *block, const char *label);
 /** Cumulative counters (prompt tokens ... preemptions) are interpolated
  *  linearly; gauges (running, waiting, cache) are held. */
 int wc_engine_column_is_counter(wc_engine_column c);
@@ -72,8 +86,18 @@ typedef struct {
 	                                * header carries ("vllm", "sglang",
 	                                * "tgi": wc_engine_info's name); NULL
 	                                * when none or several */
+	const char *at_end[WC_ENG_COLUMNS]; /* the exported name of a counter
+	                                * read into the column that counts a
+	                                * request's work only when it finishes
+	                                * (wc_engine_exported_at_end); NULL
+	                                * for one that counts it as done */
 } wc_engine_log;
 
+/** Column c's values when its counter counts work as it is done: NULL
+ *  when the column is absent or counts a request's work when it finishes
+ *  (e->at_end): such a count is no rate over a window shorter than the
+ *  requests, nor a curve to place a request log by. */
+const double *wc_engine_live(const wc_engine_log *e, wc_engine_column c);
 /** Read an engine CSV (CRLF or LF; columns in any order; only `timestamp`
  *  is required). At most `max_rows` rows (0 = 2^24). Caller frees with
  *  wc_engine_free. */

@@ -210,3 +210,14 @@ wc_engine_labels_place(const char *const *read, size_t n, const char *block, siz
 		*which = n;
 	return place;
 }
+
+int
+wc_engine_labels_have(const char *block, const char *label)
+{
+	const char *eq = strchr(label, '='), *v;
+	size_t vl;
+	if (!block || !eq)
+		return 0;
+	v = label_value(block, label, (size_t)(eq - label), &vl);
+	return v && vl == strlen(eq + 1) && strncmp(v, eq + 1, vl) == 0;
+}

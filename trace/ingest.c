@@ -177,9 +177,13 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 	 * token counter; another stack's log was scraped without it. None
 	 * named when the names say none (an SGLang log was blamed on TGI). */
 	const wc_engine_info *stack = rc->eng && rc->eng->stack ? wc_engine_lookup(rc->eng->stack) : NULL;
-	char engine[96];
+	char engine[128];
 	if (!rc->eng)
 		snprintf(engine, sizeof engine, "no engine.csv");
+	else if (rc->eng->col[WC_ENG_GENERATION_TOKENS] && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
+		/* docs/formats/telemetry.md, "engine.csv" (trace/ingest_at_end.c) */
+		snprintf(engine, sizeof engine, "%s counts a request's tokens when it finishes, not over a row "
+		         "with requests at its ends", rc->eng->at_end[WC_ENG_GENERATION_TOKENS]);
 	else if (rc->eng->col[WC_ENG_GENERATION_TOKENS])
 		snprintf(engine, sizeof engine, "engine.csv's generation_tokens_total gives none there");
 	else if (stack && strcmp(stack->name, "tgi") == 0)

@@ -232,6 +232,16 @@ int wc__ingest_tokens_from_counter(const run_ctx *rc);
  *  miss work done in the window (docs/formats/telemetry.md, "Clocks and
  *  UTC offsets"). */
 int wc__ingest_engine_misses_work(const run_ctx *rc, double a, double b);
+/** Does [a, b] read an engine token counter that counts a request's
+ *  tokens when it finishes (e->at_end: SGLang's) while a request runs or
+ *  waits at either end (*n_a, *n_b: the gauges there, NaN unknown)? Then
+ *  its increase is not the tokens generated in the window
+ *  (docs/formats/telemetry.md, "engine.csv"; trace/ingest_at_end.c). */
+int wc__ingest_at_end_ends(const run_ctx *rc, double a, double b, double *n_a, double *n_b);
+/** Say that the run's row keeps such a counter's count with n_a and n_b
+ *  requests in flight at its ends, and their share of its requests. */
+void wc__ingest_warn_at_end(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *row, double n_a,
+                            double n_b);
 /** Engine counter `c` advanced over [a, b]; NaN without it. */
 double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b);
 

@@ -41,12 +41,17 @@ wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		if ((r = wc_request_log_align(rc->req, rc->eng, rc->req_path, &al, err)) != WC_OK)
 			return r;
 		if (opt->warn) {
-			char msg[WC_ERROR_MSG_MAX];
+			char msg[WC_ERROR_MSG_MAX], why[80] = "";
+			/* A counter that counts at completion places nothing by tokens
+			 * (docs/formats/telemetry.md, "Request logs"). */
+			const char *ended = rc->eng ? rc->eng->at_end[WC_ENG_GENERATION_TOKENS] : NULL;
+			if (!al.tokens && ended)
+				snprintf(why, sizeof why, "; %.40s counts at completion", ended);
 			wc_error_format_path(msg, sizeof msg, rc->req_path, ": start_times on the load generator's own clock, placed on "
-			         "the engine's at %+.3f s (%s: rms %.2f over %zu samples)",
+			         "the engine's at %+.3f s (%s: rms %.2f over %zu samples%s)",
 			         al.offset_s, al.tokens ? "generated tokens against generation_tokens_total"
 			                                : "requests in flight against running + waiting",
-			         al.rms, al.samples);
+			         al.rms, al.samples, why);
 			opt->warn(msg, opt->warn_payload);
 		}
 	}

@@ -416,7 +416,19 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 	const int by_log = reqs->tokens_from_log;
 	double out_tok = by_log ? log_tokens(rc->req, reqs, a, b, last)
 	                        : wc__ingest_counter_delta(rc, WC_ENG_GENERATION_TOKENS, a, b);
-	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b);
+	double in_tok = wc__ingest_counter_delta(rc, WC_ENG_PROMPT_TOKENS, a, b), n_a, n_b;
+	/* A counter that counts a request's tokens when it finishes gives
+	 * a window with requests at its ends those of the requests completed
+	 * in it: left blank but over the run's whole window, which keeps its
+	 * total with a warning (docs/formats/telemetry.md, "engine.csv"). */
+	const int ends = wc__ingest_at_end_ends(rc, a, b, &n_a, &n_b);
+	const int run_row = rc->windows[w].level < 0 && a == rc->windows[w].a && b == rc->windows[w].b;
+	if (ends && !run_row) {
+		if (!by_log && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
+			out_tok = NAN;
+		if (rc->eng->at_end[WC_ENG_PROMPT_TOKENS])
+			in_tok = NAN;
+	}
 	/* Steps the engine log did not see are unknown, not none. */
 	row->iterations = by_log && wc__ingest_engine_misses_work(rc, a, b)
 	                  ? NAN : wc__ingest_counter_delta(rc, WC_ENG_ITERATIONS, a, b);
@@ -451,6 +463,8 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 			run->output_tokens = out_tok / row->requests;
 		}
 	}
+	if (ends && run_row && !by_log && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
+		wc__ingest_warn_at_end(rc, opt, row, n_a, n_b);
 	return out_tok;
 }
 

@@ -129,7 +129,7 @@ wc_trace_requests_placed(const wc_request_log *log)
 int
 wc_trace_log_accounts(const wc_request_log *log, const wc_engine_log *eng, wc_trace_log_account *acc)
 {
-	const double *gen = eng ? eng->col[WC_ENG_GENERATION_TOKENS] : NULL;
+	const double *gen = wc_engine_live(eng, WC_ENG_GENERATION_TOKENS);
 	wc_trace_log_account z = { NAN, NAN, NAN, NAN, NAN, 0.0 };
 	size_t first = 0, last = 0, seen = 0;
 	wc_trace_token_ramp r;

@@ -193,7 +193,7 @@ engine_load(const wc_engine_log *e, size_t k)
 static double
 single_prompts(const wc_engine_log *e, double a, double b)
 {
-	const double *P = e->col[WC_ENG_PROMPT_TOKENS];
+	const double *P = wc_engine_live(e, WC_ENG_PROMPT_TOKENS);
 	double *v = wc_alloc_array(e->n ? e->n : 1, sizeof *v), med = NAN;
 	size_t n = 0;
 	if (!v)
@@ -218,7 +218,7 @@ in_window(const wc_engine_log *e, size_t k, const wc_trace_replay *r)
 static double
 prompt_increment(const wc_engine_log *e, size_t k)
 {
-	const double *P = e->col[WC_ENG_PROMPT_TOKENS];
+	const double *P = wc_engine_live(e, WC_ENG_PROMPT_TOKENS);
 	double dp = P ? P[k] - P[k - 1] : 0.0;
 	return dp >= 0 ? dp : 0.0;
 }
@@ -244,7 +244,7 @@ gauge_arrivals(const wc_engine_log *e, size_t k)
 static double
 unexplained(const wc_engine_log *e, size_t k, const wc_trace_replay *r, double lbar, long count)
 {
-	if (e->col[WC_ENG_PROMPT_TOKENS])
+	if (wc_engine_live(e, WC_ENG_PROMPT_TOKENS))
 		return fmax(0.0, prompt_increment(e, k) - (double)count * lbar);
 	double span = fmin(e->t[k], r->end_epoch) - fmax(e->t[k - 1], r->start_epoch);
 	return engine_load(e, k - 1) * fmax(0.0, span);
@@ -267,7 +267,7 @@ unexplained(const wc_engine_log *e, size_t k, const wc_trace_replay *r, double l
 static long
 window_counts(const wc_engine_log *e, const wc_trace_replay *r, double lbar, double stated, long *counts)
 {
-	const int prompts = e->col[WC_ENG_PROMPT_TOKENS] != NULL;
+	const int prompts = wc_engine_live(e, WC_ENG_PROMPT_TOKENS) != NULL;
 	double tokens = 0.0, excess = 0.0;
 	long base = 0;
 	for (size_t k = 1; k < e->n; k++) {
@@ -355,7 +355,7 @@ static int
 arrivals_from_engine(const run_ctx *rc, const wc_ingest_options *opt, int w, wc_trace_replay *r)
 {
 	const wc_engine_log *e = rc->eng;
-	const int prompts = e->col[WC_ENG_PROMPT_TOKENS] != NULL;
+	const int prompts = wc_engine_live(e, WC_ENG_PROMPT_TOKENS) != NULL;
 	/* What the manifest states of the window, read as `ingest` reads it
 	 * (one rule, trace/ingest_internal.h); its count is the window's only
 	 * when the window is whole, its means per request hold for any part. */

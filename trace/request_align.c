@@ -118,7 +118,7 @@ int
 wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *what,
                      wc_request_alignment *out, wc_error *err)
 {
-	const double *gen = eng ? eng->col[WC_ENG_GENERATION_TOKENS] : NULL;
+	const double *gen = wc_engine_live(eng, WC_ENG_GENERATION_TOKENS);
 	const double *run = eng ? eng->col[WC_ENG_RUNNING] : NULL;
 	const double *wait = eng ? eng->col[WC_ENG_WAITING] : NULL;
 	if (!gen && !run)
