@@ -67,7 +67,15 @@ scrapes(const char *name, int flags)
 			append(&buf, &len, &cap, "%s{model_name=\"Qwen/Qwen3-8B\"%s} %d\n",
 			       flags & SGLANG ? "sglang:num_running_reqs" : "vllm:num_requests_running", rank, n);
 			append(&buf, &len, &cap, "%s:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s} %.0f\n",
-			       pre, rank, gen);
+			       pre, rank, flags & SGLANG ? 1000.0 * floor(gen / 1000.0) : gen);
+			/* SGLang's generation_tokens_total counts a request's tokens
+			 * when it finishes (steps of 1000 here); its realtime decode
+			 * tokens count them as generated and are read, its other
+			 * modes not (docs/fleet.md, "Metrics"). */
+			if (flags & SGLANG)
+				append(&buf, &len, &cap, "sglang:realtime_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s,"
+				       "mode=\"prefill_compute\"} %.0f\nsglang:realtime_tokens_total{model_name=\"Qwen/"
+				       "Qwen3-8B\"%s,mode=\"decode\"} %.0f\n", rank, 7.0 * gen, rank, gen);
 		}
 		/* Inter-token latency under vLLM's old name (50 ms) and its
 		 * successor's (20 ms), 10 n tokens a second. */

@@ -12,7 +12,9 @@
  * known answer of one engine (host a, 2 GPUs drawing 100 + 10 n W each,
  * n = 4 running requests for 120 s then 20, 10 n generated tokens/s).
  * TGI's gauge, read in engine.csv, is read from scrapes too (one table of
- * the stacks' names, data/engine_csv_header.c).
+ * the stacks' names, data/engine_csv_header.c). The tokens are SGLang's
+ * realtime_tokens_total{mode="decode"}, which counts them as generated
+ * (its generation_tokens_total counts a request's when it finishes).
  */
 #include "data/data.h"
 #include "data/engine_log.h"
@@ -83,8 +85,8 @@ write_variant(const char *name, const rank_series *r, size_t nr, char **prom, ch
 		append(&eng, &elen, &ecap, ",tgi_batch_current_size%s%s%s", *r[j].labels ? "{" : "", r[j].labels,
 		       *r[j].labels ? "}" : "");
 	for (size_t j = 0; j < nr && !tgi; j++)
-		append(&eng, &elen, &ecap, ",sglang:num_running_reqs{" MODEL ",%s},sglang:generation_tokens_total{"
-		       MODEL ",%s}", r[j].labels, r[j].labels);
+		append(&eng, &elen, &ecap, ",sglang:num_running_reqs{" MODEL ",%s},sglang:realtime_tokens_total{"
+		       MODEL ",%s,mode=\"decode\"}", r[j].labels, r[j].labels);
 	append(&eng, &elen, &ecap, "\n");
 	for (int s = 0; s < 240; s++) {
 		int n = s < 120 ? 4 : 20;
@@ -97,7 +99,8 @@ write_variant(const char *name, const rank_series *r, size_t nr, char **prom, ch
 		}
 		for (size_t j = 0; j < nr && !tgi; j++) {
 			append(&buf, &len, &cap, "sglang:num_running_reqs{" MODEL ",%s} %.1f\n"
-			       "sglang:generation_tokens_total{" MODEL ",%s} %.1f\n", r[j].labels, running_at(s, &r[j]),
+			       "sglang:realtime_tokens_total{" MODEL ",%s,mode=\"decode\"} %.1f\n", r[j].labels,
+			       running_at(s, &r[j]),
 			       r[j].labels, generated_at(s, &r[j]));
 			append(&eng, &elen, &ecap, ",%.1f,%.1f", running_at(s, &r[j]), generated_at(s, &r[j]));
 		}

@@ -179,11 +179,15 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 		const char *name = wc_fleet_metric_ranked(m, r);
 		if (!name)
 			break;
+		/* A name read for one label's series (SGLang's realtime decode
+		 * tokens, wc_engine_exported_label) asks for those alone. */
+		const char *need = wc_engine_exported_label(name);
 		w = 0;
 		for (int k = 0; k < sides && w >= 0 && used + (size_t)w < size; k++, first = 0)
 			w += snprintf(buf + used + w, size - used - (size_t)w,
-			              "%slabel_replace(%s_over_time(%s{%s}[%lldms]), \"__name__\", \"%s\", \"\", \"\")",
-			              first ? "" : " or ", fn, name, sel[k], range, name);
+			              "%slabel_replace(%s_over_time(%s{%s%s%s}[%lldms]), \"__name__\", \"%s\", \"\", \"\")",
+			              first ? "" : " or ", fn, name, need ? need : "", need && sel[k][0] ? "," : "", sel[k],
+			              range, name);
 	}
 	if (w < 0 || used >= size)
 		return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);

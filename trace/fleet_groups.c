@@ -182,6 +182,37 @@ add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_erro
 /* The series' labels as an engine.csv label block (`a="x",b="y"`, values
  * escaped as a scrape writes them), for the engine label rule both
  * readers share (data/engine_log.h); NULL when out of memory. */
+/* The label a metric's series must carry (SGLang's realtime_tokens_total:
+ * mode="decode"; wc_engine_exported_label) is part of its name, not of
+ * the engine's labels: left out, its series compare with the other
+ * names' of the metric (docs/fleet.md, "Metrics"). */
+static int
+required_label(const wc_prom_series *s, size_t k)
+{
+	const char *need = wc_engine_exported_label(s->metric);
+	size_t n = strlen(s->names[k]);
+	return need && strncmp(need, s->names[k], n) == 0 && need[n] == '=';
+}
+
+/* Does series s carry the label its metric requires (none: yes)? */
+static int
+carries_required(const wc_prom_series *s)
+{
+	const char *need = wc_engine_exported_label(s->metric);
+	if (!need)
+		return 1;
+	size_t kl = strcspn(need, "=");
+	char key[32];
+	snprintf(key, sizeof key, "%.*s", (int)kl, need);
+	const char *v = wc_prom_label(s, key), *want = need + kl + (need[kl] == '=');
+	size_t wl = strlen(want);
+	if (wl >= 2 && want[0] == '"') {
+		want++;
+		wl -= 2;
+	}
+	return v && strlen(v) == wl && strncmp(v, want, wl) == 0;
+}
+
 static char *
 label_block(const wc_prom_series *s)
 {
@@ -192,7 +223,9 @@ label_block(const wc_prom_series *s)
 	if (!b)
 		return NULL;
 	for (size_t k = 0; k < s->n_labels; k++) {
-		p += sprintf(p, "%s%s=\"", k ? "," : "", s->names[k]);
+		if (required_label(s, k))
+			continue;
+		p += sprintf(p, "%s%s=\"", p > b ? "," : "", s->names[k]);
 		for (const char *v = s->values[k]; *v; v++) {
 			if (*v == '\\' || *v == '"' || *v == '\n')
 				*p++ = '\\';
@@ -342,6 +375,9 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 		model = f->o.model;
 	if (model && !g->model[0])
 		snprintf(g->model, sizeof g->model, "%s", model);
+	if (m == WC_FLEET_PROMPT || m == WC_FLEET_GENERATION)
+		snprintf(g->at_end[m - WC_FLEET_PROMPT], sizeof g->at_end[0], "%s",
+		         wc_engine_exported_at_end(s->metric) ? s->metric : "");
 	if (m == WC_FLEET_RUNNING && !g->ever_engine) {
 		g->ever_engine = 1;
 		snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
@@ -425,6 +461,8 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		const wc_prom_series *s = &set->s[i];
 		char key[512], name[80];
 		int m = wc_fleet_metric_from_name(s->metric), rc;
+		if (!carries_required(s))
+			m = -1; /* another mode's series of realtime_tokens_total: not read */
 		f->metric[i] = m;
 		f->group[i] = -1;
 		f->cursor[i] = 0;

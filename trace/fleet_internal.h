@@ -101,6 +101,11 @@ typedef struct {
 	int stale[WC_FLEET_N_COUNTERS];
 	double stale_since[WC_FLEET_N_COUNTERS];
 	char counter_series[WC_FLEET_N_COUNTERS][256]; /* a series of each counter, for messages */
+	/* The token counter read (prompt [0], generation [1]) counts a
+	 * request's tokens when it finishes (wc_engine_exported_at_end):
+	 * its name, "" none; said once (fleet_rows.c). */
+	char at_end[2][48];
+	int at_end_said;
 	char engine_label[FLEET_MAX_ENGINES][64]; /* slot k's `engine`/`dp_rank` labels, kept across pages */
 	int n_engine_slots;
 	fleet_window win;

@@ -82,6 +82,20 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	r.generation_tok_s = rate(w, WC_FLEET_GENERATION);
 	r.ttft_s = ratio(w, WC_FLEET_TTFT_SUM, WC_FLEET_TTFT_COUNT);
 	r.itl_s = ratio(w, WC_FLEET_ITL_SUM, WC_FLEET_ITL_COUNT);
+	/* A token counter that counts a request's tokens when it finishes
+	 * (SGLang's) is no rate over a window (docs/fleet.md, "Metrics"). */
+	if (g->at_end[0][0])
+		r.prompt_tok_s = NAN;
+	if (g->at_end[1][0])
+		r.generation_tok_s = NAN;
+	if ((g->at_end[0][0] || g->at_end[1][0]) && !g->at_end_said) {
+		g->at_end_said = 1;
+		wc__fleet_warn(f, "group '%.60s': %.48s counts a request's tokens when it finishes, not as they are "
+		               "generated: no rate over a window, so %s blank (sglang:realtime_tokens_total counts "
+		               "them as generated)", g->name, g->at_end[1][0] ? g->at_end[1] : g->at_end[0],
+		               g->at_end[1][0] ? "generation_tok_s, throughput_tok_s and energy_per_token_j are"
+		                               : "prompt_tok_s is");
+	}
 	r.run.throughput_tok_s = r.generation_tok_s;
 	if (r.generation_tok_s > 0)
 		r.run.energy_per_token_j = r.run.mean_power_w / r.generation_tok_s;

@@ -15,7 +15,11 @@
 # truth says which one was read: the new one. Host 3's engine is SGLang:
 # the same gauges, counters and histograms under SGLang's names
 # (sglang:num_running_reqs, ...; its inter-token latency under
-# time_per_output_token), with a tp_rank label.
+# time_per_output_token), with a tp_rank label; its generated tokens are
+# sglang:realtime_tokens_total{mode="decode"} (the scrapes add its
+# prefill_compute series, not read), and its prompt_tokens_total counts a
+# request's tokens when it finishes, so its prompt_tok_s is blank (nan in
+# the truth; docs/fleet.md, "Metrics").
 # A sixth argument `om-only` skips the scrapes (bench/run_prometheus.sh).
 # usage: sh fleet_openmetrics.sh HOSTS GPUS SECONDS T0 OUT [om-only]
 set -eu
@@ -51,8 +55,8 @@ function dcgm(h, g) { return sprintf("DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",UUID=\"
 	"DCGM_FI_DRIVER_VERSION=\"550.54.15\",job=\"dcgm\"", g, h, g, g, h) }
 function close_window(h) {
 	if (W_n == 0) return
-	printf "h%d,%d,%d,%d,%.9f,%.9f,%.9f,%.9f,%.9f\n", h, T0 + W_t0, T0 + W_t1, W_g, W_p / W_n, W_r / W_n,
-		(W_c1[0] - W_c0[0]) / (W_t1 - W_t0), (W_c1[1] - W_c0[1]) / (W_t1 - W_t0),
+	printf "h%d,%d,%d,%d,%.9f,%.9f,%s,%.9f,%.9f\n", h, T0 + W_t0, T0 + W_t1, W_g, W_p / W_n, W_r / W_n,
+		h == 3 ? "nan" : sprintf("%.9f", (W_c1[0] - W_c0[0]) / (W_t1 - W_t0)), (W_c1[1] - W_c0[1]) / (W_t1 - W_t0),
 		(W_c1[4] - W_c0[4]) / (W_c1[5] - W_c0[5]) * (h == 2 ? 0.5 : 1) > TRUTH
 	W_n = 0 }
 BEGIN {
@@ -63,7 +67,7 @@ BEGIN {
 	      "vllm:time_per_output_token_seconds_count vllm:inter_token_latency_seconds_sum " \
 	      "vllm:inter_token_latency_seconds_count", EN, " ")
 	split("sglang:num_running_reqs sglang:num_queue_reqs sglang:prompt_tokens_total " \
-	      "sglang:generation_tokens_total sglang:time_to_first_token_seconds_sum " \
+	      "sglang:realtime_tokens_total sglang:time_to_first_token_seconds_sum " \
 	      "sglang:time_to_first_token_seconds_count sglang:time_per_output_token_seconds_sum " \
 	      "sglang:time_per_output_token_seconds_count", SG, " ")
 	OM = OUT "/fleet.om"; SC = OUT "/scrapes.prom"; TRUTH = OUT "/truth.csv"
@@ -93,7 +97,8 @@ BEGIN {
 		for (h = 1; h <= H; h++) {
 			if ((e > 8 && e <= 10 && h != 2) || ((h == 3) != (e > 10))) continue
 			lab = e <= 10 ? EN[e] "{model_name=\"Qwen/Qwen3-8B\",engine=\"0\",instance=\"h" h ":8000\",job=\"vllm\"}" \
-			      : SG[e - 10] "{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\",instance=\"h" h ":30000\",job=\"sglang\"}"
+			      : SG[e - 10] "{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"" (e == 14 ? ",mode=\"decode\"" : "") \
+			        ",instance=\"h" h ":30000\",job=\"sglang\"}"
 			for (s = 0; s < S; s++) {
 				if (engine_up(h, s) || s == 0) advance(h, s)
 				if (!engine_up(h, s)) continue
@@ -112,7 +117,10 @@ BEGIN {
 		if (engine_up(h, s) && h == 3) {
 			printf "# wattcast-scrape %d h%d:30000\n", T0 + s, h > SC
 			for (e = 1; e <= 8; e++)
-				printf "%s{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %.10g\n", SG[e], value(h, s, e) > SC
+				printf "%s{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"%s} %.10g\n", SG[e],
+					e == 4 ? ",mode=\"decode\"" : "", value(h, s, e) > SC
+			printf "sglang:realtime_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"," \
+				"mode=\"prefill_compute\"} %.10g\n", 7 * C[0] > SC
 		} else if (engine_up(h, s)) {
 			printf "# wattcast-scrape %d h%d:8000\n", T0 + s, h > SC
 			for (e = 1; e <= (h == 2 ? 10 : 8); e++)
