@@ -9,8 +9,10 @@
  * ramp in between as a count of whole tokens is on average): tokens stream, so the
  * cost is smooth in the offset and its minimum sharp. Without the counter
  * (or output lengths), the log's requests in flight are matched to
- * running + waiting; on vLLM that gauge counts a request only once it is
- * scheduled, which leaves the offset less certain (docs/formats/telemetry.md).
+ * running + waiting, counted as that gauge counts them (gauge_start): the
+ * offset is then certain to about a sampling interval, and a fit whose
+ * starts and ends sit further from the gauge's is said
+ * (docs/formats/telemetry.md, "Request logs").
  */
 #include "trace/request_align.h"
 
@@ -65,6 +67,32 @@ cost(const align_data *d, double offset)
 	return d->free_level ? s2 - s * s / (double)d->n : s2;
 }
 
+/* How far, at `offset`, the log's requests in flight start and end from
+ * where the gauge shows them: at each sample whose count the log misses
+ * by half a request or more, the distance to the log's nearest start or
+ * end; the root mean square over all samples (s). 0 when every sample
+ * agrees. */
+static double
+edge_rms(const align_data *d, double offset)
+{
+	size_t j = 0;
+	double v = 0.0, s2 = 0.0;
+	for (size_t k = 0; k < d->n; k++) {
+		double tau = d->t[k] - offset;
+		while (j < d->m && d->ev[j].t <= tau)
+			v += d->ev[j++].jump;
+		if (!(fabs(d->y[k] - v) >= 0.5))
+			continue;
+		double near = INFINITY;
+		if (j > 0)
+			near = tau - d->ev[j - 1].t;
+		if (j < d->m)
+			near = fmin(near, d->ev[j].t - tau);
+		s2 += near * near;
+	}
+	return sqrt(s2 / (double)d->n);
+}
+
 /* Best offset on the grid lo + i*step, i < steps: the middle of the first
  * run of grid points at the smallest cost (in flight, counts make
  * plateaus). */
@@ -89,16 +117,79 @@ grid_best(const align_data *d, double lo, double step, int steps, double *best_c
 	return lo + step * 0.5 * (first + last);
 }
 
-/* The log's curve: tokens generated (tokens = 1) or requests in flight. */
-static size_t
-log_curve(const wc_request_log *log, int tokens, curve_event *ev)
+/* Spans of 2 doubles by their start. */
+static int
+by_start(const void *pa, const void *pb)
 {
+	double a = ((const double *)pa)[0], b = ((const double *)pb)[0];
+	return a < b ? -1 : a > b;
+}
+
+/* The requests' generating spans [first token, completion] merged into
+ * disjoint ones, sorted (in place over `span`, 2 doubles each); returns
+ * how many. */
+static size_t
+generating_spans(const wc_request_log *log, double *span)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < log->n; i++) {
+		double f = log->first_token[i], c = log->completion[i];
+		if (isfinite(f) && isfinite(c) && c >= f) {
+			span[2 * k] = f;
+			span[2 * k++ + 1] = c;
+		}
+	}
+	qsort(span, k, 2 * sizeof *span, by_start);
 	size_t m = 0;
+	for (size_t j = 0; j < k; j++) {
+		if (m > 0 && span[2 * j] <= span[2 * m - 1]) {
+			span[2 * m - 1] = fmax(span[2 * m - 1], span[2 * j + 1]);
+		} else {
+			span[2 * m] = span[2 * j];
+			span[2 * m + 1] = span[2 * j + 1];
+			m++;
+		}
+	}
+	return m;
+}
+
+/* When running + waiting first counts a request arriving at `a` and done
+ * at `c`: vLLM and SGLang set the gauge at the end of an engine step, and
+ * an idle engine takes no step until a prefill ends with a first token
+ * (TGI's queue is counted at once but leaves for the prefill, which its
+ * batch size counts only when done). So the gauge shows a request from the
+ * first moment at or after its arrival at which the engine generates (the
+ * `m` merged spans): its arrival while another request decodes, else the
+ * next first token, its own at the latest. Counted from its arrival, the
+ * real A100 replays lost their prefills' 0.3 s and placed 0.8-1.0 s late
+ * (docs/formats/telemetry.md, "Request logs"). */
+static double
+gauge_start(const double *span, size_t m, double a, double c)
+{
+	size_t lo = 0, hi = m; /* the first span starting after a */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (span[2 * mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && a <= span[2 * (lo - 1) + 1])
+		return a;
+	return lo < m && span[2 * lo] <= c ? span[2 * lo] : a;
+}
+
+/* The log's curve: tokens generated (tokens = 1) or requests in flight
+ * (`span`: room for 2 * log->n doubles). */
+static size_t
+log_curve(const wc_request_log *log, int tokens, curve_event *ev, double *span)
+{
+	size_t m = 0, spans = tokens ? 0 : generating_spans(log, span);
 	for (size_t i = 0; i < log->n; i++) {
 		double a = log->arrival[i], c = log->completion[i], out = log->output_tokens[i];
 		if (!tokens) {
 			if (isfinite(a) && isfinite(c)) {
-				ev[m++] = (curve_event){ a, 1.0, 0.0 };
+				ev[m++] = (curve_event){ gauge_start(span, spans, a, c), 1.0, 0.0 };
 				ev[m++] = (curve_event){ c, -1.0, 0.0 };
 			}
 			continue;
@@ -128,16 +219,17 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 		                         "engine log");
 	curve_event *ev = wc_alloc_array(2 * log->n + 1, sizeof *ev);
 	double *t = wc_alloc_array(eng->n + 1, sizeof *t), *y = wc_alloc_array(eng->n + 1, sizeof *y);
+	double *span = wc_alloc_array(2 * log->n + 1, sizeof *span);
 	int rc = WC_OK, tokens = gen != NULL;
 	size_t m = 0, n = 0;
-	if (!ev || !t || !y) {
+	if (!ev || !t || !y || !span) {
 		rc = wc_error_set_path(err, WC_ENOMEM, what, ": out of memory");
 		goto done;
 	}
-	m = tokens ? log_curve(log, 1, ev) : 0;
+	m = tokens ? log_curve(log, 1, ev, span) : 0;
 	if (m == 0) { /* no output lengths or first tokens: requests in flight */
 		tokens = 0;
-		m = run ? log_curve(log, 0, ev) : 0;
+		m = run ? log_curve(log, 0, ev, span) : 0;
 	}
 	/* Every stride-th sample is compared, which bounds a search's work. */
 	size_t stride = eng->n / WC_REQUEST_ALIGN_MAX_SAMPLES + 1;
@@ -182,9 +274,10 @@ wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *
 		log->completion[i] += best;
 	}
 	log->relative_clock = 0;
-	*out = (wc_request_alignment){ best, sqrt(c / (double)n), n, tokens };
+	*out = (wc_request_alignment){ best, sqrt(c / (double)n), n, tokens, tokens ? NAN : edge_rms(&d, best), dt };
 	log->align_rms_tokens = tokens ? out->rms : 0.0;
 done:
+	free(span);
 	free(ev);
 	free(t);
 	free(y);

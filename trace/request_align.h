@@ -28,7 +28,16 @@ typedef struct {
 	                    * offset (tokens, or requests in flight) */
 	size_t samples;    /* engine samples compared */
 	int tokens;        /* 1: generated tokens matched; 0: requests in flight */
+	double edge_rms_s; /* in flight: how far the log's starts and ends sit from
+	                    * the gauge's, rms over the samples (s); NaN by tokens */
+	double interval_s; /* the engine's median sampling interval (s) */
 } wc_request_alignment;
+
+/** A placement by requests in flight is uncertain when its starts and
+ *  ends sit further from the gauge's, in rms, than this share of the
+ *  engine's sampling interval: an offset that fits moves an edge only
+ *  within the interval between two samples, by half of it on average. */
+#define WC_REQUEST_ALIGN_EDGE_SHARE 0.5
 
 /** Shift `log` (relative_clock) onto the clock of `eng` and clear
  *  relative_clock. The offset minimises the squared difference, at the
@@ -37,9 +46,12 @@ typedef struct {
  *  request's first token, then evenly up to its output length at
  *  completion); without that counter or the log's output lengths,
  *  between num_requests_running (+ waiting) and the log's requests in
- *  flight. Searched within the window above around the offset that puts
- *  the log's first event on the engine's first sign of work, at 10 ms
- *  then 1 ms (the middle of a plateau). Deterministic. */
+ *  flight, each counted from the engine's first step at or after its
+ *  arrival (its arrival while another request decodes, else the next first
+ *  token) to its completion, as the gauge counts it. Searched within the
+ *  window above around the offset that puts the log's first event on the
+ *  engine's first sign of work, at 10 ms then 1 ms (the middle of a
+ *  plateau). Deterministic. */
 int wc_request_log_align(wc_request_log *log, const wc_engine_log *eng, const char *what,
                          wc_request_alignment *out, wc_error *err);
 
