@@ -323,16 +323,57 @@ periodic_count(const nv_reader *rd)
 	return c;
 }
 
+/* A count given whose sweeps the timestamps do not show, where neither
+ * rule above found a sweep of more rows: a node-wide log whose rows are
+ * spread evenly over the sampling interval (8 rows 6.25 ms apart every
+ * 50 ms) is regular at every lag, the count's too, and was read 2 rows
+ * at a time, -55 % with no warning. Timing alone cannot say how many rows
+ * such a sweep has, so whatever the spacing the log is refused when
+ * (a) each GPU of the count would come again sooner than
+ * WC_NVSMI_SWEEP_TOL_S (the median lag-G difference; no logger sweeps that
+ * fast, as a GPU's index again that soon is another node's in
+ * nvsmi_first.c), or (b) with G >= 2, the rows lie evenly: the lag-1
+ * differences agree (lag_regular, 90 %) at the period over G, so no pause
+ * between sweeps of G shows. A pause of a third of the spacing (8 rows 6
+ * ms apart every 50 ms) shows (docs/formats/telemetry.md, "GPU count from
+ * the timestamps"). */
+static int
+refuse_unseen_sweeps(nv_reader *rd)
+{
+	int g = rd->n_gpus;
+	double period = NAN, step = 0.0;
+	char fact[160];
+	if (g >= 1)
+		(void)lag_regular(rd, (size_t)g, &period); /* only its median */
+	if (isnan(period))
+		return WC_OK;
+	if (period < WC_NVSMI_SWEEP_TOL_S)
+		snprintf(fact, sizeof fact, "at %d GPU%s a sweep each would come again every %.1f ms, sooner than "
+		         "any logger sweeps (%.0f ms): a log of more GPUs?", g, g == 1 ? "" : "s", 1000.0 * period,
+		         1000.0 * WC_NVSMI_SWEEP_TOL_S);
+	else if (g >= 2 && lag_regular(rd, 1, &step) >= 0.9 && step > 0.0 &&
+	         fabs(period / g - step) <= fmax(NV_LAG_TOL_S, 0.02 * step))
+		snprintf(fact, sizeof fact, "the rows lie evenly, %.1f ms apart, so no sweep of the %d GPUs given "
+		         "shows: a log of more GPUs, or of fewer?", 1000.0 * step, g);
+	else
+		return WC_OK;
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %s No index or uuid column tells the "
+	                         "GPUs apart%s: add uuid (or index) to --query-gpu",
+	                         rd->held[0].line, rd->col_time + 1, fact,
+	                         rd->opt->n_gpu_uuids > 0 ? " (gpu_uuids need a uuid column)" : "");
+}
+
 static int
 refuse_node_wide(nv_reader *rd, nv_count c)
 {
 	if (c.gpus <= rd->n_gpus || c.share < 0.9 || c.sweeps < NV_NODE_SWEEPS_MIN) {
-		/* the gaps cut no sweeps of more rows; the rows' period may */
+		/* the gaps cut no sweeps of more rows; the rows' period may,
+		 * and else the count must show in the timestamps */
 		if (c.gpus == rd->n_gpus && c.share >= 0.9)
-			return WC_OK;
+			return refuse_unseen_sweeps(rd);
 		c = periodic_count(rd);
 		if (c.gpus <= rd->n_gpus || c.sweeps < NV_NODE_SWEEPS_MIN)
-			return WC_OK;
+			return refuse_unseen_sweeps(rd);
 	}
 	/* The count is of the rows held before deciding, not of the log's:
 	 * said as such (a log of 270 sweeps was said to have 39). */
