@@ -311,6 +311,13 @@ int wc__nv_gaps_finish(nv_reader *rd);
 int wc__nv_deliver(nv_reader *rd);
 /** GPU `slot`'s reading into the assembled sample. */
 void wc__nv_put_value(nv_reader *rd, int slot, double t, double watts);
+/** Keyed rows (nvsmi_sweep_time.c): whether `row`, of GPU `slot` earlier
+ *  in the sweep order than the open sample's last, is of the same sweep
+ *  (the order changed, counted); and, for a row whose time is before the
+ *  open sample's by more than a sweep spreads, the refusal (WC_EPARSE;
+ *  WC_OK when it is a daylight-saving hour, the row taken in). */
+int wc__nv_order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
+int wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
 /** A row of a log without index or uuid (nvsmi_sweep_pos.c). */
 int wc__nv_take_positional(nv_reader *rd, const nv_held_row *row);
 /** At the end of such a log: rows still held, and the last sweep. */

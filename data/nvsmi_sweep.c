@@ -30,6 +30,9 @@
  *   last one but less than half a sampling interval after it, is the GPU
  *   order changed within a sweep (per-GPU loggers merged by time): it joins
  *   the sample, and the change is said once.
+ * - a row earlier than a row of the open sample by more than a sweep
+ *   spreads is no row of that sweep (per-GPU logs joined one after
+ *   another): the log is refused, naming the line (nvsmi_sweep_time.c).
  *
  * Once the first sample is delivered, a log whose indices repeat under
  * other uuids (nodes merged by time) is read node by node (nvsmi_nodes.c).
@@ -431,32 +434,6 @@ rephase_first(nv_reader *rd, const nv_row *row)
 	return 1;
 }
 
-/* A row of a GPU that comes before the sample's last in the sweep order
- * but less than half a sampling interval (before two samples are
- * delivered: WC_NVSMI_SWEEP_TOL_S) after the sample's last row is of the
- * same sweep in another order: per-GPU loggers merged by time interleave
- * their rows so. Closing the sample there said a GPU whose row is the very
- * next line was missing and paired the next samples' rows across sweeps;
- * a lost row leaves the next sweep's a sampling interval on. Counted, and
- * said once at the end (wc__nv_finish). */
-static int
-order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
-{
-	double after = row->t - rd->t_max, within = rd->last_gap > 0 ? 0.5 * rd->last_gap : WC_NVSMI_SWEEP_TOL_S;
-	if (!row->ok || !(after >= 0 && after < within))
-		return 0;
-	if (rd->flipped)
-		return 1; /* this sweep is counted already: the warning counts sweeps */
-	rd->flipped = 1;
-	if (rd->order_flips++ == 0) {
-		rd->flip_line = line_no;
-		rd->flip_after = after;
-		rd->flip_gpu = slot;
-		rd->flip_before = rd->last_slot;
-	}
-	return 1;
-}
-
 /* Keyed rows: a sample closes when one of its GPUs comes again, or a GPU
  * that comes before the last one in the sweep order (the first of the
  * next sweep when the rest of this one was lost); a bad line's place marks
@@ -508,7 +485,7 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		slot = row_slot(rd, row, line_no, &presumed);
 		bit = (uint64_t)1 << slot;
 	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot] &&
-	                                             !order_changed(rd, row, slot, line_no)))) {
+	                                             !wc__nv_order_changed(rd, row, slot, line_no)))) {
 		int rc = close_keyed(rd, line_no, row, slot);
 		if (rc != WC_OK || rd->nodes.n > 1)
 			return rc != WC_OK ? rc : wc__nv_nodes_row(rd, row, line_no);
@@ -520,6 +497,8 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		}
 		bit = (uint64_t)1 << slot;
 	}
+	if (rd->open && row->ok && rd->t_max - row->t > WC_NVSMI_SWEEP_TOL_S)
+		return wc__nv_time_backward(rd, row, slot, line_no);
 	if (!rd->open)
 		open_sample(rd, row->t, line_no);
 	if (row->ok) {

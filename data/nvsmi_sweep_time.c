@@ -1,0 +1,68 @@
+/*
+ * A keyed row's time against the open sweep of an nvidia-smi log
+ * (docs/formats/telemetry.md, "Samples"): rows of one sweep come in time
+ * order, a GPU at a time. Per-GPU loggers merged by time interleave a
+ * sweep's rows in another GPU order, which is still one sweep; per-GPU
+ * logs joined one after another run the time backward where the second
+ * begins, which no sweep does. Called by take_keyed (nvsmi_sweep.c).
+ */
+#include "nvsmi_internal.h"
+
+#include <math.h>
+
+/* A row of a GPU that comes before the sample's last in the sweep order
+ * but less than half a sampling interval (before two samples are
+ * delivered: WC_NVSMI_SWEEP_TOL_S) after the sample's last row is of the
+ * same sweep in another order: per-GPU loggers merged by time interleave
+ * their rows so. Closing the sample there said a GPU whose row is the very
+ * next line was missing and paired the next samples' rows across sweeps;
+ * a lost row leaves the next sweep's a sampling interval on. Counted, and
+ * said once at the end (wc__nv_finish). */
+int
+wc__nv_order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
+{
+	double after = row->t - rd->t_max, within = rd->last_gap > 0 ? 0.5 * rd->last_gap : WC_NVSMI_SWEEP_TOL_S;
+	if (!row->ok || !(after >= 0 && after < within))
+		return 0;
+	if (rd->flipped)
+		return 1; /* this sweep is counted already: the warning counts sweeps */
+	rd->flipped = 1;
+	if (rd->order_flips++ == 0) {
+		rd->flip_line = line_no;
+		rd->flip_after = after;
+		rd->flip_gpu = slot;
+		rd->flip_before = rd->last_slot;
+	}
+	return 1;
+}
+
+/* A row of a GPU the open sample lacks, earlier than a row of that
+ * sample by more than a sweep spreads (WC_NVSMI_SWEEP_TOL_S): the time
+ * runs backward within what would be one sweep. Per-GPU logs joined one
+ * after another (`cat g0.csv g1.csv`) do that where the second begins:
+ * taken in, the sweep paired GPU 0's last row with GPU 1's first, 67 s
+ * earlier, and the log was read as that one sample (0 J), the rest
+ * dropped. Refused, naming the line and the remedy
+ * (docs/formats/telemetry.md, "Samples"). A local clock's daylight-saving
+ * hour within a sweep is no such thing: the sample is taken as before,
+ * and wc__nv_deliver takes the hour out. */
+int
+wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
+{
+	double back = rd->t_max - row->t;
+	int latest = slot;
+	if (rd->stamp_kind == NV_STAMP_LOCAL && fabs(back - 3600.0) <= 60.0) {
+		wc__nv_put_value(rd, slot, row->t, row->watts);
+		rd->last_slot = slot;
+		return WC_OK;
+	}
+	for (int g = 0; g < rd->n_gpus; g++)
+		if ((rd->mask >> g & 1) && rd->times[g] == rd->t_max)
+			latest = g;
+	char label[64], other[64];
+	wc__nv_gpu_label(rd, slot, label, sizeof label);
+	wc__nv_gpu_label(rd, latest, other, sizeof other);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: GPU %s's row is %.3f s before GPU %s's of the "
+	                         "sweep from line %zu: time runs backward (per-GPU logs joined one after another?); "
+	                         "merge them by time", line_no, rd->col_time + 1, label, back, other, rd->first_line);
+}

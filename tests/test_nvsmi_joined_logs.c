@@ -1,0 +1,122 @@
+/*
+ * power.csv (nvidia-smi) written by one logger per GPU (`nvidia-smi -i 0
+ * ... > g0.csv`, `-i 1 ... > g1.csv`) and joined with `cat g0.csv g1.csv`,
+ * each with its header: the time runs back where GPU 1's log begins.
+ * Given 2 GPUs, GPU 0's rows were skipped as sweeps lacking GPU 1 and its
+ * last row was paired with GPU 1's first, 4.898 s earlier, as one sweep:
+ * the log read as that one sample (0 J), exit 0 (the real TP 2 run: 1
+ * sample for 67 s and 28 305 J). A sweep never runs back in time by more
+ * than a sweep spreads: the log is refused naming the line and the remedy
+ * (docs/formats/telemetry.md, "Samples"); merged by time it reads whole,
+ * and a sweep over a daylight-saving hour back still reads.
+ */
+#include "data/nvsmi.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SWEEPS 50
+static const char *const uuids[2] = { "GPU-c5d32af0-0857-3b36-6541-1a688a9ec165",
+                                      "GPU-e2681f6e-8d94-2d66-484f-43ea602335f9" };
+
+/* Row k of GPU g, `shift` s added from sweep `from` on. */
+static void
+row(char *text, size_t cap, int k, int g, int from, double shift)
+{
+	double at = 3600.0 * 15 + 0.1 * k + 0.002 * g + (k >= from ? shift : 0.0);
+	int s = (int)(at + 1e-9), ms = (int)((at - s) * 1000.0 + 0.5);
+	snprintf(text + strlen(text), cap - strlen(text), "2026/07/18 %02d:%02d:%02d.%03d, %d, %s, %d.00 W\n",
+	         s / 3600 % 24, s / 60 % 60, s % 60, ms, g, uuids[g], 100 * (g + 1));
+}
+
+#define HEADER "timestamp, index, uuid, power.draw [W]\n"
+
+static int
+read_log(const char *path, int n_gpus, int select, wc_power_trace **pt, wc_error *err)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	test_warnings w = { "", 0 };
+	opt.n_gpus = n_gpus;
+	if (select) {
+		opt.gpu_uuids = uuids;
+		opt.n_gpu_uuids = 2;
+	}
+	opt.warn = test_collect_warning;
+	opt.warn_payload = &w;
+	*err = (wc_error){ 0, "" };
+	*pt = NULL;
+	return wc_power_trace_read(path, &opt, 0, pt, err);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("nvsmi_joined_logs");
+	size_t cap = 64 + 4 * SWEEPS * 96;
+	char *text = calloc(1, cap);
+	/* GPU 0's log (lines 2-51), its header again, GPU 1's (lines 53-102) */
+	for (int g = 0; g < 2; g++) {
+		strcat(text, HEADER);
+		for (int k = 0; k < SWEEPS; k++)
+			row(text, cap, k, g, SWEEPS, 0.0);
+	}
+	char *joined = test_fixture(dir, "joined.csv", text);
+	wc_power_trace *pt;
+	wc_error err;
+	for (int select = 0; select < 2; select++) {
+		CHECK_INT(read_log(joined, 2, select, &pt, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "joined.csv:53:1: GPU ");
+		CHECK_CONTAINS(err.msg, "'s row is 4.898 s before GPU ");
+		CHECK_CONTAINS(err.msg, "'s of the sweep from line 51: time runs backward (per-GPU logs joined one "
+		                        "after another?); merge them by time");
+		CHECK(strlen(err.msg) <= 255);
+		wc_power_trace_free(pt);
+	}
+	/* by the CLI, as `metrics --gpus 2` */
+	const char *argv[] = { "wattcast", "metrics", joined, "--gpus", "2", NULL };
+	run_result r;
+	run_wattcast(argv, NULL, &r);
+	CHECK(r.status != 0);
+	CHECK_CONTAINS(r.err, "joined.csv:53:1: GPU 1's row is 4.898 s before GPU 0's");
+	run_result_free(&r);
+
+	/* merged by time: 50 samples of 300 W over 4.9 s */
+	text[0] = '\0';
+	strcat(text, HEADER);
+	for (int k = 0; k < SWEEPS; k++)
+		for (int g = 0; g < 2; g++)
+			row(text, cap, k, g, SWEEPS, 0.0);
+	char *merged = test_fixture(dir, "merged.csv", text);
+	CHECK_INT(read_log(merged, 2, 0, &pt, &err), WC_OK);
+	if (pt) {
+		CHECK_INT(pt->n, SWEEPS);
+		CHECK_INT(pt->info.bad_lines, 0);
+		CHECK_NEAR(pt->group[0], 300.0, 1e-9);
+	}
+	wc_power_trace_free(pt);
+
+	/* a sweep over the local clock's hour back (GPU 1's row an hour
+	 * before GPU 0's): the hour is taken out, as between sweeps */
+	text[0] = '\0';
+	strcat(text, HEADER);
+	for (int k = 0; k < SWEEPS; k++)
+		for (int g = 0; g < 2; g++)
+			row(text, cap, k, g, k == 25 && g == 1 ? 25 : 26, -3600.0);
+	char *dst = test_fixture(dir, "dst.csv", text);
+	CHECK_INT(read_log(dst, 2, 0, &pt, &err), WC_OK);
+	if (pt) {
+		CHECK_INT(pt->n, SWEEPS);
+		CHECK_INT(pt->info.bad_lines, 0);
+		CHECK_NEAR(pt->t[SWEEPS - 1] - pt->t[0], 4.9, 1e-6);
+	}
+	wc_power_trace_free(pt);
+
+	free(dst);
+	free(merged);
+	free(joined);
+	free(text);
+	free(dir);
+	return check_report("test_nvsmi_joined_logs");
+}
