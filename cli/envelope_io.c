@@ -316,22 +316,6 @@ cli_print_envelope_summary(const char *title, const wc_envelope_summary *s, int 
 	}
 }
 
-/* A statistic to ten significant digits, or as many more as it takes to
- * print it on its own side of the budget: 19852.217568 W rounds to a
- * budget of 19852.21756 W at ten, and would read as fitting. */
-static const char *
-beside_budget(char buf[32], double v, double budget)
-{
-	const int side = (v > budget) - (v < budget);
-	for (int prec = 10; prec <= 17; prec++) {
-		snprintf(buf, 32, "%.*g", prec, v);
-		double shown = strtod(buf, NULL);
-		if ((shown > budget) - (shown < budget) == side)
-			break;
-	}
-	return buf;
-}
-
 void
 cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_options *o, int budget, int once,
                        char *buf, size_t cap)
@@ -371,12 +355,13 @@ cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, c
 	else
 		printf("budget plan: %d server%s (%s) keep%s the aggregate %s of %g s means at %s W <= %s W",
 		       plan->fleet_size, plan->fleet_size == 1 ? "" : "s", mode,
-		       plan->fleet_size == 1 ? "s" : "", stat, bo->bin_s, beside_budget(st, plan->stat_w, bo->budget_w),
-		       bt);
+		       plan->fleet_size == 1 ? "s" : "", stat, bo->bin_s,
+		       wc_budget_stat_text(st, plan->stat_w, bo->budget_w), bt);
 	if (plan->fleet_size == 0 && isfinite(plan->next_stat_w))
-		printf(" (one server draws %s W)", beside_budget(st, plan->next_stat_w, bo->budget_w));
+		printf(" (one server draws %s W)", wc_budget_stat_text(st, plan->next_stat_w, bo->budget_w));
 	else if (isfinite(plan->next_stat_w))
-		printf("; %d would draw %s W", plan->fleet_size + 1, beside_budget(st, plan->next_stat_w, bo->budget_w));
+		printf("; %d would draw %s W", plan->fleet_size + 1,
+		       wc_budget_stat_text(st, plan->next_stat_w, bo->budget_w));
 	if (plan->at_bound && plan->simulation_bound)
 		printf("; the search stopped at the simulation's limit, %d servers sharing one arrival process over "
 		       "this horizon (below --max-fleet %d)", plan->search_bound, bo->max_fleet);

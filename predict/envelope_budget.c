@@ -13,6 +13,7 @@
 #include "envelope_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -481,4 +482,17 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	free(bs.agg);
 	free(bs.scratch);
 	return rc;
+}
+
+const char *
+wc_budget_stat_text(char buf[32], double v, double budget)
+{
+	const int side = (v > budget) - (v < budget);
+	for (int prec = 10; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		double shown = strtod(buf, NULL);
+		if ((shown > budget) - (shown < budget) == side)
+			break;
+	}
+	return buf;
 }

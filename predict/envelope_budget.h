@@ -124,6 +124,14 @@ int wc_envelope_requests_alone(const wc_envelope_workload *w, const wc_envelope_
 double wc_envelope_queue_requests(const wc_envelope_workload *w, const wc_envelope_options *o,
                                   const wc_budget_options *bo, const wc_power_map *pm, double *at_once);
 
+/** A plan's statistic (a value of W beside `budget`) as text: ten
+ *  significant digits, or as many more (to 17) as it takes to read on its
+ *  own side of the budget -- 19906.9039895 W is over a budget of
+ *  19906.903989 W but rounds to 19906.90399 at ten, where the budget
+ *  echoed at ten would read the same. The one rule of the text plan and
+ *  the JSON one (docs/cli.md, docs/http-api.md "POST /v1/plan/budget"). */
+const char *wc_budget_stat_text(char buf[32], double v, double budget);
+
 /** The largest fleet size K <= max_fleet whose aggregate power statistic
  *  (p95 or max over the horizon's bins) stays at or below the budget,
  *  found by doubling then bisection over nested fleets (the fleet of K

@@ -206,6 +206,53 @@ wc__render_whole(json_t *o)
 	}
 }
 
+/* Jansson writes every real of a document at one precision; a number
+ * that needs its own digits travels as a marked string, put bare after
+ * the dump. Answers' strings from a client never start with U+0001:
+ * quoted input is made printable first (wc_error_printable). */
+#define DIGITS_MARK "\"\\u0001"
+
+json_t *
+wc__render_digits(const char *text)
+{
+	char *end = NULL;
+	double v = text ? strtod(text, &end) : NAN;
+	if (!text || end == text || *end || !isfinite(v) || strlen(text) > 32)
+		return json_null();
+	char buf[40];
+	snprintf(buf, sizeof buf, "\x01%s", text);
+	return json_string(buf);
+}
+
+size_t
+wc__render_digits_fix(char *s, size_t len)
+{
+	const size_t mark = sizeof DIGITS_MARK - 1;
+	char *w = s, *r = s, *end = s + len;
+	while (r < end) {
+		char *m = strstr(r, DIGITS_MARK);
+		if (!m || m >= end) {
+			memmove(w, r, (size_t)(end - r));
+			w += end - r;
+			break;
+		}
+		size_t n = strspn(m + mark, "0123456789+-.eE");
+		const int whole = m[mark + n] == '"' && n > 0;
+		size_t keep = (size_t)(m - r) + (whole ? 0 : mark);
+		memmove(w, r, keep);
+		w += keep;
+		if (whole) {
+			memmove(w, m + mark, n);
+			w += n;
+			r = m + mark + n + 1;
+		} else {
+			r = m + mark;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 char *
 wc__render_dump(json_t *o, int indent, wc_error *err)
 {
@@ -215,5 +262,7 @@ wc__render_dump(json_t *o, int indent, wc_error *err)
 	json_decref(o);
 	if (!s)
 		wc_error_set(err, WC_ENOMEM, "render: out of memory");
+	else
+		wc__render_digits_fix(s, strlen(s));
 	return s;
 }

@@ -20,6 +20,14 @@ num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A plan's statistic beside its budget (wc_budget_stat_text); NaN as null. */
+static json_t *
+beside(double v, double budget)
+{
+	char buf[32];
+	return isfinite(v) ? wc__render_digits(wc_budget_stat_text(buf, v, budget)) : json_null();
+}
+
 static json_t *
 config_json(const wc_config *c)
 {
@@ -286,17 +294,23 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	/* which bound stopped the search, when one did: max_fleet, or the
 	 * simulation's limit for a shared arrival process below it */
 	const char *stopped = !plan->at_bound ? "budget" : plan->simulation_bound ? "simulation_limit" : "max_fleet";
-	json_object_set_new(root, "plan", json_pack("{s:f,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i,s:f}",
-	                    "budget_w", bo->budget_w, "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
+	/* the budget as sent (the shortest text that reads back as it) and the
+	 * statistics to the digit that puts each on its side of it, as the
+	 * text plan (docs/http-api.md, "POST /v1/plan/budget") */
+	char bt[32];
+	json_object_set_new(root, "plan", json_pack("{s:o,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i,s:f}",
+	                    "budget_w", wc__render_digits(wc_num_text(bt, bo->budget_w)),
+	                    "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
 	                    "fleet_mode", wc_envelope_fleet_label(c->workload, o->fleet_mode), "max_fleet", bo->max_fleet,
-	                    "fleet_size", plan->fleet_size, "stat_w", num(plan->stat_w),
-	                    "next_stat_w", num(plan->next_stat_w), "at_bound", plan->at_bound,
+	                    "fleet_size", plan->fleet_size, "stat_w", beside(plan->stat_w, bo->budget_w),
+	                    "next_stat_w", beside(plan->next_stat_w, bo->budget_w), "at_bound", plan->at_bound,
 	                    "stopped_by", stopped, "search_bound", plan->search_bound,
 	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
 	                    "seconds", seconds));
 	json_t *iv = json_null();
 	if (isfinite(plan->stat_lo_w)) {
-		iv = json_pack("{s:f,s:f}", "lo", plan->stat_lo_w, "hi", plan->stat_hi_w);
+		iv = json_pack("{s:o,s:o}", "lo", beside(plan->stat_lo_w, bo->budget_w), "hi",
+		               beside(plan->stat_hi_w, bo->budget_w));
 		interval_covers(iv, c->power, ""); /* one path per probe: no replicas' spread */
 	}
 	json_object_set_new(json_object_get(root, "plan"), "stat_interval_95", iv);

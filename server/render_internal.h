@@ -18,6 +18,18 @@ char *wc__render_dump(json_t *o, int indent, wc_error *err);
  *  (docs/http-api.md), applied by wc__render_dump and wc_response_json*. */
 void wc__render_whole(json_t *o);
 
+/** A number written with the digits of `text` (a number as printf's %g
+ *  writes it) rather than the answer's ten: a budget plan's budget as
+ *  sent and its statistics to the digit that sets them beside it
+ *  (wc_budget_stat_text; docs/http-api.md, "POST /v1/plan/budget"). A
+ *  string marked by a leading U+0001 until wc__render_digits_fix, which
+ *  wc__render_dump and wc_response_json* apply, writes it bare; null
+ *  for a text that is not a finite number. */
+json_t *wc__render_digits(const char *text);
+/** Every "\u0001<number>" string of a printed answer written as its
+ *  number, in place; the text's new length. */
+size_t wc__render_digits_fix(char *s, size_t len);
+
 /** New reference: the JSON object of a power-flexibility sweep. */
 json_t *wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const char *params_version);
 /** New reference: the JSON object of one inference prediction. */

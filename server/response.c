@@ -181,7 +181,7 @@ wc_response_json(wc_response *res, int status, json_t *body)
 	wc__render_whole(body);
 	char *s = body ? json_dumps(body, WC_JSON_FLAGS) : NULL;
 	json_decref(body);
-	wc_response_text(res, status, s, s ? strlen(s) : 0);
+	wc_response_text(res, status, s, s ? wc__render_digits_fix(s, strlen(s)) : 0);
 }
 
 void
@@ -191,7 +191,7 @@ wc_response_json_small(wc_response *res, int status, json_t *body)
 	wc__render_whole(body);
 	char *s = body ? response_dump_small(body, &len) : NULL;
 	json_decref(body);
-	wc_response_text(res, status, s, len);
+	wc_response_text(res, status, s, s ? wc__render_digits_fix(s, len) : 0);
 }
 
 void
