@@ -161,7 +161,7 @@ check_cut_level(const char *root, int scale, int want)
 	const char *argv[] = { "wattcast", "envelope", "--measured", d, "--platform", "A100", "--model", "Qwen3-8B",
 		               "--json", NULL };
 	char said[160];
-	snprintf(said, sizeof said, ": load level 0 cut, no prompt tokens: %d arrivals replayed, its stated %d "
+	snprintf(said, sizeof said, ": load level 0 cut: %d arrivals replayed, its stated %d "
 	         "requests times the 5.0 of its 7.0 s inside the window; the load gauge shows 11", want, 13 * scale);
 	run_result res;
 	CHECK_INT(run_wattcast(argv, NULL, &res), 0);

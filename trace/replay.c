@@ -253,7 +253,7 @@ unexplained(const wc_engine_log *e, size_t k, const wc_trace_replay *r, double l
 /* Arrivals per counter interval of the window (counts[k], k >= 1);
  * returns what the gauge shows of them. Without a total: that. With one
  * -- the prompt tokens over the mean prompt `lbar`, or, without prompt
- * tokens, the level's `stated` requests in the window (no_prompt_count)
+ * tokens, the level's `stated` requests in the window (stated_count)
  * -- each interval still gets what
  * the gauge shows, not its tokens over lbar: prompts vary in length
  * (ShareGPT's by more than their mean), so one long prompt would become
@@ -310,18 +310,20 @@ window_prompt_tokens(const wc_engine_log *e, const wc_trace_replay *r)
 	return tokens;
 }
 
-/* The arrivals a window without prompt tokens replays, of the `stated`
- * requests of its level: all of them on a whole level; on a cut one, the
- * stated count times the share of the level's stated span inside the
- * window -- the lifetime share a request crossing a window's end counts
- * by in `ingest` (wc_trace_lifetime_share), the level taken as one
- * lifetime. The gauge alone would hide the arrivals a completion in the
- * same interval masks: 94 of the 4 req/s A100 run's 200 on a level
- * stated 2 s longer than its power log (docs/envelopes.md, "Replaying a
- * measured run"). NaN: no stated count to scale (a run without levels
- * cut short). */
+/* The arrivals a window replays of the `stated` requests of its level:
+ * all of them on a whole level; on a cut one, the stated count times the
+ * share of the level's stated span inside the window -- the lifetime
+ * share a request crossing a window's end counts by in `ingest`
+ * (wc_trace_lifetime_share), the level taken as one lifetime -- whether
+ * the engine counts prompt tokens or not. Without prompt tokens the gauge
+ * alone would hide the arrivals a completion in the same interval masks
+ * (94 of the 4 req/s A100 run's 200 on a level stated 2 s longer than its
+ * power log); with them, their count over the client's mean prompt
+ * counted the template tokens the server adds as arrivals (202 of 200 on
+ * the same cut level; docs/envelopes.md, "Replaying a measured run").
+ * NaN: no stated count to scale (a run without levels cut short). */
 static double
-no_prompt_count(const run_ctx *rc, int w, double stated)
+stated_count(const run_ctx *rc, int w, double stated)
 {
 	const int l = rc->windows[w].level;
 	if (!(stated > 0))
@@ -345,7 +347,7 @@ warn_cut_count(const run_ctx *rc, const wc_ingest_options *opt, int w, double st
 	const wc_run_level *lv = &rc->m.levels[l];
 	const double span = lv->end_epoch - lv->start_epoch, in = rc->windows[w].b - rc->windows[w].a;
 	char msg[WC_ERROR_MSG_MAX];
-	wc_error_format_path(msg, sizeof msg, rc->dir, ": load level %d cut, no prompt tokens: %zu arrivals replayed, "
+	wc_error_format_path(msg, sizeof msg, rc->dir, ": load level %d cut: %zu arrivals replayed, "
 	                     "its stated %.0f requests times the %.1f of its %.1f s inside the window; the load "
 	                     "gauge shows %ld", l, count, stated, in, span, gauge);
 	opt->warn(msg, opt->warn_payload);
@@ -360,25 +362,23 @@ arrivals_from_engine(const run_ctx *rc, const wc_ingest_options *opt, int w, wc_
 	 * (one rule, trace/ingest_internal.h); its count is the window's only
 	 * when the window is whole, its means per request hold for any part. */
 	const wc__ingest_stated st = wc__ingest_stated_of(rc, w);
-	const double whole_count = !rc->windows[w].cut && st.requests > 0 ? st.requests : NAN;
-	const double count = prompts ? whole_count : no_prompt_count(rc, w, st.requests);
+	const double count = stated_count(rc, w, st.requests);
 	const double stated_in = st.requests > 0 && st.input_tokens > 0 ? st.input_tokens / st.requests : NAN;
 	double lbar = NAN, out_mean = NAN, carried = 0.0;
 	double tokens = prompts ? window_prompt_tokens(e, r) : 0.0;
-	/* A whole level whose manifest states its completed requests has that
-	 * many arrivals: the mean prompt is the engine's own prompt tokens over
-	 * them. The load generator's token totals are the client's count (the
-	 * server adds template tokens to each prompt: 67 115 engine tokens for
-	 * 66 356 client ones over 200 requests), so the engine's tokens over
-	 * the client's mean would make 202 (docs/envelopes.md, "Replaying a
-	 * measured run"). Otherwise -- a cut level, or an engine that counts
-	 * no prompt tokens (TGI's counters) -- the stated mean prompt, as
-	 * `ingest` gives it; without prompt tokens the count still comes from
-	 * the manifest, a cut level's by its share (no_prompt_count,
-	 * window_counts): the gauge alone showed 94 of the 4 req/s A100 run's
-	 * 200. */
-	if (prompts && isfinite(whole_count) && tokens > 0)
-		lbar = tokens / whole_count;
+	/* A level whose manifest states its completed requests has that many
+	 * arrivals, a cut level its share of them (stated_count): the mean
+	 * prompt is the engine's own prompt tokens over them. The load
+	 * generator's token totals are the client's count (the server adds
+	 * template tokens to each prompt: 67 115 engine tokens for 66 356
+	 * client ones over 200 requests), so the engine's tokens over the
+	 * client's mean would make 202 (docs/envelopes.md, "Replaying a
+	 * measured run"). Otherwise -- an engine that counts no prompt tokens
+	 * (TGI's counters) -- the stated mean prompt, as `ingest` gives it,
+	 * the count still the manifest's (window_counts): the gauge alone
+	 * showed 94 of the 4 req/s A100 run's 200. */
+	if (prompts && isfinite(count) && tokens > 0)
+		lbar = tokens / count;
 	else if (isfinite(stated_in))
 		lbar = stated_in;
 	else if (prompts)
@@ -392,8 +392,7 @@ arrivals_from_engine(const run_ctx *rc, const wc_ingest_options *opt, int w, wc_
 	size_t m = 0;
 	for (size_t k = 1; k < e->n; k++)
 		m += in_window(e, k, r) ? (size_t)counts[k] : 0;
-	if (!prompts)
-		warn_cut_count(rc, opt, w, st.requests, m, gauge);
+	warn_cut_count(rc, opt, w, st.requests, m, gauge);
 	if (alloc_arrivals(r, m) != WC_OK) {
 		free(counts);
 		return WC_ENOMEM;
