@@ -40,6 +40,20 @@ void cli_validate_in_sample(const char *cmd, const wc_params *p, const wc_runs_t
 struct json_t;
 void cli_in_sample_json(struct json_t *o, const wc_in_sample_rows *in, int coverage_in_sample);
 
+/** The runs a frozen-law score skipped, each reason whole
+ *  (cli/validate_skips.c): filled by cli_skips_add, a wc_heldout_skip_fn
+ *  with a cli_skips as its payload; `lost` those out of memory dropped. */
+typedef struct {
+	char **run_id, **why;
+	size_t n, cap, lost;
+} cli_skips;
+void cli_skips_add(const char *run_id, const char *why, void *payload);
+/** One stderr warning a run: "warning: run 'ID' skipped: WHY". */
+void cli_skips_warn(const char *cmd, const cli_skips *s);
+/** Into `o`: "skipped_runs", [{run_id, reason}] (validate capacity's shape), every one. */
+void cli_skips_json(struct json_t *o, const cli_skips *s);
+void cli_skips_free(cli_skips *s);
+
 /** The analyses of `wattcast validate`, one bit each; forms and fewshot
  *  count as two, without and with the switch that changes what they take
  *  (--real, --lomo). */

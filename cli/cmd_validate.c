@@ -312,7 +312,7 @@ transferable(const wc_params *p, const wc_runs_table *t)
 
 static int
 report_heldout(const validate_args *a, const wc_heldout_report *r, const char *what, const wc_params *frozen,
-               const wc_runs_table *t, const wc_in_sample_rows *in, int coverage_in_sample)
+               const wc_runs_table *t, const wc_in_sample_rows *in, int coverage_in_sample, const cli_skips *skips)
 {
 	if (a->json) {
 		json_t *o = json_object(), *sets = json_object();
@@ -326,6 +326,8 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 			cli_in_sample_json(o, in, coverage_in_sample);
 		if (r->skip_reason[0])
 			json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
+		if (skips) /* heldout: every skipped run's reason, whole */
+			cli_skips_json(o, skips);
 		if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)
 			json_object_set_new(o, "intervals_cover", json_string("parameters only: the set records no held-out "
 			                                                        "error of mean power (docs/intervals.md)"));
@@ -393,6 +395,7 @@ validate(const char *what, int argc, char **argv)
 	wc_params prior = WC_PARAMS_INIT, frozen = WC_PARAMS_INIT;
 	wc_runs_table *t = NULL;
 	wc_per_run per_run = WC_PER_RUN_INIT;
+	cli_skips skips = { NULL, NULL, 0, 0, 0 };
 	wc_error err;
 	int rc;
 	snprintf(cmd, sizeof cmd, "validate %s", what);
@@ -442,9 +445,8 @@ validate(const char *what, int argc, char **argv)
 		wc_heldout_report r;
 		fo.precision_terms = a.terms ? cli_terms_mode(a.terms) : WC_TERMS_PER_LEVEL;
 		wc_per_run *pr = a.per_run ? &per_run : NULL;
-		int vrc = !heldout      ? wc_validate_lomo(t, &fo, &r, pr, &err)
-		          : a.datasheet ? wc_validate_heldout_datasheet(&frozen, t, &r, pr, &err)
-		                        : wc_validate_heldout(&frozen, t, &r, pr, &err);
+		int vrc = !heldout ? wc_validate_lomo(t, &fo, &r, pr, &err)
+		                   : wc_validate_heldout_each(&frozen, t, a.datasheet, &r, pr, cli_skips_add, &skips, &err);
 		if (vrc == WC_OK && a.per_run)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
@@ -456,15 +458,26 @@ validate(const char *what, int argc, char **argv)
 			cli_validate_in_sample(cmd, &frozen, t, a.input, a.datasheet, &in, &cover_in);
 		if (vrc != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
-		else if (r.overall.n == 0) /* every run skipped: no accuracy to report */
-			cli_fail_path(cmd, a.input, ": no run could be scored (%d of %zu skipped; %.140s)%s", r.skipped,
-			              t->n_runs, r.skip_reason[0] ? r.skip_reason : "no reason recorded",
+		else if (r.overall.n == 0) { /* every run skipped: no accuracy to report */
+			/* each reason whole before the refusal's one line, which cut
+			 * it mid-word; --json prints its document with them too
+			 * (docs/validation.md, "Frozen-law accuracy") */
+			if (heldout)
+				cli_skips_warn(cmd, &skips);
+			else
+				fprintf(stderr, "wattcast %s: warning: %s\n", cmd,
+				        r.skip_reason[0] ? r.skip_reason : "no reason recorded");
+			if (a.json)
+				report_heldout(&a, &r, what, heldout ? &frozen : NULL, t, &in, cover_in, heldout ? &skips : NULL);
+			cli_fail_path(cmd, a.input, ": no run could be scored (%d of %zu skipped; %s above)%s", r.skipped,
+			              t->n_runs, heldout ? "each run's reason" : "the reason",
 			              heldout && !a.datasheet && transferable(&frozen, t)
 			                      ? "; --datasheet scores a catalog board by its transfer" : "");
-		else
-			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL, t, &in, cover_in);
+		} else
+			rc = report_heldout(&a, &r, what, heldout ? &frozen : NULL, t, &in, cover_in, heldout ? &skips : NULL);
 	}
 done:
+	cli_skips_free(&skips);
 	wc_per_run_clear(&per_run);
 	wc_runs_free(t);
 	wc_params_clear(&prior);

@@ -10,6 +10,8 @@
 #include "data/data.h"
 #include "tests/support/support.h"
 
+#include <jansson.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,54 @@ count_lines(const char *path, char **text_out)
 		n += text[i] == '\n';
 	*text_out = text;
 	return n;
+}
+
+/* No run scored, reasons past the refusal's one line: each said whole on
+ * stderr before it, and --json prints its document with every run's
+ * reason (the refusal cut the first mid-word, "...'BoardYYY)", and --json
+ * printed nothing; docs/validation.md, "Frozen-law accuracy"). */
+static void
+check_every_skip_whole(const char *dir, const char *head)
+{
+	char text[1024], id[96], board[2][48];
+	memset(id, 'x', 90);
+	id[90] = '\0';
+	for (int k = 0; k < 2; k++) {
+		memset(board[k], k ? 'Z' : 'Y', 45);
+		board[k][45] = '\0';
+	}
+	snprintf(text, sizeof text, "%s%s,%s,1,Qwen3-8B,8.19,4,380,100\nsecond,%s,1,Qwen3-8B,8.19,4,380,100\n", head, id,
+	         board[0], board[1]);
+	char *p = path_join(dir, "long.csv"), want[2][320];
+	CHECK_INT(write_text(p, text), 0);
+	for (int k = 0; k < 2; k++)
+		snprintf(want[k], sizeof want[k], "validate heldout: warning: run '%s' skipped: platform: unknown level "
+		         "'%s' in parameter set 'paper'\n", k ? "second" : id, board[k]);
+	const char *argv[] = { "wattcast", "validate", "heldout", "--profile", "paper", p, NULL, NULL };
+	for (int json = 0; json < 2; json++) {
+		argv[6] = json ? "--json" : NULL;
+		run_result r = run(argv);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, want[0]);
+		CHECK_CONTAINS(r.err, want[1]);
+		CHECK_CONTAINS(r.err, "long.csv: no run could be scored (2 of 2 skipped; each run's reason above)");
+		const char *line = r.err ? strstr(r.err, "wattcast validate heldout: /") : NULL;
+		CHECK(line && strcspn(line, "\n") <= 255 + strlen("wattcast validate heldout: "));
+		if (json) {
+			json_t *o = json_loads(r.out ? r.out : "", 0, NULL), *a = json_object_get(o, "skipped_runs");
+			CHECK_INT((int)json_array_size(a), 2);
+			CHECK_INT((int)json_integer_value(json_object_get(json_object_get(o, "overall"), "n")), 0);
+			const char *why = json_string_value(json_object_get(json_array_get(a, 0), "reason"));
+			CHECK_CONTAINS(why, board[0]);
+			CHECK_CONTAINS(why, "' in parameter set 'paper'");
+			CHECK(strcmp(json_string_value(json_object_get(json_array_get(a, 0), "run_id")), id) == 0);
+			json_decref(o);
+		} else {
+			CHECK(!r.out || r.out[0] == '\0');
+		}
+		run_result_free(&r);
+	}
+	free(p);
 }
 
 int
@@ -237,10 +287,12 @@ main(void)
 	const char *none[] = { "wattcast", "validate", "heldout", "--profile", "paper", alien, NULL };
 	r = run(none);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "alien.csv: no run could be scored (1 of 1 skipped; run 'a': platform: unknown level "
-	                      "'X900' in parameter set 'paper')");
+	CHECK_CONTAINS(r.err, "validate heldout: warning: run 'a' skipped: platform: unknown level 'X900' in parameter "
+	                      "set 'paper'\n");
+	CHECK_CONTAINS(r.err, "alien.csv: no run could be scored (1 of 1 skipped; each run's reason above)");
 	CHECK(strstr(r.err, "--datasheet") == NULL); /* X900 is no catalog board: no transfer to offer */
 	run_result_free(&r);
+	check_every_skip_whole(dir, head);
 	/* one A100 run scored, one L40S run skipped: the report names why and
 	 * what would score it */
 	snprintf(alien_text, sizeof alien_text, "%sa,A100,1,Qwen3-8B,8.19,4,380,100\nb,L40S,1,Qwen3-8B,8.19,4,250,60\n",

@@ -58,6 +58,15 @@ int wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_r
  *  (docs/validation.md): the zero-shot accuracy on a new board. */
 int wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                                   wc_per_run *per_run, wc_error *err);
+/** A run a frozen-law score skipped: its id and why, whole (the report's
+ *  `skip_reason` holds the first, cut to one line). */
+typedef void (*wc_heldout_skip_fn)(const char *run_id, const char *why, void *payload);
+/** wc_validate_heldout (wc_validate_heldout_datasheet with `datasheet`)
+ *  calling `each` (may be NULL) for every run it skips, in the table's
+ *  order: what `validate heldout` says of each (docs/validation.md,
+ *  "Frozen-law accuracy"). */
+int wc_validate_heldout_each(const wc_params *p, const wc_runs_table *t, int datasheet, wc_heldout_report *out,
+                             wc_per_run *per_run, wc_heldout_skip_fn each, void *payload, wc_error *err);
 /** The rows of a table whose frozen scores are in-sample, by what saw
  *  them: `law` those the set's law was fitted on, `calibration` those its
  *  calibration used on what it estimated, `rows` either (a row may be

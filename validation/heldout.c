@@ -83,7 +83,7 @@ wc__accuracy_summary(const double *e, const char (*sets)[48], size_t m, int skip
 
 static int
 heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report *out, wc_per_run *per_run,
-        wc_error *err)
+        wc_heldout_skip_fn each, void *payload, wc_error *err)
 {
 	size_t n = t->n_runs ? t->n_runs : 1, m = 0;
 	double *e = wc_alloc_zeroed(n, sizeof *e);
@@ -109,6 +109,8 @@ heldout(const wc_params *p, const wc_runs_table *t, int flags, wc_heldout_report
 		if (wc__predict_run(pr, r, &pred, &row, flags, &why) != WC_OK) {
 			if (!skipped++)
 				wc_error_format(reason, sizeof reason, "run '%.64s': %s", r->run_id, why.msg);
+			if (each) /* whole: the report's one line cuts it */
+				each(r->run_id, why.msg, payload);
 			continue;
 		}
 		e[m] = 100.0 * (pred - r->mean_power_w) / r->mean_power_w;
@@ -137,14 +139,22 @@ int
 wc_validate_heldout(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                     wc_per_run *per_run, wc_error *err)
 {
-	return heldout(p, t, WC__RUN_INTERVAL, out, per_run, err);
+	return heldout(p, t, WC__RUN_INTERVAL, out, per_run, NULL, NULL, err);
 }
 
 int
 wc_validate_heldout_datasheet(const wc_params *p, const wc_runs_table *t, wc_heldout_report *out,
                               wc_per_run *per_run, wc_error *err)
 {
-	return heldout(p, t, WC__RUN_INTERVAL | WC__RUN_DATASHEET, out, per_run, err);
+	return heldout(p, t, WC__RUN_INTERVAL | WC__RUN_DATASHEET, out, per_run, NULL, NULL, err);
+}
+
+int
+wc_validate_heldout_each(const wc_params *p, const wc_runs_table *t, int datasheet, wc_heldout_report *out,
+                         wc_per_run *per_run, wc_heldout_skip_fn each, void *payload, wc_error *err)
+{
+	return heldout(p, t, WC__RUN_INTERVAL | (datasheet ? WC__RUN_DATASHEET : 0), out, per_run, each, payload,
+	               err);
 }
 
 static int
