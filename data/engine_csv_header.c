@@ -350,6 +350,32 @@ prefer(eng_reader *r, int c, int k, const unsigned char *at_end)
 	return 1;
 }
 
+/* Count the data-parallel engines of the running count (each distinct
+ * `engine` / `dp_rank` label seen with it) and, when the read keeps one
+ * engine (opt->engine_only), whether field k is of it: 0 leaves the field
+ * unread (docs/formats/telemetry.md, "Data-parallel engines"). */
+static int
+replica_series(eng_reader *r, int c, int k, const char *const *labs)
+{
+	char mine[sizeof r->engine_names[0]];
+	wc_engine_labels_summed(labs[k], mine, sizeof mine);
+	if (c == WC_ENG_RUNNING && mine[0]) {
+		int seen = 0;
+		for (int i = 0; i < r->n_engines && !seen; i++)
+			seen = strcmp(r->engine_names[i], mine) == 0;
+		if (!seen && r->n_engines < ENG_MAX_ENGINES)
+			snprintf(r->engine_names[r->n_engines++], sizeof r->engine_names[0], "%s", mine);
+		if (r->n_engines > r->e->engines)
+			r->e->engines = r->n_engines;
+	}
+	if (r->opt->engine_only <= 0)
+		return 1;
+	char want[2][48];
+	snprintf(want[0], sizeof want[0], "engine=\"%d\"", r->opt->engine_only - 1);
+	snprintf(want[1], sizeof want[1], "dp_rank=\"%d\"", r->opt->engine_only - 1);
+	return wc_engine_labels_have(labs[k], want[0]) || wc_engine_labels_have(labs[k], want[1]);
+}
+
 int
 wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
@@ -363,6 +389,7 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 	if (!store)
 		return wc_error_set_path(err, WC_ENOMEM, r->path, ": out of memory");
 	r->time_col = -1;
+	r->n_engines = 0;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		r->n_series[c] = 0;
 	unsigned stacks = 0; /* the header's stacks, for names without a prefix */
@@ -384,6 +411,10 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 		else
 			lab = buf + strlen(buf);
 		labs[k] = lab;
+		if (c >= 0 && !replica_series(r, c, k, labs)) {
+			r->map[k] = -2;
+			continue;
+		}
 		if (c >= 0 && !prefer(r, c, k, at_end)) {
 			r->map[k] = -2;
 			continue;

@@ -10,6 +10,7 @@
 #include "telemetry_internal.h"
 
 #define ENG_MAX_FIELDS WC_ENGINE_COLUMNS_MAX
+#define ENG_MAX_ENGINES 64 /* data-parallel engines told apart, as GPUs */
 
 /* One series a header reads: a column and its engine (the `engine` /
  * `dp_rank` labels, wc_engine_labels_summed; "" none). */
@@ -49,6 +50,10 @@ typedef struct {
 	size_t n_read;
 	int ended;             /* such a header was met: no line after it is read */
 	unsigned stacks;       /* the stacks the headers' names are of (engine_csv_header.c) */
+	/* The running count's engines in the header in force (their
+	 * `engine` / `dp_rank` labels, wc_engine_labels_summed). */
+	char engine_names[ENG_MAX_ENGINES][48];
+	int n_engines;
 } eng_reader;
 
 /* Map the header's fields to columns (r->map, r->sum, r->n_series) and

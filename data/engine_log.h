@@ -91,6 +91,11 @@ typedef struct {
 	                                * request's work only when it finishes
 	                                * (wc_engine_exported_at_end); NULL
 	                                * for one that counts it as done */
+	int engines;                   /* data-parallel engines (distinct
+	                                * `engine` / `dp_rank` labels) of the
+	                                * running count in the header: 0 or 1
+	                                * one engine; counted before
+	                                * opt->engine_only keeps one */
 } wc_engine_log;
 
 /** Column c's values when its counter counts work as it is done: NULL

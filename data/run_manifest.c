@@ -90,6 +90,8 @@ wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *d)
 		m->workload = d->workload;
 	if (m->tp <= 0 && d->tp > 0)
 		m->tp = d->tp;
+	if (m->data_parallel <= 0 && d->data_parallel > 0)
+		m->data_parallel = d->data_parallel;
 	FILL_NUM(active_params_b);
 	FILL_NUM(total_params_b);
 	FILL_NUM(sm_clock_mhz);
@@ -125,7 +127,7 @@ wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *d)
 
 static const char *const own_keys[] = {
 	"schema", "run_id", "platform", "model", "architecture", "workload", "weights", "kv_cache",
-	"tp", "active_params_b", "total_params_b", "sm_clock_mhz", "request_rate", "burstiness",
+	"tp", "data_parallel", "active_params_b", "total_params_b", "sm_clock_mhz", "request_rate", "burstiness",
 	"concurrency", "utc_offset_s", "power_epoch_offset_s", "engine_epoch_offset_s", "requests",
 	"idle_window", "gpu_uuids", "levels", "finetune", NULL,
 };
@@ -209,6 +211,14 @@ own_numbers(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 			return wc__json_fail(ld, "/tp", "expected a whole number between 1 and %d",
 			                     WC_LAW_MAX_TP);
 		m->tp = (int)v;
+	}
+	json_t *dp = json_object_get(root, "data_parallel");
+	if (dp) {
+		double v = json_is_number(dp) ? json_number_value(dp) : NAN;
+		if (!(v >= 1 && v <= WC_TELEMETRY_MAX_GPUS && v == floor(v)))
+			return wc__json_fail(ld, "/data_parallel", "expected a whole number between 1 and %d",
+			                     WC_TELEMETRY_MAX_GPUS);
+		m->data_parallel = (int)v;
 	}
 	if ((rc = wc__json_optional_number(ld, root, "", "active_params_b", 1e-9, big, &m->active_params_b)) ||
 	    (rc = wc__json_optional_number(ld, root, "", "total_params_b", 1e-9, big, &m->total_params_b)) ||

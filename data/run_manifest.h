@@ -45,6 +45,10 @@ typedef struct {
 	char run_id[96];
 	char platform[WC_NAME_MAX];
 	int tp;
+	/* Data-parallel replicas on the run's GPUs, each of tp GPUs (the log
+	 * holds tp x data_parallel); 0 unknown, read as one replica
+	 * (docs/formats/telemetry.md, "Data-parallel engines"). */
+	int data_parallel;
 	char model[WC_MODEL_NAME_MAX];
 	double active_params_b, total_params_b;
 	wc_architecture architecture;

@@ -97,6 +97,11 @@ typedef struct {
 	 * simulates at most WC_ENVELOPE_MAX_TOKENS and a prompt of at least
 	 * one). 0 = WC_CAPACITY_MAX_TOKENS and 0. */
 	double max_tokens, min_input_tokens;
+	/* engine.csv: read only the series of data-parallel engine
+	 * engine_only - 1 (its `engine` or `dp_rank` label's value), one
+	 * replica of the run (docs/formats/telemetry.md, "Data-parallel
+	 * engines"); 0 = every engine, added up. */
+	int engine_only;
 } wc_telemetry_options;
 
 /** Do the GPU UUIDs `a` (NUL-terminated) and `b` (`blen` bytes) name the
@@ -112,7 +117,8 @@ int wc_telemetry_uuid_same(const char *a, const char *b, size_t blen);
 	  .max_bad_fraction = WC_TELEMETRY_MAX_BAD, .max_warnings = 20,           \
 	  .warn = NULL, .warn_payload = NULL, .max_power_w = 0.0,                 \
 	  .platform_origin = NULL,                                                \
-	  .max_bad_option = NULL, .max_tokens = 0.0, .min_input_tokens = 0.0 }
+	  .max_bad_option = NULL, .max_tokens = 0.0, .min_input_tokens = 0.0,       \
+	  .engine_only = 0 }
 
 #ifdef __cplusplus
 }

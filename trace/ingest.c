@@ -259,9 +259,11 @@ wc_ingest_manifest(const char *run_dir, const wc_ingest_options *opt, wc_run_man
 	return r;
 }
 
-int
-wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
-              wc_error *err)
+/* One run, or one data-parallel replica of it (replica = 1 + its number,
+ * trace/ingest_replica.c): its rows appended to res. */
+static int
+ingest_one(const char *run_dir, const wc_ingest_options *opt, int replica, wc_ingest_result *res,
+           wc_error *err)
 {
 	run_ctx rc;
 	wc_ingest_row *rows = NULL;
@@ -277,7 +279,11 @@ wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_resul
 		return wc_error_set_path(err, WC_ENOTFOUND, run_dir, ": no power.csv");
 	if ((r = wc__ingest_load_manifests(&rc, opt, err)) != WC_OK)
 		goto done;
-	wc__ingest_warn_platform(&rc, opt);
+	rc.replica = replica;
+	if (replica && (r = wc__ingest_replica_setup(&rc, opt, err)) != WC_OK)
+		goto done;
+	if (replica <= 1)
+		wc__ingest_warn_platform(&rc, opt);
 	if ((r = wc__ingest_read_files(&rc, opt, err)) != WC_OK ||
 	    (r = wc__ingest_check_alignment(&rc, err)) != WC_OK ||
 	    (r = wc__ingest_build_load(&rc, err)) != WC_OK || (r = wc__ingest_windows(&rc, opt, err)) != WC_OK ||
@@ -309,4 +315,27 @@ done:
 	free(rc.grid_n);
 	free(rc.quiet);
 	return r;
+}
+
+int
+wc_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ingest_result *res,
+              wc_error *err)
+{
+	wc_run_manifest m;
+	wc_ingest_options quiet = *opt; /* its warnings come with the read */
+	int r;
+	quiet.warn = NULL;
+	if ((r = wc_ingest_manifest(run_dir, &quiet, &m, err)) == WC_OK && m.data_parallel > 1) {
+		/* One row set per replica (docs/formats/telemetry.md,
+		 * "Data-parallel engines"); refused whole if one is. */
+		size_t before = res->n_rows;
+		for (int d = 0; d < m.data_parallel; d++)
+			if ((r = ingest_one(run_dir, opt, d + 1, res, err)) != WC_OK) {
+				while (res->n_rows > before)
+					wc__ingest_row_free(&res->rows[--res->n_rows]);
+				return r;
+			}
+		return WC_OK;
+	}
+	return ingest_one(run_dir, opt, 0, res, err);
 }

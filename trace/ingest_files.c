@@ -218,7 +218,7 @@ wc__ingest_power_options(const run_ctx *rc, const wc_ingest_options *opt, const 
 	wc_telemetry_options t = wc__ingest_reader_options(opt);
 	t.utc_offset_s = isnan(rc->m.utc_offset_s) ? 0.0 : rc->m.utc_offset_s;
 	t.epoch_offset_s = rc->m.power_epoch_offset_s;
-	t.n_gpus = rc->m.tp;
+	t.n_gpus = wc__ingest_run_gpus(rc);
 	for (int g = 0; g < rc->m.n_gpu_uuids; g++)
 		uuids[g] = rc->m.gpu_uuids[g];
 	t.gpu_uuids = rc->m.n_gpu_uuids ? uuids : NULL;
@@ -277,14 +277,20 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	rc->t1 = rc->pt->t[rc->pt->n - 1];
 	if (rc->m.tp <= 0)
 		rc->m.tp = rc->pt->info.n_gpus;
-	else if (rc->pt->info.n_gpus != rc->m.tp)
-		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPU%s, but the run has tp %d",
-		                         rc->pt->info.n_gpus, rc->pt->info.n_gpus == 1 ? "" : "s", rc->m.tp);
+	else if (rc->pt->info.n_gpus != wc__ingest_run_gpus(rc))
+		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPU%s, but the run has tp %d%s",
+		                         rc->pt->info.n_gpus, rc->pt->info.n_gpus == 1 ? "" : "s", rc->m.tp,
+		                         rc->replica ? " x data_parallel" : "");
+	if (rc->replica && (r = wc__ingest_replica_power(rc, err)) != WC_OK)
+		return r;
 
 	t = wc__ingest_reader_options(opt);
 	t.epoch_offset_s = rc->m.engine_epoch_offset_s;
+	t.engine_only = rc->replica;
 	if (rc->engine_path[0]) {
 		if ((r = wc_engine_read(rc->engine_path, &t, 0, &rc->eng, err)) != WC_OK)
+			return r;
+		if ((r = wc__ingest_replica_engines(rc, opt, err)) != WC_OK)
 			return r;
 		rc->bad_lines += rc->eng->bad_lines;
 		if (rc->eng->n == 0)

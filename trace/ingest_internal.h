@@ -26,6 +26,9 @@ typedef struct {
 	double *grid_n;            /* n(t) at t0 + k*GRID */
 	const char *n_source;      /* "engine", "requests", or "" (power only) */
 	int power_only;
+	int replica;               /* 1 + the data-parallel replica read alone
+	                            * (its GPUs and its engine's series); 0 the
+	                            * whole run (trace/ingest_replica.c) */
 	int offset_overruled;      /* --utc-offset differs from the manifests' (said
 	                            * once the power log shows whether it applies) */
 	unsigned char *quiet;      /* per power sample: no request runs or waits */
@@ -83,6 +86,19 @@ void wc__ingest_platform_from_log(wc_run_manifest *m, const char *power_path, ch
  *  ingests. */
 int wc__ingest_dir_run_id(const char *dir, char *out, size_t cap, wc_error *err);
 int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+/** The GPUs the run's log holds: tp x data_parallel (tp alone when the
+ *  run states no replicas); 0 when neither is known. */
+int wc__ingest_run_gpus(const run_ctx *rc);
+/** A run of data-parallel replicas read one replica at a time
+ *  (rc->replica): its row ids take `-replica<d>`, the power trace keeps
+ *  its tp GPUs (d x tp on, vLLM's placement) and the request log is not
+ *  read (it does not say which engine served a request). */
+int wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+int wc__ingest_replica_power(run_ctx *rc, wc_error *err);
+/** After the engine log is read: a replica's log must name the stated
+ *  engines and hold a running count of its own; a whole run's whose
+ *  running count adds up several engines is warned ambiguous. */
+int wc__ingest_replica_engines(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_check_alignment(run_ctx *rc, wc_error *err);
 /* ingest_platform.c: a board the platform catalog lacks. */
 /** "; power.csv's 'NAME' is not in the platform catalog" into `buf` when

@@ -1,0 +1,108 @@
+/*
+ * Data-parallel replicas: a run whose GPUs hold several serving engines,
+ * each a tensor-parallel replica of its own (vLLM's `engine` label,
+ * SGLang's `dp_rank`). The law models one replica (docs/inference-law.md),
+ * so a run that states its replicas (wattcast-run.json's `data_parallel`,
+ * `tp` then per replica) is written one row per replica, each with its
+ * GPUs' power and its engine's requests; one that does not is read as one
+ * replica over all its GPUs, and said so when its engine log names several
+ * engines (docs/formats/telemetry.md, "Data-parallel engines").
+ */
+#include "ingest_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+wc__ingest_run_gpus(const run_ctx *rc)
+{
+	if (rc->m.tp <= 0)
+		return 0;
+	return rc->m.data_parallel > 1 ? rc->m.tp * rc->m.data_parallel : rc->m.tp;
+}
+
+int
+wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
+{
+	const int d = rc->replica - 1, n = rc->m.data_parallel;
+	if (rc->m.tp <= 0)
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": data_parallel %d needs tp, each replica's GPUs, "
+		                         "stated with it (wattcast-run.json)", n);
+	if (rc->m.tp * n > WC_TELEMETRY_MAX_GPUS)
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, ": tp %d x data_parallel %d is over %d GPUs",
+		                         rc->m.tp, n, WC_TELEMETRY_MAX_GPUS);
+	char tail[24];
+	snprintf(tail, sizeof tail, "-replica%d", d);
+	size_t keep = wc_utf8_keep(rc->m.run_id, sizeof rc->m.run_id - 1 - strlen(tail));
+	rc->m.run_id[keep] = '\0';
+	strcat(rc->m.run_id, tail);
+	if (rc->req_path[0] && d == 0 && opt->warn) {
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->req_path, ": not read: a run of %d data-parallel replicas "
+		                     "takes each replica's n(t) from its engine's series in engine.csv, and the "
+		                     "log does not say which engine served a request", n);
+		opt->warn(msg, opt->warn_payload);
+	}
+	rc->req_path[0] = '\0';
+	return WC_OK;
+}
+
+int
+wc__ingest_replica_power(run_ctx *rc, wc_error *err)
+{
+	wc_power_trace *pt = rc->pt;
+	const int tp = rc->m.tp, first = (rc->replica - 1) * tp;
+	(void)err;
+	/* Engine d of a vLLM data-parallel server runs on the node's GPUs
+	 * d x tp to (d + 1) x tp - 1, in the log's order (by index). */
+	for (int g = 0; g < pt->info.n_gpus; g++)
+		if (g < first || g >= first + tp) {
+			free(pt->power[g]);
+			pt->power[g] = NULL;
+		}
+	for (int g = 0; g < tp; g++) {
+		pt->power[g] = pt->power[first + g];
+		if (first)
+			pt->power[first + g] = NULL;
+		pt->info.index[g] = pt->info.index[first + g];
+		memcpy(pt->info.uuid[g], pt->info.uuid[first + g], sizeof pt->info.uuid[g]);
+	}
+	pt->info.n_gpus = tp;
+	for (size_t i = 0; i < pt->n; i++) {
+		double sum = 0.0;
+		for (int g = 0; g < tp; g++)
+			sum += pt->power[g][i];
+		pt->group[i] = sum;
+	}
+	return WC_OK;
+}
+
+int
+wc__ingest_replica_engines(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
+{
+	const int engines = rc->eng ? rc->eng->engines : 0, n = rc->m.data_parallel;
+	if (!rc->eng)
+		return WC_OK;
+	if (rc->replica) {
+		if (engines != n)
+			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": its running count names %d "
+			                         "data-parallel engine%s (engine or dp_rank labels), but the run states "
+			                         "data_parallel %d", engines, engines == 1 ? "" : "s", n);
+		if (!rc->eng->col[WC_ENG_RUNNING])
+			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": no running count of replica %d "
+			                         "(engine=\"%d\" or dp_rank=\"%d\")", rc->replica - 1,
+			                         rc->replica - 1, rc->replica - 1);
+		return WC_OK;
+	}
+	if (engines >= 2 && n != 1 && opt->warn) {
+		char msg[WC_ERROR_MSG_MAX];
+		const int g = rc->pt->info.n_gpus;
+		wc_error_format_path(msg, sizeof msg, rc->engine_path, ": running adds up %d data-parallel engines "
+		                     "on %d GPUs, read as one replica of tp %d; if each is a replica, state \"tp\" "
+		                     "per replica and \"data_parallel\": %d in wattcast-run.json", engines, g, g,
+		                     engines);
+		opt->warn(msg, opt->warn_payload);
+	}
+	return WC_OK;
+}
