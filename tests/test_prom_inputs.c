@@ -181,11 +181,25 @@ ingest_known(const char *name, int flags)
 }
 
 /* Data-parallel engines of one server (vLLM's `engine` label) add up:
- * the same rows as one engine with their sum. */
+ * the same rows as one engine with their sum, said read as one replica
+ * (docs/formats/telemetry.md, "Data-parallel engines"), once. */
 static void
 check_data_parallel(void)
 {
-	wc_runs_free(ingest_known("dp2.prom", DP2));
+	run_result r;
+	char *in = scrapes("dp2.prom", DP2);
+	wc_runs_table *t = ingest(in, &r);
+	CHECK_INT(r.status, 0);
+	CHECK(t && t->n_runs == 2);
+	check_row(t, 0, 0, 119, 2, 4);
+	check_row(t, 1, 120, 239, 2, 20);
+	CHECK_CONTAINS(r.err, "running adds up 2 data-parallel engines on 2 GPUs, read as one replica of tp 2; "
+	                      "for a row per replica ingest a run folder stating \"tp\" and \"data_parallel\"");
+	const char *said = r.err ? strstr(r.err, "data-parallel engines") : NULL;
+	CHECK(said && !strstr(said + 1, "data-parallel engines"));
+	wc_runs_free(t);
+	run_result_free(&r);
+	free(in);
 }
 
 static void

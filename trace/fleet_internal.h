@@ -106,6 +106,7 @@ typedef struct {
 	 * its name, "" none; said once (fleet_rows.c). */
 	char at_end[2][48];
 	int at_end_said;
+	int dp_said;                   /* its data-parallel engines warned read as one replica */
 	char engine_label[FLEET_MAX_ENGINES][64]; /* slot k's `engine`/`dp_rank` labels, kept across pages */
 	int n_engine_slots;
 	fleet_window win;

@@ -71,7 +71,7 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	r.end = w->t1;
 	r.duration = (double)w->n * f->o.step;
 	wc_prom_format_time(w->t0, at, sizeof at);
-	snprintf(r.run.run_id, sizeof r.run.run_id, "%.70s#%s", g->name, at);
+	snprintf(r.run.run_id, sizeof r.run.run_id, "%.70s#%.24s", g->name, at);
 	snprintf(r.run.platform, sizeof r.run.platform, "%s", g->platform);
 	/* The engine's TP, not the GPUs that reported (partial power). */
 	r.run.tp = w->n_gpus < g->full_gpus ? g->full_gpus : w->n_gpus;
@@ -95,6 +95,17 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 		               "them as generated)", g->name, g->at_end[1][0] ? g->at_end[1] : g->at_end[0],
 		               g->at_end[1][0] ? "generation_tok_s, throughput_tok_s and energy_per_token_j are"
 		                               : "prompt_tok_s is");
+	}
+	int engines = 0;
+	for (int k = 0; k < g->n_engine_slots; k++)
+		engines += g->engine_label[k][0] != '\0';
+	/* The law models one tensor-parallel replica (docs/formats/telemetry.md,
+	 * "Data-parallel engines"): a group of several is not one, say so. */
+	if (engines >= 2 && !g->dp_said) {
+		g->dp_said = 1;
+		wc__fleet_warn(f, "group '%.60s': running adds up %d data-parallel engines on %d GPUs, read as one "
+		               "replica of tp %d; for a row per replica ingest a run folder stating \"tp\" and "
+		               "\"data_parallel\"", g->name, engines, r.run.tp, r.run.tp);
 	}
 	r.run.throughput_tok_s = r.generation_tok_s;
 	if (r.generation_tok_s > 0)
