@@ -25,8 +25,8 @@
 
 /* GPU 0 at 300 W and GPU 1 at 200 W over T0 .. T0 + 9.9 s at 0.1 s;
  * engine 0 running 6 and engine 1 running 2 at 0.25 s; a level over
- * T0 + 1 .. T0 + 9 s; `extra` added to wattcast-run.json; a third engine
- * (running 1) when `engines` is 3. */
+ * T0 + 1 .. T0 + 9 s stating 100 requests; `extra` added to
+ * wattcast-run.json; a third engine (running 1) when `engines` is 3. */
 static char *
 write_run_of(const char *root, const char *name, const char *extra, int engines)
 {
@@ -60,7 +60,8 @@ write_run_of(const char *root, const char *name, const char *extra, int engines)
 	snprintf(buf, sizeof buf,
 	         "{\"schema\": \"wattcast.run/3\", \"run_id\": \"%s\", \"platform\": \"A100\","
 	         " \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"poisson\"%s,"
-	         " \"levels\": [{\"label\": \"dp\", \"start_epoch\": 1700000001, \"end_epoch\": 1700000009}]}",
+	         " \"levels\": [{\"label\": \"dp\", \"start_epoch\": 1700000001, \"end_epoch\": 1700000009,"
+	         " \"requests\": 100}]}",
 	         name, extra);
 	free(test_fixture(d, "wattcast-run.json", buf));
 	return d;
@@ -112,6 +113,7 @@ main(void)
 			CHECK_INT(res.rows[i].run.tp, 1);
 			CHECK_NEAR(res.rows[i].run.running, i ? 2.0 : 6.0, 1e-9);
 			CHECK_NEAR(res.rows[i].run.mean_power_w, i ? 200.0 : 300.0, 1e-6);
+			CHECK(isnan(res.rows[i].requests)); /* the level's 100 are both engines' */
 		}
 	}
 	CHECK(!warned(&w, "data-parallel engines"));
@@ -127,6 +129,7 @@ main(void)
 		CHECK_INT(res.rows[0].run.tp, 2);
 		CHECK_NEAR(res.rows[0].run.running, 8.0, 1e-9);
 		CHECK_NEAR(res.rows[0].run.mean_power_w, 500.0, 1e-6);
+		CHECK_NEAR(res.rows[0].requests, 100.0, 1e-9);
 	}
 	CHECK(warned(&w, "engine.csv: running adds up 2 data-parallel engines on 2 GPUs, read as one replica of "
 	                 "tp 2; if each is a replica, state \"tp\" per replica and \"data_parallel\": 2"));

@@ -92,7 +92,8 @@ int wc__ingest_run_gpus(const run_ctx *rc);
 /** A run of data-parallel replicas read one replica at a time
  *  (rc->replica): its row ids take `-replica<d>`, the power trace keeps
  *  its tp GPUs (d x tp on, vLLM's placement) and the request log is not
- *  read (it does not say which engine served a request). */
+ *  read (it does not say which engine served a request), nor the
+ *  manifest's request and token counts (the whole server's). */
 int wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
 int wc__ingest_replica_power(run_ctx *rc, wc_error *err);
 /** After the engine log is read: a replica's log must name the stated

@@ -10,6 +10,7 @@
  */
 #include "ingest_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,10 @@ wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *er
 		opt->warn(msg, opt->warn_payload);
 	}
 	rc->req_path[0] = '\0';
+	/* The counts a manifest states are the whole server's: no replica's. */
+	rc->m.requests = NAN;
+	for (int l = 0; l < rc->m.n_levels; l++)
+		rc->m.levels[l].requests = rc->m.levels[l].input_tokens = rc->m.levels[l].output_tokens = NAN;
 	return WC_OK;
 }
 
