@@ -259,9 +259,10 @@ repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_erro
 	unsigned char sum[ENG_MAX_FIELDS];
 	size_t first = r->header_line, n_old = r->n_read, left;
 	eng_series *old = r->read;
-	char name[96];
+	char name[96], without[WC_ENG_COLUMNS][64];
 	memcpy(map, r->map, sizeof map);
 	memcpy(sum, r->sum, sizeof sum);
+	memcpy(without, r->e->engine_without, sizeof without);
 	r->e->data_lines--; /* not a data line */
 	r->read = NULL;
 	r->n_read = 0;
@@ -278,6 +279,8 @@ repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_erro
 		if (left > 1)
 			snprintf(more, sizeof more, " (and %zu more series)", left - 1);
 		r->ended = 1;
+		/* no line is read by it: the engines it names are none the rows had */
+		memcpy(r->e->engine_without, without, sizeof without);
 		wc__warn(r->opt, r->path, ":%zu: a header again, leaving out %s%s that line %zu's named: unknown "
 		         "from here on, so the log ends at line %zu", line_no, name, more, first,
 		         r->line[r->e->n - 1]);

@@ -305,6 +305,36 @@ header_series(eng_reader *r, int k, const char *const *labs, wc_error *err)
 	return WC_OK;
 }
 
+/* An engine the header names -- the `engine` / `dp_rank` labels of any
+ * column it reads, gauge or counter -- of which column c, every series
+ * of it labelled, has no series: that engine served, so c's sum over the
+ * engines is unknown, not the others' part (docs/formats/telemetry.md,
+ * "Missing cells"). Each column's first such engine is kept in
+ * e->engine_without, and the column is read as absent once the rows are
+ * in (data/engine_log_rows.c). A column without the labels is a server's
+ * whole count. Summed without it, a running gauge lacking one engine's
+ * column read that engine's requests as none, silently. */
+static void
+header_engines_without(eng_reader *r)
+{
+	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
+		int read = 0, whole = 0;
+		for (size_t j = 0; j < r->n_read; j++)
+			if (r->read[j].col == c) {
+				read = 1;
+				whole |= !r->read[j].engine[0];
+			}
+		for (size_t k = 0; read && !whole && !r->e->engine_without[c][0] && k < r->n_read; k++) {
+			const char *engine = r->read[k].engine;
+			size_t j = 0;
+			while (j < r->n_read && !(r->read[j].col == c && strcmp(r->read[j].engine, engine) == 0))
+				j++;
+			if (engine[0] && j == r->n_read)
+				snprintf(r->e->engine_without[c], sizeof r->e->engine_without[c], "%s", engine);
+		}
+	}
+}
+
 size_t
 wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_old, char *name, size_t size)
 {
@@ -431,8 +461,8 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 	}
 	if (rc == WC_OK)
 		rc = field_counters(r, k, labs, line_no, err);
-	if (rc == WC_OK)
-		rc = header_series(r, k, labs, err);
+	if (rc == WC_OK && (rc = header_series(r, k, labs, err)) == WC_OK)
+		header_engines_without(r);
 	free(store);
 	if (rc != WC_OK)
 		return rc;

@@ -86,6 +86,15 @@ typedef struct {
 	                                * header carries ("vllm", "sglang",
 	                                * "tgi": wc_engine_info's name); NULL
 	                                * when none or several */
+	char engine_without[WC_ENG_COLUMNS][64]; /* an engine (its `engine`
+	                                * / `dp_rank` labels) a header names
+	                                * while column c, every series of it
+	                                * labelled, has none of it: the
+	                                * engines' sum (cache: mean) is
+	                                * unknown, the column read as absent,
+	                                * gauge or counter alike; "" none
+	                                * (docs/formats/telemetry.md,
+	                                * "Missing cells") */
 	const char *at_end[WC_ENG_COLUMNS]; /* the exported name of a counter
 	                                * read into the column that counts a
 	                                * request's work only when it finishes

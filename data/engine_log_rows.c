@@ -151,27 +151,27 @@ add_engines(wc_engine_log *e, wc__engine_counters *set)
 	}
 }
 
-/* An engine the header's counters name (their `engine` / `dp_rank`
- * labels) of which column c has no counter, when every counter of c is
- * labelled: that engine served, and what c counted on it is unknown
- * (docs/formats/telemetry.md, "Missing cells"). NULL when c has every
- * engine's, or an unlabelled counter (a server's whole count). */
-static const char *
-engine_without(const wc__engine_counters *set, wc_engine_column c)
+/* A column lacking an engine the header names (e->engine_without,
+ * data/engine_csv_header.c) is unknown, gauge or counter alike: that
+ * engine served, and its share is unknown, so the sum (the cache's mean)
+ * is too, not the others' part. Read as absent, said naming the
+ * engine's series (docs/formats/telemetry.md, "Missing cells"); added up
+ * without it, a running gauge read that engine's requests as none and a
+ * token counter half the tokens, silently. */
+static void
+unknown_sums(wc_engine_log *e, const char *path, const wc_telemetry_options *opt)
 {
-	for (size_t k = 0; k < set->n; k++)
-		if (set->s[k].col == c && !set->s[k].engine[0])
-			return NULL;
-	for (size_t k = 0; k < set->n; k++) {
-		size_t j = 0;
-		if (!set->s[k].engine[0])
+	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
+		char name[128];
+		if (!e->col[c] || !e->engine_without[c][0])
 			continue;
-		while (j < set->n && !(set->s[j].col == c && strcmp(set->s[j].engine, set->s[k].engine) == 0))
-			j++;
-		if (j == set->n)
-			return set->s[k].engine;
+		wc__warn(opt, path, ": %s has no column while that engine's other columns do: their %s is unknown, "
+		         "not a part; %s read as absent",
+		         wc__engine_series_name((wc_engine_column)c, e->engine_without[c], name, sizeof name),
+		         c == WC_ENG_CACHE_USAGE ? "mean" : "sum", wc_engine_column_name((wc_engine_column)c));
+		free(e->col[c]);
+		e->col[c] = NULL;
 	}
-	return NULL;
 }
 
 /* A counter left blank on the log's last rows is unknown after its last
@@ -237,17 +237,11 @@ late_counters(wc_engine_log *e, const wc__engine_counters *set, const char *path
 				none = none ? none : s;
 			any |= s->col == (wc_engine_column)c && s->first < e->n;
 		}
-		const char *gone = e->col[c] && any && !none ? engine_without(set, (wc_engine_column)c) : NULL;
-		if (e->col[c] && (!any || none || gone)) {
+		if (e->col[c] && (!any || none)) {
 			char name[128];
 			if (!any)
 				wc__warn(opt, path, ": %s has no value on any line (blank or NaN): unknown, not 0; read as "
 				         "absent", wc_engine_column_name((wc_engine_column)c));
-			else if (gone)
-				wc__warn(opt, path, ": %s has no column while that engine's other counters do: their sum "
-				         "is unknown, not a part; %s read as absent",
-				         wc__engine_series_name((wc_engine_column)c, gone, name, sizeof name),
-				         wc_engine_column_name((wc_engine_column)c));
 			else
 				wc__warn(opt, path, ": %s has no value on any line (blank or NaN) while the other engines "
 				         "count: their sum is unknown, not a part; %s read as absent",
@@ -333,6 +327,7 @@ wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line, cons
 		}
 	}
 	add_engines(e, set);
+	unknown_sums(e, path, opt);
 	late_counters(e, set, path, opt);
 	early_counters(e, set, path, opt);
 }

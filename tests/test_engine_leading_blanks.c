@@ -369,7 +369,7 @@ engine_column_missing(void)
 	if (!e)
 		return;
 	CHECK_CONTAINS(w.text, "dp_nocol.csv: generation_tokens_total{engine=\"1\"} has no column while that engine's "
-	               "other counters do: their sum is unknown, not a part; generation_tokens_total read as absent");
+	               "other columns do: their sum is unknown, not a part; generation_tokens_total read as absent");
 	CHECK(e->col[WC_ENG_GENERATION_TOKENS] == NULL);
 	CHECK_NEAR(wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1002.0) -
 	           wc_engine_value_at(e, WC_ENG_PROMPT_TOKENS, 1000.0), 8.0, 0);

@@ -361,7 +361,7 @@ main(void)
 	if (ingest(run, &nocol, &w)) {
 		const wc_ingest_row *g = &nocol.rows[0];
 		CHECK_CONTAINS(w.text, "generation_tokens_total{engine=\"1\"} has no column while that engine's other "
-		               "counters do: their sum is unknown, not a part");
+		               "columns do: their sum is unknown, not a part");
 		CHECK_NEAR(g->run.throughput_tok_s, 570.077, 0.005);
 		CHECK_NEAR(g->run.energy_per_token_j, 0.44102, 5e-5);
 		CHECK_NEAR(g->iterations, r->iterations, 0);

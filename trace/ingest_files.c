@@ -434,6 +434,13 @@ wc__ingest_build_load(run_ctx *rc, wc_error *err)
 		for (size_t k = 0; k < rc->ngrid; k++)
 			rc->grid_n[k] = NAN;
 		return WC_OK;
+	} else if (rc->eng && rc->eng->engine_without[WC_ENG_RUNNING][0]) {
+		/* the gauge read as absent: one engine's count is unknown, so
+		 * the sum is (docs/formats/telemetry.md, "Missing cells") */
+		return wc_error_set_path(err, WC_EINVAL, rc->engine_path,
+		                         ": no n(t): num_requests_running{%s} has no column while that engine's "
+		                         "others do: the running sum is unknown, and no request log; `ingest "
+		                         "--power-only` gives the power metrics", rc->eng->engine_without[WC_ENG_RUNNING]);
 	} else if (rc->eng) {
 		/* engine.csv was read: say that none of its columns is the
 		 * gauge, and the spellings read as one (docs/formats/telemetry.md,
