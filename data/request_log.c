@@ -6,35 +6,28 @@
  * that vLLM's benchmark_serving (--save-detailed) and powertrace-sim write
  * (`request_timestamps`, `ttfts`, `itls`, `input_lens`, `output_lens`), and
  * a plain CSV (`arrival_s,completion_s[,first_token_s,input_tokens,
- * output_tokens,errors,success]`) for any other tool.
+ * output_tokens,errors,success]`) for any other tool, read in
+ * data/request_log_csv.c with the checks both forms share, here.
  */
 #include "data_internal.h"
 #include "json_internal.h"
 #include "models/limits.h"
 #include "prom.h"
+#include "request_log_internal.h"
 #include "telemetry_internal.h"
 
 #include <jansson.h>
 #include <math.h>
 #include "models/grow.h"
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-#define REQ_MAX_FIELDS WC_REQUESTS_COLUMNS_MAX
-/* A request log spans one run: a time this far from the log's first
- * arrival (about four months) is in another unit or corrupt, not a
- * request of the run (a millisecond arrival on a later line was dropped
- * from the window without a word). */
-#define REQ_MAX_SPAN_S 1e7
 
 /* The token counts a request of the log may have: whole numbers from 0
  * (a prompt's: the consumer's minimum, when it sets one) to
  * WC_CAPACITY_MAX_TOKENS, or the consumer's own maximum when smaller
  * (docs/formats/telemetry.md, "Request logs"). */
-static void
-token_range(const wc_telemetry_options *opt, int input, double *lo, double *hi)
+void
+wc__request_log_token_range(const wc_telemetry_options *opt, int input, double *lo, double *hi)
 {
 	*lo = input && opt->min_input_tokens > 0 ? opt->min_input_tokens : 0.0;
 	*hi = opt->max_tokens > 0 && opt->max_tokens < WC_CAPACITY_MAX_TOKENS ? opt->max_tokens
@@ -43,11 +36,11 @@ token_range(const wc_telemetry_options *opt, int input, double *lo, double *hi)
 
 /* A token count: a whole number in the range; 12.5 is a cell of another
  * column (a latency mapped to it), not a count. */
-static int
-is_token_count(const wc_telemetry_options *opt, int input, double v)
+int
+wc__request_log_is_token_count(const wc_telemetry_options *opt, int input, double v)
 {
 	double lo, hi;
-	token_range(opt, input, &lo, &hi);
+	wc__request_log_token_range(opt, input, &lo, &hi);
 	return v >= lo && v <= hi && v == floor(v);
 }
 
@@ -58,8 +51,8 @@ is_token_count(const wc_telemetry_options *opt, int input, double v)
  * (docs/formats/telemetry.md, "Clocks and UTC offsets"). `path` then
  * `where` name the cell (":line:column" or ": /JSON/path"), the path
  * by the one rule for quoting it (docs/architecture.md, "Errors"). */
-static int
-other_unit(double t, const char *path, const char *where, wc_error *err)
+int
+wc__request_log_other_unit(double t, const char *path, const char *where, wc_error *err)
 {
 	char why[160];
 	if (wc_prom_time_other_unit(t, why, sizeof why))
@@ -72,8 +65,8 @@ other_unit(double t, const char *path, const char *where, wc_error *err)
  * in one warning -- one rule for requests.json's `errors` and
  * requests.csv's `errors` and `success` (docs/formats/telemetry.md,
  * "Request logs"). */
-static void
-warn_failed(const char *path, const wc_telemetry_options *opt, size_t failed, size_t n)
+void
+wc__request_log_warn_failed(const char *path, const wc_telemetry_options *opt, size_t failed, size_t n)
 {
 	if (failed)
 		wc__warn(opt, path, ": %zu of %zu requests failed (their 'errors' entry says why, or 'success' is "
@@ -93,8 +86,8 @@ wc_request_log_free(wc_request_log *log)
 	free(log);
 }
 
-static wc_request_log *
-log_alloc(size_t cap)
+wc_request_log *
+wc__request_log_alloc(size_t cap)
 {
 	wc_request_log *log = calloc(1, sizeof *log);
 	if (!log)
@@ -278,7 +271,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	if ((rc = find_arrays(root, path, &ra, err)) != WC_OK)
 		goto done;
 	size_t n = ra.n;
-	if (!(log = log_alloc(n))) {
+	if (!(log = wc__request_log_alloc(n))) {
 		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		goto done;
 	}
@@ -294,7 +287,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 			continue;
 		char where[128];
 		snprintf(where, sizeof where, ": /%s/%zu", ra.arr_key, i);
-		if ((rc = other_unit(num_at(ra.arr, i), path, where, err)) != WC_OK)
+		if ((rc = wc__request_log_other_unit(num_at(ra.arr, i), path, where, err)) != WC_OK)
 			goto done;
 		break;
 	}
@@ -313,12 +306,12 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		}
 		/* a count no request has is named at its entry, not later at an
 		 * index of the sorted arrivals */
-		int bad_in = !isnan(in_len) && !is_token_count(opt, 1, in_len);
-		if (bad_in || (!isnan(out_len) && !is_token_count(opt, 0, out_len))) {
+		int bad_in = !isnan(in_len) && !wc__request_log_is_token_count(opt, 1, in_len);
+		if (bad_in || (!isnan(out_len) && !wc__request_log_is_token_count(opt, 0, out_len))) {
 			/* the value in full: %g rounds 44.0000001 to a whole 44 */
 			char num[32];
 			double lo, hi;
-			token_range(opt, bad_in, &lo, &hi);
+			wc__request_log_token_range(opt, bad_in, &lo, &hi);
 			rc = wc_error_set_path(err, WC_EPARSE, path, ": /%s/%zu: %s is no token count (a whole number, %g to %g)",
 			                  bad_in ? "input_lens" : "output_lens", i,
 			                  wc_num_text(num, bad_in ? in_len : out_len), lo, hi);
@@ -341,7 +334,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	}
 	if (nonfinite)
 		wc__warn(opt, path, ": %zu NaN or Infinity values (Python's JSON) read as unknown", nonfinite);
-	warn_failed(path, opt, failed, n);
+	wc__request_log_warn_failed(path, opt, failed, n);
 	if (skipped)
 		wc__warn(opt, path, ": %zu of %zu requests have no usable timing; left out", skipped, n);
 	if (skipped > 0 && (double)skipped > opt->max_bad_fraction * (double)n) {
@@ -362,207 +355,6 @@ done:
 	return rc;
 }
 
-/* ------------------------------------------------------------------- CSV */
-
-enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_ERRORS, RC_SUCCESS, RC_COUNT };
-/* The last two are text: a load generator's failure flags. */
-static const char *const csv_names[RC_COUNT] = { "arrival_s", "completion_s", "first_token_s",
-	                                         "input_tokens", "output_tokens", "errors", "success" };
-
-/* A line naming `arrival_s` is a header. */
-static int
-is_header(wc__csv_field *f, int nf)
-{
-	for (int i = 0; i < nf; i++)
-		if (strcmp(f[i].text, csv_names[RC_ARRIVAL]) == 0)
-			return 1;
-	return 0;
-}
-
-/* Find the CSV's columns (col[c] = -1 when absent); arrival and
- * completion are required. */
-static int
-csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int *col, wc_error *err)
-{
-	for (int c = 0; c < RC_COUNT; c++) {
-		col[c] = -1;
-		for (int i = 0; i < nf; i++)
-			if (strcmp(f[i].text, csv_names[c]) == 0)
-				col[c] = i;
-	}
-	if (col[RC_ARRIVAL] < 0 || col[RC_COMPLETION] < 0)
-		return wc_error_set_path(err, WC_EPARSE, path, ":%zu: header needs 'arrival_s' and 'completion_s'", line_no);
-	return WC_OK;
-}
-
-/* A data line's values (NAN for absent optional ones; v[RC_ERRORS] 1
- * when the request failed: a non-empty `errors`, a false `success`); 0
- * after reporting a bad line. */
-static int
-csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v)
-{
-	for (int c = 0; c < RC_COUNT; c++) {
-		v[c] = NAN;
-		if (col[c] < 0)
-			continue;
-		size_t fl = strlen(f[col[c]].text);
-		const char *s = wc__trim(f[col[c]].text, &fl);
-		if (c == RC_ERRORS) {
-			v[RC_ERRORS] = fl > 0;
-			continue;
-		}
-		if (c == RC_SUCCESS) {
-			int no = (fl == 5 && strncasecmp(s, "false", 5) == 0) || (fl == 1 && s[0] == '0');
-			if (!no && !(fl == 4 && strncasecmp(s, "true", 4) == 0) && !(fl == 1 && s[0] == '1')) {
-				wc__bad_line(bad, line_no, "success: expected True or False, got '%.*s'",
-				             (int)(fl > 40 ? 40 : fl), s);
-				return 0;
-			}
-			v[RC_ERRORS] = v[RC_ERRORS] == 1 || no;
-			continue;
-		}
-		/* blank, N/A or NaN (Python's csv writer): unknown, as a JSON
-		 * null (docs/formats/telemetry.md, "Missing cells") */
-		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
-			continue;
-		if (wc__parse_number(s, fl, &v[c]) != 0) {
-			wc__bad_cell(bad, line_no, f[col[c]].column, "%s: expected a number, got '%.*s'", csv_names[c],
-			             (int)(fl > 40 ? 40 : fl), s);
-			return 0;
-		}
-		if ((c == RC_INPUT || c == RC_OUTPUT) && !is_token_count(bad->opt, c == RC_INPUT, v[c])) {
-			/* the cell as written: %g rounds 44.0000001 to a whole 44 */
-			double lo, hi;
-			token_range(bad->opt, c == RC_INPUT, &lo, &hi);
-			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %.*s is no token count (a whole number, %g "
-			             "to %g)", csv_names[c], (int)(fl > 40 ? 40 : fl), s, lo, hi);
-			return 0;
-		}
-	}
-	return 1;
-}
-
-/* Room for one more request in every array of the log. */
-static int
-log_reserve(wc_request_log *log, size_t *cap, const char *path, wc_error *err)
-{
-	if (log->n < *cap)
-		return WC_OK;
-	size_t nc = wc_next_capacity(*cap, *cap + 1, 1024, SIZE_MAX);
-	double **arrs[5] = { &log->arrival, &log->first_token, &log->completion,
-		             &log->input_tokens, &log->output_tokens };
-	for (int k = 0; k < 5; k++) {
-		double *nb = nc ? wc_resize_array(*arrs[k], nc, sizeof(double)) : NULL;
-		if (!nb)
-			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
-		*arrs[k] = nb;
-	}
-	*cap = nc;
-	return WC_OK;
-}
-
-static int
-read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out, wc_error *err)
-{
-	wc__line_reader lr;
-	wc__bad_lines bad = { .path = path, .opt = opt };
-	wc__csv_field f[REQ_MAX_FIELDS];
-	wc_request_log *log = NULL;
-	int col[RC_COUNT], n_cols = 0, header = 0, rc;
-	size_t cap = 0, data_lines = 0, failed = 0;
-	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
-		return rc;
-	if (!(log = log_alloc(1024))) {
-		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
-		goto done;
-	}
-	cap = 1024;
-	const char *reason = NULL;
-	int nf;
-	while ((nf = wc__lr_next_record(&lr, &bad, header, &data_lines, f, REQ_MAX_FIELDS, &reason,
-	                                err)) != 0) {
-		if (nf < 0 && nf != WC__CSV_BAD) {
-			rc = nf;
-			goto done;
-		}
-		if (!header) {
-			if ((rc = csv_header(path, lr.line_no, f, nf, col, err)) != WC_OK)
-				goto done;
-			n_cols = nf;
-			header = 1;
-			continue;
-		}
-		data_lines++;
-		if (nf > 0 && is_header(f, nf)) {
-			/* a header again (a logger restarted, appending): not a data
-			 * line; other columns or order re-map the lines after it */
-			int was[RC_COUNT], n_was = n_cols, same;
-			memcpy(was, col, sizeof was);
-			data_lines--;
-			if ((rc = csv_header(path, lr.line_no, f, nf, col, err)) != WC_OK)
-				goto done;
-			n_cols = nf;
-			same = n_was == n_cols && memcmp(was, col, sizeof was) == 0;
-			if (!same)
-				wc__warn(opt, path, ":%zu: a header again, naming other columns or another order than the "
-				         "first: the lines after it are read by it", lr.line_no);
-			continue;
-		}
-		if (nf != n_cols) {
-			if (nf == WC__CSV_BAD)
-				wc__bad_line(&bad, lr.line_no, "%s", reason);
-			else
-				wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
-			continue;
-		}
-		double v[RC_COUNT];
-		if (!csv_values(&bad, lr.line_no, f, col, v))
-			continue;
-		if (v[RC_ERRORS] == 1) {
-			failed++;
-			continue;
-		}
-		if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
-			wc__bad_line(&bad, lr.line_no, "completion before arrival");
-			continue;
-		}
-		if (log->n == 0) {
-			char where[64];
-			snprintf(where, sizeof where, ":%zu:%d", lr.line_no, f[col[RC_ARRIVAL]].column);
-			if ((rc = other_unit(v[RC_ARRIVAL], path, where, err)) != WC_OK)
-				goto done;
-		} else {
-			double first = log->arrival[0] - opt->epoch_offset_s;
-			int c = fabs(v[RC_ARRIVAL] - first) > REQ_MAX_SPAN_S ? RC_ARRIVAL
-			        : v[RC_COMPLETION] - v[RC_ARRIVAL] > REQ_MAX_SPAN_S ? RC_COMPLETION : -1;
-			if (c >= 0) {
-				wc__bad_line(&bad, lr.line_no, "%s: %.17g is %.3g s from the log's first arrival: another "
-				             "unit than seconds?", csv_names[c], v[c], fabs(v[c] - first));
-				continue;
-			}
-		}
-		if ((rc = log_reserve(log, &cap, path, err)) != WC_OK)
-			goto done;
-		size_t k = log->n++;
-		log->arrival[k] = v[RC_ARRIVAL] + opt->epoch_offset_s;
-		log->completion[k] = v[RC_COMPLETION] + opt->epoch_offset_s;
-		log->first_token[k] = v[RC_FIRST] + opt->epoch_offset_s;
-		log->input_tokens[k] = v[RC_INPUT];
-		log->output_tokens[k] = v[RC_OUTPUT];
-	}
-	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
-		goto done;
-	warn_failed(path, opt, failed, data_lines);
-	wc__request_log_warn_repeats(log, path, opt);
-	wc__request_log_count_missing(log, col[RC_INPUT] >= 0, col[RC_OUTPUT] >= 0);
-	*out = log;
-	log = NULL;
-done:
-	wc_request_log_free(log);
-	wc__lr_close(&lr);
-	return rc;
-}
-
 int
 wc_request_log_read(const char *path, const wc_telemetry_options *opt, wc_request_log **out,
                     wc_error *err)
@@ -576,7 +368,7 @@ wc_request_log_read(const char *path, const wc_telemetry_options *opt, wc_reques
 		opt = &defaults;
 	size_t plen = strlen(path);
 	if (plen >= 4 && strcmp(path + plen - 4, ".csv") == 0)
-		return read_csv(path, opt, out, err);
+		return wc__request_log_read_csv(path, opt, out, err);
 	if ((rc = wc_read_file(path, WC_REQUEST_LOG_MAX_BYTES, &buf, &len, err)) != WC_OK)
 		return rc;
 	rc = wc_request_log_read_json_buffer(buf, len, path, opt, out, err);

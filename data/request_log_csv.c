@@ -1,0 +1,226 @@
+/*
+ * requests.csv, a per-request log in a plain CSV
+ * (`arrival_s,completion_s[,first_token_s,input_tokens,output_tokens,
+ * errors,success]`) for any load generator: read line by line through the
+ * telemetry line reader, its bad lines named file:line:column as the other
+ * telemetry CSVs' are (docs/formats/telemetry.md, "Request logs", "Bad
+ * lines"). The JSON form and the checks both forms share are in
+ * data/request_log.c.
+ */
+#include "data_internal.h"
+#include "request_log_internal.h"
+#include "telemetry_internal.h"
+
+#include <math.h>
+#include "models/grow.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define REQ_MAX_FIELDS WC_REQUESTS_COLUMNS_MAX
+/* A request log spans one run: a time this far from the log's first
+ * arrival (about four months) is in another unit or corrupt, not a
+ * request of the run (a millisecond arrival on a later line was dropped
+ * from the window without a word). */
+#define REQ_MAX_SPAN_S 1e7
+
+enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_ERRORS, RC_SUCCESS, RC_COUNT };
+/* The last two are text: a load generator's failure flags. */
+static const char *const csv_names[RC_COUNT] = { "arrival_s", "completion_s", "first_token_s",
+	                                         "input_tokens", "output_tokens", "errors", "success" };
+
+/* A line naming `arrival_s` is a header. */
+static int
+is_header(wc__csv_field *f, int nf)
+{
+	for (int i = 0; i < nf; i++)
+		if (strcmp(f[i].text, csv_names[RC_ARRIVAL]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Find the CSV's columns (col[c] = -1 when absent); arrival and
+ * completion are required. */
+static int
+csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int *col, wc_error *err)
+{
+	for (int c = 0; c < RC_COUNT; c++) {
+		col[c] = -1;
+		for (int i = 0; i < nf; i++)
+			if (strcmp(f[i].text, csv_names[c]) == 0)
+				col[c] = i;
+	}
+	if (col[RC_ARRIVAL] < 0 || col[RC_COMPLETION] < 0)
+		return wc_error_set_path(err, WC_EPARSE, path, ":%zu: header needs 'arrival_s' and 'completion_s'", line_no);
+	return WC_OK;
+}
+
+/* A data line's values (NAN for absent optional ones; v[RC_ERRORS] 1
+ * when the request failed: a non-empty `errors`, a false `success`); 0
+ * after reporting a bad line. */
+static int
+csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v)
+{
+	for (int c = 0; c < RC_COUNT; c++) {
+		v[c] = NAN;
+		if (col[c] < 0)
+			continue;
+		size_t fl = strlen(f[col[c]].text);
+		const char *s = wc__trim(f[col[c]].text, &fl);
+		if (c == RC_ERRORS) {
+			v[RC_ERRORS] = fl > 0;
+			continue;
+		}
+		if (c == RC_SUCCESS) {
+			int no = (fl == 5 && strncasecmp(s, "false", 5) == 0) || (fl == 1 && s[0] == '0');
+			if (!no && !(fl == 4 && strncasecmp(s, "true", 4) == 0) && !(fl == 1 && s[0] == '1')) {
+				wc__bad_line(bad, line_no, "success: expected True or False, got '%.*s'",
+				             (int)(fl > 40 ? 40 : fl), s);
+				return 0;
+			}
+			v[RC_ERRORS] = v[RC_ERRORS] == 1 || no;
+			continue;
+		}
+		/* blank, N/A or NaN (Python's csv writer): unknown, as a JSON
+		 * null (docs/formats/telemetry.md, "Missing cells") */
+		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
+			continue;
+		if (wc__parse_number(s, fl, &v[c]) != 0) {
+			wc__bad_cell(bad, line_no, f[col[c]].column, "%s: expected a number, got '%.*s'", csv_names[c],
+			             (int)(fl > 40 ? 40 : fl), s);
+			return 0;
+		}
+		if ((c == RC_INPUT || c == RC_OUTPUT) && !wc__request_log_is_token_count(bad->opt, c == RC_INPUT, v[c])) {
+			/* the cell as written: %g rounds 44.0000001 to a whole 44 */
+			double lo, hi;
+			wc__request_log_token_range(bad->opt, c == RC_INPUT, &lo, &hi);
+			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %.*s is no token count (a whole number, %g "
+			             "to %g)", csv_names[c], (int)(fl > 40 ? 40 : fl), s, lo, hi);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Room for one more request in every array of the log. */
+static int
+log_reserve(wc_request_log *log, size_t *cap, const char *path, wc_error *err)
+{
+	if (log->n < *cap)
+		return WC_OK;
+	size_t nc = wc_next_capacity(*cap, *cap + 1, 1024, SIZE_MAX);
+	double **arrs[5] = { &log->arrival, &log->first_token, &log->completion,
+		             &log->input_tokens, &log->output_tokens };
+	for (int k = 0; k < 5; k++) {
+		double *nb = nc ? wc_resize_array(*arrs[k], nc, sizeof(double)) : NULL;
+		if (!nb)
+			return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+		*arrs[k] = nb;
+	}
+	*cap = nc;
+	return WC_OK;
+}
+
+int
+wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_request_log **out, wc_error *err)
+{
+	wc__line_reader lr;
+	wc__bad_lines bad = { .path = path, .opt = opt };
+	wc__csv_field f[REQ_MAX_FIELDS];
+	wc_request_log *log = NULL;
+	int col[RC_COUNT], n_cols = 0, header = 0, rc;
+	size_t cap = 0, data_lines = 0, failed = 0;
+	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
+		return rc;
+	if (!(log = wc__request_log_alloc(1024))) {
+		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+		goto done;
+	}
+	cap = 1024;
+	const char *reason = NULL;
+	int nf;
+	while ((nf = wc__lr_next_record(&lr, &bad, header, &data_lines, f, REQ_MAX_FIELDS, &reason,
+	                                err)) != 0) {
+		if (nf < 0 && nf != WC__CSV_BAD) {
+			rc = nf;
+			goto done;
+		}
+		if (!header) {
+			if ((rc = csv_header(path, lr.line_no, f, nf, col, err)) != WC_OK)
+				goto done;
+			n_cols = nf;
+			header = 1;
+			continue;
+		}
+		data_lines++;
+		if (nf > 0 && is_header(f, nf)) {
+			/* a header again (a logger restarted, appending): not a data
+			 * line; other columns or order re-map the lines after it */
+			int was[RC_COUNT], n_was = n_cols, same;
+			memcpy(was, col, sizeof was);
+			data_lines--;
+			if ((rc = csv_header(path, lr.line_no, f, nf, col, err)) != WC_OK)
+				goto done;
+			n_cols = nf;
+			same = n_was == n_cols && memcmp(was, col, sizeof was) == 0;
+			if (!same)
+				wc__warn(opt, path, ":%zu: a header again, naming other columns or another order than the "
+				         "first: the lines after it are read by it", lr.line_no);
+			continue;
+		}
+		if (nf != n_cols) {
+			if (nf == WC__CSV_BAD)
+				wc__bad_line(&bad, lr.line_no, "%s", reason);
+			else
+				wc__bad_line(&bad, lr.line_no, "expected %d fields, found %d", n_cols, nf);
+			continue;
+		}
+		double v[RC_COUNT];
+		if (!csv_values(&bad, lr.line_no, f, col, v))
+			continue;
+		if (v[RC_ERRORS] == 1) {
+			failed++;
+			continue;
+		}
+		if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
+			wc__bad_line(&bad, lr.line_no, "completion before arrival");
+			continue;
+		}
+		if (log->n == 0) {
+			char where[64];
+			snprintf(where, sizeof where, ":%zu:%d", lr.line_no, f[col[RC_ARRIVAL]].column);
+			if ((rc = wc__request_log_other_unit(v[RC_ARRIVAL], path, where, err)) != WC_OK)
+				goto done;
+		} else {
+			double first = log->arrival[0] - opt->epoch_offset_s;
+			int c = fabs(v[RC_ARRIVAL] - first) > REQ_MAX_SPAN_S ? RC_ARRIVAL
+			        : v[RC_COMPLETION] - v[RC_ARRIVAL] > REQ_MAX_SPAN_S ? RC_COMPLETION : -1;
+			if (c >= 0) {
+				wc__bad_line(&bad, lr.line_no, "%s: %.17g is %.3g s from the log's first arrival: another "
+				             "unit than seconds?", csv_names[c], v[c], fabs(v[c] - first));
+				continue;
+			}
+		}
+		if ((rc = log_reserve(log, &cap, path, err)) != WC_OK)
+			goto done;
+		size_t k = log->n++;
+		log->arrival[k] = v[RC_ARRIVAL] + opt->epoch_offset_s;
+		log->completion[k] = v[RC_COMPLETION] + opt->epoch_offset_s;
+		log->first_token[k] = v[RC_FIRST] + opt->epoch_offset_s;
+		log->input_tokens[k] = v[RC_INPUT];
+		log->output_tokens[k] = v[RC_OUTPUT];
+	}
+	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
+		goto done;
+	wc__request_log_warn_failed(path, opt, failed, data_lines);
+	wc__request_log_warn_repeats(log, path, opt);
+	wc__request_log_count_missing(log, col[RC_INPUT] >= 0, col[RC_OUTPUT] >= 0);
+	*out = log;
+	log = NULL;
+done:
+	wc_request_log_free(log);
+	wc__lr_close(&lr);
+	return rc;
+}
