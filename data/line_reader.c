@@ -466,7 +466,7 @@ wc__lr_header_too_long(const wc__line_reader *lr, const char *path, wc_error *er
 	 * every series as a column passes it (docs/formats/telemetry.md,
 	 * "Bad lines"). */
 	return wc_error_set_path(err, WC_EPARSE, path, ":%zu:%d: header line longer than %d bytes: " HEADER_WAY_OUT "%s",
-	                         lr->line_no, WC_TELEMETRY_LINE_MAX + 1, WC_TELEMETRY_LINE_MAX,
+	                         lr->line_no, WC__LINE_MAX_COLUMN, WC_TELEMETRY_LINE_MAX,
 	                         lr->long_header_hint ? lr->long_header_hint : "");
 }
 
@@ -492,7 +492,8 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 			if (!header_seen)
 				return wc__lr_header_too_long(lr, bad->path, err);
 			(*data_lines)++;
-			wc__bad_line(bad, lr->line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
+			wc__bad_cell(bad, lr->line_no, WC__LINE_MAX_COLUMN, "line longer than %d bytes",
+			             WC_TELEMETRY_LINE_MAX);
 			continue;
 		}
 		size_t tl = len;

@@ -487,7 +487,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 				goto done;
 			}
 			info->data_lines++;
-			wc__bad_line(&rd->bad, lr.line_no, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
+			wc__bad_cell(&rd->bad, lr.line_no, WC__LINE_MAX_COLUMN, "line longer than %d bytes", WC_TELEMETRY_LINE_MAX);
 			/* still a GPU's row: it keeps its place in the sweep */
 			nv_row bad_row = { .t = NAN, .watts = NAN, .ok = 0 };
 			if ((rc = wc__nv_take_row(rd, &bad_row, lr.line_no)) != WC_OK)

@@ -55,6 +55,10 @@ void wc__lr_close(wc__line_reader *r);
  *  end, -1 on a read error. A line longer than WC_TELEMETRY_LINE_MAX is
  *  skipped whole and returned as "" with *too_long = 1. */
 int wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long);
+/** The column a line longer than WC_TELEMETRY_LINE_MAX is named at, the
+ *  byte where it passes the limit, header or data line: one rule for
+ *  every reader (docs/formats/telemetry.md, "Bad lines"). */
+#define WC__LINE_MAX_COLUMN (WC_TELEMETRY_LINE_MAX + 1)
 /** WC_EPARSE: the header, line r->line_no of `path`, is longer than
  *  WC_TELEMETRY_LINE_MAX; the message says what to do, with the file's
  *  long_header_hint. The one wording for every line reader. */

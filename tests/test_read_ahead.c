@@ -108,7 +108,7 @@ main(void)
 	/* The same warnings, line numbers included (the path aside). */
 	char *named = replace_all(rf.err, path, "-");
 	CHECK(strcmp(named, rs.err) == 0);
-	CHECK_CONTAINS(rs.err, "-:702: line longer than 4096 bytes");
+	CHECK_CONTAINS(rs.err, "-:702:4097: line longer than 4096 bytes");
 	free(named);
 	run_result_free(&rf);
 	run_result_free(&rs);
