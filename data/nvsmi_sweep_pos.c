@@ -328,15 +328,15 @@ periodic_count(const nv_reader *rd)
  * spread evenly over the sampling interval (8 rows 6.25 ms apart every
  * 50 ms) is regular at every lag, the count's too, and was read 2 rows
  * at a time, -55 % with no warning. Timing alone cannot say how many rows
- * such a sweep has, so whatever the spacing the log is refused when
- * (a) each GPU of the count would come again sooner than
- * WC_NVSMI_SWEEP_TOL_S (the median lag-G difference; no logger sweeps that
- * fast, as a GPU's index again that soon is another node's in
- * nvsmi_first.c), or (b) with G >= 2, the rows lie evenly: the lag-1
- * differences agree (lag_regular, 90 %) at the period over G, so no pause
- * between sweeps of G shows. A pause of a third of the spacing (8 rows 6
- * ms apart every 50 ms) shows (docs/formats/telemetry.md, "GPU count from
- * the timestamps"). */
+ * such a sweep has, so whatever the spacing the log is refused when,
+ * with G >= 2, the rows lie evenly: the lag-1 differences agree
+ * (lag_regular, 90 %) at the period over G, so no pause between sweeps
+ * of G shows. A pause of a third of the spacing (8 rows 6 ms apart every
+ * 50 ms) shows, and so do a sweep's rows at one timestamp, however fast
+ * the logger (-lms 20 reads: a refusal of a GPU coming again within
+ * 40 ms was tried and taken back the same day, as nvidia-smi samples
+ * that fast when asked; docs/formats/telemetry.md, "GPU count from the
+ * timestamps"). */
 static int
 refuse_unseen_sweeps(nv_reader *rd)
 {
@@ -347,11 +347,7 @@ refuse_unseen_sweeps(nv_reader *rd)
 		(void)lag_regular(rd, (size_t)g, &period); /* only its median */
 	if (isnan(period))
 		return WC_OK;
-	if (period < WC_NVSMI_SWEEP_TOL_S)
-		snprintf(fact, sizeof fact, "at %d GPU%s a sweep each would come again every %.1f ms, sooner than "
-		         "any logger sweeps (%.0f ms): a log of more GPUs?", g, g == 1 ? "" : "s", 1000.0 * period,
-		         1000.0 * WC_NVSMI_SWEEP_TOL_S);
-	else if (g >= 2 && lag_regular(rd, 1, &step) >= 0.9 && step > 0.0 &&
+	if (g >= 2 && lag_regular(rd, 1, &step) >= 0.9 && step > 0.0 &&
 	         fabs(period / g - step) <= fmax(NV_LAG_TOL_S, 0.02 * step))
 		snprintf(fact, sizeof fact, "the rows lie evenly, %.1f ms apart, so no sweep of the %d GPUs given "
 		         "shows: a log of more GPUs, or of fewer?", 1000.0 * step, g);

@@ -7,9 +7,8 @@
  * with no warning: a real TP 2 run with 6 idle GPUs 187.6 W for its
  * 420.2 W (docs/formats/telemetry.md, "GPU count from the timestamps").
  * Timing alone cannot say how many rows such a sweep has: it is refused
- * when the count given would have each GPU come again sooner than any
- * logger sweeps (40 ms), or, that slow, when the rows lie evenly; logs
- * whose sweeps show in the timestamps still read.
+ * when the rows lie evenly; logs whose sweeps show in the timestamps
+ * still read, however fast the logger (-lms 20).
  */
 #include "data/nvsmi.h"
 #include "tests/support/support.h"
@@ -82,18 +81,26 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("nvsmi_even_rows");
-	/* 8 rows 6.25 ms apart every 50 ms, +-0.5 ms: at 2 a sweep each GPU
-	 * would come again every 12.5 ms (read 2 rows at a time before, with
-	 * no warning) */
+	/* 8 rows 6.25 ms apart every 50 ms, +-0.5 ms (read 2 rows at a time
+	 * before, with no warning) */
 	char *p = even_log(dir, "n8.csv", 8, 6250, 50000, 500);
-	check_log(p, 2, "at 2 GPUs a sweep each would come again every 1", 0);
+	check_log(p, 2, "the rows lie evenly, 6.0 ms apart", 0);
 	free(p);
 	/* 10 rows 5 ms apart every 50 ms; 8 rows 10 ms apart every 80 ms */
 	p = even_log(dir, "n10.csv", 10, 5000, 50000, 500);
-	check_log(p, 2, "sooner than any logger sweeps (40 ms)", 0);
+	check_log(p, 2, "the rows lie evenly, 5.0 ms apart", 0);
 	free(p);
 	p = even_log(dir, "n8s.csv", 8, 10000, 80000, 0);
-	check_log(p, 2, "every 20.0 ms, sooner than any logger sweeps", 0);
+	check_log(p, 2, "the rows lie evenly, 10.0 ms apart", 0);
+	free(p);
+	/* a fast logger (-lms 20) whose sweeps show reads: 1 GPU every 20 ms,
+	 * 2 rows at one time every 20 ms (refused as "sooner than any logger
+	 * sweeps" for a few hours) */
+	p = even_log(dir, "fast1.csv", 1, 0, 20000, 0);
+	check_log(p, 1, NULL, 300.0);
+	free(p);
+	p = even_log(dir, "fast2.csv", 2, 0, 20000, 0);
+	check_log(p, 2, NULL, 600.0);
 	free(p);
 	/* 4 rows 25 ms apart every 100 ms: 2 a sweep would be 50 ms, a
 	 * logger's, but the rows lie evenly, so no sweep of 2 shows (read

@@ -213,7 +213,7 @@ main(void)
 	/* start_times placed by the requests in flight, not by tokens. */
 	if (ingest(sgp, 0, &b, &w)) {
 		CHECK_CONTAINS(w.text, "(requests in flight against running + waiting");
-		CHECK_CONTAINS(w.text, "; sglang:generation_tokens_total counts at completion)");
+		CHECK_CONTAINS(w.text, "; sglang:generation_tokens_total counts at completion");
 		CHECK(!strstr(w.text, "generated tokens against"));
 	}
 	wc_ingest_result_clear(&b);

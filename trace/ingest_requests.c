@@ -100,7 +100,7 @@ wc__ingest_place_requests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 			         "the engine's at %+.3f s (%s: rms %.2f over %zu samples%s%s)",
 			         al.offset_s, al.tokens ? "generated tokens against generation_tokens_total"
 			                                : "requests in flight against running + waiting",
-			         al.rms, al.samples, edges, why);
+			         al.rms, al.samples, why, edges);
 			opt->warn(msg, opt->warn_payload);
 		}
 		warn_uncertain(rc, opt, &al);
