@@ -137,8 +137,8 @@ count_off_a_little(void)
  * earlier sessions too. 170: refused, naming the count the log covers
  * (it was kept with a warning, -41 % energy per step). 200, a whole
  * multiple of the period's count, is what a period of two steps would
- * count too: kept with the warning (docs/finetune.md, "A stated count
- * against the trace"). */
+ * count too: kept with a warning naming both readings (docs/finetune.md,
+ * "A stated count against the trace"). */
 static void
 last_session_alone(void)
 {
@@ -151,7 +151,9 @@ last_session_alone(void)
 	free(run);
 	run = folder("session-of-200", 100, 200, 216.0, 0.0);
 	CHECK_INT(ingest(run, err, sizeof err), 0);
-	CHECK_CONTAINS(err, "as train_runtime 216 s holds: a resumed run's last session alone? used as stated");
+	CHECK_CONTAINS(err, "session-of-200: steps: trainer_state.json gives 200 steps, 2 per period of the trace "
+	               "(1.999 s, 100 over 200 s, to 5.0 %, evaluations at training power out): steps of 1.000 s, or a "
+	               "resumed run's last session? used as stated: give steps.csv");
 	free(run);
 }
 

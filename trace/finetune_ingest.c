@@ -279,6 +279,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 		in->eval_s = c->state.eval_s;
 		in->n_evals = (size_t)c->state.n_evals;
 		in->state_steps = c->state.global_step;
+		in->state_max_steps = c->state.max_steps > 0 ? c->state.max_steps : NAN;
 		in->state_restarts = c->state.n_restarts;
 		/* a step going back from 130 to 110 (logged every 10) is a resume
 		 * from checkpoint-100 after a crash past 130: 30 steps run again,

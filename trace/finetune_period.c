@@ -25,7 +25,6 @@
 #include "trace/metrics.h"
 
 #define PERIOD_MULTIPLE_GAIN 0.05
-#define PERIOD_MULTIPLE_MAX 8
 
 /* The lag of the highest autocorrelation within 10 % of lag `k` (0 when
  * none is finite). */
@@ -277,7 +276,7 @@ static size_t
 whole_repeat(const double *acf, size_t max_lag, double k)
 {
 	size_t whole = 0;
-	for (int i = 1; i <= PERIOD_MULTIPLE_MAX && i * k <= (double)max_lag; i++) {
+	for (int i = 1; i <= WC_FT_PERIOD_MULTIPLE_MAX && i * k <= (double)max_lag; i++) {
 		size_t l = (size_t)llround(i * k);
 		if (l >= 1 && l <= max_lag && (whole == 0 || acf[l] > acf[whole]))
 			whole = l;
@@ -380,7 +379,7 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 		return rc;
 	}
 	double k = *out / g->dt;
-	size_t max_lag = (size_t)fmin(ceil(1.1 * PERIOD_MULTIPLE_MAX * k), fmin(WC_TRACE_PERIOD_MAX_S / g->dt, len / 2));
+	size_t max_lag = (size_t)fmin(ceil(1.1 * WC_FT_PERIOD_MULTIPLE_MAX * k), fmin(WC_TRACE_PERIOD_MAX_S / g->dt, len / 2));
 	double *acf = wc_alloc_array(max_lag + 1, sizeof *acf);
 	if (!acf) {
 		free(v);
@@ -396,7 +395,7 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 		double base = m ? acf[m] : NAN, off = -wc_trace_peak_shift(acf, max_lag, m);
 		double best = base + PERIOD_MULTIPLE_GAIN, top = base, q = k;
 		int pick = 1, div = fundamental(g, active_only, acf, max_lag, &q, 0, first);
-		for (int j = 2; div == 1 && m && j <= PERIOD_MULTIPLE_MAX && 1.1 * j * k <= (double)max_lag; j++) {
+		for (int j = 2; div == 1 && m && j <= WC_FT_PERIOD_MULTIPLE_MAX && 1.1 * j * k <= (double)max_lag; j++) {
 			size_t mj = peak_lag_near(acf, max_lag, j * k);
 			double r = mj ? wc_trace_peak_read(acf, max_lag, mj, off) : NAN;
 			if (r > best) {

@@ -62,7 +62,7 @@ clock_misfit(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, co
 	if (!(ts > 0))
 		return INFINITY;
 	if (out->period_clear)
-		sum = fabs(ts - out->period_s) * in->steps;
+		sum = fabs(ts - wc__ft_period_step_s(out)) * in->steps;
 	for (size_t i = 0; i < n; i++) {
 		int active = role[i] == FT_KEEP ? state[i] == 0 : !shown;
 		/* at training power the save's pause starts after it, or, saved
@@ -448,7 +448,7 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 	char why[96];
 	if (isfinite(out->runtime_steps) && in->state_steps > (1 + FT_RUNTIME_TOL) * out->runtime_steps)
 		snprintf(why, sizeof why, "train_runtime holds %.0f steps at the trace's %.3f-s period", out->runtime_steps,
-		         out->period_s);
+		         wc__ft_period_step_s(out));
 	else
 		snprintf(why, sizeof why, "log_history's steps go back");
 	if (off && out->resumed)
@@ -509,9 +509,10 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 	 * from a checkpoint reports the second session's time, which holds
 	 * fewer steps than global_step (a crash at 137 resumed from
 	 * checkpoint-100: 284 s for 200 steps of 2 s), and every resumed run
-	 * was told to check its clocks. */
+	 * was told to check its clocks. At the step the period reads: a
+	 * 13-s period of two 6.5-s steps read a complete run as a resume. */
 	if (out->period_clear && isfinite(in->train_runtime_s))
-		out->runtime_steps = in->train_runtime_s / out->period_s;
+		out->runtime_steps = in->train_runtime_s / wc__ft_period_step_s(out);
 	out->resumed = in->state_restarts > 0 ||
 	               (isfinite(out->runtime_steps) && in->state_steps > (1 + FT_RUNTIME_TOL) * out->runtime_steps);
 	if (in->n_evals == 0)

@@ -25,6 +25,99 @@ wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in)
 	return in->train_runtime_s > (1.0 + WC_FT_COUNT_MAX_DISAGREE) * (double)(g->k1 - g->k0) * g->dt ? 2 : 0;
 }
 
+/* The evaluations the state lists that the log reaches and the trace
+ * does not show as pauses, s, placed by steps of `step_s` of active time
+ * (those at training power, still in the active time); `shown` (may be
+ * NULL) receives how many it shows. */
+static double
+evals_hidden(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, double step_s, size_t *shown)
+{
+	double hidden = 0, clock_s = (double)c->na * g->dt;
+	size_t taken = (size_t)-1, n = 0;
+	for (size_t i = 0; i < in->n_evals; i++) {
+		double s = in->eval_at[i], len = in->eval_s[i], tau = s * step_s + hidden;
+		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0) || !(tau < clock_s))
+			continue;
+		size_t k = wc__ft_found_pause(g, c, tau, len, 0.5 * len, taken);
+		hidden += k == (size_t)-1 ? fmin(len, clock_s - tau) : 0.0;
+		n += k != (size_t)-1;
+		taken = k == (size_t)-1 ? taken : k;
+	}
+	if (shown)
+		*shown = n;
+	return hidden;
+}
+
+/* Whether `times` (a count over another) is a whole multiple of 2 or
+ * more, to what the period is known (`known`); `told`: one the period can
+ * tell from its neighbours, where nothing else says it (docs/finetune.md,
+ * "A stated count against the trace"). */
+static int
+is_multiple(double times, double known, int told)
+{
+	double k = round(times);
+	return k >= 2.0 && (!told || k * known < 0.5) && fabs(times - k) <= k * known;
+}
+
+/* Steps in the trace's clear period against a stated count
+ * (docs/finetune.md, "A stated count against the trace"): k when the
+ * count is k >= 2 times the period's (a period of k steps: steps that
+ * alternate, or sampled every second), -k when a k-th of it (a step of k
+ * periods: micro-steps of grad_accum), each reading with the state's
+ * evaluations at training power taken out at its own step; 0 neither, or
+ * the period's own count. Judged with them in, 2x A100 6.5-s steps read
+ * every second (a 13-s period) with six 40-s evaluations at 91 % of the
+ * training power counted 168 for 300, no multiple, and the complete run
+ * was refused as a resumed run's last session (9 of 20 seeds). */
+int
+wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out)
+{
+	ft_clock c;
+	if (!out->period_clear || !(in->steps >= 1))
+		return 0;
+	if (!wc__ft_clock_build(g, &c)) {
+		wc__ft_clock_free(&c);
+		return 0;
+	}
+	double clock_s = (double)c.na * g->dt, p = out->period_s, known = g->dt / p;
+	int found = 0, most = in->grad_accum > WC_FT_PERIOD_MULTIPLE_MAX ? in->grad_accum : WC_FT_PERIOD_MULTIPLE_MAX;
+	size_t shown_1, shown_k;
+	double one = (clock_s - evals_hidden(g, &c, in, p, &shown_1)) / p;
+	/* A reading that loses the pauses the period's own finds is not the
+	 * run's: near-idle evaluations put at the wrong steps are not found
+	 * and look like training power, and taking them out made a log cut
+	 * at 189 of 200 steps read as 100 periods of 2 steps. */
+	for (int k = 2; !found && fabs(in->steps / one - 1.0) > known && k <= most; k++) {
+		double by_k = (clock_s - evals_hidden(g, &c, in, p / k, &shown_k)) / p;
+		if (k <= WC_FT_PERIOD_MULTIPLE_MAX && shown_k >= shown_1 && is_multiple(in->steps / by_k, known, 1) &&
+		    round(in->steps / by_k) == k) {
+			found = k;
+			break;
+		}
+		double of_k = (clock_s - evals_hidden(g, &c, in, p * k, &shown_k)) / p;
+		/* a period of whole micro-steps divides a step's grad_accum,
+		 * which says it */
+		if (in->grad_accum % k == 0 && shown_k >= shown_1 && is_multiple(of_k / in->steps, known, 0) &&
+		    round(of_k / in->steps) == k)
+			found = -k;
+	}
+	wc__ft_clock_free(&c);
+	return found;
+}
+
+/* Whether a checkpoint's state was left behind by the run: its period
+ * counts `traced` steps, over WC_FT_COUNT_MAX_DISAGREE more than its
+ * global_step and within max_steps, which the Trainer does not step past
+ * (a final checkpoint-400/ of max_steps 400 whose 0.725-s micro-steps of
+ * grad_accum 4 counted 1600 was refused). */
+int
+wc__ft_went_on(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out, double traced)
+{
+	double known = g->dt / out->period_s;
+	return in->steps_at_save && traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps &&
+	       !(traced > (1 + known) * in->state_max_steps);
+}
+
 /* A trainer state's count against the steps the trace's own period
  * finds (docs/finetune.md, "A stated count against the trace"): the
  * evaluations it lists are taken out before the counts are weighed.
@@ -46,27 +139,21 @@ wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in)
  * power at its end, or a window well short of train_runtime) covers
  * fewer. Whether the count goes over (a checkpoint's) or under (a log
  * that ends short) what the trace holds beyond the refusal; the
- * evaluations' time left in the active time in evals_hidden_s. */
+ * evaluations' time left in the active time in evals_hidden_s. By the
+ * step the period reads (wc__ft_period_step_s). */
 int
 wc__ft_count_refused(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 {
 	ft_clock c;
-	double hidden = 0, clock_s = 0;
-	size_t taken = (size_t)-1;
+	double hidden = 0, clock_s = 0, step = wc__ft_period_step_s(out);
 	int built = wc__ft_clock_build(g, &c);
-	if (built)
+	if (built) {
 		clock_s = (double)c.na * g->dt;
-	for (size_t i = 0; built && i < in->n_evals; i++) {
-		double s = in->eval_at[i], len = in->eval_s[i], tau = s * out->period_s + hidden;
-		if (!(s >= 0.5 && s <= in->steps + 0.5 && len > 0) || !(tau < clock_s))
-			continue;
-		size_t k = wc__ft_found_pause(g, &c, tau, len, 0.5 * len, taken);
-		hidden += k == (size_t)-1 ? fmin(len, clock_s - tau) : 0.0;
-		taken = k == (size_t)-1 ? taken : k;
+		hidden = evals_hidden(g, &c, in, step, NULL);
 	}
-	double traced = (clock_s - hidden) / out->period_s;
+	double traced = (clock_s - hidden) / step;
 	wc__ft_clock_free(&c);
-	int over = in->steps_at_save && traced > (1 + WC_FT_COUNT_MAX_DISAGREE) * in->steps;
+	int over = wc__ft_went_on(g, in, out, traced);
 	int under = in->steps_source && strcmp(in->steps_source, "trainer_state") == 0 && wc__ft_log_ends_short(g, in) &&
 	            traced < (1 - g->dt / out->period_s) * in->steps;
 	if (!built || !(over || under))

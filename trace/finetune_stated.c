@@ -10,17 +10,6 @@
 
 #include "models/warnings.h"
 
-/* Whether `times` (the stated count over the period's) is a whole
- * multiple of 2 or more, to what the period is known (`known`): the
- * period may then be that many steps (docs/finetune.md, "Counting
- * steps"). */
-static int
-stated_is_multiple(double times, double known)
-{
-	double k = round(times);
-	return k >= 2.0 && fabs(times - k) <= k * known;
-}
-
 /* Whether the last train() call's train_runtime holds as many steps as
  * the trace counts, `traced`: a resumed run's last session alone, when
  * the state counts more (docs/finetune.md, "A stated count against the
@@ -56,7 +45,9 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	const char *give = in->steps_source && strcmp(in->steps_source, "manifest") == 0 ? "" : "finetune.steps or ";
 	if (!(fabs(ratio - 1.0) > known))
 		return WC_OK;
-	if (in->steps_at_save && ratio > 1.0 + WC_FT_COUNT_MAX_DISAGREE)
+	/* by the step the period reads: micro-steps of grad_accum are no
+	 * steps the run went on with (finetune_state_end.c) */
+	if (wc__ft_went_on(g, in, out, (out->active_s - out->evals_hidden_s) / wc__ft_period_step_s(out)))
 		return wc_error_set_path(err, WC_EINVAL, file,
 		                         " was saved at global_step %.0f, but the trace's step period %.3f s over "
 		                         "%.0f s%s gives %.0f steps: the run went on after that save; give finetune.steps "
@@ -93,10 +84,11 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		 * train() call's) holds as many steps as the log, global_step
 		 * the earlier sessions' too (-70 % energy per step for 60 of
 		 * 200; docs/finetune.md, "A stated count against the trace").
-		 * Not when global_step is a whole multiple of the period's count:
-		 * a period that is a multiple of the step agrees with
-		 * train_runtime by construction. */
-		else if (runtime_holds(out, traced) && !stated_is_multiple(1.0 / ratio, known))
+		 * Not when global_step is a whole multiple of the period's count
+		 * (out->period_steps): a period that is a multiple of the step
+		 * agrees with train_runtime by construction, and runtime_steps
+		 * is at the step it reads. */
+		else if (runtime_holds(out, traced) && out->period_steps < 2)
 			snprintf(why, sizeof why, "holds train_runtime's %.0f s (a resumed run's last session?)",
 			         in->train_runtime_s);
 		if (why[0])
@@ -106,6 +98,26 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 			                         "or a steps.csv",
 			                         in->steps, out->period_s, out->active_s - out->evals_hidden_s, traced,
 			                         100.0 * (ratio - 1.0), why, traced);
+	}
+	/* A period of k steps (steps that alternate, or sampled every
+	 * second), or a step of k periods (micro-steps): the count is told
+	 * by neither a resume nor a short log, with the evaluations at
+	 * training power out at that step (finetune_state_end.c) */
+	if (out->period_steps > 1) {
+		/* train_runtime agrees with either reading: a resumed session
+		 * of 1/k of the steps is told, not refused */
+		WC_WARN(out, "steps: %s gives %.0f steps, %d per period of the trace (%.3f s, %.0f over %.0f s, to %.1f "
+		        "%%, evaluations at training power out): steps of %.3f s%s used as stated: give steps.csv", file,
+		        in->steps, out->period_steps, out->period_s, traced, out->active_s, 100.0 * known,
+		        wc__ft_period_step_s(out), isfinite(in->train_runtime_s) ? ", or a resumed run's last session?" : ";");
+		return WC_OK;
+	}
+	if (out->period_steps < -1) {
+		WC_WARN(out, "steps: %s gives %.0f steps, the trace's period %.3f s %.0f over %.0f s of training, %d a "
+		        "step (to %.1f %%): micro-steps of grad_accum %d, not steps run again; used as stated: give "
+		        "steps.csv", file, in->steps, out->period_s, traced, out->active_s,
+		        -out->period_steps, 100.0 * known, in->grad_accum);
+		return WC_OK;
 	}
 	/* A count that already holds the steps a resume ran again (stated, or
 	 * the state's log_history going back) leaves the resume nothing to

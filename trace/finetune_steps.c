@@ -31,7 +31,8 @@ void
 wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
-	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = i->state_steps = i->state_run_steps = NAN;
+	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = i->state_steps = i->state_run_steps =
+	    i->state_max_steps = NAN;
 }
 
 /* Optimizer steps the row of step i ends: more than one when the log is
@@ -458,6 +459,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	out->period_clear = wc__ft_period_clear(&g, out->period_s, out->period_acf, repeat);
 	out->period_alt_s = note[0];
 	out->period_under_s = note[1];
+	out->period_steps = wc__ft_period_steps(&g, in, out);
 	if (logged_steps <= 0 && (rc = wc__ft_trainer_evals(&g, in, out, err)) != WC_OK)
 		goto done;
 	/* Without step times: with a save after every step the bursts are the

@@ -125,6 +125,8 @@ typedef struct {
 	const double *eval_s;          /* the step each follows and its eval_runtime, s; */
 	size_t n_evals;                /* placed in the trace (finetune_state.c) */
 	double state_steps;            /* the trainer state's global_step; NaN = none */
+	double state_max_steps;        /* its max_steps, which the Trainer does not step
+	                                * past; NaN = none */
 	int state_restarts;            /* its log_history's steps going back (a resumed run) */
 	double state_run_steps;        /* the steps it ran: global_step plus those a resume ran
 	                                * again (log_history, to a logging interval); NaN = none */
@@ -185,6 +187,9 @@ typedef struct {
 	double period_aliases_s[WC_FT_ALIASES]; /* steps the samples fold into more simply
 	                                * than the period (aliasing), shortest string first; NaN */
 	double period_repeat_s;        /* where the samples repeat exactly (0 none) */
+	int period_steps;              /* a stated count against the clear period: k >= 2 times
+	                                * its count (a period of k steps), -k a k-th of it (a step
+	                                * of k periods, micro-steps); 0 neither */
 	double steps;                  /* optimizer steps counted */
 	int warmup_steps;              /* leading slow steps left out (step times only) */
 	double energy_per_step_j;      /* active energy / steps */

@@ -58,6 +58,25 @@ int wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in);
  *  period is known to over a log that ends short (evals_hidden_s set;
  *  finetune_state_end.c). */
 int wc__ft_count_refused(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
+/** Steps in the trace's clear period against the stated count
+ *  `in->steps`, each reading with the state's evaluations at training
+ *  power out at its own step: k when the count is k >= 2 times the
+ *  period's (a period of k steps), -k when a k-th of it (micro-steps), 0
+ *  neither (finetune_state_end.c, docs/finetune.md "A stated count
+ *  against the trace"). */
+int wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out);
+/** Whether a checkpoint's state is left behind by a run that went on:
+ *  the period's count `traced` over WC_FT_COUNT_MAX_DISAGREE more than its
+ *  global_step, and not past max_steps (finetune_state_end.c). */
+int wc__ft_went_on(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out, double traced);
+/** The step the trace's period reads: the period over the steps it
+ *  holds (out->period_steps), or times the periods a step holds. */
+static inline double
+wc__ft_period_step_s(const wc_ft_steps_result *out)
+{
+	return out->period_steps > 1 ? out->period_s / out->period_steps
+	       : out->period_steps < -1 ? out->period_s * -out->period_steps : out->period_s;
+}
 /** Mark the bins outside [k0, k1) FT_OUTSIDE and those inside FT_ACTIVE,
  *  the power log's gaps left FT_GAP. */
 void wc__ft_mark_window(ft_grid *g);
@@ -76,6 +95,9 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
  *  (docs/finetune.md, "Counting steps"). */
 int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2],
                   size_t *repeat, wc_error *err);
+/** The longest multiple of the period that may replace it, and that a
+ *  stated count is read as (wc__ft_period_steps). */
+#define WC_FT_PERIOD_MULTIPLE_MAX 8
 /** Cycles of the period per fold window: enough for steps out of step to
  *  show, few enough to bound the search's work. */
 #define WC_FT_FOLD_CYCLES 16.0
