@@ -113,6 +113,20 @@ resumed(const char *dir, int own_log, double eval_s)
 		CHECK(fabs(e / STEP_J - 1) < 0.01);
 	}
 	CHECK(t != NULL);
+	/* The window warning's "by the trace" is the row's window_s, what
+	 * follows the last step (the trainer state's save and evaluation)
+	 * apart: it said 1483 s by the trace, 361 s of them after the last
+	 * step, for a window_s of 1122 (docs/finetune.md, "Window") */
+	if (t && !own_log) {
+		char *out = path_join(dir, "out.csv"), *csv = test_slurp(out), win[64], want[160];
+		test_csv_field(csv, "window_s", win, sizeof win);
+		snprintf(want, sizeof want, "window: training lasted %.0f s by the trace, ", strtod(win, NULL));
+		CHECK_CONTAINS(err, want);
+		CHECK_CONTAINS(err, " s of save and evaluation after the last step, train_runtime 120 s: a resumed run's "
+		               "last session (train_runtime holds 60 steps at the trace's 2.000-s period)");
+		free(csv);
+		free(out);
+	}
 	/* 100-s evaluations fit in the log but add up to more than
 	 * train_runtime, and log_history's steps never go back: the reason
 	 * is the sum, not re-run steps */

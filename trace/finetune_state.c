@@ -453,10 +453,12 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		snprintf(why, sizeof why, "log_history's steps go back");
 	if (off && out->resumed)
 		/* HF's train_runtime is the last train() call's: a resumed run's
-		 * last session. */
-		WC_WARN(out, "window: training lasted %.0f s by the trace, train_runtime %.0f s by the trainer state: a "
-		        "resumed run (%s), whose train_runtime covers its last session only", out->window_s + trailing,
-		        in->train_runtime_s, why);
+		 * last session. The trace's window apart from what follows the
+		 * last step, as below: 2371 s "by the trace" held 70 s of the
+		 * trainer state's save and evaluation, the row's window 2301 s. */
+		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
+		        "the last step, train_runtime %.0f s: a resumed run's last session (%s)",
+		        out->window_s, out->window_s + trailing, trailing, in->train_runtime_s, why);
 	else if (off && in->expected_eval_s >= in->train_runtime_s)
 		/* The evaluations of a train() call run inside its train_runtime;
 		 * more says eval_runtime is not this trace's (or lists a resumed
