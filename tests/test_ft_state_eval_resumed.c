@@ -122,8 +122,8 @@ resumed(const char *dir, int own_log, double eval_s)
 		test_csv_field(csv, "window_s", win, sizeof win);
 		snprintf(want, sizeof want, "window: training lasted %.0f s by the trace, ", strtod(win, NULL));
 		CHECK_CONTAINS(err, want);
-		CHECK_CONTAINS(err, " s of save and evaluation after the last step, train_runtime 120 s: a resumed run's "
-		               "last session (train_runtime holds 60 steps at the trace's 2.000-s period)");
+		CHECK_CONTAINS(err, " s of save and evaluation after the last step, train_runtime 120 s by the trainer "
+		               "state: a resumed run (train_runtime is its last session: 60 steps at 2.000 s)");
 		free(csv);
 		free(out);
 	}

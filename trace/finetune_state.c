@@ -447,7 +447,7 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 	          fabs(out->window_s + trailing - in->train_runtime_s) > FT_RUNTIME_TOL * in->train_runtime_s;
 	char why[96];
 	if (isfinite(out->runtime_steps) && in->state_steps > (1 + FT_RUNTIME_TOL) * out->runtime_steps)
-		snprintf(why, sizeof why, "train_runtime holds %.0f steps at the trace's %.3f-s period", out->runtime_steps,
+		snprintf(why, sizeof why, "train_runtime is its last session: %.0f steps at %.3f s", out->runtime_steps,
 		         wc__ft_period_step_s(out));
 	else
 		snprintf(why, sizeof why, "log_history's steps go back");
@@ -457,7 +457,7 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		 * last step, as below: 2371 s "by the trace" held 70 s of the
 		 * trainer state's save and evaluation, the row's window 2301 s. */
 		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
-		        "the last step, train_runtime %.0f s: a resumed run's last session (%s)",
+		        "the last step, train_runtime %.0f s by the trainer state: a resumed run (%s)",
 		        out->window_s, out->window_s + trailing, trailing, in->train_runtime_s, why);
 	else if (off && in->expected_eval_s >= in->train_runtime_s)
 		/* The evaluations of a train() call run inside its train_runtime;
