@@ -79,7 +79,8 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	double step, t;
 	char why[128];
 	int ev = WC_STEP_STEP;
-	if (wc_parse_decimal(f[rd->col_step].text, &step) != 0 || step < 0 || step != floor(step) || step > 1e9) {
+	if (wc_parse_decimal(f[rd->col_step].text, &step) != 0 || step < 0 || step != floor(step) ||
+	    step > WC_STEP_LOG_MAX_STEP) {
 		snprintf(why, sizeof why, "expected a whole number >= 0, got '%.40s'", f[rd->col_step].text);
 		return bad(rd, &f[rd->col_step], "step", why);
 	}
@@ -385,13 +386,20 @@ wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *
 	         !(rc = state_number(&ld, root, "", "eval_steps", &es)) &&
 	         !(rc = state_number(&ld, root, "", "num_input_tokens_seen", &tokens)))
 		rc = state_history(&ld, json_object_get(root, "log_history"), span_s, out);
-	if (rc == WC_OK && !(gs >= 1 && gs <= 1e9 && gs == floor(gs)))
+	/* Each reason by name: 2147483648, 1e15 and 400.5 were all said to
+	 * be below 1 */
+	if (rc == WC_OK && !(gs >= 1))
 		rc = wc__json_fail(&ld, "/global_step", "expected the number of optimizer steps done (>= 1)");
+	else if (rc == WC_OK && gs != floor(gs))
+		rc = wc__json_fail(&ld, "/global_step", "%.15g is not a whole number of optimizer steps", gs);
+	else if (rc == WC_OK && gs > WC_STEP_LOG_MAX_STEP)
+		rc = wc__json_fail(&ld, "/global_step", "%.15g optimizer steps is past %.0f, more than any run's",
+		                   gs, WC_STEP_LOG_MAX_STEP);
 	if (rc != WC_OK)
 		wc_trainer_state_free(out);
 	if (rc == WC_OK) {
 		out->global_step = (int)gs;
-		out->max_steps = ms >= 1 && ms <= 1e9 ? (int)ms : 0;
+		out->max_steps = ms >= 1 && ms <= WC_STEP_LOG_MAX_STEP ? (int)ms : 0;
 		out->logging_steps = as_steps(ls, out->max_steps);
 		out->save_steps = as_steps(ss, out->max_steps);
 		out->eval_steps = as_steps(es, out->max_steps);

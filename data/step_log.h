@@ -42,6 +42,11 @@ typedef struct {
 
 #define WC_STEP_LOG_INIT { .n = 0, .t = NULL, .step = NULL, .event = NULL, .line = NULL }
 
+/** The largest step number or count a step log or trainer state is read
+ *  with: past any run's (they are read into an int; a choice of
+ *  wattcast). */
+#define WC_STEP_LOG_MAX_STEP 1e9
+
 /** Read steps.csv: header row naming `step` and `epoch_s` (Unix seconds)
  *  and optionally `event` (start, step, save or eval; blank = step); `#`
  *  lines are comments. Times increase strictly, except that a row may

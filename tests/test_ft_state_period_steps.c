@@ -159,6 +159,24 @@ micro_steps(int top)
 	free(run);
 }
 
+/* A count whose steps would be shorter than any optimizer step: the
+ * micro-step run's 100 steps stated as global_step 1000000000 were kept
+ * with a -100 % warning (1.5e-4 J and 2.9e-7 s per step), which fit then
+ * refused as degenerate; refused at ingest, naming the file and field. */
+static void
+absurd_count(void)
+{
+	char *run = path_join(dir, "micro-top"), *state = path_join(run, "trainer_state.json"), err[8192];
+	double e;
+	CHECK_INT(write_text(state, "{\"global_step\": 1000000000, \"max_steps\": 1000000000, \"logging_steps\": "
+	                            "10, \"log_history\": [{\"loss\": 1.5, \"step\": 10}]}\n"), 0);
+	CHECK_INT(ingest(run, err, sizeof err, &e), 1);
+	CHECK_CONTAINS(err, "micro-top: trainer_state.json: /global_step 1000000000 gives steps of 2.9e-07 s over 290 s "
+	               "of training, under 0.01 s, shorter than any optimizer step: not this run's count");
+	free(state);
+	free(run);
+}
+
 int
 main(void)
 {
@@ -166,6 +184,7 @@ main(void)
 	alternating();
 	micro_steps(0);
 	micro_steps(1);
+	absurd_count();
 	free(dir);
 	return check_report("test_ft_state_period_steps");
 }

@@ -9,6 +9,7 @@
 #include "data/data.h"
 #include "tests/support/support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static void
@@ -221,6 +222,25 @@ trainer_state(void)
 	CHECK_INT(write_text(path, "{\"log_history\": []}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "/global_step: expected the number of optimizer steps done");
+	/* each reason by name: these were all "expected ... (>= 1)" */
+	const struct {
+		const char *value, *why;
+	} bad[] = {
+		{ "400.5", "/global_step: 400.5 is not a whole number of optimizer steps" },
+		{ "2147483648", "/global_step: 2147483648 optimizer steps is past 1000000000, more than any run's" },
+		{ "1e15", "/global_step: 1e+15 optimizer steps is past 1000000000, more than any run's" },
+		{ "0", "/global_step: expected the number of optimizer steps done (>= 1)" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[96];
+		snprintf(text, sizeof text, "{\"global_step\": %s, \"log_history\": []}", bad[i].value);
+		CHECK_INT(write_text(path, text), 0);
+		CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
+		CHECK_CONTAINS(err.msg, bad[i].why);
+	}
+	CHECK_INT(write_text(path, "{\"global_step\": 1000000000, \"log_history\": []}"), 0);
+	CHECK_INT(wc_trainer_state_read(path, &st, &err), WC_OK);
+	wc_trainer_state_free(&st);
 	free(path);
 	free(dir);
 }

@@ -31,8 +31,8 @@ void
 wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
-	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = i->state_steps = i->state_run_steps =
-	    i->state_max_steps = NAN;
+	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
+	i->state_steps = i->state_run_steps = i->state_max_steps = NAN;
 }
 
 /* Optimizer steps the row of step i ends: more than one when the log is
@@ -304,6 +304,20 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		left.steps -= gap_steps;
 		out->steps = left.steps - out->warmup_steps;
 		snprintf(out->step_source, sizeof out->step_source, "%s", src);
+		/* A count whose steps would be shorter than any optimizer step is
+		 * not this run's: global_step 1000000000 over a 400-step log was
+		 * kept with a -100 % warning, 0.00125 J and 1.07e-6 s per step,
+		 * and fit refused the table as degenerate (docs/finetune.md, "A
+		 * stated count against the trace") */
+		if (!(out->active_s / out->steps >= WC_FT_MIN_STEP_S)) {
+			const int state = strcmp(src, "trainer_state") == 0;
+			return wc_error_set_path(err, WC_EINVAL, in->steps_file ? in->steps_file : src,
+			                         "%s %.15g gives steps of %.3g s over %.0f s of training, under %g s, "
+			                         "shorter than any optimizer step: not this run's count; give --steps, "
+			                         "finetune.steps or a steps.csv", state ? ": /global_step" : "",
+			                         state ? in->state_steps : in->steps, out->active_s / out->steps,
+			                         out->active_s, WC_FT_MIN_STEP_S);
+		}
 		if (!per_step && clear && wc__ft_stated_vs_period(g, &left, out, err) != WC_OK)
 			return WC_EINVAL;
 		/* a stated count by who stated it: the manifest or --steps */

@@ -84,6 +84,11 @@ extern "C" {
  *  or save without its row): all but a median step of it is left out (a
  *  choice of wattcast, docs/finetune.md). */
 #define WC_FT_LONG_STEP_FACTOR 4.0
+/** A stated step count whose steps would be shorter than this, s, is
+ *  refused: no optimizer step of a model wattcast fits runs so fast (a
+ *  choice of wattcast, docs/finetune.md "A stated count against the
+ *  trace"). */
+#define WC_FT_MIN_STEP_S 0.01
 /** Stretches of intermediate power (evaluation, warm-up, stalls) shorter
  *  than this are part of training, s. */
 #define WC_FT_MIDLEVEL_MIN_S 10.0
