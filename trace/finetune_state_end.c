@@ -81,24 +81,30 @@ wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_st
 	}
 	double clock_s = (double)c.na * g->dt, p = out->period_s, known = g->dt / p;
 	int found = 0, most = in->grad_accum > WC_FT_PERIOD_MULTIPLE_MAX ? in->grad_accum : WC_FT_PERIOD_MULTIPLE_MAX;
-	size_t shown_1, shown_k;
+	size_t shown_1 = 0, shown_k = 0;
 	double one = (clock_s - evals_hidden(g, &c, in, p, &shown_1)) / p;
 	/* A reading that loses the pauses the period's own finds is not the
 	 * run's: near-idle evaluations put at the wrong steps are not found
 	 * and look like training power, and taking them out made a log cut
 	 * at 189 of 200 steps read as 100 periods of 2 steps. */
+	/* a step of k periods holds the evaluations' time less: k up to
+	 * twice the period's own count over the stated one */
+	double over = 2.0 * one / in->steps + 1.0;
 	for (int k = 2; !found && fabs(in->steps / one - 1.0) > known && k <= most; k++) {
-		double by_k = (clock_s - evals_hidden(g, &c, in, p / k, &shown_k)) / p;
+		if (k > WC_FT_PERIOD_MULTIPLE_MAX && k > over)
+			break;
+		double by_k = k <= WC_FT_PERIOD_MULTIPLE_MAX ? (clock_s - evals_hidden(g, &c, in, p / k, &shown_k)) / p : NAN;
 		if (k <= WC_FT_PERIOD_MULTIPLE_MAX && shown_k >= shown_1 && is_multiple(in->steps / by_k, known, 1) &&
 		    round(in->steps / by_k) == k) {
 			found = k;
 			break;
 		}
-		double of_k = (clock_s - evals_hidden(g, &c, in, p * k, &shown_k)) / p;
 		/* a period of whole micro-steps divides a step's grad_accum,
 		 * which says it */
-		if (in->grad_accum % k == 0 && shown_k >= shown_1 && is_multiple(of_k / in->steps, known, 0) &&
-		    round(of_k / in->steps) == k)
+		if (in->grad_accum % k != 0 || k > over)
+			continue;
+		double of_k = (clock_s - evals_hidden(g, &c, in, p * k, &shown_k)) / p;
+		if (shown_k >= shown_1 && is_multiple(of_k / in->steps, known, 0) && round(of_k / in->steps) == k)
 			found = -k;
 	}
 	wc__ft_clock_free(&c);

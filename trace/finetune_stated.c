@@ -113,10 +113,16 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		return WC_OK;
 	}
 	if (out->period_steps < -1) {
+		/* a period of one micro-step, or of several when fewer a step */
+		char what[64];
+		int k = -out->period_steps, per = in->grad_accum / k;
+		if (per > 1)
+			snprintf(what, sizeof what, "periods of %d micro-steps (grad_accum %d)", per, in->grad_accum);
+		else
+			snprintf(what, sizeof what, "micro-steps of grad_accum %d", in->grad_accum);
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's period %.3f s %.0f over %.0f s of training, %d a "
-		        "step (to %.1f %%): micro-steps of grad_accum %d, not steps run again; used as stated: give "
-		        "steps.csv", file, in->steps, out->period_s, traced, out->active_s,
-		        -out->period_steps, 100.0 * known, in->grad_accum);
+		        "step (to %.1f %%): %s, not steps run again; used as stated: give steps.csv", file, in->steps,
+		        out->period_s, traced, out->active_s, k, 100.0 * known, what);
 		return WC_OK;
 	}
 	/* A count that already holds the steps a resume ran again (stated, or
