@@ -312,6 +312,7 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has no '%s' column, which the "
 		                    "lines after line %zu were read from: split the log at line %zu",
 		                    line_no, wc__nv_power_names[rd->power_rank], rd->header_line, line_no);
+	rd->reheader_line = line_no; /* where a second log may begin: wc__nv_joined_logs */
 	int same = c.n_cols == rd->n_cols && c.col_time == rd->col_time && c.col_index == rd->col_index &&
 	           c.col_uuid == rd->col_uuid;
 	for (int r = 0; r < NV_POWER_COLUMNS; r++)

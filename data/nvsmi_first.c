@@ -203,11 +203,11 @@ wc__nv_flush_missing(nv_reader *rd)
 	/* A row lost (docs/formats/telemetry.md, "Incomplete samples"): a bad
 	 * line, so that a log losing many is still refused. */
 	for (size_t i = 0; i < held; i++)
-		wc__bad_line(&rd->bad, rd->tail[i].line, "GPU %s is missing from the sample at line %zu; sample dropped",
+		wc__bad_line(&rd->bad, rd->tail[i].line, "%s is missing from the sample at line %zu; sample dropped",
 		             label, rd->tail[i].first);
 	if (rd->n_tail > held) {
 		size_t more = rd->n_tail - held;
-		wc__bad_line(&rd->bad, rd->tail_last, "GPU %s is missing from %zu more samples to here; dropped", label,
+		wc__bad_line(&rd->bad, rd->tail_last, "%s is missing from %zu more samples to here; dropped", label,
 		             more);
 		rd->bad.bad += more - 1; /* one bad line a sample, as when said one by one */
 	}
@@ -240,7 +240,7 @@ wc__nv_tail_missing(nv_reader *rd)
 		return;
 	char label[64];
 	wc__nv_gpu_label(rd, rd->tail_slot, label, sizeof label);
-	wc__warn(rd->opt, rd->path, ":%zu: the log's last %zu sample%s lack GPU %s (its logger stopped before the "
+	wc__warn(rd->opt, rd->path, ":%zu: the log's last %zu sample%s lack %s (its logger stopped before the "
 	         "others'?); dropped", rd->tail[0].first, rd->n_tail, rd->n_tail == 1 ? "" : "s", label);
 	rd->n_tail = 0;
 }

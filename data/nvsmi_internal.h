@@ -268,6 +268,17 @@ typedef struct {
 	size_t n_held, run_len;
 	int counted, have_prev;
 	double cut, prev_t;
+	/* position mode with a count given: the refusal of a count the
+	 * timestamps do not show, made before the log's end, waits for it
+	 * (refusal_held, the error code; its message is in err), as two logs
+	 * joined one after another are the truer cause (wc__nv_joined_logs) */
+	int refusal_held;
+	/* logs joined one after another (nvsmi_sweep_time.c): the latest
+	 * readable row's time (t_seen, once seen_any) and the line of a header
+	 * repeated whose first readable row is still to come (0 none) */
+	int seen_any;
+	double t_seen;
+	size_t reheader_line;
 	/* a merged multi-node log, read node by node once the first sample
 	 * is delivered (nvsmi_nodes.c) */
 	nv_nodes nodes;
@@ -318,6 +329,11 @@ void wc__nv_put_value(nv_reader *rd, int slot, double t, double watts);
  *  WC_OK when it is a daylight-saving hour, the row taken in). */
 int wc__nv_order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
 int wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
+/** Any log: a readable row after a header repeated mid-file whose time is
+ *  before the latest row's above that header by more than a sweep
+ *  spreads (not a daylight-saving hour) is where a second log joined to
+ *  the first begins: WC_EPARSE naming the line; else WC_OK. */
+int wc__nv_joined_logs(nv_reader *rd, const nv_row *row, size_t line_no);
 /** A row of a log without index or uuid (nvsmi_sweep_pos.c). */
 int wc__nv_take_positional(nv_reader *rd, const nv_held_row *row);
 /** At the end of such a log: rows still held, and the last sweep. */
@@ -372,8 +388,10 @@ void wc__nv_hold_missing(nv_reader *rd, size_t line, int slot);
 void wc__nv_flush_missing(nv_reader *rd);
 /** At the end of the log: such samples are its tail, one warning. */
 void wc__nv_tail_missing(nv_reader *rd);
-/** GPU `g`'s name in messages: its index, uuid (both where an index
- *  repeats) or #g. */
+/** GPU `g`'s index (read from the log under gpu_uuids), -1 unknown. */
+int wc__nv_gpu_index(const nv_reader *rd, int g);
+/** GPU `g`'s name in messages, "GPU " included: "GPU 1", its uuid
+ *  ("GPU-e268..."), "GPU 0 GPU-..." where an index repeats, or "GPU #g". */
 void wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap);
 /** Forget the GPUs seen (before the set is fixed). */
 void wc__nv_forget_gpus(nv_reader *rd);

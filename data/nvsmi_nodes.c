@@ -88,12 +88,12 @@ wc__nv_nodes_start(nv_reader *rd)
 	int heard = rd->selecting ? nodes_heard(rd) : -1;
 	n = heard > 0 ? heard : 0;
 	for (int g = 0; g < rd->n_gpus && heard < 0; g++) {
-		int k = 0, v = rd->selecting ? rd->nodes.index1[g] - 1 : rd->info->index[g];
+		int k = 0, v = wc__nv_gpu_index(rd, g);
 		if (v < 0)
 			return; /* an index unread: no nodes told apart */
 		/* node k: the GPU is the k-th under its index in the first sample */
 		for (int h = 0; h < rd->n_gpus; h++)
-			k += rd->rank[h] < rd->rank[g] && (rd->selecting ? rd->nodes.index1[h] - 1 : rd->info->index[h]) == v;
+			k += rd->rank[h] < rd->rank[g] && wc__nv_gpu_index(rd, h) == v;
 		if (k >= NV_MAX_NODES)
 			return; /* read as one sample a sweep */
 		nd->of[g] = (unsigned char)k;
@@ -230,9 +230,9 @@ close_sweep(nv_reader *rd, int k, size_t line)
 		wc__nv_gpu_label(rd, g, label, sizeof label);
 		rd->info->dropped_samples++;
 		if (line == 0)
-			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (GPU %s missing); dropped", o->line, label);
+			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (%s missing); dropped", o->line, label);
 		else
-			wc__bad_line(&rd->bad, line, "GPU %s is missing from the sample at line %zu; sample dropped", label,
+			wc__bad_line(&rd->bad, line, "%s is missing from the sample at line %zu; sample dropped", label,
 			             o->line);
 		return WC_OK;
 	}
@@ -297,7 +297,7 @@ wc__nv_nodes_row(nv_reader *rd, const nv_row *row, size_t line_no)
 		if (nd->o_v[slot] != row->watts) {
 			char label[64];
 			wc__nv_gpu_label(rd, slot, label, sizeof label);
-			wc__bad_line(&rd->bad, line_no, "GPU %s again at the time of its row at line %zu, with another "
+			wc__bad_line(&rd->bad, line_no, "%s again at the time of its row at line %zu, with another "
 			             "reading%s", label, o->line, o->open ? "; sample dropped" : "");
 			o->tainted += o->open;
 		}

@@ -47,20 +47,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+int
+wc__nv_gpu_index(const nv_reader *rd, int g)
+{
+	return rd->selecting ? rd->nodes.index1[g] - 1 : rd->info->index[g];
+}
+
+/* The whole name, "GPU " included: a uuid names itself ("GPU-e268..."),
+ * and "GPU GPU-e268..." said it twice. A log with an index column names
+ * its GPUs by index also when gpu_uuids select them (as the index the
+ * first rows gave: wc__nv_nodes_hear), the way docs/formats/telemetry.md
+ * quotes the messages. */
 void
 wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
 {
-	int repeated = 0;
-	for (int h = 0; h < rd->n_gpus && rd->info->index[g] >= 0; h++)
-		repeated |= h != g && rd->info->index[h] == rd->info->index[g];
-	if (repeated && rd->info->uuid[g][0])
-		snprintf(buf, cap, "%d %s", rd->info->index[g], rd->info->uuid[g]);
-	else if (rd->info->index[g] >= 0)
-		snprintf(buf, cap, "%d", rd->info->index[g]);
-	else if (rd->info->uuid[g][0])
-		snprintf(buf, cap, "%s", rd->info->uuid[g]);
+	int repeated = 0, v = wc__nv_gpu_index(rd, g);
+	const char *u = rd->info->uuid[g];
+	char head[5] = {0};
+	for (int i = 0; i < 4 && u[i]; i++)
+		head[i] = (char)(u[i] >= 'a' && u[i] <= 'z' ? u[i] - 'a' + 'A' : u[i]);
+	const char *word = strcmp(head, "GPU-") == 0 || strcmp(head, "MIG-") == 0 ? "" : "GPU ";
+	for (int h = 0; h < rd->n_gpus && v >= 0; h++)
+		repeated |= h != g && wc__nv_gpu_index(rd, h) == v;
+	if (repeated && u[0])
+		snprintf(buf, cap, "GPU %d %s", v, u);
+	else if (v >= 0)
+		snprintf(buf, cap, "GPU %d", v);
+	else if (u[0])
+		snprintf(buf, cap, "%s%s", word, u);
 	else
-		snprintf(buf, cap, "#%d", g);
+		snprintf(buf, cap, "GPU #%d", g);
 }
 
 void
@@ -181,7 +197,7 @@ close_keyed(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		char label[64];
 		wc__nv_gpu_label(rd, g, label, sizeof label);
 		if (at_end && rd->n_tail == 0) {
-			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (GPU %s missing); dropped", rd->first_line, label);
+			wc__warn(rd->opt, rd->path, ":%zu: last sample is incomplete (%s missing); dropped", rd->first_line, label);
 			rd->info->dropped_samples++;
 			return WC_OK;
 		}
@@ -472,7 +488,7 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		if (rd->vals[slot] != row->watts) {
 			char label[64];
 			wc__nv_gpu_label(rd, slot, label, sizeof label);
-			wc__bad_line(&rd->bad, line_no, "GPU %s again at the time of its row at line %zu, with "
+			wc__bad_line(&rd->bad, line_no, "%s again at the time of its row at line %zu, with "
 			             "another reading; sample dropped%s", label, rd->first_line,
 			             rd->mode == NV_KEY_INDEX && rd->col_uuid < 0
 			             ? " (nodes merged without uuid? add uuid to --query-gpu)" : "");
@@ -521,10 +537,16 @@ wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no)
 {
 	if (!row->ok && rd->mode != NV_KEY_POSITION)
 		rd->last_bad_line = line_no;
-	if (rd->mode != NV_KEY_POSITION || rd->selecting)
-		return take_keyed(rd, row, line_no);
+	/* Logs joined one after another: a keyed row names the two GPUs
+	 * where it can (wc__nv_time_backward), so it is taken first; a row
+	 * without a GPU is not, as a row "not later than the one before". */
+	if (rd->mode != NV_KEY_POSITION || rd->selecting) {
+		int rc = take_keyed(rd, row, line_no);
+		return rc == WC_OK ? wc__nv_joined_logs(rd, row, line_no) : rc;
+	}
+	int rc = wc__nv_joined_logs(rd, row, line_no);
 	nv_held_row h = { row->t, row->watts, line_no, row->ok };
-	return wc__nv_take_positional(rd, &h);
+	return rc == WC_OK ? wc__nv_take_positional(rd, &h) : rc;
 }
 
 int
@@ -542,7 +564,7 @@ wc__nv_finish(nv_reader *rd)
 		char label[64], before[64];
 		wc__nv_gpu_label(rd, rd->flip_gpu, label, sizeof label);
 		wc__nv_gpu_label(rd, rd->flip_before, before, sizeof before);
-		wc__warn(rd->opt, rd->path, ":%zu: the GPU order changed within %zu sweep%s (GPU %s %.3f s after GPU %s "
+		wc__warn(rd->opt, rd->path, ":%zu: the GPU order changed within %zu sweep%s (%s %.3f s after %s "
 		         "here, against the first sample's order: per-GPU loggers merged?); each read as one "
 		         "sample", rd->flip_line, rd->order_flips, rd->order_flips == 1 ? "" : "s",
 		         label, rd->flip_after, before);

@@ -386,6 +386,12 @@ release_held(nv_reader *rd, int at_end)
 {
 	nv_count c = read_count(rd, at_end);
 	int rc = rd->frozen ? refuse_node_wide(rd, c) : WC_OK;
+	if (rc != WC_OK && !at_end) {
+		/* said at the end unless a second log joined to the first shows
+		 * first: that one's rows alone lie evenly (wc__nv_joined_logs) */
+		rd->refusal_held = rc;
+		return WC_OK;
+	}
 	if (rc != WC_OK)
 		return rc;
 	if (!rd->frozen) {
@@ -426,6 +432,8 @@ int
 wc__nv_take_positional(nv_reader *rd, const nv_held_row *row)
 {
 	int rc = WC_OK;
+	if (rd->refusal_held)
+		return WC_OK; /* refused at the end */
 	if (!rd->counted) {
 		rd->held[rd->n_held++] = *row;
 		/* Checking the sweeps at every row would be quadratic: every 64. */
@@ -452,6 +460,8 @@ int
 wc__nv_finish_positional(nv_reader *rd)
 {
 	int rc = WC_OK;
+	if (rd->refusal_held)
+		return rd->refusal_held;
 	if (!rd->counted && rd->n_held > 0 && (rc = release_held(rd, 1)) != WC_OK)
 		return rc;
 	if (rd->n_held > 0) {

@@ -4,7 +4,8 @@
  * order, a GPU at a time. Per-GPU loggers merged by time interleave a
  * sweep's rows in another GPU order, which is still one sweep; per-GPU
  * logs joined one after another run the time backward where the second
- * begins, which no sweep does. Called by take_keyed (nvsmi_sweep.c).
+ * begins, which no sweep does. Called by take_keyed (nvsmi_sweep.c);
+ * wc__nv_joined_logs, for every log, by wc__nv_take_row.
  */
 #include "nvsmi_internal.h"
 
@@ -36,6 +37,13 @@ wc__nv_order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 	return 1;
 }
 
+/* A local clock's daylight-saving hour back: no time running backward. */
+static int
+dst_hour(const nv_reader *rd, double back)
+{
+	return rd->stamp_kind == NV_STAMP_LOCAL && fabs(back - 3600.0) <= 60.0;
+}
+
 /* A row of a GPU the open sample lacks, earlier than a row of that
  * sample by more than a sweep spreads (WC_NVSMI_SWEEP_TOL_S): the time
  * runs backward within what would be one sweep. Per-GPU logs joined one
@@ -51,7 +59,7 @@ wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 {
 	double back = rd->t_max - row->t;
 	int latest = slot;
-	if (rd->stamp_kind == NV_STAMP_LOCAL && fabs(back - 3600.0) <= 60.0) {
+	if (dst_hour(rd, back)) {
 		wc__nv_put_value(rd, slot, row->t, row->watts);
 		rd->last_slot = slot;
 		return WC_OK;
@@ -62,7 +70,36 @@ wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 	char label[64], other[64];
 	wc__nv_gpu_label(rd, slot, label, sizeof label);
 	wc__nv_gpu_label(rd, latest, other, sizeof other);
-	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: GPU %s's row is %.3f s before GPU %s's of the "
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %s's row is %.3f s before %s's of the "
 	                         "sweep from line %zu: time runs backward (per-GPU logs joined one after another?); "
 	                         "merge them by time", line_no, rd->col_time + 1, label, back, other, rd->first_line);
+}
+
+/* Per-GPU logs joined with `cat` repeat the header where the second log
+ * begins, and its first row is a minute or more before the last row of
+ * the first log. A log without index or uuid was refused for the rows
+ * lying evenly (one GPU's rows alone are even), and without a count its
+ * second log was read as hundreds of rows "not later than the one
+ * before", or, with an index, of GPUs "a node's logger started later":
+ * neither the cause. Whatever the columns or the count, that row names
+ * where the logs meet (docs/formats/telemetry.md, "Samples"). A header
+ * repeated by nvidia-smi restarted appending to its log is followed by
+ * later rows, and a local clock's daylight-saving hour is let through as
+ * within a sweep (wc__nv_time_backward). */
+int
+wc__nv_joined_logs(nv_reader *rd, const nv_row *row, size_t line_no)
+{
+	if (!row->ok || isnan(row->t))
+		return WC_OK;
+	size_t header = rd->reheader_line;
+	rd->reheader_line = 0;
+	double back = rd->t_seen - row->t;
+	if (header > 0 && rd->seen_any && back > WC_NVSMI_SWEEP_TOL_S && !dst_hour(rd, back))
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the time runs back %.3f s here from "
+		                         "before the header repeated at line %zu: logs joined one after another "
+		                         "(per-GPU logs?); merge them by time", line_no, rd->col_time + 1, back, header);
+	if (!rd->seen_any || row->t > rd->t_seen)
+		rd->t_seen = row->t;
+	rd->seen_any = 1;
+	return WC_OK;
 }

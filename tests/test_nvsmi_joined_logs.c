@@ -21,17 +21,46 @@
 static const char *const uuids[2] = { "GPU-c5d32af0-0857-3b36-6541-1a688a9ec165",
                                       "GPU-e2681f6e-8d94-2d66-484f-43ea602335f9" };
 
-/* Row k of GPU g, `shift` s added from sweep `from` on. */
+/* The GPU columns a log has: index and uuid, uuid alone, neither. */
+enum { BOTH, UUID_ONLY, NEITHER };
+static const char *const headers[3] = { "timestamp, index, uuid, power.draw [W]\n",
+                                        "timestamp, uuid, power.draw [W]\n", "timestamp, power.draw [W]\n" };
+
+/* Row k of GPU g with the columns `form`, `shift` s added from sweep `from` on. */
 static void
-row(char *text, size_t cap, int k, int g, int from, double shift)
+row_form(char *text, size_t cap, int form, int k, int g, int from, double shift)
 {
 	double at = 3600.0 * 15 + 0.1 * k + 0.002 * g + (k >= from ? shift : 0.0);
 	int s = (int)(at + 1e-9), ms = (int)((at - s) * 1000.0 + 0.5);
-	snprintf(text + strlen(text), cap - strlen(text), "2026/07/18 %02d:%02d:%02d.%03d, %d, %s, %d.00 W\n",
-	         s / 3600 % 24, s / 60 % 60, s % 60, ms, g, uuids[g], 100 * (g + 1));
+	char key[64] = "";
+	if (form == BOTH)
+		snprintf(key, sizeof key, " %d, %s,", g, uuids[g]);
+	else if (form == UUID_ONLY)
+		snprintf(key, sizeof key, " %s,", uuids[g]);
+	snprintf(text + strlen(text), cap - strlen(text), "2026/07/18 %02d:%02d:%02d.%03d,%s %d.00 W\n",
+	         s / 3600 % 24, s / 60 % 60, s % 60, ms, key, 100 * (g + 1));
+}
+
+static void
+row(char *text, size_t cap, int k, int g, int from, double shift)
+{
+	row_form(text, cap, BOTH, k, g, from, shift);
 }
 
 #define HEADER "timestamp, index, uuid, power.draw [W]\n"
+
+/* GPU 0's log of `n` rows, then GPU 1's with its header, `form`'s columns. */
+static char *
+joined_form(const char *dir, const char *name, int form, int n, char *text, size_t cap)
+{
+	text[0] = '\0';
+	for (int g = 0; g < 2; g++) {
+		strcat(text, headers[form]);
+		for (int k = 0; k < n; k++)
+			row_form(text, cap, form, k, g, n, 0.0);
+	}
+	return test_fixture(dir, name, text);
+}
 
 static int
 read_log(const char *path, int n_gpus, int select, wc_power_trace **pt, wc_error *err)
@@ -54,7 +83,7 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("nvsmi_joined_logs");
-	size_t cap = 64 + 4 * SWEEPS * 96;
+	size_t cap = 64 + 8 * SWEEPS * 96;
 	char *text = calloc(1, cap);
 	/* GPU 0's log (lines 2-51), its header again, GPU 1's (lines 53-102) */
 	for (int g = 0; g < 2; g++) {
@@ -67,8 +96,10 @@ main(void)
 	wc_error err;
 	for (int select = 0; select < 2; select++) {
 		CHECK_INT(read_log(joined, 2, select, &pt, &err), WC_EPARSE);
-		CHECK_CONTAINS(err.msg, "joined.csv:53:1: GPU ");
-		CHECK_CONTAINS(err.msg, "'s row is 4.898 s before GPU ");
+		/* by index, which the log has, also when gpu_uuids select the
+		 * GPUs (ingest of a run whose manifest names them): the real TP 2
+		 * run named both by uuid, "GPU GPU-e2681f6e-...'s row" */
+		CHECK_CONTAINS(err.msg, "joined.csv:53:1: GPU 1's row is 4.898 s before GPU 0's");
 		CHECK_CONTAINS(err.msg, "'s of the sweep from line 51: time runs backward (per-GPU logs joined one "
 		                        "after another?); merge them by time");
 		CHECK(strlen(err.msg) <= 255);
@@ -81,6 +112,67 @@ main(void)
 	CHECK(r.status != 0);
 	CHECK_CONTAINS(r.err, "joined.csv:53:1: GPU 1's row is 4.898 s before GPU 0's");
 	run_result_free(&r);
+
+	/* without a count (metrics without --gpus): GPU 1's rows were bad
+	 * lines of "a node's logger started later"; where its log begins is
+	 * named as well */
+	const char *argv_none[] = { "wattcast", "metrics", joined, NULL };
+	run_wattcast(argv_none, NULL, &r);
+	CHECK(r.status != 0);
+	CHECK_CONTAINS(r.err, "joined.csv:53:1: the time runs back 4.898 s here from before the header repeated at "
+	                      "line 52: logs joined one after another (per-GPU logs?); merge them by time");
+	CHECK(!strstr(r.err, "logger started later"));
+	run_result_free(&r);
+
+	/* uuid alone: the uuid names the GPU, not "GPU GPU-..." */
+	char *by_uuid = joined_form(dir, "uuid.csv", UUID_ONLY, SWEEPS, text, cap);
+	for (int select = 0; select < 2; select++) {
+		CHECK_INT(read_log(by_uuid, 2, select, &pt, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "uuid.csv:53:1: GPU-e2681f6e-8d94-2d66-484f-43ea602335f9's row is 4.898 s before "
+		                        "GPU-c5d32af0-0857-3b36-6541-1a688a9ec165's");
+		CHECK(!strstr(err.msg, "GPU GPU-"));
+		wc_power_trace_free(pt);
+	}
+
+	/* neither index nor uuid, 100 rows a log: GPU 0's rows alone lie
+	 * evenly, which refused the log at line 2 ("the rows lie evenly ...
+	 * add uuid") given 2 GPUs, and without a count each of GPU 1's rows
+	 * was "not later than the one before"; both name where the logs meet */
+	char *bare = joined_form(dir, "bare.csv", NEITHER, 2 * SWEEPS, text, cap);
+	for (int n_gpus = 0; n_gpus <= 2; n_gpus += 2) {
+		CHECK_INT(read_log(bare, n_gpus, 0, &pt, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "bare.csv:103:1: the time runs back 9.898 s here from before the header repeated "
+		                        "at line 102: logs joined one after another (per-GPU logs?); merge them by time");
+		CHECK(strlen(err.msg) <= 255);
+		wc_power_trace_free(pt);
+	}
+	/* one log of 100 evenly lying rows given 2 GPUs is still refused so */
+	text[0] = '\0';
+	strcat(text, headers[NEITHER]);
+	for (int k = 0; k < 2 * SWEEPS; k++)
+		row_form(text, cap, NEITHER, k, 0, 2 * SWEEPS, 0.0);
+	char *even = test_fixture(dir, "even.csv", text);
+	CHECK_INT(read_log(even, 2, 0, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "even.csv:2:1: the rows lie evenly, 100.0 ms apart");
+	wc_power_trace_free(pt);
+	/* a header repeated where nvidia-smi restarted, appending: later
+	 * rows, read on */
+	text[0] = '\0';
+	for (int half = 0; half < 2; half++) {
+		strcat(text, HEADER);
+		for (int k = half * SWEEPS / 2; k < (half + 1) * SWEEPS / 2; k++)
+			for (int g = 0; g < 2; g++)
+				row(text, cap, k, g, SWEEPS, 0.0);
+	}
+	char *appended = test_fixture(dir, "appended.csv", text);
+	CHECK_INT(read_log(appended, 2, 0, &pt, &err), WC_OK);
+	if (pt)
+		CHECK_INT(pt->n, SWEEPS);
+	wc_power_trace_free(pt);
+	free(appended);
+	free(even);
+	free(bare);
+	free(by_uuid);
 
 	/* merged by time: 50 samples of 300 W over 4.9 s */
 	text[0] = '\0';
