@@ -103,7 +103,8 @@ typedef struct {
 	char counter_series[WC_FLEET_N_COUNTERS][256]; /* a series of each counter, for messages */
 	/* The token counter read (prompt [0], generation [1]) counts a
 	 * request's tokens when it finishes (wc_engine_exported_at_end):
-	 * its name, "" none; said once (fleet_rows.c). */
+	 * its name, "" none; each said once (fleet_rows.c; bit k of
+	 * at_end_said for at_end[k]). */
 	char at_end[2][48];
 	int at_end_said;
 	int dp_said;                   /* its data-parallel engines warned read as one replica */

@@ -83,18 +83,29 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	r.ttft_s = ratio(w, WC_FLEET_TTFT_SUM, WC_FLEET_TTFT_COUNT);
 	r.itl_s = ratio(w, WC_FLEET_ITL_SUM, WC_FLEET_ITL_COUNT);
 	/* A token counter that counts a request's tokens when it finishes
-	 * (SGLang's) is no rate over a window (docs/fleet.md, "Metrics"). */
-	if (g->at_end[0][0])
-		r.prompt_tok_s = NAN;
-	if (g->at_end[1][0])
-		r.generation_tok_s = NAN;
-	if ((g->at_end[0][0] || g->at_end[1][0]) && !g->at_end_said) {
-		g->at_end_said = 1;
+	 * (SGLang's) is no rate over a window (docs/fleet.md, "Metrics"):
+	 * each such counter's blank said once for the group, naming it. The
+	 * way out is named where there is one: realtime_tokens_total's decode
+	 * mode counts generated tokens as they are; its prefill modes are not
+	 * read (docs/formats/telemetry.md, "SGLang's token counters count at
+	 * completion"), so the prompt rate has none. */
+	static const char *const blank_cols[2] = { "prompt_tok_s is",
+	                                           "generation_tok_s, throughput_tok_s and energy_per_token_j are" };
+	static const char *const way_out[2] = { "", " (sglang:realtime_tokens_total{mode=\"decode\"} counts them as "
+	                                            "generated)" };
+	for (int k = 1; k >= 0; k--) {
+		if (!g->at_end[k][0])
+			continue;
+		if (k == 0)
+			r.prompt_tok_s = NAN;
+		else
+			r.generation_tok_s = NAN;
+		if (g->at_end_said >> k & 1)
+			continue;
+		g->at_end_said |= 1 << k;
 		wc__fleet_warn(f, "group '%.60s': %.48s counts a request's tokens when it finishes, not as they are "
-		               "generated: no rate over a window, so %s blank (sglang:realtime_tokens_total counts "
-		               "them as generated)", g->name, g->at_end[1][0] ? g->at_end[1] : g->at_end[0],
-		               g->at_end[1][0] ? "generation_tok_s, throughput_tok_s and energy_per_token_j are"
-		                               : "prompt_tok_s is");
+		               "%s: no rate over a window, so %s blank%s", g->name, g->at_end[k],
+		               k ? "generated" : "processed", blank_cols[k], way_out[k]);
 	}
 	int engines = 0;
 	for (int k = 0; k < g->n_engine_slots; k++)
