@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "data/data.h"
 #include "data/fileio.h"
@@ -324,27 +325,62 @@ sample_line(cursor *c, scrape_state *st)
 	return wc__prom_set_append_at(st->set, pos, ts, v, c->origin, where, c->err);
 }
 
-/* A line that opens with '<': markup, not exposition text. A scrape
- * that failed (`curl -s` without -f) saved its server's error page
- * (`<html><body><h1>503 Service Unavailable</h1>...`) and the whole file
- * was refused at "expected a metric name". Where `# wattcast-scrape`
- * lines delimit the scrapes and the page opens its scrape, that scrape is
- * skipped to the next such line, said once per file with the count at
- * the end; elsewhere it is refused naming what it is
- * (docs/formats/prometheus.md). */
+/* Whether a scrape's first line (not a comment, not blank) is exposition
+ * text: a sample line. A failed scrape saved with `curl -s` and no -f
+ * holds its server's error page instead: markup (`<html>...`), JSON
+ * (FastAPI's `{"detail":"Not Found"}`) or plain words (Go's `404 page not
+ * found`, `Internal Server Error`). A metric name opens a sample line when
+ * its labels' `{` follows, or a blank and what a value opens with (a
+ * digit, a sign, '.', NaN or Inf); a fault after that (`4W`, `0x12C`) is a
+ * malformed sample, refused where it is, not a page. Words are not. */
 static int
-markup_line(cursor *c, scrape_state *st, wc_warn_fn warn, void *payload)
+exposition_line(const char *start, size_t n)
 {
-	if (!st->scrapes || st->lines)
-		return fail(c, "not exposition text but markup (an HTML or error page saved as a scrape? "
-		            "curl -sf leaves them out)");
+	size_t name = wc_prom_name_length(start, 1), v;
+	if (name == 0 || isdigit((unsigned char)start[0]) || name >= n)
+		return 0;
+	if (start[name] == '{')
+		return 1;
+	for (v = name; v < n && (start[v] == ' ' || start[v] == '\t'); v++)
+		;
+	if (v == name || v >= n)
+		return 0;
+	char ch = start[v];
+	return isdigit((unsigned char)ch) || ch == '+' || ch == '-' || ch == '.' ||
+	       (n - v >= 3 && (strncasecmp(start + v, "nan", 3) == 0 || strncasecmp(start + v, "inf", 3) == 0));
+}
+
+/* A scrape whose first line is not exposition text (above). Where
+ * `# wattcast-scrape` lines delimit the scrapes, that scrape is skipped to
+ * the next such line, said for the first with what it starts with and
+ * counted at the end; elsewhere (no such line before it, or sample lines
+ * of its scrape before it) it is refused naming what it is, where the
+ * whole file was refused at "expected a metric name" or words were read
+ * as a metric nobody reads (docs/formats/prometheus.md). */
+static int
+not_exposition(cursor *c, scrape_state *st, const char *start, size_t lead, size_t n, wc_warn_fn warn,
+               void *payload)
+{
+	char shown[48];
+	size_t k = n - lead < 40 ? n - lead : 40;
+	for (size_t j = 0; j < k; j++)
+		shown[j] = (unsigned char)start[lead + j] < 0x20 || (unsigned char)start[lead + j] >= 0x7f
+		           ? '?' : start[lead + j];
+	strcpy(shown + k, n - lead > 40 ? "..." : "");
+	if (!st->scrapes || st->lines) {
+		char why[200];
+		snprintf(why, sizeof why, "not exposition text but %s (an HTML or error page saved as a scrape? "
+		         "curl -sf leaves them out): it starts '%s'", start[lead] == '<' ? "markup" : start[lead] == '{' || start[lead] == '[' ? "JSON"
+		         : "plain text", shown);
+		return fail(c, why);
+	}
 	st->skipping = 1;
 	if (st->n_skipped++ == 0 && warn) {
 		char msg[WC_ERROR_MSG_MAX], at[40];
 		wc_prom_format_time(st->time, at, sizeof at);
 		wc_error_format_path(msg, sizeof msg, c->origin, ":%d:1: not exposition text (an HTML or error page, "
-		                     "a failed scrape?): the scrape of %.40s at %s is skipped", c->line,
-		                     st->instance[0] ? st->instance : "its target", at);
+		                     "a failed scrape?): the scrape of %.40s at %s is skipped; it starts '%s'",
+		                     c->line, st->instance[0] ? st->instance : "its target", at, shown);
 		warn(msg, payload);
 	}
 	return WC_OK;
@@ -370,27 +406,37 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 			n--;
 		if (st.skipping && (n == 0 || start[0] != '#'))
 			continue; /* an error page's lines, to the next scrape */
-		if (unread_metric(start, n, keep)) {
+		/* A scrape's first line is checked for an error page before a
+		 * metric nobody reads skips it unread; a line opening with '<'
+		 * is one anywhere. A last line still being written is left to
+		 * the rule below. */
+		size_t lead = 0;
+		while (lead < n && (start[lead] == ' ' || start[lead] == '\t'))
+			lead++;
+		int page = lead < n && start[0] != '#' &&
+		           (start[lead] == '<' || (!st.lines && !unfinished && !exposition_line(start, n)));
+		if (page) {
+			c.s = line; /* fail() names the line at column 1 */
+			rc = not_exposition(&c, &st, start, lead, n, warn, payload);
+		} else if (unread_metric(start, n, keep)) {
 			st.lines++;
 			continue;
-		}
-		if (n > MAX_LINE) {
+		} else if (n > MAX_LINE) {
 			rc = fail(&c, "line longer than 65536 bytes");
 			break;
-		}
-		memcpy(line, start, n);
-		line[n] = '\0';
-		c.s = line;
-		if (memchr(line, '\0', n)) {
-			rc = fail(&c, "NUL byte in the line");
-		} else if (line[strspn(line, " \t")] == '\0') {
-			continue;
-		} else if (line[0] == '#') {
-			rc = comment_line(&c, &st);
-		} else if (line[strspn(line, " \t")] == '<') {
-			rc = markup_line(&c, &st, warn, payload);
-		} else if ((rc = sample_line(&c, &st)) == WC_OK) {
-			st.lines++;
+		} else {
+			memcpy(line, start, n);
+			line[n] = '\0';
+			c.s = line;
+			if (memchr(line, '\0', n)) {
+				rc = fail(&c, "NUL byte in the line");
+			} else if (line[strspn(line, " \t")] == '\0') {
+				continue;
+			} else if (line[0] == '#') {
+				rc = comment_line(&c, &st);
+			} else if ((rc = sample_line(&c, &st)) == WC_OK) {
+				st.lines++;
+			}
 		}
 		/* Scrapes appended in a loop (docs/fleet.md) read while the loop
 		 * writes end in half a line: dropped as the other telemetry logs'
