@@ -315,4 +315,11 @@
 /** Inputs hashed for a fingerprint of several files (`fit capacity`). */
 #define WC_FINGERPRINT_MAX_BYTES ((size_t)1 << 30)
 
+/** Steps of a fleet ingest's grid (`ingest --prometheus`, `--scrapes`,
+ *  `--prometheus-json`: --start to --end every --step, docs/cli.md,
+ *  "ingest"): a range that needs more (a century at 2 s, a year at 10 ms)
+ *  is a typo in a time or a step in the wrong unit, refused naming a
+ *  shorter range or the least --step that fits. */
+#define WC_FLEET_MAX_STEPS 1e9
+
 #endif

@@ -1,10 +1,13 @@
 /*
  * Fleet ingest inputs that are not what they claim (docs/formats/prometheus.md,
- * docs/fleet.md):
+ * docs/fleet.md, docs/cli.md "ingest"):
  * a scrape saved as an exporter's plain-text or JSON error page (Go's
  * `404 page not found`, FastAPI's `{"detail":"Not Found"}`) refused the
  * whole --scrapes file at "expected a metric name", and `Internal Server
- * Error` was read as a metric nobody reads, the scrape missed unsaid.
+ * Error` was read as a metric nobody reads, the scrape missed unsaid;
+ * a grid of more than 1e9 steps refused as "step: N steps between start
+ * and end (at most 1e9)", naming no flag and no way out, before the
+ * scrape interval's advice where that applied.
  */
 #include "tests/support/support.h"
 
@@ -85,11 +88,43 @@ check_text_pages(void)
 	free(out);
 }
 
+/* (2) More than 1e9 steps: refused naming the flags, the limit and the
+ * step that fits, before any query (no server listens on port 1); from
+ * files a step shorter than their scrape interval is refused first,
+ * with the step to take. */
+static void
+check_step_count(void)
+{
+	char *out = path_join(dir, "count.csv");
+	const char *http[] = { "wattcast", "ingest", "--prometheus", "http://127.0.0.1:1", "--start",
+		               "2000-01-01T00:00:00Z", "--end", "2099-12-31T00:00:00Z", "--step", "2", "-o", out,
+		               NULL };
+	run_result r;
+	ingest(http, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--start/--end/--step: 1577836801 steps of 2 s from 2000-01-01T00:00:00.000Z to "
+	               "2099-12-31T00:00:00.000Z, more than the 1e+09 a range may hold: give a shorter range, or "
+	               "--step 3.156 or longer");
+	CHECK(r.err && !strstr(r.err, "onnect"));
+	run_result_free(&r);
+	char *in = scrapes("count.prom", NULL, 21);
+	const char *files[] = { "wattcast", "ingest", "--scrapes", in, "--start", "2025-01-01T00:00:00Z", "--end",
+		                "2026-01-01T00:05:00Z", "--step", "0.01", "-o", out, NULL };
+	ingest(files, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "--step 0.01 s is shorter than the scrape interval: --step 15 or longer");
+	CHECK(r.err && !strstr(r.err, "a range may hold"));
+	run_result_free(&r);
+	free(in);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_error_bodies");
 	check_text_pages();
+	check_step_count();
 	free(dir);
 	return check_report("test_prom_error_bodies");
 }

@@ -14,6 +14,7 @@
 #include "data/engine_log.h"
 #include "models/catalog.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 /* The metrics engine.csv reads too take their names from its table, the
  * stacks' exposition names (wc_engine_column_exported; docs/fleet.md,
@@ -283,9 +284,6 @@ wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 		                    a, b, o->end - o->start);
 	}
 	double steps = floor(q) + 1.0;
-	if (steps > 1e9)
-		return wc_error_set(err, WC_EINVAL, "step: %.0f steps between start and end (at most 1e9)",
-		                    steps);
 	wc_fleet *f = calloc(1, sizeof *f);
 	if (!f)
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
@@ -295,6 +293,28 @@ wc_fleet_new(const wc_fleet_options *o, wc_fleet **out, wc_error *err)
 	f->n_steps = (size_t)steps;
 	*out = f;
 	return WC_OK;
+}
+
+/* The grid's steps beyond WC_FLEET_MAX_STEPS, refused naming the flags
+ * that make them and what to give. Not in wc_fleet_new: files' scrape
+ * interval is known before the first step is walked, and a step shorter
+ * than it is refused first, with the step to take (--step 0.01 over a
+ * year of 2 s scrapes is both; the interval's advice is the one that
+ * helps). A server's interval needs a page fetched, so there the count
+ * is checked before any query (docs/fleet.md, "Queries"). */
+int
+wc__fleet_count_check(const wc_fleet *f, wc_error *err)
+{
+	if ((double)f->n_steps <= WC_FLEET_MAX_STEPS)
+		return WC_OK;
+	char a[40], b[40];
+	wc_prom_format_time(f->o.start, a, sizeof a);
+	wc_prom_format_time(f->o.end, b, sizeof b);
+	/* The least step in whole ms that leaves at most the limit. */
+	double least = ceil((f->o.end - f->o.start) / (WC_FLEET_MAX_STEPS - 1.0) * 1000.0) / 1000.0;
+	return wc_error_set(err, WC_EINVAL, "--start/--end/--step: %zu steps of %g s from %s to %s, more than the "
+	                    "%.0e a range may hold: give a shorter range, or --step %.10g or longer", f->n_steps,
+	                    f->o.step, a, b, WC_FLEET_MAX_STEPS, least);
 }
 
 static void
@@ -322,6 +342,8 @@ wc_fleet_feed(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_erro
 	         : wc__fleet_assign(f, set, err);
 	if (rc == WC_OK)
 		rc = wc__fleet_check_interval(f, set, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_count_check(f, err);
 	if (rc == WC_OK && k0 < k1)
 		rc = wc__fleet_steps(f, set, k0, k1, err);
 	free_page(f);

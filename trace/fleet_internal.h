@@ -251,4 +251,8 @@ int wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, cons
 int wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err);
 int wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err);
 
+/* The grid's step count within WC_FLEET_MAX_STEPS (models/limits.h),
+ * else refused naming --start/--end/--step. */
+int wc__fleet_count_check(const wc_fleet *f, wc_error *err);
+
 #endif

@@ -102,6 +102,8 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 		return wc_error_set(err, WC_ENOMEM, "ingest: out of memory");
 	}
 	int rc = wc_fleet_new(o, &f, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_count_check(f, err);
 	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++) {
 		rc = wc_fleet_query(m, selector, o->step, q[m], sizeof q[m], err);
 		if (rc == WC_OK)
