@@ -119,7 +119,11 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 			has[0] = 1;
 		for (size_t p = p0; rc == WC_OK && p < p1; p++) {
 			size_t k0 = p * page, k1 = f->n_steps - k0 > page ? k0 + page : f->n_steps;
-			if (has[p - p0] || p + 1 == n_pages) {
+			/* The last page is no exception: fetched with no power in
+			 * it, it only made one more query of four series and its
+			 * gap was counted as a fetched page (docs/fleet.md,
+			 * "Paging"). */
+			if (has[p - p0]) {
 				rc = fetch_page(f, url, q, k0, k1, err);
 			} else {
 				/* No power in the page: every step is the gap its first
