@@ -30,11 +30,13 @@ predict_latency(const wc_capacity_params *c, const wc_capacity_row *r, int trans
 	int n_held = wc_capacity_held_names(c, r->platform, held, sizeof held);
 	if (wc_capacity_bound_names(c, r->platform, isfinite(input) ? NULL : r->set[0] ? r->set : "unlabelled", bound,
 	                            sizeof bound) > 0)
-		snprintf(note, note_cap, "capacity: %s at a bound of the fit's domain, not identified by its rows%s%s%s",
-		         bound, n_held ? "; " : "", held, n_held ? " held at the other levels' median" : "");
+		wc_error_format(note, note_cap,
+		                "capacity: %s at a bound of the fit's domain, not identified by its rows%s%s%s", bound,
+		                n_held ? "; " : "", held, n_held ? " held at the other levels' median" : "");
 	else if (n_held > 0)
-		snprintf(note, note_cap, "capacity: %s held at the other levels' median: its rows do not identify %s", held,
-		         n_held > 1 ? "them" : "it");
+		wc_error_format(note, note_cap,
+		                "capacity: %s held at the other levels' median: its rows do not identify %s", held,
+		                n_held > 1 ? "them" : "it");
 	if (!isfinite(input)) {
 		const wc_capacity_workload *w = wc_capacity_workload_find(c, r->set[0] ? r->set : "unlabelled");
 		if (!w) {
@@ -102,7 +104,7 @@ typedef struct {
 	 * capacity refit failed, their rows, the first's reason; and the first
 	 * reason of a row skipped otherwise */
 	int failed, unfit;
-	char why[128], other[160];
+	char why[WC_ERROR_MSG_MAX], other[160]; /* why whole, or left out whole */
 } cap_series;
 
 typedef struct {
@@ -228,7 +230,7 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 			if (s->skip == before[k])
 				continue;
 			if (!s->failed++)
-				snprintf(s->why, sizeof s->why, "without '%.32s': %.80s", key, ferr.msg);
+				wc_error_format(s->why, sizeof s->why, "without '%s': %s", key, ferr.msg);
 			s->unfit += s->skip - before[k];
 		}
 		return WC_OK;
@@ -281,7 +283,7 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 			lat = predict_latency(&cf.params, r, 0, note, sizeof note);
 			wc_capacity_fit_result_clear(&cf);
 		} else {
-			snprintf(note, sizeof note, "no capacity fit without it: %s", ferr.msg);
+			wc_error_format(note, sizeof note, "no capacity fit without it: %s", ferr.msg);
 		}
 		score_period(x, pr, r, r->id, lat, note, err, &rc);
 	}
@@ -314,7 +316,7 @@ platform_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_cap
 	wc_error ferr = { 0 };
 	int fitted = wc_fit_capacity(d, &o, &cf, &ferr) == WC_OK;
 	char no_fit[256], no_power[96];
-	snprintf(no_fit, sizeof no_fit, "no capacity fit without its platform: %s", fitted ? "" : ferr.msg);
+	wc_error_format(no_fit, sizeof no_fit, "no capacity fit without its platform: %s", fitted ? "" : ferr.msg);
 	wc_error_format(no_power, sizeof no_power, "no power law for %s: %s", platform,
 	         runs && po && po->prior ? "its datasheet is not in the catalog" : "no prior set to transfer");
 	for (size_t i = 0; i < d->n_rows && rc == WC_OK; i++) {
@@ -389,9 +391,11 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++) {
 		const cap_series *s = &x.q[k];
 		rc = wc__accuracy_summary(s->err, (const char (*)[48])s->set, s->n, s->skip, summary[k], err);
-		if (s->skip)
+		if (s->skip) {
+			const char *rest[] = { s->skip > s->unfit ? s->other : "", NULL };
 			wc__skip_reason(summary[k]->skip_reason, sizeof summary[k]->skip_reason, s->failed, s->unfit,
-			                s->why, s->skip > s->unfit ? s->other : "");
+			                s->why, rest);
+		}
 	}
 	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++)
 		rc = wc__coverage_summary(&rows, quantity_names[k], summary[k], err);

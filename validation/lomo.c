@@ -34,10 +34,11 @@ typedef const char *(*group_key_fn)(const wc_run *r);
 
 /* Runs a fold's law put beyond twice their boards' ceiling: power no board
  * draws, so not scored (wc_power_beyond_boards; docs/validation.md,
- * "Candidate terms"), counted and the first named. */
+ * "Candidate terms"), counted and the first named: its id and its fold's
+ * key, whole. */
 typedef struct {
 	int n;
-	char first[160];
+	char id[96], key[WC_MODEL_NAME_MAX];
 } beyond_runs;
 
 /* Predict the held-out group's runs from a fold's fit. */
@@ -59,9 +60,10 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 		wc_error perr = { .code = WC_OK };
 		if (wc__predict_run(pr, q, &pred[j], &row, 0, &perr) != WC_OK) {
 			pred[j] = NAN; /* its level has no training run, or power no board draws: skipped */
-			if (perr.code == WC_ERANGE && !beyond->n++)
-				snprintf(beyond->first, sizeof beyond->first, "the first, '%.40s' without '%.32s'", q->run_id,
-				         key);
+			if (perr.code == WC_ERANGE && !beyond->n++) {
+				snprintf(beyond->id, sizeof beyond->id, "%s", q->run_id);
+				snprintf(beyond->key, sizeof beyond->key, "%s", key);
+			}
 			continue;
 		}
 		snprintf(row.set, sizeof row.set, "%s", q->platform);
@@ -70,6 +72,29 @@ predict_fold(const wc_runs_table *t, const wc_fit_options *base, const unsigned 
 	}
 	wc_predictor_free(pr);
 	return rc;
+}
+
+/* The runs beyond their boards in wordings from the longest, each whole
+ * (wc__skip_reason takes the first that fits): with "power no board
+ * draws", without it, then the first run's id cut to 24 bytes and marked
+ * "...", then the count alone. `alt` gets them, NULL-ended. */
+static void
+beyond_reasons(char (*rest)[WC_ERROR_MSG_MAX], const char **alt, const beyond_runs *b, const char *tail)
+{
+	static const char *const lead[] = { ", power no board draws", "" };
+	int k = 0;
+	for (int i = 0; i < 2; i++)
+		if (snprintf(rest[k], sizeof rest[k], "%d predicted over twice their boards' ceiling%s (the first, '%s' "
+		             "without '%s')%s", b->n, lead[i], b->id, b->key, tail) < (int)sizeof rest[k])
+			alt[k] = rest[k], k++;
+	size_t keep = wc_utf8_keep(b->id, 24);
+	if (b->id[keep] &&
+	    snprintf(rest[k], sizeof rest[k], "%d predicted over twice their boards' ceiling (the first, '%.*s...' "
+	             "without '%s')%s", b->n, (int)keep, b->id, b->key, tail) < (int)sizeof rest[k])
+		alt[k] = rest[k], k++;
+	snprintf(rest[k], sizeof rest[k], "%d predicted over twice their boards' ceiling%s", b->n, tail);
+	alt[k] = rest[k];
+	alt[k + 1] = NULL;
 }
 
 static int
@@ -83,7 +108,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	char (*sets)[48] = wc_alloc_zeroed(n, sizeof *sets);
 	wc_per_run rows = WC_PER_RUN_INIT;
 	int rc = WC_OK, skipped = 0, failed = 0, unfit = 0;
-	beyond_runs beyond = { 0, "" };
+	beyond_runs beyond = { 0, "", "" };
 	size_t m = 0;
 	char why[WC_ERROR_MSG_MAX] = "";
 	memset(out, 0, sizeof *out);
@@ -120,8 +145,8 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 			}
 			/* the group's runs stay unpredicted (skipped); the first
 			 * reason is kept, for a report that must say why */
-			if (!failed++)
-				wc_error_format(why, sizeof why, "without '%.32s': %.64s", key, ferr.msg);
+			if (!failed++) /* whole, or left out whole by wc__skip_reason */
+				wc_error_format(why, sizeof why, "without '%s': %s", key, ferr.msg);
 			unfit += members;
 			continue;
 		}
@@ -147,16 +172,15 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	 * training run in their fold. */
 	if (rc == WC_OK && skipped) {
 		int nolevel = skipped - unfit - beyond.n;
-		char rest[WC_ERROR_MSG_MAX];
+		char rest[4][WC_ERROR_MSG_MAX];
+		const char *alt[5] = { rest[0], NULL, NULL, NULL, NULL };
 		if (beyond.n)
-			snprintf(rest, sizeof rest, "%d predicted over twice their boards' ceiling, power no board draws "
-			         "(%s)%s", beyond.n, beyond.first,
-			         nolevel > 0 ? "; the rest's level had no training run" : "");
+			beyond_reasons(rest, alt, &beyond, nolevel > 0 ? "; the rest's level had no training run" : "");
 		else
-			snprintf(rest, sizeof rest, "%s", !failed       ? "their level had no training run in their fold"
-			                                  : nolevel > 0 ? "the rest's level had no training run"
-			                                                : "");
-		wc__skip_reason(out->skip_reason, sizeof out->skip_reason, failed, unfit, why, rest);
+			snprintf(rest[0], sizeof rest[0], "%s", !failed       ? "their level had no training run in their fold"
+			                                        : nolevel > 0 ? "the rest's level had no training run"
+			                                                      : "");
+		wc__skip_reason(out->skip_reason, sizeof out->skip_reason, failed, unfit, why, alt);
 	}
 	if (rc == WC_OK)
 		rc = wc__pe_cross_intervals(&rows, 1, err);
@@ -174,14 +198,36 @@ cleanup:
 	return rc;
 }
 
+/* The line holds WC_ERROR_MSG_MAX - 1 bytes and each reason in it stays
+ * whole (docs/validation.md, "Forms on real runs"): the first wording of
+ * `rest` that fits after the refits' count and their first reason, else
+ * after the count alone; the last (shortest) cut, marked "...", only when
+ * no wording fits even so. */
 void
-wc__skip_reason(char *buf, size_t cap, int failed, int unfit, const char *why, const char *rest)
+wc__skip_reason(char *buf, size_t cap, int failed, int unfit, const char *why, const char *const *rest)
 {
+	static const char *const none[] = { "", NULL };
+	if (!rest || !rest[0])
+		rest = none;
+	for (int with_why = 1; with_why >= 0; with_why--)
+		for (size_t k = 0; rest[k]; k++) {
+			const char *r = rest[k];
+			int n = !failed  ? snprintf(buf, cap, "%s", r)
+			        : with_why ? snprintf(buf, cap, "%d refit(s) failed (%d runs; %s)%s%s", failed, unfit, why,
+			                              r[0] ? ", " : "", r)
+			                   : snprintf(buf, cap, "%d refit(s) failed (%d runs)%s%s", failed, unfit,
+			                              r[0] ? ", " : "", r);
+			if (n >= 0 && (size_t)n < cap)
+				return;
+		}
+	size_t last = 0;
+	while (rest[last + 1])
+		last++;
+	const char *r = rest[last]; /* the shortest */
 	if (!failed)
-		snprintf(buf, cap, "%s", rest);
+		wc_error_format(buf, cap, "%s", r);
 	else
-		snprintf(buf, cap, "%d refit(s) failed (%d runs; %.160s)%s%.60s", failed, unfit, why,
-		         rest[0] ? ", " : "", rest);
+		wc_error_format(buf, cap, "%d refit(s) failed (%d runs)%s%s", failed, unfit, r[0] ? ", " : "", r);
 }
 
 int

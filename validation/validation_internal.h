@@ -20,10 +20,12 @@ int wc__accuracy_summary(const double *err_pct, const char (*sets)[48], size_t m
 /** Why a held-out analysis left runs unpredicted, one sentence for every
  *  report that must say it (docs/cli.md, "fit intervals"; lomo.c): `failed`
  *  refits that failed for `unfit` runs with the first one's `why` ("without
- *  'M': fit: ..."), then `rest` ("" = none), what left the others out:
+ *  'M': fit: ..."), then what left the others out, the first of the
+ *  NULL-ended wordings `rest` (longest first; NULL or "" = none) that fits:
  *  "1 refit(s) failed (31 runs; without 'Qwen3-32B': ...), the rest's level
- *  had no training run". `failed` 0: `rest` alone. */
-void wc__skip_reason(char *buf, size_t cap, int failed, int unfit, const char *why, const char *rest);
+ *  had no training run". `failed` 0: `rest` alone. Each reason stays whole
+ *  within `cap` (`why` is left out whole before a wording is cut). */
+void wc__skip_reason(char *buf, size_t cap, int failed, int unfit, const char *why, const char *const *rest);
 
 /* wc__predict_run's flags */
 enum { WC__RUN_INTERVAL = 1,  /* the row gets the 95 % interval */
