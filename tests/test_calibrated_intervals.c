@@ -36,6 +36,30 @@ static const char runs_csv[] =
 	"lm-arena-chat,NVIDIA Nemotron Nano 12B V2,bfloat16,1,1,1,32,142.67637624757475,14.496257528662682,"
 	"15.625864267349243,55.9028796851635,62.74990998208523\n";
 
+/* Whether docs/intervals.md ("Calibrated sets") says `phrase`, its runs
+ * of white space read as one space: the numbers it quotes are the
+ * program's (it said 0.3163 J, 0.1303-0.7102 J for 0.3158, 0.1301-0.7097). */
+static int
+page_says(const char *phrase)
+{
+	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "docs/intervals.md");
+	char *s = test_slurp(path);
+	size_t w = 0;
+	for (size_t r = 0; s[r]; r++) {
+		const int space = s[r] == ' ' || s[r] == '\n';
+		if (space && w > 0 && s[w - 1] == ' ')
+			continue;
+		s[w++] = space ? ' ' : s[r];
+	}
+	s[w] = '\0';
+	int found = strstr(s, phrase) != NULL;
+	if (!found)
+		fprintf(stderr, "docs/intervals.md does not say '%s'\n", phrase);
+	free(s);
+	free(path);
+	return found;
+}
+
 static json_t *
 run_json(const char *const *argv)
 {
@@ -144,6 +168,13 @@ main(void)
 	CHECK(ej_ratio <= ratio + 1e-9);
 	CHECK_NEAR(at(p, "capacity.interval_95.energy_per_request_j[0]") / er, ej_ratio, 1e-6);
 	CHECK_CONTAINS(text(p, "capacity", "interval_95", "covers"), "parameters and held-out error");
+	char phrase[160];
+	snprintf(phrase, sizeof phrase, "is %.1f W, %.1f–%.0f W", w, lo, at(p, "interval_95.node_power_w[1]"));
+	CHECK(page_says(phrase));
+	snprintf(phrase, sizeof phrase, "energy per token %.4f J, %.4f–%.4f J (×%.3f", ej,
+	         at(p, "capacity.interval_95.energy_per_output_token_j[0]"),
+	         at(p, "capacity.interval_95.energy_per_output_token_j[1]"), ej_ratio);
+	CHECK(page_says(phrase));
 	json_decref(p);
 
 	/* power flexibility's steps: the capacity answer's */
@@ -160,6 +191,9 @@ main(void)
 	const double mean = at(e, "server.summary.mean_w.value"), mlo = at(e, "server.interval_95.mean_w[0]");
 	fprintf(stderr, "envelope mean %.1f W, 95 %% from %.1f W (x %.4f)\n", mean, mlo, mlo / mean);
 	CHECK(fabs(mlo / mean / ratio - 1.0) < 1e-3);
+	snprintf(phrase, sizeof phrase, "%.1f W, %.1f–%.0f W (×%.4f", mean, mlo, at(e, "server.interval_95.mean_w[1]"),
+	         mlo / mean);
+	CHECK(page_says(phrase));
 	CHECK_CONTAINS(text(e, "server", "interval_95", "covers"), "the calibration's draws and the law's held-out error");
 	json_decref(e);
 	const char *plan[] = { "wattcast", "envelope", Q, "--closed", "32", "--horizon", "120", "--warmup", "20",
