@@ -433,6 +433,69 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 	return rc;
 }
 
+/* Parts of the active time read apart (wc__ft_period_drift): a change
+ * late in the run leaves a half mostly one step and the other a mix. */
+#define DRIFT_PARTS 4
+/* The least change of the step time read as one (a choice): the quarters
+ * of jittered steps differ by a few % (11-s steps of +-5 % read 11.00 and
+ * 10.80 s, 2-s steps of +-20 % 2.10 and 1.98 s); a change smaller than
+ * this is within what the stated-count checks allow. */
+#define DRIFT_MIN 0.15
+
+/* The step time can change during a run (a longer sequence bucket, a
+ * GPU clocking down): the autocorrelation of the whole window then peaks
+ * at the faster part's step or at a common multiple of both (2.0- and
+ * 2.4-s steps repeat together every 12 s), and a stated count was
+ * checked against it -- 210 steps read as 39 and refused, or taken for a
+ * resumed run. Quarters of the active time are read apart: two clear
+ * periods that differ by more than their lags' width and DRIFT_MIN, and
+ * not by a whole multiple (a mix of both repeats at one), are two step
+ * times
+ * (docs/finetune.md, "Counting steps"). Halves missed steps 50 % slower
+ * after step 150 of 210: the second half's mix repeated every 6 s,
+ * three of the first half's steps. */
+int
+wc__ft_period_drift(const ft_grid *g, double parts[2], wc_error *err)
+{
+	size_t active = 0, seen = 0, edge[DRIFT_PARTS + 1];
+	double p[DRIFT_PARTS];
+	parts[0] = parts[1] = NAN;
+	for (size_t k = g->k0; k < g->k1; k++)
+		active += g->mark[k] == FT_ACTIVE;
+	edge[0] = g->k0;
+	edge[DRIFT_PARTS] = g->k1;
+	for (size_t k = g->k0, j = 1; k < g->k1 && j < DRIFT_PARTS; k++) {
+		seen += g->mark[k] == FT_ACTIVE;
+		if (DRIFT_PARTS * seen >= j * active)
+			edge[j++] = k + 1;
+	}
+	for (int h = 0; h < DRIFT_PARTS; h++) {
+		ft_grid part = *g;
+		size_t repeat = 0;
+		double acf;
+		p[h] = NAN;
+		part.k0 = edge[h];
+		part.k1 = edge[h + 1];
+		if (part.k1 <= part.k0)
+			continue;
+		if (wc__ft_period(&part, 1, &p[h], &acf, NULL, &repeat, err) != WC_OK)
+			return -1;
+		if (!wc__ft_period_clear(&part, p[h], acf, repeat))
+			p[h] = NAN;
+	}
+	for (int a = 0; a < DRIFT_PARTS; a++)
+		for (int b = a + 1; b < DRIFT_PARTS; b++) {
+			double lo = fmin(p[a], p[b]), hi = fmax(p[a], p[b]), ratio = hi / lo, known = g->dt / lo + g->dt / hi;
+			double whole = round(ratio);
+			if (!(ratio - 1.0 > fmax(known, DRIFT_MIN)) || (whole >= 2.0 && fabs(ratio - whole) <= whole * known))
+				continue;
+			parts[0] = p[a];
+			parts[1] = p[b];
+			return 1;
+		}
+	return 0;
+}
+
 /* Mean of the active bins within `h` bins of each bin (NaN with fewer
  * than h active bins around it). */
 static void

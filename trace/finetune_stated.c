@@ -70,7 +70,7 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	 * its evaluations counted right). The other
 	 * signs (a log starting at training power, whose steps the period
 	 * cannot place, and a resumed run's last session) keep the 20 %. */
-	const int ends_short = wc__ft_log_ends_short(g, in);
+	const int ends_short = wc__ft_log_ends_short(g, in, out);
 	if (by_state && ratio < 1.0 && (ends_short || 1.0 / ratio > 1.0 + WC_FT_COUNT_MAX_DISAGREE)) {
 		char why[96] = "";
 		if (ends_short == 1)

@@ -320,6 +320,11 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		}
 		if (!per_step && clear && wc__ft_stated_vs_period(g, &left, out, err) != WC_OK)
 			return WC_EINVAL;
+		/* no one period to check it against (wc__ft_period_drift) */
+		if (!per_step && isfinite(out->period_halves_s[0]))
+			WC_WARN(out, "steps: the trace's step period changes during the run (%.3f s in one quarter of "
+			        "training, %.3f s in a later one): %s's %.0f steps are used unchecked", out->period_halves_s[0],
+			        out->period_halves_s[1], in->steps_file ? in->steps_file : src, in->steps);
 		/* a stated count by who stated it: the manifest or --steps */
 		char how[64];
 		snprintf(how, sizeof how, "%s gives a step count", strcmp(src, "manifest") != 0 ? "trainer_state.json"
@@ -397,6 +402,13 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 			WC_WARN(out, "period: the step period %.3f s repeats only %.1f times over %.0f s of training; it may "
 			        "be a longer cycle (checkpoint saves every few steps) rather than one step: a step log "
 			        "(steps.csv or trainer_state.json) would tell", out->period_s, out->steps, out->active_s);
+	} else if (isfinite(out->period_halves_s[0])) {
+		/* steps of two lengths: no one period counts them */
+		return wc_error_set(err, WC_EINVAL,
+		                    "the trace's step period changes during the run (%.3f s in one quarter of training, "
+		                    "%.3f s in a later one): no one period counts its steps; give steps.csv, "
+		                    "trainer_state.json or finetune.steps", out->period_halves_s[0],
+		                    out->period_halves_s[1]);
 	} else if (isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF) {
 		char advice[96];
 		return wc_error_set(err, WC_EINVAL,
@@ -431,6 +443,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	int rc;
 	memset(out, 0, sizeof *out);
 	out->period_s = out->steps = out->runtime_steps = out->period_alt_s = out->period_under_s = NAN;
+	out->period_halves_s[0] = out->period_halves_s[1] = NAN;
 	for (int i = 0; i < WC_FT_ALIASES; i++)
 		out->period_aliases_s[i] = NAN;
 	if ((rc = wc__ft_grid_build(&g, t, p, n, in->gaps, in->n_gaps, err)) != WC_OK)
@@ -471,6 +484,14 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		goto done;
 	}
 	out->period_clear = wc__ft_period_clear(&g, out->period_s, out->period_acf, repeat);
+	if (out->period_clear) {
+		int drift = wc__ft_period_drift(&g, out->period_halves_s, err);
+		if (drift < 0) {
+			rc = err && err->code ? err->code : WC_ENOMEM;
+			goto done;
+		}
+		out->period_clear = !drift;
+	}
 	out->period_alt_s = note[0];
 	out->period_under_s = note[1];
 	out->period_steps = wc__ft_period_steps(&g, in, out);

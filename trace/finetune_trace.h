@@ -192,6 +192,9 @@ typedef struct {
 	double period_aliases_s[WC_FT_ALIASES]; /* steps the samples fold into more simply
 	                                * than the period (aliasing), shortest string first; NaN */
 	double period_repeat_s;        /* where the samples repeat exactly (0 none) */
+	double period_halves_s[2];     /* clear periods of two parts of the active time that
+	                                * differ, the earlier first: the step time changed
+	                                * during the run, and period_clear is 0; NaN else */
 	int period_steps;              /* a stated count against the clear period: k >= 2 times
 	                                * its count (a period of k steps), -k a k-th of it (a step
 	                                * of k periods, micro-steps); 0 neither */

@@ -47,10 +47,11 @@ void wc__ft_window_from_trace(ft_grid *g);
  *  (finetune_state_end.c, docs/finetune.md "An evaluation after train()"). */
 void wc__ft_window_post_evals(ft_grid *g, const wc_ft_steps_info *in);
 /** How the trace shows its power log stopped before the run did: 1
- *  training power at its end, 2 a window more than
+ *  training power at its end with a window short of train_runtime by
+ *  more than the period (`out`) is known to, 2 a window more than
  *  WC_FT_COUNT_MAX_DISAGREE short of train_runtime (the log not starting
  *  at training power: one started late); 0 neither (finetune_state_end.c). */
-int wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in);
+int wc__ft_log_ends_short(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out);
 /** Whether a trainer state's count is refused against what the trace's
  *  period counts with the state's evaluations the log reaches taken out:
  *  a checkpoint's going over by more than WC_FT_COUNT_MAX_DISAGREE (the
@@ -95,6 +96,13 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
  *  (docs/finetune.md, "Counting steps"). */
 int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2],
                   size_t *repeat, wc_error *err);
+/** Whether the clear periods of two quarters of the window's active time
+ *  differ beyond what each is known to, no whole multiple of each other:
+ *  the step time changed during the run, and no one period counts or
+ *  checks its steps; `parts` receives them, the earlier first (NaN else).
+ *  0 no, 1 yes, < 0 an error (finetune_period.c, docs/finetune.md
+ *  "Counting steps"). */
+int wc__ft_period_drift(const ft_grid *g, double parts[2], wc_error *err);
 /** The longest multiple of the period that may replace it, and that a
  *  stated count is read as (wc__ft_period_steps). */
 #define WC_FT_PERIOD_MULTIPLE_MAX 8
@@ -211,6 +219,12 @@ typedef struct {
 	size_t *sum_a;   /* the clock's bins among them */
 	size_t *sum_p;   /* active bins among them (a gap's hold no reading to place) */
 } ft_clock;
+
+/** Whether the evaluations with a save after them (state 1, shown, not
+ *  `first` or `last`) started at training power, the save's pause after
+ *  them: then their state becomes 0 (finetune_adjacent.c). */
+int wc__ft_start_adjacent(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in,
+                          const wc_ft_steps_result *out, unsigned char *state, size_t first, size_t last);
 
 int wc__ft_clock_build(const ft_grid *g, ft_clock *c);
 void wc__ft_clock_free(ft_clock *c);
