@@ -131,12 +131,11 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 		case OPT_REQUESTS:
 		case OPT_TOKENS:
 		case OPT_ITERATIONS:
+			/* > 0 and finite, not whole: ingest writes a run's counts as
+			 * sums of shares (docs/formats/telemetry.md), which are fed
+			 * back here (docs/cli.md, "metrics") */
 			rc = cli_parse_double_unbounded(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, 0,
 			                                &a->count[opt - OPT_REQUESTS]);
-			/* requests, tokens and iterations come whole */
-			if (rc == CLI_OK && a->count[opt - OPT_REQUESTS] != floor(a->count[opt - OPT_REQUESTS]))
-				rc = cli_usage_error(cmd, "%s: a count, a whole number; got '%s'",
-				                     count_flag[opt - OPT_REQUESTS], optarg);
 			break;
 		case 'h': fputs(metrics_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);

@@ -11,7 +11,7 @@
  *  - help texts print "1 %" (not "1 %%"), and `ingest .` names the run
  *    after its folder, not ".";
  *  - `metrics` on a folder says so (it said "read error"), takes counts
- *    as whole numbers (--iterations 3.5 was averaged over), and calls a
+ *    as ingest writes them, fractions too (3.5 was refused), and calls a
  *    negative power reading negative, not unreadable, and says when a
  *    GPU count given disagrees with what the timestamps plainly show.
  */
@@ -364,11 +364,32 @@ test_metrics_inputs(void)
 	CHECK_INT(r.status, 0); /* 1 of 200 lines: within the 1 % allowed */
 	CHECK_CONTAINS(r.err, "neg.csv:9:26: negative power.draw '-5'");
 	run_result_free(&r);
-	const char *frac[] = { "wattcast", "metrics", p, "--iterations", "3.5", NULL };
+	/* ingest's counts are sums of shares (docs/formats/telemetry.md): a
+	 * fraction is taken as given (it was refused as no whole number) */
+	const char *frac[] = { "wattcast", "metrics", p, "--json", "--iterations", "3.5", "--requests", "3.939077583",
+		               "--output-tokens", "397.5", NULL };
 	CHECK_INT(run_wattcast(frac, NULL, &r), 0);
-	CHECK_INT(r.status, 2);
-	CHECK_CONTAINS(r.err, "--iterations: a count, a whole number; got '3.5'");
+	CHECK_INT(r.status, 0);
+	json_t *fj = r.out ? json_loads(r.out, 0, NULL) : NULL;
+	const json_t *grp = json_object_get(fj, "group");
+	double ej = json_number_value(json_object_get(grp, "energy_j"));
+	CHECK(ej > 0);
+	CHECK_NEAR(json_number_value(json_object_get(grp, "energy_per_iteration_j")), ej / 3.5, 1e-9 * ej);
+	CHECK_NEAR(json_number_value(json_object_get(grp, "energy_per_request_j")), ej / 3.939077583, 1e-9 * ej);
+	CHECK_NEAR(json_number_value(json_object_get(grp, "energy_per_token_j")), ej / 397.5, 1e-9 * ej);
+	json_decref(fj);
 	run_result_free(&r);
+	/* the bounds stay: > 0 and finite */
+	const char *bad[][2] = { { "--requests", "0" }, { "--output-tokens", "-2.5" }, { "--iterations", "1e999" } };
+	const char *why[] = { "--requests: must be > 0, got '0'", "--output-tokens: must be > 0, got '-2.5'",
+		              "--iterations: must be at most" };
+	for (int k = 0; k < 3; k++) {
+		const char *argv[] = { "wattcast", "metrics", p, bad[k][0], bad[k][1], NULL };
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 2);
+		CHECK_CONTAINS(r.err, why[k]);
+		run_result_free(&r);
+	}
 	/* two GPUs a sweep, each sweep's rows at one time; --gpus 3 */
 	n = (size_t)snprintf(text, sizeof text, "timestamp, power.draw [W]\n");
 	for (int i = 0; i < 60; i++) {
