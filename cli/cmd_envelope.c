@@ -365,9 +365,7 @@ setup(const char *cmd, env_args *a, env_setup *s)
 	if ((isinf(a->c.sm_clock_mhz) && wc_predict_clock_check(&s->p, &a->c, &err) != WC_OK) ||
 	    wc_power_map_from_law(&s->p, &a->c, &s->resp, &s->store, &s->pm, &err) != WC_OK)
 		return cli_envelope_config_error(cmd, a->w.kind, err.msg);
-	if (a->w.kind == WC_ENVELOPE_SERIES)
-		snprintf(s->st.source, sizeof s->st.source, "none");
-	else if ((rc = wc_service_select(&s->p, &a->c, a->service, &s->service, &s->st, &err)) != WC_OK)
+	if ((rc = wc_service_select_workload(&s->p, &a->c, &a->w, a->service, &s->service, &s->st, &err)) != WC_OK)
 		return strncmp(err.msg, "service:", 8) == 0 ? cli_usage_error(cmd, "--%s", err.msg)
 		                                            : cli_envelope_config_error(cmd, a->w.kind, err.msg);
 	if (wc_params_fingerprint(&s->p, s->version, &err) != WC_OK)

@@ -332,6 +332,14 @@ int wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_servic
                                   const wc_power_map *pm, const wc_envelope_options *o,
                                   wc_envelope_result *out, wc_error *err);
 
+/** wc_service_select for the workload `w`: an n(t) uses no service times
+ *  (out->source "none", `store` cleared), but weights that cannot load on
+ *  the group, or a tp vLLM cannot start, are refused for it as for every
+ *  workload, by wc_predict_memory_check (docs/envelopes.md, "Which one"). */
+int wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
+                               wc_service_choice choice, wc_service_store *store, wc_service_times *out,
+                               wc_error *err);
+
 /** The capacity answer's calibrated-span warnings (docs/capacity.md,
  *  "Warnings") for the workload `w` (at its mean lengths) on `c`, into
  *  store->warnings: the same words as `predict` gives for tp, lengths and

@@ -88,6 +88,22 @@ wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choi
 	return WC_OK;
 }
 
+int
+wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
+                           wc_service_choice choice, wc_service_store *store, wc_service_times *out,
+                           wc_error *err)
+{
+	if (w->kind != WC_ENVELOPE_SERIES)
+		return wc_service_select(p, c, choice, store, out, err);
+	/* no service times, but nothing that cannot load serves an n(t):
+	 * predict's refusal, the one rule (docs/envelopes.md, "Which one") */
+	memset(store, 0, sizeof *store);
+	int rc = wc_predict_memory_check(p, c, NULL, err);
+	if (rc == WC_OK)
+		snprintf(out->source, sizeof out->source, "none");
+	return rc;
+}
+
 void
 wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
                              wc_service_store *store)

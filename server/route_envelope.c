@@ -105,15 +105,11 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 		return -1;
 	const wc_params *p = wc_predictor_params(j->profile->pred);
 	if (wc_power_map_from_law(p, &j->rq.c, &j->rq.resp, &j->store, &j->pm, &j->err) != WC_OK ||
-	    (j->rq.w.kind != WC_ENVELOPE_SERIES &&
-	     wc_service_select(p, &j->rq.c, j->rq.service, &j->ss, &j->st, &j->err) != WC_OK)) {
+	    wc_service_select_workload(p, &j->rq.c, &j->rq.w, j->rq.service, &j->ss, &j->st, &j->err) != WC_OK) {
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		return -1;
 	}
-	if (j->rq.w.kind == WC_ENVELOPE_SERIES)
-		snprintf(j->st.source, sizeof j->st.source, "none");
-	else
-		wc_service_calibration_notes(p, &j->rq.c, &j->rq.w, &j->ss);
+	wc_service_calibration_notes(p, &j->rq.c, &j->rq.w, &j->ss); /* none for an n(t) */
 	return wc_envelope_request_bound(&j->rq, j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->st, budget, &j->pm,
 	                                 &j->e);
 }
