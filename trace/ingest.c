@@ -232,6 +232,7 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		}
 		wc__ingest_seg_reqs_free(&by_seg);
 		wc__ingest_warn_crossing(rc, opt, w);
+		wc__ingest_warn_idle_ends(rc, opt, w);
 	}
 	if (idle && opt->warn) {
 		char msg[WC_ERROR_MSG_MAX];

@@ -260,6 +260,14 @@ int wc__ingest_at_end_ends(const run_ctx *rc, double a, double b, double *n_a, d
 void wc__ingest_warn_at_end(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *row, double n_a,
                             double n_b);
 /** Engine counter `c` advanced over [a, b]; NaN without it. */
+/* The group's mean power over [a, b] as a row over it reads it (NaN when
+ * no sample lies there or out of memory). */
+double wc__ingest_mean_power(const run_ctx *rc, double a, double b);
+/* ingest_lead.c: once per level window w, an idle stretch at its ends
+ * longer than WC__IDLE_END_SHARE of it, before the engine's first prompt
+ * tokens or after its last tokens (docs/formats/telemetry.md, "Load
+ * levels and idle windows"). */
+void wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w);
 double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b);
 
 /** The UTC offset that would put power samples read with `used_offset_s`

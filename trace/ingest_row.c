@@ -68,6 +68,23 @@ cut_trace(const run_ctx *rc, double a, double b, int last, double **tout, double
 }
 
 double
+wc__ingest_mean_power(const run_ctx *rc, double a, double b)
+{
+	/* The row's mean_power_w over [a, b]: its energy over its time, on
+	 * the cut the row itself is measured on */
+	double *ct, *cp, mean = NAN;
+	size_t cn, s0, ns;
+	wc_error err;
+	if (!(b > a) || cut_trace(rc, a, b, 1, &ct, &cp, &cn, &s0, &ns, &err) != WC_OK)
+		return NAN;
+	if (cn > 1 && ct[cn - 1] > ct[0])
+		mean = wc_trace_energy(ct, cp, cn) / (ct[cn - 1] - ct[0]);
+	free(ct);
+	free(cp);
+	return mean;
+}
+
+double
 wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b)
 {
 	if (!rc->eng || !rc->eng->col[c])
