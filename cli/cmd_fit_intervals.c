@@ -195,6 +195,11 @@ report_skipped(const iv_args *a, const wc_runs_table *t, const wc_params *p, con
 			pooled = pe->strata[i].n;
 	for (size_t i = 0; i < t->n_runs; i++)
 		eligible += frozen || !t->runs[i].exclude[0];
+	/* and those the refitting folds leave out, as cli.md's count says
+	 * them ("7 excluded"): the n alone left 7 of 247 rows unsaid */
+	char why[WC_ERROR_MSG_MAX];
+	if (!frozen && wc_runs_excluded_why(t, why, sizeof why))
+		printf("  %s\n", why);
 	if (pooled < 0 || eligible <= (size_t)pooled)
 		return;
 	size_t skipped = eligible - (size_t)pooled;

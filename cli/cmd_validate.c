@@ -354,6 +354,9 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 		       r->skip_reason[0] ? r->skip_reason : "with no prediction for its platform",
 		       frozen && !a->datasheet && transferable(frozen, t)
 		               ? "; --datasheet scores a catalog board by its transfer" : "");
+	char why[WC_ERROR_MSG_MAX];
+	if (strcmp(what, "lomo") == 0 && wc_runs_excluded_why(t, why, sizeof why))
+		printf("%s\n", why);
 	if (strcmp(what, "lomo") == 0) {
 		printf("cover 95%%: share of measured values inside the 95 %% interval; width %%: median (hi - lo) / "
 		       "predicted; intervals from the other models' held-out errors (docs/intervals.md)\n");

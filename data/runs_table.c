@@ -551,6 +551,22 @@ wc_runs_excluded(const wc_runs_table *t)
 	return n;
 }
 
+size_t
+wc_runs_excluded_why(const wc_runs_table *t, char *buf, size_t cap)
+{
+	size_t n = wc_runs_excluded(t), first = 0;
+	if (cap)
+		buf[0] = '\0';
+	while (n && t->runs[first].exclude[0] == '\0')
+		first++;
+	/* the count and one row's reason, quoted short: the reasons of a
+	 * table's excluded rows are mostly one (docs/formats/runs-table.md) */
+	if (n)
+		snprintf(buf, cap, "%zu run(s) excluded, neither fitted nor predicted: a non-empty `exclude` (%.40s's: "
+		         "'%.60s')", n, t->runs[first].run_id, t->runs[first].exclude);
+	return n;
+}
+
 int
 wc_runs_excluded_note(size_t n_rows, size_t n_excluded, char *buf, size_t cap)
 {

@@ -151,6 +151,11 @@ uint64_t wc_run_content_hash(const wc_run *r);
  *  wc_runs_excluded counts a runs table's excluded rows. */
 int wc_runs_excluded_note(size_t n_rows, size_t n_excluded, char *buf, size_t cap);
 size_t wc_runs_excluded(const wc_runs_table *t);
+/** The excluded rows said in one line for the reports that leave them out
+ *  (`fit intervals`, `validate lomo`): "7 run(s) excluded, neither fitted
+ *  nor predicted: a non-empty `exclude` (sim241's: 'held out: ...')";
+ *  returns their count ("" when none). */
+size_t wc_runs_excluded_why(const wc_runs_table *t, char *buf, size_t cap);
 
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);
