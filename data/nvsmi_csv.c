@@ -529,7 +529,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": empty file (no header)");
 		goto done;
 	}
-	if (rd->selecting && rd->col_index >= 0 && rd->uuids_named == 0 && rd->uuids_blank > 0) {
+	if (rd->selecting && !rd->refusal_held && rd->col_index >= 0 && rd->uuids_named == 0 && rd->uuids_blank > 0) {
 		/* Every uuid cell empty: gpu_uuids cannot pick the GPUs out,
 		 * which "in no row of the log: it holds other GPUs only" hid
 		 * behind a bad line a row; the index tells them apart, the

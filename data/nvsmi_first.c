@@ -18,8 +18,10 @@
  *   16"). A log in which no sample ever holds them all is refused at its
  *   end, naming the remedy;
  * - without a uuid column the first sample fixes the set, and a count it
- *   misses refuses the log at once, naming an index that repeats (nodes
- *   merged without uuid) where one does;
+ *   misses refuses the log, naming an index that repeats (nodes merged
+ *   without uuid) where one does: at the log's end, unless a second log
+ *   joined to the first (a header repeated, the time running back) is
+ *   refused first, as the truer cause;
  * - without a count, the first sample fixes the set; rows of other GPUs
  *   are bad lines, and when they are what refuses the log the refusal says
  *   so and names the remedy (wc__nv_name_late_gpus);
@@ -157,9 +159,19 @@ wc__nv_fix_set(nv_reader *rd, size_t line, const nv_row *row, int slot)
 		snprintf(hint, sizeof hint, merged == 2 ? ": %s: nodes merged without uuid repeat the indices; add "
 		         "uuid to --query-gpu on every node" : ": %s (nodes merged without uuid? add uuid to "
 		         "--query-gpu on every node)", fact);
-	if (want > 0 && rd->n_gpus != want)
-		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the first sample holds %d GPU%s, expected %d%s",
-		                         rd->first_line, key_column(rd), rd->n_gpus, rd->n_gpus == 1 ? "" : "s", want, hint);
+	if (want > 0 && rd->n_gpus != want) {
+		int rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the first sample holds %d GPU%s, "
+		                           "expected %d%s", rd->first_line, key_column(rd), rd->n_gpus,
+		                           rd->n_gpus == 1 ? "" : "s", want, hint);
+		if (line == 0)
+			return rc;
+		/* Said at the end (wc__nv_finish) unless a second log joined to
+		 * the first shows first: one GPU's log alone holds 1 GPU, and
+		 * `cat g0.csv g1.csv` of logs keyed by index was refused at line 2
+		 * for "GPU 0 again" (docs/formats/telemetry.md, "Samples"). */
+		rd->refusal_held = rc;
+		return NV_SET_PENDING;
+	}
 	if (merged == 2)
 		/* No count to hold the log to: read, but each node's rows
 		 * become samples of the same GPUs, its power one node's. */

@@ -268,9 +268,10 @@ typedef struct {
 	size_t n_held, run_len;
 	int counted, have_prev;
 	double cut, prev_t;
-	/* position mode with a count given: the refusal of a count the
-	 * timestamps do not show, made before the log's end, waits for it
-	 * (refusal_held, the error code; its message is in err), as two logs
+	/* a count given: the refusal of a count the timestamps do not show
+	 * (position mode) or the first keyed sample misses (wc__nv_fix_set),
+	 * made before the log's end, waits for it (refusal_held, the error
+	 * code; its message is in err; later rows are not taken), as two logs
 	 * joined one after another are the truer cause (wc__nv_joined_logs) */
 	int refusal_held;
 	/* logs joined one after another (nvsmi_sweep_time.c): the latest

@@ -459,6 +459,8 @@ rephase_first(nv_reader *rd, const nv_row *row)
 static int
 take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 {
+	if (rd->refusal_held)
+		return WC_OK; /* refused at the end (wc__nv_fix_set) */
 	if (rd->nodes.n > 1)
 		return wc__nv_nodes_row(rd, row, line_no);
 	int presumed, slot = row_slot(rd, row, line_no, &presumed);
@@ -503,8 +505,10 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 	} else if (rd->open && ((rd->mask & bit) || (rd->ranked && rd->rank[slot] < rd->rank[rd->last_slot] &&
 	                                             !wc__nv_order_changed(rd, row, slot, line_no)))) {
 		int rc = close_keyed(rd, line_no, row, slot);
-		if (rc != WC_OK || rd->nodes.n > 1)
-			return rc != WC_OK ? rc : wc__nv_nodes_row(rd, row, line_no);
+		if (rc != WC_OK || rd->refusal_held)
+			return rc;
+		if (rd->nodes.n > 1)
+			return wc__nv_nodes_row(rd, row, line_no);
 		/* The first sweep may just have been dropped, forgetting
 		 * the slots: look the GPU up again. */
 		if (!rd->frozen && rd->n_gpus == 0 && (slot = row_slot(rd, row, line_no, &presumed)) < 0) {
@@ -554,6 +558,8 @@ wc__nv_finish(nv_reader *rd)
 {
 	if (rd->mode == NV_KEY_POSITION && !rd->selecting)
 		return wc__nv_finish_positional(rd);
+	if (rd->refusal_held)
+		return rd->refusal_held;
 	int rc = rd->nodes.n > 1 ? wc__nv_nodes_finish(rd) : rd->open ? close_keyed(rd, 0, NULL, -1) : WC_OK;
 	if (rc != WC_OK)
 		return rc;

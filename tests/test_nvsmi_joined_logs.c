@@ -21,10 +21,12 @@
 static const char *const uuids[2] = { "GPU-c5d32af0-0857-3b36-6541-1a688a9ec165",
                                       "GPU-e2681f6e-8d94-2d66-484f-43ea602335f9" };
 
-/* The GPU columns a log has: index and uuid, uuid alone, neither. */
-enum { BOTH, UUID_ONLY, NEITHER };
-static const char *const headers[3] = { "timestamp, index, uuid, power.draw [W]\n",
-                                        "timestamp, uuid, power.draw [W]\n", "timestamp, power.draw [W]\n" };
+/* The GPU columns a log has: index and uuid, uuid alone, neither, index
+ * alone (nvidia-smi's common --query-gpu=timestamp,index,...). */
+enum { BOTH, UUID_ONLY, NEITHER, INDEX_ONLY };
+static const char *const headers[4] = { "timestamp, index, uuid, power.draw [W]\n",
+                                        "timestamp, uuid, power.draw [W]\n", "timestamp, power.draw [W]\n",
+                                        "timestamp, index, power.draw [W]\n" };
 
 /* Row k of GPU g with the columns `form`, `shift` s added from sweep `from` on. */
 static void
@@ -37,6 +39,8 @@ row_form(char *text, size_t cap, int form, int k, int g, int from, double shift)
 		snprintf(key, sizeof key, " %d, %s,", g, uuids[g]);
 	else if (form == UUID_ONLY)
 		snprintf(key, sizeof key, " %s,", uuids[g]);
+	else if (form == INDEX_ONLY)
+		snprintf(key, sizeof key, " %d,", g);
 	snprintf(text + strlen(text), cap - strlen(text), "2026/07/18 %02d:%02d:%02d.%03d,%s %d.00 W\n",
 	         s / 3600 % 24, s / 60 % 60, s % 60, ms, key, 100 * (g + 1));
 }
@@ -146,6 +150,37 @@ main(void)
 		CHECK(strlen(err.msg) <= 255);
 		wc_power_trace_free(pt);
 	}
+	/* index alone: given 2 GPUs the first sample (GPU 0, then GPU 0
+	 * again) refused the log at line 2 ("the first sample holds 1 GPU,
+	 * expected 2: GPU 0 again at line 3, ... nodes merged without uuid?"),
+	 * before the second log began; without a count it named where the
+	 * logs meet already */
+	char *by_index = joined_form(dir, "index.csv", INDEX_ONLY, SWEEPS, text, cap);
+	for (int n_gpus = 0; n_gpus <= 2; n_gpus += 2) {
+		CHECK_INT(read_log(by_index, n_gpus, 0, &pt, &err), WC_EPARSE);
+		CHECK_CONTAINS(err.msg, "index.csv:53:1: the time runs back 4.898 s here from before the header repeated "
+		                        "at line 52: logs joined one after another (per-GPU logs?); merge them by time");
+		CHECK(!strstr(err.msg, "first sample"));
+		wc_power_trace_free(pt);
+	}
+	const char *argv_index[] = { "wattcast", "metrics", by_index, "--gpus", "2", NULL };
+	run_wattcast(argv_index, NULL, &r);
+	CHECK(r.status != 0);
+	CHECK_CONTAINS(r.err, "index.csv:53:1: the time runs back 4.898 s here");
+	run_result_free(&r);
+	/* GPU 0's log alone, keyed by index, given 2 GPUs: still the first
+	 * sample's refusal, said at the log's end */
+	text[0] = '\0';
+	strcat(text, headers[INDEX_ONLY]);
+	for (int k = 0; k < SWEEPS; k++)
+		row_form(text, cap, INDEX_ONLY, k, 0, SWEEPS, 0.0);
+	char *one = test_fixture(dir, "one.csv", text);
+	CHECK_INT(read_log(one, 2, 0, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "one.csv:2:2: the first sample holds 1 GPU, expected 2: GPU 0 again at line 3, "
+	                        "0.100 s on (nodes merged without uuid? add uuid to --query-gpu on every node)");
+	wc_power_trace_free(pt);
+	free(one);
+	free(by_index);
 	/* one log of 100 evenly lying rows given 2 GPUs is still refused so */
 	text[0] = '\0';
 	strcat(text, headers[NEITHER]);
