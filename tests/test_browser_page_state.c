@@ -14,6 +14,10 @@
  *   - a link's model=Other with active_params_b and architecture.* is the
  *     form's own "Other" (no model key sent, the values kept), answered
  *     as the page's own link is, not refused as an unknown model;
+ *   - a link keeps the token lengths and the running count the user
+ *     emptied ("input_tokens=" and so on): reopened, the boxes are empty
+ *     and the request is the one the link was made from, not the page's
+ *     512 + 256 (docs/planner.md, "Shareable state");
  *   - the calibration view names an array's element by its `name`
  *     (levels[H200].eta), as the API's warnings do, not by its index.
  *
@@ -100,6 +104,43 @@ check_other_link(void)
 	 * its empty box, not the catalog's default model */
 	open_link("platform=H100&model=Other&concurrency=32", 1);
 	CHECK(truth("document.getElementById('f-model').value === '' && formRequest().model === undefined"));
+}
+
+/* Empty the boxes named, Predict, and reopen the link shown: the request
+ * sent again is the first one. */
+static void
+check_emptied_round_trip(const char *concurrency, int runs)
+{
+	open_link("platform=H100&model=Qwen3-8B&concurrency=32&input_tokens=512&output_tokens=256", runs);
+	char js[256];
+	snprintf(js, sizeof js,
+	         "(['f-input_tokens', 'f-output_tokens'].forEach((i) => { document.getElementById(i).value = ''; }),"
+	         " document.getElementById('f-concurrency').value = '%s', 1)",
+	         concurrency);
+	page_eval_ok(B, js);
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, runs + 1));
+	json_t *sent = cdp_eval(B, "JSON.stringify(formRequest())");
+	json_t *link = cdp_eval(B, "document.getElementById('share-link').value");
+	CHECK(truth("/[?&]input_tokens=(&|$)/.test(document.getElementById('share-link').value)"
+	            " && /[?&]output_tokens=(&|$)/.test(location.search)"));
+	if (json_is_string(link))
+		CHECK_INT(cdp_navigate(B, json_string_value(link)), 0);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(truth("document.getElementById('f-input_tokens').value === ''"
+	            " && document.getElementById('f-output_tokens').value === ''"));
+	json_t *again = cdp_eval(B, "JSON.stringify(formRequest())");
+	CHECK(json_is_string(sent) && json_is_string(again) &&
+	      strcmp(json_string_value(sent), json_string_value(again)) == 0);
+	if (json_is_string(sent) && json_is_string(again))
+		fprintf(stderr, "emptied: sent %s, reopened %s\n", json_string_value(sent), json_string_value(again));
+	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	json_t *link2 = cdp_eval(B, "document.getElementById('share-link').value");
+	CHECK(json_is_string(link) && json_is_string(link2) && strcmp(json_string_value(link), json_string_value(link2)) == 0);
+	json_decref(sent);
+	json_decref(again);
+	json_decref(link);
+	json_decref(link2);
 }
 
 /* Rows without an interval whose reason the answer gives. */
@@ -194,6 +235,8 @@ main(void)
 	B = S.b;
 	if (B) {
 		check_refused_link();
+		check_emptied_round_trip("0", 1);
+		check_emptied_round_trip("32", 1);
 		check_interval_reasons();
 		check_other_link();
 		check_stale();

@@ -391,8 +391,22 @@ function flat(obj) {
     ? Object.entries(v).map(([s, x]) => [`${k}.${s}`, x]) : [[k, v]]));
 }
 
+/* The boxes the page fills in on its own (FIELDS' `value`: the running
+ * count, the token lengths) that the user emptied: the link names them
+ * with nothing after "=", as "key:" names a pinned field not set, so that
+ * reopening it empties them rather than fill in the page's 512 + 256
+ * (docs/planner.md, "Shareable state"). A configuration field's page
+ * value is the API's default (TP 1), which a key left out restores; an
+ * open loop's empty limit is "none", which a link without it gives. */
+function emptiedKeys(req) {
+  return FIELDS.filter((f) => f.value !== undefined && f.group !== 'config' && req[f.name] === undefined
+    && S.controls[f.name] && S.controls[f.name].inputs.every((i) => !i.hidden && !i.disabled && i.value.trim() === '')
+    && !(f.name === 'concurrency' && loadMode() === 'rate')).map((f) => f.name);
+}
+
 function stateQuery(req) {
   const parts = flat(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  for (const k of emptiedKeys(req)) parts.push(`${enc(k)}=`);
   /* a pinned field that is not set is "key:" (parseQuery); the entries
    * waiting past the four compared stay in the link (docs/planner.md) */
   for (const c of [...S.compare, ...S.waiting])
