@@ -194,10 +194,16 @@ int wc_interval_includes(double lo, double hi, double v);
  *  without draws answers from its held-out error alone and must not
  *  claim the parameters (docs/intervals.md). */
 const char *wc_interval_covers(int draws, int held_out, const char *what);
-/** The `what` of an open loop's mean power and of what follows it: its
- *  count is itself predicted (rate x latency), and power's held-out error
- *  was measured at known loads (docs/intervals.md, "Where it applies"). */
-#define WC_COVERS_OPEN_LOOP_POWER "mean power at the load answered (not of an open loop's count)"
+/** wc_interval_covers of an open loop below capacity (`open_loop` != 0):
+ *  where `what` is mean power's held-out error, either stratum ("mean
+ *  power", "mean power of datasheet transfers"), the caveat
+ *  WC_COVERS_OPEN_LOOP follows it -- the count is itself predicted (rate x
+ *  latency), and power's held-out error was measured at known loads
+ *  (docs/intervals.md, "Where it applies"); one rule for every board,
+ *  measured or transferred. Any other `what`, or a closed loop, as
+ *  wc_interval_covers. */
+const char *wc_interval_covers_loop(int draws, int held_out, const char *what, int open_loop);
+#define WC_COVERS_OPEN_LOOP " at the load answered (not of an open loop's count)"
 /** The `what` of a capacity answer's summary where every held-out error
  *  that widened its intervals is a datasheet transfer's stratum (latency's,
  *  energy per token's, mean power's: docs/intervals.md, "Capacity levels

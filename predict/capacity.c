@@ -288,14 +288,14 @@ pe_widen(const wc_law_binding *lb, const cap_ctx *x, wc_capacity_prediction *out
 		 * where they reach past it, wc__capacity_power_share_covers) */
 		const int drew = by == WC__BY_ENERGY && s == power && s ? pow_drew
 		                                                     : out->n_draws > 0 && isfinite(out->lo[k]);
-		out->covers[k] = wc_interval_covers(drew, s != NULL,
+		out->covers[k] = wc_interval_covers_loop(drew, s != NULL,
 		                                    s == &both ? "latency and mean power of datasheet transfers"
 		                                    : s == lat ? (ds_lat ? "latency of datasheet transfers" : "latency")
 		                                    : s == ene ? (ds_ene ? "energy per output token of datasheet transfers"
 		                                                         : "energy per output token")
 		                                    : by == WC__BY_ENERGY ? "mean power (not of latency)"
-		                                    : ds_power ? "mean power of datasheet transfers"
-		                                    : out->open_loop && !out->over_capacity ? WC_COVERS_OPEN_LOOP_POWER : "mean power");
+		                                    : ds_power ? "mean power of datasheet transfers" : "mean power",
+		                                    out->open_loop && !out->over_capacity);
 		if (!s && drew)
 			out->covers[k] = wc__capacity_draws_covers(k, out, lat_drew, pow_drew);
 		power_only[k] = by == WC__BY_POWER || (by == WC__BY_ENERGY && (s == power || !s));

@@ -51,19 +51,26 @@ wc_predict_note_no_capacity(wc_inference_prediction *out, const char *why, const
 		WC_WARN(out, "%s", cap->warnings[i]);
 }
 
+/* A stratum's covers: a transferred level's says so in every answer it
+ * widens (docs/intervals.md, "Capacity levels from a datasheet"), and an
+ * open loop's caveat follows either (wc_interval_covers_loop). */
+static const char *
+pe_covers(const wc_pe_stratum *s, int draws, const char *what, int open_loop)
+{
+	const int ds = s && strcmp(s->source, "datasheet") == 0;
+	return wc_interval_covers_loop(draws, s != NULL, ds ? "mean power of datasheet transfers" : what, open_loop);
+}
+
 const char *
 wc_predict_pe_covers(const wc_pe_stratum *s, int draws, const char *what)
 {
-	/* a transferred level's stratum says so in every answer it widens
-	 * (docs/intervals.md, "Capacity levels from a datasheet") */
-	const int ds = s && strcmp(s->source, "datasheet") == 0;
-	return wc_interval_covers(draws, s != NULL, ds ? "mean power of datasheet transfers" : what);
+	return pe_covers(s, draws, what, 0);
 }
 
 const char *
 wc_predict_power_covers(const wc_inference_prediction *pred)
 {
-	return wc_predict_pe_covers(pred->pe_stratum, pred->n_draws, pred->open_loop ? WC_COVERS_OPEN_LOOP_POWER : NULL);
+	return pe_covers(pred->pe_stratum, pred->n_draws, pred->open_loop ? "mean power" : NULL, pred->open_loop);
 }
 
 int
