@@ -18,6 +18,10 @@
  *     emptied ("input_tokens=" and so on): reopened, the boxes are empty
  *     and the request is the one the link was made from, not the page's
  *     512 + 256 (docs/planner.md, "Shareable state");
+ *   - the plots of n = 1e6 end at the API's limit on n (the grid went to
+ *     2^20, refused: "1048576 | undefined" and "Computed"), their x
+ *     labels do not overlap, and a curve point the batch refuses is said
+ *     in the status and the plots and shown "refused" in the data table;
  *   - the calibration view names an array's element by its `name`
  *     (levels[H200].eta), as the API's warnings do, not by its index.
  *
@@ -143,6 +147,36 @@ check_emptied_round_trip(const char *concurrency, int runs)
 	json_decref(link2);
 }
 
+#define TICKS_CLEAR "[...document.querySelectorAll('#plot-list svg.chart')].every((g) => {" \
+	" const b = [...g.querySelectorAll('text.tick[text-anchor=middle]')].map((t) => t.getBBox())" \
+	"  .sort((p, q) => p.x - q.x);" \
+	" return b.length > 1 && b.every((p, i) => i === 0 || b[i - 1].x + b[i - 1].width <= p.x); })"
+
+static void
+check_plot_limit(void)
+{
+	open_link("platform=H100&model=Qwen3-8B&concurrency=1000000", 1);
+	CHECK(truth("document.querySelectorAll('#plot-list figure.plot').length > 0"
+	            " && [...document.querySelectorAll('#plot-list table.values')].every((t) => {"
+	            "  const r = t.querySelectorAll('tbody th'); return r[r.length - 1].textContent === '1000000'; })"));
+	CHECK(truth("!document.getElementById('plot-list').textContent.includes('undefined')"
+	            " && !document.getElementById('plot-list').textContent.includes('refused')"));
+	CHECK(truth("document.getElementById('status').dataset.state === 'done'"
+	            " && !document.getElementById('status').textContent.includes('refused')"));
+	CHECK(truth(TICKS_CLEAR));
+	/* a server whose limit the document over-states: the point past it
+	 * is refused, and said */
+	page_eval_ok(B, "(S.request.concurrency.maximum = 2e6, document.getElementById('predict').click(), 1)");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("/1 of \\d+ plot points were refused and are left out \\(concurrency/"
+	            ".test(document.getElementById('status').textContent)"
+	            " && document.getElementById('plot-refused') !== null"));
+	CHECK(truth("[...document.querySelectorAll('#plot-list table.values tbody tr')]"
+	            " .some((r) => r.querySelector('th').textContent === '1048576' && r.querySelector('td').textContent === 'refused')"
+	            " && !document.getElementById('plot-list').textContent.includes('undefined')"));
+	page_eval_ok(B, "(S.request.concurrency.maximum = 1e6, 1)");
+}
+
 /* Rows without an interval whose reason the answer gives. */
 static void
 check_interval_reasons(void)
@@ -238,6 +272,7 @@ main(void)
 		check_emptied_round_trip("0", 1);
 		check_emptied_round_trip("32", 1);
 		check_interval_reasons();
+		check_plot_limit();
 		check_other_link();
 		check_stale();
 		check_calibration_names();

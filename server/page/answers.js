@@ -51,7 +51,9 @@ async function predict(pushUrl) {
   const at = `from parameter set ${r.body.params_version || ''} at ${new Date().toLocaleTimeString()}`;
   /* the answer stands; the curves and compared rows the batch was refused
    * are said missing in the status too, not "Computed" (docs/planner.md) */
+  const missed = refusedPoints(batch);
   if (batch.refused) setStatus('error', `Computed the answer ${at}, but not the plots or the compared configurations: ${refusalText(batch.refused)}.`);
+  else if (missed) setStatus('done', `Computed ${at}; ${missed}.`);
   else setStatus('done', `Computed ${at}.`);
 }
 
@@ -337,10 +339,18 @@ function drawChart(box, spec, padR) {
     g.append(svg('line', { x1: m.l, x2: W - m.r, y1: Y(v), y2: Y(v), class: 'grid' }),
       svg('text', { x: m.l - 6, y: Y(v) + 4, 'text-anchor': 'end', class: 'tick' }, document.createTextNode(fmt(v))));
   }
-  for (const v of xt) {
-    g.append(svg('line', { x1: X(v), x2: X(v), y1: m.t, y2: H - m.b, class: 'grid' }),
-      svg('text', { x: X(v), y: H - m.b + 16, 'text-anchor': 'middle', class: 'tick' }, document.createTextNode(fmt(v))));
-  }
+  /* every tick has its grid line; a label only every k-th, k the least
+   * that keeps the widest label (about 7 px a character) clear of the
+   * next: 1 ... 1e6 on a phone labels every fourth octave */
+  const room = (W - m.l - m.r) / Math.max(1, (lx(x1) - lx(x0)) || 1);
+  const span = xt.length > 1 ? Math.min(...xt.slice(1).map((v, i) => lx(v) - lx(xt[i]))) * room : Infinity;
+  const wide = Math.max(0, ...xt.map((v) => fmt(v).length)) * 7 + 8;
+  const every = Math.max(1, Math.ceil(wide / span));
+  xt.forEach((v, i) => {
+    g.append(svg('line', { x1: X(v), x2: X(v), y1: m.t, y2: H - m.b, class: 'grid' }));
+    if ((xt.length - 1 - i) % every === 0)
+      g.append(svg('text', { x: X(v), y: H - m.b + 16, 'text-anchor': 'middle', class: 'tick' }, document.createTextNode(fmt(v))));
+  });
   g.append(svg('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'axis' }),
     svg('line', { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: 'axis' }),
     svg('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, document.createTextNode(spec.x)),
@@ -396,11 +406,23 @@ function figure(id, spec) {
   const table = el('table', { class: 'values' },
     el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: spec.x }), spec.series.map((s) => el('th', { scope: 'col', text: s.name })))),
     el('tbody', {}, xs.map((x, i) => el('tr', {}, el('th', { scope: 'row', text: fmt(x) }),
-      spec.series.map((s) => { const p = s.points[i] || {}; return el('td', { class: 'num', text: `${fmt(p.y, sciGroup(p.y, p.lo, p.hi))} ${Number.isFinite(p.lo) ? fmtInterval([p.lo, p.hi], p.y) : ''}` }); })))));
+      spec.series.map((s) => { const p = s.points[i] || {}; return el('td', { class: 'num', text: !Number.isFinite(p.y) ? (p.refused ? 'refused' : '—')
+        : `${fmt(p.y, sciGroup(p.y, p.lo, p.hi))} ${Number.isFinite(p.lo) ? fmtInterval([p.lo, p.hi], p.y) : ''}` }); })))));
   const fig = el('figure', { id, class: 'plot' }, el('figcaption', { text: spec.title }), chart, legend,
     el('details', {}, el('summary', { text: 'Data' }), el('div', { class: 'scroll' }, table)));
   fig.redraw = () => drawChart(chart, spec);
   return fig;
+}
+
+/* The curve points the batch refused, said (docs/planner.md, "Plots"):
+ * "2 of 41 plot points were refused and are left out (concurrency: ...)",
+ * or '' when none was. */
+function refusedPoints(batch) {
+  if (!batch.results) return '';
+  const idx = batch.index.curves.flat();
+  const bad = idx.map((i) => batch.results[i]).filter((a) => a && a.error);
+  if (!bad.length) return '';
+  return `${bad.length} of ${idx.length} plot points were refused and are left out (${bad[0].error.message || bad[0].error.code})`;
 }
 
 function renderPlots(batch) {
@@ -420,7 +442,7 @@ function renderPlots(batch) {
       short: k === 0 ? 'chosen' : `#${k}`, color: COLORS[k], dash: DASHES[k], width: k === 0 ? 3 : 2,
       points: batch.index.curves[k].map((i, j) => {
         const [y, iv] = pick(batch.results[i], c.field);
-        return { x: batch.grid[j], y, lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN };
+        return { x: batch.grid[j], y, lo: iv ? iv[0] : NaN, hi: iv ? iv[1] : NaN, refused: !!(batch.results[i] || {}).error };
       }),
     })).filter((s) => s.points.some((p) => Number.isFinite(p.y)));
     if (!series.length) continue;
@@ -428,6 +450,8 @@ function renderPlots(batch) {
     list.append(fig);
     fig.redraw();
   }
+  const missed = refusedPoints(batch);
+  if (missed) list.prepend(el('p', { class: 'error', id: 'plot-refused', text: `${missed[0].toUpperCase()}${missed.slice(1)}.` }));
   if (!batch.results.some((a) => a && a.interval_95))
     list.append(el('p', { class: 'muted', text: 'No interval bands: the loaded parameter set has neither bootstrap draws nor a held-out error.' }));
 }

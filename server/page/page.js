@@ -141,10 +141,17 @@ const CURVES = [
 const COMPARE_FIELDS = ['node_power_w', 'energy_per_output_token_j', 'latency_s', 'throughput_tok_s'];
 /* Concurrency grid of the curves: 1 to 256 in quarter octaves, on to the
  * first quarter octave at or past the form's n when that is above 256, so
- * that the load is on the axis and marked (docs/planner.md, "Plots"). */
+ * that the load is on the axis and marked (docs/planner.md, "Plots"). The
+ * axis ends at the API's limit on n (the request schema's `maximum`,
+ * docs/http-api.md, "Limits"), a point past it being refused: n = 1e6
+ * ends at 1e6, not 2^20. */
 function gridTo(n) {
   const last = Math.max(32, Number.isFinite(n) && n > 0 ? Math.ceil(4 * Math.log2(n) - 1e-9) : 0);
-  return Array.from({ length: last + 1 }, (_, k) => Math.pow(2, k / 4));
+  const grid = Array.from({ length: last + 1 }, (_, k) => Math.pow(2, k / 4));
+  const max = S.request && S.request.concurrency ? Number(S.request.concurrency.maximum) : NaN;
+  if (!Number.isFinite(max) || grid[grid.length - 1] <= max) return grid;
+  const kept = grid.filter((x) => x < max);
+  return [...kept, max];
 }
 const MAX_COMPARE = 4;
 const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8c6d00'];
