@@ -48,6 +48,12 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 			printf("%s\n", strncmp(covers, "none", 4) == 0 ? covers : "none");
 		}
 	}
+	/* the running count's, as predict inference gives it */
+	if (isfinite(f->ref_running_lo) && isfinite(f->ref_running_hi))
+		printf("    mean running requests %.4g-%.4g (covers %s)\n", f->ref_running_lo, f->ref_running_hi,
+		       f->running_covers ? f->running_covers : "none");
+	else
+		printf("    mean running requests %s\n", f->running_covers ? f->running_covers : "none");
 	printf("  %9s %11s %10s %9s %12s %9s %10s %7s\n", "clock MHz", "cap W/GPU", "node W", "shed W", "tokens/s",
 	       "lost %", "J/token", "PFI");
 	for (int i = 0; i < f->n_steps; i++) {

@@ -373,6 +373,9 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 			out->ref_hi[k] = cap->hi[flex_capq[k]];
 			out->covers[k] = cap->covers[flex_capq[k]];
 		}
+		out->ref_running_lo = cap->lo[WC_CAPQ_RUNNING];
+		out->ref_running_hi = cap->hi[WC_CAPQ_RUNNING];
+		out->running_covers = cap->covers[WC_CAPQ_RUNNING];
 		out->n_draws = cap->n_draws;
 		/* the intervals printed come from these draws: predict
 		 * inference's caveat about too few of them holds for them */

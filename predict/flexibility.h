@@ -61,6 +61,11 @@ typedef struct {
 	double ref_lo[WC_FLEX_IQ], ref_hi[WC_FLEX_IQ]; /* its intervals (NaN: none) */
 	const char *covers[WC_FLEX_IQ]; /* what each covers, static text (the
 	                               * unconstrained point's capacity answer) */
+	/* ref_mean_running's interval and what it covers, or NaN and why
+	 * none: its capacity answer's, as predict inference gives it
+	 * (docs/capacity.md, "Power flexibility") */
+	double ref_running_lo, ref_running_hi;
+	const char *running_covers;
 	int n_draws;                  /* bootstrap draws behind them (0: held-out error alone) */
 	double board_limit_w;         /* > 0: the board's power limit settled the
 	                               * unconstrained point's clock, where the

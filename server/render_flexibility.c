@@ -63,6 +63,13 @@ ref_interval_json(const wc_flexibility *f)
 	json_t *each = json_object();
 	for (int k = 0; k < WC_FLEX_IQ; k++)
 		json_object_set_new(each, iq_names[k], json_string(f->covers[k] ? f->covers[k] : "none"));
+	/* the running count's, as predict inference's capacity block gives it
+	 * (an open loop's held-out error of latency; a closed loop's none and
+	 * why): the unconstrained point only, a step's count being no answer
+	 * a planner asks */
+	const int run = isfinite(f->ref_running_lo) && isfinite(f->ref_running_hi);
+	json_object_set_new(o, "mean_running", run ? json_pack("[ff]", f->ref_running_lo, f->ref_running_hi) : json_null());
+	json_object_set_new(each, "mean_running", json_string(f->running_covers ? f->running_covers : "none"));
 	json_object_set_new(o, "draws", json_integer(f->n_draws));
 	json_object_set_new(o, "covers_by_quantity", each);
 	return o;

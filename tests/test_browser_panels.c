@@ -22,7 +22,9 @@
  * its box; the echoed inputs have units; the sources' legend explains
  * `bound`. A null predictive interval (an n(t) of zeros sent in the
  * page's body) shows the API's own reason, once; a seed past 2^53 is sent
- * as its digits, an exponent past 2^53 refused under Seed.
+ * as its digits, an exponent past 2^53 refused under Seed. The
+ * flexibility panel's unconstrained running count has predict inference's
+ * interval and what it covers (H100 Qwen3-8B at 20 requests/s).
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -448,6 +450,43 @@ check_null_interval(void)
 	CHECK(page_wait_runs(B, 1));
 }
 
+/* The unconstrained point's running count has predict inference's
+ * interval and what it covers, shown in the panel (it had neither: an
+ * empty "what it covers" cell beside "none"). */
+static void
+check_flexibility_running(void)
+{
+	char link[320];
+	snprintf(link, sizeof link, "http://127.0.0.1:%d/?profile=measured&platform=H100&model=Qwen3-8B&rate=20"
+	         "&input_tokens=512&output_tokens=256", S.port);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+	const char *inputs[] = { "p--v1-predict-flexibility-sweep", "power_cap", "p--v1-predict-flexibility-steps", "4",
+		                 NULL };
+	json_t *a = compute(FLEX, "/v1/predict/flexibility", inputs, "table.flex-free");
+	json_t *p = page_api_post(H, url("/v1/predict/inference"), "{\"profile\":\"measured\",\"platform\":\"H100\","
+	                          "\"model\":\"Qwen3-8B\",\"rate\":20,\"input_tokens\":512,\"output_tokens\":256}");
+	const json_t *piv = json_object_get(json_object_get(p, "capacity"), "interval_95");
+	const json_t *fiv = json_object_get(a, "interval_95");
+	const char *want = json_string_value(json_object_get(json_object_get(piv, "covers_by_quantity"), "mean_running"));
+	const char *got = json_string_value(json_object_get(json_object_get(fiv, "covers_by_quantity"), "mean_running"));
+	CHECK(want && got && strcmp(want, got) == 0);
+	const json_t *pr = json_object_get(piv, "mean_running"), *fr = json_object_get(fiv, "mean_running");
+	CHECK(json_array_size(pr) == 2 && json_array_size(fr) == 2);
+	for (size_t k = 0; k < 2 && json_array_size(pr) == 2 && json_array_size(fr) == 2; k++)
+		CHECK_NEAR(json_number_value(json_array_get(fr, k)), json_number_value(json_array_get(pr, k)),
+		           1e-9 * json_number_value(json_array_get(pr, k)));
+	char *cell = text_of(FLEX " table.flex-free tr[data-key=\"unconstrained.mean_running\"] td.covers");
+	CHECK(want && strcmp(cell, want) == 0);
+	fprintf(stderr, "flexibility mean_running covers: \"%s\" (predict: \"%s\")\n", cell, want ? want : "(none)");
+	free(cell);
+	json_decref(p);
+	json_decref(a);
+	snprintf(link, sizeof link, MEASURED_LINK, S.port);
+	CHECK_INT(cdp_navigate(B, link), 0);
+	CHECK(page_wait_runs(B, 1));
+}
+
 /* A seed past 2^53 is sent as the digits typed (a double would round it);
  * an exponent past 2^53 is refused under the Seed box, not rounded. */
 static void
@@ -507,6 +546,7 @@ main(void)
 		check_panel_refusals();
 		check_form_refusal();
 		check_config_fields();
+		check_flexibility_running();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);
