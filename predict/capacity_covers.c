@@ -56,9 +56,7 @@ wc__capacity_latency_note(int datasheet, const wc_pe_stratum *lat, int ds_lat, i
 		        "the parameter set has no held-out error of latency%s (of TTFT no set has; docs/intervals.md)",
 		        datasheet ? ", of fitted levels or of this datasheet transfer" : "");
 	else if (datasheet && lat && !ds_lat)
-		WC_WARN(out, "interval_95: the parameter set has no held-out error of datasheet capacity levels; the "
-		        "intervals of latency and throughput cover held-out models on fitted levels, not this transfer "
-		        "(docs/intervals.md)");
+		wc_predict_note_no_transfer(out->warnings, &out->n_warnings, "capacity", "latency and throughput");
 }
 
 const char *

@@ -269,6 +269,13 @@ void wc_predict_note_few_draws(char (*list)[WC_WARNING_LEN], int *n, int n_draws
  *  prediction_error section): it covers the parameters' uncertainty, not
  *  the law's error (docs/intervals.md, "Two parts"). */
 void wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n);
+/** The caveat of an interval on a level transferred from a datasheet that
+ *  a fitted level's held-out error widened (the set has no `datasheet`
+ *  stratum of it): it covers held-out models on fitted levels, not the
+ *  transfer (docs/intervals.md, "Capacity levels from a datasheet"). One
+ *  rule for mean power (`levels` "power", `what` "mean power") and the
+ *  capacity answer (`levels` "capacity", `what` "latency and throughput"). */
+void wc_predict_note_no_transfer(char (*list)[WC_WARNING_LEN], int *n, const char *levels, const char *what);
 /** The caveat of an answer above its power cap `cap_w` (no clock of
  *  `board`'s range meets it; the GPUs draw `per_gpu_w` while they serve
  *  at the clock of least power `mhz`), into `buf` (docs/capacity.md, "Clocks and power

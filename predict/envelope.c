@@ -457,6 +457,7 @@ power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params 
 	out->dynamic_w = law_dynamic;
 	out->ctx = store;
 	out->idle_w = store->law.p0;
+	wc__predict_idle_estimated_note(&b, out->idle_note, sizeof out->idle_note);
 	out->tp = c->tp;
 	snprintf(out->profile, sizeof out->profile, "%s", p->name);
 	snprintf(out->level, sizeof out->level, "%s", b.level->name);

@@ -463,6 +463,8 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	const int idle = rc == WC_OK && out->fleet_size > 0 && !(load > 0.0);
 	if (idle && pm->has_pe) /* nothing runs: the idle draw, as an envelope's (wc__envelope_predictive) */
 		WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
+	if (idle && pm->idle_note[0]) /* the idle is itself an estimate */
+		WC_WARN(out, "%s", pm->idle_note);
 	if (rc == WC_OK && !idle && out->stat_w > 0.0 && wc_power_map_pe(pm, load, &pe) &&
 	    !wc_pe_widen(&pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
 		out->stat_lo_w = out->stat_hi_w = NAN;

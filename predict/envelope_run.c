@@ -477,6 +477,8 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		idle |= wc__envelope_predictive(pm, &out->fleet, k[1], top[1], load[1], &out->fleet_interval);
 		if (idle)
 			WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
+		if (idle && pm->idle_note[0]) /* the idle is itself an estimate */
+			WC_WARN(out, "%s", pm->idle_note);
 		snprintf(out->service_source, sizeof out->service_source, "%s",
 		         w->kind == WC_ENVELOPE_SERIES ? "none (explicit n(t))" : st->source);
 		snprintf(out->power_source, sizeof out->power_source, "%s", pm->source);

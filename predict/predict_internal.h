@@ -185,6 +185,16 @@ int wc__predict_draw_interval(const wc_law_binding *b, const wc_law_binding *low
 /** G x P0 where the idle is known (measured, published, the query's
  *  own): the floor of a mean power's interval; NaN otherwise. */
 double wc__predict_idle_floor(const wc_law_binding *b, int tp);
+/** The caveat of an idle answer (nothing runs) whose P0 is the estimate
+ *  from the board's power limit (source "estimated"), not measured or
+ *  given, into `buf`; 0 (nothing written) otherwise. Predict, envelopes
+ *  and budget plans say it in the same words (docs/intervals.md, "Where
+ *  it applies"). */
+int wc__predict_idle_estimated_note(const wc_law_binding *b, char *buf, size_t cap);
+/** The caveats of a mean-power interval widened by stratum `s` (NULL:
+ *  none) on level `lvl`: parameters only (no section), or a fitted
+ *  level's error on a datasheet transfer (wc_predict_note_no_transfer). */
+void wc__predict_pe_notes(const wc_level *lvl, const wc_pe_stratum *s, char (*list)[WC_WARNING_LEN], int *n);
 
 /** `v` with `digits` significant digits and no exponent below a million,
  *  trailing zeros dropped ("7.9", "1915", "0.679" at 3): how a warning

@@ -248,6 +248,9 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, con
 		WC_WARN(out, "interval_95: none: at %s 0%s the answer is the idle draw, G x P0; "
 		             WC_INTERVAL_LOADED_ONLY " (docs/intervals.md)", wc__predict_load_field(q),
 		        q->series_len ? " throughout" : "");
+		char idle[WC_WARNING_LEN];
+		if (wc__predict_idle_estimated_note(b, idle, sizeof idle))
+			WC_WARN(out, "%s", idle);
 		return WC_OK;
 	}
 	if (p->n_draws > 0) {
@@ -265,8 +268,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, con
 		             "nor a prediction_error section (docs/intervals.md)");
 		return WC_OK;
 	}
-	if (!out->pe_stratum)
-		wc_predict_note_params_only(out->warnings, &out->n_warnings);
+	wc__predict_pe_notes(b->level, out->pe_stratum, out->warnings, &out->n_warnings);
 	/* The upper end is held by the tighter of the board's limit and a
 	 * cap the user set: the driver enforces both the same way
 	 * (docs/intervals.md, "Physical ceiling"). */

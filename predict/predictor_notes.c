@@ -102,6 +102,38 @@ wc_predict_note_params_only(char (*list)[WC_WARNING_LEN], int *n)
 	                "prediction_error section (docs/intervals.md)");
 }
 
+int
+wc__predict_idle_estimated_note(const wc_law_binding *b, char *buf, size_t cap)
+{
+	/* The estimate is the board's limit times the built-in levels' mean
+	 * idle-to-limit ratio (models/transfer.c): three boards, no held-out
+	 * idle to take a 95 % quantile from, so no interval; the answer says
+	 * it is an estimate (docs/intervals.md, "Where it applies"). */
+	if (b->p0_measured || b->level->p0.source != WC_SRC_ESTIMATED)
+		return 0;
+	snprintf(buf, cap, "p0: %s's idle power, %.2f W a GPU, is estimated from the board's power limit, not "
+	         "measured: the idle draw answered is that estimate, whose miss no held-out run measures "
+	         "(docs/intervals.md)", b->level->name, b->level->p0.value);
+	return 1;
+}
+
+void
+wc__predict_pe_notes(const wc_level *lvl, const wc_pe_stratum *s, char (*list)[WC_WARNING_LEN], int *n)
+{
+	if (!s)
+		wc_predict_note_params_only(list, n);
+	else if (lvl && lvl->theta.source == WC_SRC_DATASHEET && strcmp(s->source, "datasheet") != 0)
+		wc_predict_note_no_transfer(list, n, "power", "mean power");
+}
+
+void
+wc_predict_note_no_transfer(char (*list)[WC_WARNING_LEN], int *n, const char *levels, const char *what)
+{
+	wc_warnings_add(list, n, "interval_95: the parameter set has no held-out error of datasheet %s levels; the "
+	                "intervals of %s cover held-out models on fitted levels, not this transfer (docs/intervals.md)",
+	                levels, what);
+}
+
 void
 wc_predict_cap_unmet_note(double cap_w, const char *board, double mhz, double share, double per_gpu_w, char *buf,
                           size_t cap)
