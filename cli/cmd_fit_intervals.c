@@ -162,8 +162,12 @@ parse(int argc, char **argv, iv_args *a, int *help)
 static void
 report(const iv_args *a, const wc_pred_error *pe)
 {
-	printf("held-out error of %s on %s (folds: %s), 95 %% quantiles of |log(measured/predicted)|:\n",
-	       pe->quantity[0] ? pe->quantity : "mean_power_w", a->input, pe->folds);
+	/* every input, as the section's `data` names them (capacity pools
+	 * several: the first alone hid the others' runs behind n) */
+	printf("held-out error of %s on %s", pe->quantity[0] ? pe->quantity : "mean_power_w", a->input);
+	for (int i = 1; i < a->n_inputs; i++)
+		printf(" + %s", a->inputs[i]);
+	printf(" (folds: %s), 95 %% quantiles of |log(measured/predicted)|:\n", pe->folds);
 	printf("  %-24s %6s %10s %22s\n", "stratum", "n", "q", "interval / prediction");
 	int datasheet = 0;
 	for (int i = 0; i < pe->n_strata; i++) {
@@ -248,6 +252,30 @@ merge_datasheet(wc_pred_error *into, const wc_pred_error *pe)
 	into->n_strata = kept;
 	for (int i = 0; i < pe->n_strata; i++)
 		wc_pe_add(into, &pe->strata[i]);
+}
+
+/* Folds other than `platform` measure the pooled and per-platform strata
+ * only: the set's datasheet strata (each platform left out) are no folds
+ * of theirs and stay, as `--folds platform` keeps the strata it does not
+ * replace (docs/intervals.md, "Strata"). Dropping them widened a datasheet
+ * board's answer by the fitted levels' error alone. Says what it kept. */
+static int
+keep_datasheet(const wc_pred_error *old, wc_pred_error *pe)
+{
+	for (int i = 0; old->present && i < pe->n_strata; i++)
+		if (strcmp(pe->strata[i].source, "datasheet") == 0)
+			return CLI_OK; /* the new folds measured one of their own */
+	for (int i = 0; old->present && i < old->n_strata; i++) {
+		const wc_pe_stratum *s = &old->strata[i];
+		if (strcmp(s->source, "datasheet") != 0)
+			continue;
+		if (wc_pe_add(pe, s) != WC_OK)
+			return cli_fail("fit intervals", "prediction_error: more than %d strata with the set's datasheet "
+			                "stratum kept", WC_PE_STRATA_MAX);
+		printf("  kept the set's %s%sdatasheet stratum (n %d, q %.4f; --folds platform measures it again)\n",
+		       s->platform, s->platform[0] ? " " : "", s->n, s->q_hi);
+	}
+	return CLI_OK;
 }
 
 /* The capacity model's or the fine-tuning law's held-out errors into
@@ -358,6 +386,8 @@ cli_fit_intervals(int argc, char **argv)
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
 		if (strcmp(a.folds, "platform") == 0)
 			merge_datasheet(&p.pred_error, &pe);
+		else if (keep_datasheet(&p.pred_error, &pe) != CLI_OK)
+			goto done;
 		else
 			p.pred_error = pe;
 	}
