@@ -244,6 +244,28 @@ set_at(const wc_fewshot_report *r, int i, const char *name)
 	return NULL;
 }
 
+/* Whether the k columns of set `name` (NULL: all runs) scored different
+ * numbers of runs, with the counts ("k=0 150, k=1 0, k=3 169") in `buf`:
+ * a k that cannot predict a group (k = 0 on a platform the base lacks, a
+ * calibration refused) leaves its runs out of that column alone, and two
+ * columns that scored runs then do not compare (docs/validation.md, "Few-shot
+ * calibration"). */
+static int
+uneven_n(const wc_fewshot_report *r, const char *name, char *buf, size_t cap)
+{
+	int first = -1, differ = 0;
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < r->n_k && used < cap; i++) {
+		const wc_accuracy *x = set_at(r, i, name);
+		int n = x ? x->n : 0;
+		differ |= n > 0 && first > 0 && n != first; /* a column of none shows "–" */
+		first = first > 0 ? first : n;
+		used += (size_t)snprintf(buf + used, cap - used, "%sk=%d %d", i ? ", " : "", r->k[i], n);
+	}
+	return differ;
+}
+
 /* One row per set: median |error| % per k (cover = 0), or coverage of
  * the 95 % interval / median relative width, both % (cover = 1). */
 static void
@@ -268,6 +290,9 @@ print_row(const wc_fewshot_report *r, const char *name, int cover)
 			printf("  %10s", "–");
 	}
 	putchar('\n');
+	char counts[160];
+	if (!cover && uneven_n(r, name, counts, sizeof counts)) /* n above is the most of any k */
+		printf("  (runs scored: %s)\n", counts);
 }
 
 /* One row per set that any k scored (the first k's may have none). */
@@ -299,6 +324,9 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
 		printf("  %4s k=%-3d", "", r->k[i]);
 	putchar('\n');
 	print_rows(r, 0);
+	char counts[160];
+	if (uneven_n(r, NULL, counts, sizeof counts))
+		printf("  (the k columns score different runs, so they do not compare; docs/validation.md)\n");
 	printf("coverage of the 95 %% interval %% / its median width, %% of the prediction (docs/intervals.md):\n");
 	print_rows(r, 1);
 	/* A base fitted per fold has neither draws nor held-out error: the
@@ -367,6 +395,10 @@ cli_validate_fewshot(int argc, char **argv)
 			print_json(&a, &r, why, &in, cover_in);
 		else
 			print_table(&a, &r, why);
+		char counts[160];
+		if (uneven_n(&r, NULL, counts, sizeof counts))
+			fprintf(stderr, "wattcast %s: warning: the k columns score different runs (%s), so they do not "
+			        "compare (docs/validation.md)\n", cmd, counts);
 		/* The table is printed (k = 0 still says something), but a run
 		 * that compares nothing must not pass for one that did. */
 		if (nothing_calibrated(&r))
