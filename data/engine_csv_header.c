@@ -406,11 +406,34 @@ replica_series(eng_reader *r, int c, int k, const char *const *labs)
 	return wc_engine_labels_have(labs[k], want[0]) || wc_engine_labels_have(labs[k], want[1]);
 }
 
+/* The first engine another column labels that the running count does
+ * not, over the whole header (a replica's read keeps one engine's
+ * columns): the running count then names fewer engines than served, and
+ * that is the reason to give (docs/formats/telemetry.md, "Data-parallel
+ * engines"), not their number alone. */
+static void
+running_lacks(eng_reader *r, int k, const signed char *kind, const char *const *labs)
+{
+	r->e->running_lacks[0] = '\0';
+	for (int i = 0; i < k && r->n_engines > 0 && !r->e->running_lacks[0]; i++) {
+		char mine[sizeof r->engine_names[0]];
+		int seen = 0;
+		if (kind[i] < 0 || kind[i] == WC_ENG_RUNNING)
+			continue;
+		wc_engine_labels_summed(labs[i], mine, sizeof mine);
+		for (int e = 0; e < r->n_engines && !seen; e++)
+			seen = strcmp(r->engine_names[e], mine) == 0;
+		if (mine[0] && !seen)
+			snprintf(r->e->running_lacks, sizeof r->e->running_lacks, "%s", mine);
+	}
+}
+
 int
 wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
 	const char *labs[ENG_MAX_FIELDS];
 	unsigned char at_end[ENG_MAX_FIELDS];
+	signed char kind[ENG_MAX_FIELDS]; /* each field's column before a replica's read keeps one */
 	size_t size = 2, used = 0;
 	int k = 0, rc = WC_OK;
 	for (int j = 0; j < nf; j++)
@@ -441,6 +464,7 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 		else
 			lab = buf + strlen(buf);
 		labs[k] = lab;
+		kind[k] = (signed char)c;
 		if (c >= 0 && !replica_series(r, c, k, labs)) {
 			r->map[k] = -2;
 			continue;
@@ -463,6 +487,8 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 		rc = field_counters(r, k, labs, line_no, err);
 	if (rc == WC_OK && (rc = header_series(r, k, labs, err)) == WC_OK)
 		header_engines_without(r);
+	if (rc == WC_OK)
+		running_lacks(r, k, kind, labs);
 	free(store);
 	if (rc != WC_OK)
 		return rc;

@@ -105,6 +105,9 @@ typedef struct {
 	                                * running count in the header: 0 or 1
 	                                * one engine; counted before
 	                                * opt->engine_only keeps one */
+	char running_lacks[48];        /* the first engine another column
+	                                * labels that the running count does
+	                                * not (whole header); "" none */
 } wc_engine_log;
 
 /** Column c's values when its counter counts work as it is done: NULL

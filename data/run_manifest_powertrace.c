@@ -266,8 +266,11 @@ wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest
 	powertrace_probe(&r, probe, m);
 	/* Both from this file: the contradiction is the manifest's, not the
 	 * power log's, whose GPUs the names pick out (docs/formats/telemetry.md,
-	 * "powertrace-sim manifest.json"). */
-	if (r.rc == WC_OK && m->tp > 0 && m->n_gpu_uuids > 0 && m->n_gpu_uuids != m->tp)
+	 * "powertrace-sim manifest.json"). A data-parallel server's GPUs are
+	 * tp x data_parallel, which wattcast-run.json states (the manifest
+	 * does not): only a count no replicas make is refused here; ingest
+	 * checks the run's (trace/ingest_replica.c). */
+	if (r.rc == WC_OK && m->tp > 0 && m->n_gpu_uuids > 0 && m->n_gpu_uuids % m->tp != 0)
 		r.rc = wc__json_fail(&r.ld, "/tp", "%d, but /server/active_gpu_uuids names %d GPU%s", m->tp,
 		                     m->n_gpu_uuids, m->n_gpu_uuids == 1 ? "" : "s");
 	if (r.rc != WC_OK && err)

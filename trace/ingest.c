@@ -171,13 +171,20 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 	if (!opt->warn || blank == 0 || rc->power_only)
 		return;
 	const char *why = rc->req ? "the request log gives no count" : stated_count_unused(rc, opt);
-	if (!why)
+	if (rc->replica) /* trace/ingest_replica.c */
+		why = "a replica reads no request log or level count, the server's";
+	else if (!why)
 		why = "no request log or level count";
 	/* The stack the header's names are of, when one is: TGI exports no
 	 * token counter; another stack's log was scraped without it. None
 	 * named when the names say none (an SGLang log was blamed on TGI). */
 	const wc_engine_info *stack = rc->eng && rc->eng->stack ? wc_engine_lookup(rc->eng->stack) : NULL;
-	char engine[128];
+	char engine[128], series[40] = "", whose[40] = "";
+	if (rc->replica) { /* its engine's series (docs/formats/telemetry.md, "Data-parallel engines") */
+		const int sgl = stack && strcmp(stack->name, "sglang") == 0;
+		snprintf(series, sizeof series, "{%s=\"%d\"}", sgl ? "dp_rank" : "engine", rc->replica - 1);
+		snprintf(whose, sizeof whose, " replica %d:", rc->replica - 1);
+	}
 	if (!rc->eng)
 		snprintf(engine, sizeof engine, "no engine.csv");
 	else if (rc->eng->col[WC_ENG_GENERATION_TOKENS] && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
@@ -189,11 +196,11 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 	else if (stack && strcmp(stack->name, "tgi") == 0)
 		snprintf(engine, sizeof engine, "engine.csv has no generation_tokens_total, as TGI's has none");
 	else
-		snprintf(engine, sizeof engine, "engine.csv%s%s%s has no generation_tokens_total", stack ? " (" : "",
-		         stack ? stack->label : "", stack ? "'s)" : "");
+		snprintf(engine, sizeof engine, "engine.csv%s%s%s has no generation_tokens_total%s", stack ? " (" : "",
+		         stack ? stack->label : "", stack ? "'s)" : "", series);
 	char msg[WC_ERROR_MSG_MAX];
-	wc_error_format_path(msg, sizeof msg, rc->dir, ": %zu of %zu rows have no output-token count (%s; %s): "
-	                     "throughput_tok_s and energy_per_token_j are blank", blank, made, engine, why);
+	wc_error_format_path(msg, sizeof msg, rc->dir, ":%s %zu of %zu rows have no output-token count (%s; %s): "
+	                     "throughput_tok_s and energy_per_token_j are blank", whose, blank, made, engine, why);
 	opt->warn(msg, opt->warn_payload);
 }
 

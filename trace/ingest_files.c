@@ -92,6 +92,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	if (rc->m.platform[0])
 		rc->platform_source = "manifest.json";
 	char before[sizeof rc->m.platform];
+	const int uuids = rc->m.n_gpu_uuids; /* manifest.json's, unless wattcast-run.json names others */
 	memcpy(before, rc->m.platform, sizeof before);
 	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
@@ -133,6 +134,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	if (!rc->m.platform[0] && d->platform[0])
 		rc->platform_source = "--platform";
 	wc_run_manifest_fill(&rc->m, &opt->defaults);
+	if ((r = wc__ingest_check_uuids(rc, uuids, err)) != WC_OK)
+		return r;
 	if (rc->m.platform[0] && wc_platform_lookup(rc->m.platform))
 		snprintf(rc->m.platform, sizeof rc->m.platform, "%s", wc_platform_lookup(rc->m.platform)->name);
 	if (!rc->m.run_id[0] && (r = wc__ingest_dir_run_id(rc->dir, rc->m.run_id, sizeof rc->m.run_id, err)) != WC_OK)
@@ -277,10 +280,8 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	rc->t1 = rc->pt->t[rc->pt->n - 1];
 	if (rc->m.tp <= 0)
 		rc->m.tp = rc->pt->info.n_gpus;
-	else if (rc->pt->info.n_gpus != wc__ingest_run_gpus(rc))
-		return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPU%s, but the run has tp %d%s",
-		                         rc->pt->info.n_gpus, rc->pt->info.n_gpus == 1 ? "" : "s", rc->m.tp,
-		                         rc->replica ? " x data_parallel" : "");
+	else if ((r = wc__ingest_check_run_gpus(rc, err)) != WC_OK)
+		return r;
 	if (rc->replica && (r = wc__ingest_replica_power(rc, err)) != WC_OK)
 		return r;
 

@@ -89,6 +89,13 @@ int wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 /** The GPUs the run's log holds: tp x data_parallel (tp alone when the
  *  run states no replicas); 0 when neither is known. */
 int wc__ingest_run_gpus(const run_ctx *rc);
+/** Refuses GPU uuids of another count than the run's tp x
+ *  data_parallel, once both manifests are read; `manifests` is how many
+ *  manifest.json named (0 none). */
+int wc__ingest_check_uuids(const run_ctx *rc, int manifests, wc_error *err);
+/** Refuses a power log of another GPU count than the run's, naming
+ *  tp and, for replicas, data_parallel and the GPUs it makes. */
+int wc__ingest_check_run_gpus(const run_ctx *rc, wc_error *err);
 /** A run of data-parallel replicas read one replica at a time
  *  (rc->replica): its row ids take `-replica<d>`, the power trace keeps
  *  its tp GPUs (d x tp on, vLLM's placement) and the request log is not

@@ -24,6 +24,39 @@ wc__ingest_run_gpus(const run_ctx *rc)
 }
 
 int
+wc__ingest_check_run_gpus(const run_ctx *rc, wc_error *err)
+{
+	const int n = rc->pt->info.n_gpus, want = wc__ingest_run_gpus(rc);
+	char dp[48] = "";
+	if (n == want)
+		return WC_OK;
+	if (rc->replica)
+		snprintf(dp, sizeof dp, " x data_parallel %d (%d GPUs)", rc->m.data_parallel, want);
+	return wc_error_set_path(err, WC_EINVAL, rc->power_path, ": holds %d GPU%s, but the run has tp %d%s", n,
+	                         n == 1 ? "" : "s", rc->m.tp, dp);
+}
+
+int
+wc__ingest_check_uuids(const run_ctx *rc, int manifests, wc_error *err)
+{
+	const int n = rc->m.n_gpu_uuids, tp = rc->m.tp, dp = rc->m.data_parallel;
+	/* as many as manifest.json's: the same count whichever named them */
+	const char *from = manifests && manifests == n ? "manifest.json: /server/active_gpu_uuids"
+	                                               : "wattcast-run.json: /gpu_uuids";
+	if (n == 0 || tp <= 0 || n == (dp > 1 ? tp * dp : tp))
+		return WC_OK;
+	if (dp > 1)
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, "/%s names %d GPU%s, but the run has tp %d x "
+		                         "data_parallel %d (%d GPUs)", from, n, n == 1 ? "" : "s", tp, dp, tp * dp);
+	if (n % tp == 0)
+		return wc_error_set_path(err, WC_EINVAL, rc->dir, "/%s names %d GPUs, but the run has tp %d; if "
+		                         "they are data-parallel replicas, state \"data_parallel\": %d in "
+		                         "wattcast-run.json", from, n, tp, n / tp);
+	return wc_error_set_path(err, WC_EINVAL, rc->dir, "/%s names %d GPU%s, but the run has tp %d", from, n,
+	                         n == 1 ? "" : "s", tp);
+}
+
+int
 wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
 	const int d = rc->replica - 1, n = rc->m.data_parallel;
@@ -90,6 +123,12 @@ wc__ingest_replica_engines(run_ctx *rc, const wc_ingest_options *opt, wc_error *
 	if (!rc->eng)
 		return WC_OK;
 	if (rc->replica) {
+		/* One engine's running column dropped: the reason, as when the
+		 * run is read whole (trace/ingest_files.c), not the count. */
+		if (engines < n && rc->eng->running_lacks[0])
+			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": num_requests_running{%s} has no "
+			                         "column while that engine's others do: that replica's running count is "
+			                         "unknown (the run states data_parallel %d)", rc->eng->running_lacks, n);
 		if (engines != n)
 			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": its running count names %d "
 			                         "data-parallel engine%s (engine or dp_rank labels), but the run states "

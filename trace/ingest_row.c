@@ -177,12 +177,15 @@ row_load(const run_ctx *rc, int w, wc_ingest_row *row)
 	row->request_rate = l ? l->request_rate : rc->m.request_rate;
 	row->burstiness = l ? l->burstiness : rc->m.burstiness;
 	row->run.workload = rc->m.workload;
-	if (!l || rc->m.workload == WC_WORKLOAD_REPLAY)
-		return;
-	if (l->request_rate > 0)
+	if (l && rc->m.workload != WC_WORKLOAD_REPLAY && l->request_rate > 0)
 		row->run.workload = l->burstiness == 1.0 ? WC_WORKLOAD_POISSON : WC_WORKLOAD_BURSTY;
-	else if (l->concurrency > 0)
+	else if (l && rc->m.workload != WC_WORKLOAD_REPLAY && l->concurrency > 0)
 		row->run.workload = WC_WORKLOAD_CLOSED;
+	/* A replica's arrivals are its share of the server's, a share the
+	 * manifests do not state: the server's rate and burstiness are no
+	 * replica's (docs/formats/telemetry.md, "Data-parallel engines"). */
+	if (rc->replica)
+		row->request_rate = row->burstiness = NAN;
 }
 
 /* The row's facts before any measurement: the window, what the run is
