@@ -219,7 +219,10 @@ main(void)
 	char *e = edited(counters_20, "nan"), *run = copy_run(root, "counters", e);
 	if (ingest(run, &cnt, &w)) {
 		same_row(&cnt.rows[0], r);
-		CHECK(w.text[0] == '\0');
+		/* no word of the counters: the one warning is the level's idle
+		 * lead-in, which the untouched run gets too */
+		CHECK_INT(w.count, 1);
+		CHECK_CONTAINS(w.text, "before the engine's first prompt tokens");
 	}
 	free(e);
 	free(run);
