@@ -8,6 +8,7 @@
  * for such lines held back before the first good one.
  */
 #include "data/data.h"
+#include "tests/support/engine_fixture.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -17,17 +18,7 @@
 static wc_engine_log *
 read_log(const char *dir, const char *name, const char *body, test_warnings *w)
 {
-	char *p = test_fixture(dir, name, body);
-	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
-	wc_engine_log *e = NULL;
-	wc_error err;
-	memset(w, 0, sizeof *w);
-	opt.warn = test_collect_warning;
-	opt.warn_payload = w;
-	opt.max_bad_fraction = 0.5;
-	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
-	free(p);
-	return e;
+	return test_engine_fixture(dir, name, body, 0.5, w);
 }
 
 int

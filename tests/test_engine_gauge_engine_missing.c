@@ -13,6 +13,7 @@
  * by the same rule.
  */
 #include "data/data.h"
+#include "tests/support/engine_fixture.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -29,16 +30,7 @@ static char *dir;
 static wc_engine_log *
 read_log(const char *name, const char *body, test_warnings *w)
 {
-	char *p = test_fixture(dir, name, body);
-	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
-	wc_engine_log *e = NULL;
-	wc_error err;
-	memset(w, 0, sizeof *w);
-	opt.warn = test_collect_warning;
-	opt.warn_payload = w;
-	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), WC_OK);
-	free(p);
-	return e;
+	return test_engine_fixture(dir, name, body, WC_TELEMETRY_MAX_BAD, w);
 }
 
 /* The reader: engine 1 has counters but no running column. */
