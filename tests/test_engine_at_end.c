@@ -19,7 +19,6 @@
 #include "tests/support/support.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,19 +117,6 @@ csv_logs(void)
 	}
 }
 
-static void
-append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	if (*len + 512 > *cap) {
-		*cap = *cap ? 2 * *cap : 1 << 16;
-		*buf = realloc(*buf, *cap);
-	}
-	va_start(ap, fmt);
-	*len += (size_t)vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-	va_end(ap);
-}
-
 /* Scrapes of one SGLang engine, n = 4 running for 120 s then 20, 10 n
  * tokens a second as generated; its generation_tokens_total steps by 1000
  * as requests finish, its prompt_tokens_total by 2000; with `realtime`,
@@ -144,18 +130,18 @@ scrapes(const char *name, int realtime)
 	for (int s = 0; s < 240; s++) {
 		int n = s < 120 ? 4 : 20;
 		gen += 10.0 * n;
-		append(&buf, &len, &cap, "# wattcast-scrape %ld a:30000\n", T0 + s);
-		append(&buf, &len, &cap, "sglang:num_running_reqs{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %d\n"
-		       "sglang:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %.0f\n"
-		       "sglang:prompt_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %.0f\n", n,
-		       1000.0 * floor(gen / 1000.0), 2000.0 * floor(gen / 1000.0));
+		test_appendf(&buf, &len, &cap, "# wattcast-scrape %ld a:30000\n", T0 + s);
+		test_appendf(&buf, &len, &cap, "sglang:num_running_reqs{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %d\n"
+		             "sglang:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %.0f\n"
+		             "sglang:prompt_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\"} %.0f\n", n,
+		             1000.0 * floor(gen / 1000.0), 2000.0 * floor(gen / 1000.0));
 		if (realtime)
-			append(&buf, &len, &cap, "sglang:realtime_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\","
-			       "mode=\"decode\"} %.0f\n", gen);
-		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
+			test_appendf(&buf, &len, &cap, "sglang:realtime_tokens_total{model_name=\"Qwen/Qwen3-8B\",tp_rank=\"0\","
+			             "mode=\"decode\"} %.0f\n", gen);
+		test_appendf(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
 		for (int g = 0; g < 2; g++)
-			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",Hostname=\"a\",modelName="
-			       "\"NVIDIA H100 80GB HBM3\"} %d\n", g, 100 + 10 * n);
+			test_appendf(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",Hostname=\"a\",modelName="
+			             "\"NVIDIA H100 80GB HBM3\"} %d\n", g, 100 + 10 * n);
 	}
 	write_text(path, buf);
 	free(buf);

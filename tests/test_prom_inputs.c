@@ -14,7 +14,6 @@
 #include "tests/support/support.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,19 +28,6 @@ enum { NAN_AT_50 = 1, RESET_AT_60 = 2, GPU_APPEARS_180 = 4, HOST_WITHOUT_ENGINE 
 
 static char *dir;
 
-static void
-append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	if (*len + 512 > *cap) {
-		*cap = (*cap + 512) * 2;
-		*buf = realloc(*buf, *cap);
-	}
-	va_start(ap, fmt);
-	*len += (size_t)vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-	va_end(ap);
-}
-
 static char *
 scrapes(const char *name, int flags)
 {
@@ -51,7 +37,7 @@ scrapes(const char *name, int flags)
 	for (int s = 0; s < 240; s++) {
 		int n = s < 120 ? 4 : 20;
 		gen = flags & RESET_AT_60 && s == 60 ? 10.0 * n : gen + 10.0 * n;
-		append(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
+		test_appendf(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
 		/* SGLang's names of the same gauge and counter (its old ITL name
 		 * with ITL_OLD, its new one with ITL_NEW). */
 		const char *pre = flags & SGLANG ? "sglang" : "vllm";
@@ -60,46 +46,46 @@ scrapes(const char *name, int flags)
 			/* vLLM's data parallel: two engines of one server, told
 			 * apart by `engine` only, each with half the load. */
 			for (int e = 0; e < 2; e++)
-				append(&buf, &len, &cap, "vllm:num_requests_running{engine=\"%d\",model_name=\"Qwen/Qwen3-8B\"} "
-				       "%d\nvllm:generation_tokens_total{engine=\"%d\",model_name=\"Qwen/Qwen3-8B\"} %.1f\n",
-				       e, n / 2, e, 0.5 * gen);
+				test_appendf(&buf, &len, &cap, "vllm:num_requests_running{engine=\"%d\",model_name=\"Qwen/Qwen3-8B\"} "
+				             "%d\nvllm:generation_tokens_total{engine=\"%d\",model_name=\"Qwen/Qwen3-8B\"} %.1f\n",
+				             e, n / 2, e, 0.5 * gen);
 		} else {
-			append(&buf, &len, &cap, "%s{model_name=\"Qwen/Qwen3-8B\"%s} %d\n",
-			       flags & SGLANG ? "sglang:num_running_reqs" : "vllm:num_requests_running", rank, n);
-			append(&buf, &len, &cap, "%s:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s} %.0f\n",
-			       pre, rank, flags & SGLANG ? 1000.0 * floor(gen / 1000.0) : gen);
+			test_appendf(&buf, &len, &cap, "%s{model_name=\"Qwen/Qwen3-8B\"%s} %d\n",
+			             flags & SGLANG ? "sglang:num_running_reqs" : "vllm:num_requests_running", rank, n);
+			test_appendf(&buf, &len, &cap, "%s:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s} %.0f\n",
+			             pre, rank, flags & SGLANG ? 1000.0 * floor(gen / 1000.0) : gen);
 			/* SGLang's generation_tokens_total counts a request's tokens
 			 * when it finishes (steps of 1000 here); its realtime decode
 			 * tokens count them as generated and are read, its other
 			 * modes not (docs/fleet.md, "Metrics"). */
 			if (flags & SGLANG)
-				append(&buf, &len, &cap, "sglang:realtime_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s,"
-				       "mode=\"prefill_compute\"} %.0f\nsglang:realtime_tokens_total{model_name=\"Qwen/"
-				       "Qwen3-8B\"%s,mode=\"decode\"} %.0f\n", rank, 7.0 * gen, rank, gen);
+				test_appendf(&buf, &len, &cap, "sglang:realtime_tokens_total{model_name=\"Qwen/Qwen3-8B\"%s,"
+				             "mode=\"prefill_compute\"} %.0f\nsglang:realtime_tokens_total{model_name=\"Qwen/"
+				             "Qwen3-8B\"%s,mode=\"decode\"} %.0f\n", rank, 7.0 * gen, rank, gen);
 		}
 		/* Inter-token latency under vLLM's old name (50 ms) and its
 		 * successor's (20 ms), 10 n tokens a second. */
 		if (flags & ITL_OLD)
-			append(&buf, &len, &cap, "%s:time_per_output_token_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
-			       "%.6f\n%s:time_per_output_token_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
-			       pre, 0.05 * gen, pre, gen);
+			test_appendf(&buf, &len, &cap, "%s:time_per_output_token_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
+			             "%.6f\n%s:time_per_output_token_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+			             pre, 0.05 * gen, pre, gen);
 		if (flags & ITL_NEW)
-			append(&buf, &len, &cap, "%s:inter_token_latency_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
-			       "%.6f\n%s:inter_token_latency_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
-			       pre, 0.02 * gen, pre, gen);
+			test_appendf(&buf, &len, &cap, "%s:inter_token_latency_seconds_sum{model_name=\"Qwen/Qwen3-8B\"} "
+			             "%.6f\n%s:inter_token_latency_seconds_count{model_name=\"Qwen/Qwen3-8B\"} %.0f\n",
+			             pre, 0.02 * gen, pre, gen);
 		/* vLLM's info metric with the engine's whole configuration as
 		 * labels: 40 of them and one value of 70 000 bytes. Not read,
 		 * it refused the file ("more than 32 labels", "line longer"). */
 		if (flags & INFO && s == 0) {
-			append(&buf, &len, &cap, "vllm:cache_config_info{");
+			test_appendf(&buf, &len, &cap, "vllm:cache_config_info{");
 			for (int k = 0; k < 40; k++)
-				append(&buf, &len, &cap, "%sl%d=\"%d\"", k ? "," : "", k, k);
-			append(&buf, &len, &cap, "} 1.0\nvllm:vllm_config_info{attention_config=\"");
+				test_appendf(&buf, &len, &cap, "%sl%d=\"%d\"", k ? "," : "", k, k);
+			test_appendf(&buf, &len, &cap, "} 1.0\nvllm:vllm_config_info{attention_config=\"");
 			for (int k = 0; k < 700; k++)
-				append(&buf, &len, &cap, "%0100d", k);
-			append(&buf, &len, &cap, "\"} 1.0\n");
+				test_appendf(&buf, &len, &cap, "%0100d", k);
+			test_appendf(&buf, &len, &cap, "\"} 1.0\n");
 		}
-		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
+		test_appendf(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
 		for (int g = 0; g < 3; g++) {
 			if (g == 2 && !(flags & GPU_APPEARS_180 && s >= 180))
 				continue;
@@ -109,15 +95,15 @@ scrapes(const char *name, int flags)
 				strcpy(v, "NaN");
 			/* DCGM 3.3's instantaneous power alone, or beside the
 			 * averaged one at a value that must not be read. */
-			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE%s{gpu=\"%d\",Hostname=\"a\",modelName="
-			       "\"NVIDIA H100 80GB HBM3\"} %s\n", flags & POWER_INSTANT ? "_INSTANT" : "", g, v);
+			test_appendf(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE%s{gpu=\"%d\",Hostname=\"a\",modelName="
+			             "\"NVIDIA H100 80GB HBM3\"} %s\n", flags & POWER_INSTANT ? "_INSTANT" : "", g, v);
 			if (flags & POWER_BOTH)
-				append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE_INSTANT{gpu=\"%d\",Hostname=\"a\","
-				       "modelName=\"NVIDIA H100 80GB HBM3\"} 999\n", g);
+				test_appendf(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE_INSTANT{gpu=\"%d\",Hostname=\"a\","
+				             "modelName=\"NVIDIA H100 80GB HBM3\"} 999\n", g);
 		}
 		if (flags & HOST_WITHOUT_ENGINE)
-			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"b\",modelName="
-			       "\"NVIDIA H100 80GB HBM3\"} 90\n");
+			test_appendf(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"b\",modelName="
+			             "\"NVIDIA H100 80GB HBM3\"} 90\n");
 	}
 	write_text(path, buf);
 	free(buf);

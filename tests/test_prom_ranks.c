@@ -22,7 +22,6 @@
 #include "tests/support/support.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,19 +41,6 @@ static char *dir;
 /* The stack's names: SGLang's, or TGI's running gauge alone (no token
  * counter, no model_name label). */
 static int tgi;
-
-static void
-append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	if (*len + 512 > *cap) {
-		*cap = (*cap + 512) * 2;
-		*buf = realloc(*buf, *cap);
-	}
-	va_start(ap, fmt);
-	*len += (size_t)vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-	va_end(ap);
-}
 
 /* The load at second s: running requests, and the generation counter. */
 static double
@@ -80,35 +66,35 @@ write_variant(const char *name, const rank_series *r, size_t nr, char **prom, ch
 {
 	char *buf = NULL, *eng = NULL, file[64];
 	size_t len = 0, cap = 0, elen = 0, ecap = 0;
-	append(&eng, &elen, &ecap, "timestamp");
+	test_appendf(&eng, &elen, &ecap, "timestamp");
 	for (size_t j = 0; j < nr && tgi; j++)
-		append(&eng, &elen, &ecap, ",tgi_batch_current_size%s%s%s", *r[j].labels ? "{" : "", r[j].labels,
-		       *r[j].labels ? "}" : "");
+		test_appendf(&eng, &elen, &ecap, ",tgi_batch_current_size%s%s%s", *r[j].labels ? "{" : "", r[j].labels,
+		             *r[j].labels ? "}" : "");
 	for (size_t j = 0; j < nr && !tgi; j++)
-		append(&eng, &elen, &ecap, ",sglang:num_running_reqs{" MODEL ",%s},sglang:realtime_tokens_total{"
-		       MODEL ",%s,mode=\"decode\"}", r[j].labels, r[j].labels);
-	append(&eng, &elen, &ecap, "\n");
+		test_appendf(&eng, &elen, &ecap, ",sglang:num_running_reqs{" MODEL ",%s},sglang:realtime_tokens_total{"
+		             MODEL ",%s,mode=\"decode\"}", r[j].labels, r[j].labels);
+	test_appendf(&eng, &elen, &ecap, "\n");
 	for (int s = 0; s < 240; s++) {
 		int n = s < 120 ? 4 : 20;
-		append(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
-		append(&eng, &elen, &ecap, "%ld", T0 + s);
+		test_appendf(&buf, &len, &cap, "# wattcast-scrape %ld a:8000\n", T0 + s);
+		test_appendf(&eng, &elen, &ecap, "%ld", T0 + s);
 		for (size_t j = 0; j < nr && tgi; j++) {
-			append(&buf, &len, &cap, "tgi_batch_current_size%s%s%s %.1f\n", *r[j].labels ? "{" : "",
-			       r[j].labels, *r[j].labels ? "}" : "", running_at(s, &r[j]));
-			append(&eng, &elen, &ecap, ",%.1f", running_at(s, &r[j]));
+			test_appendf(&buf, &len, &cap, "tgi_batch_current_size%s%s%s %.1f\n", *r[j].labels ? "{" : "",
+			             r[j].labels, *r[j].labels ? "}" : "", running_at(s, &r[j]));
+			test_appendf(&eng, &elen, &ecap, ",%.1f", running_at(s, &r[j]));
 		}
 		for (size_t j = 0; j < nr && !tgi; j++) {
-			append(&buf, &len, &cap, "sglang:num_running_reqs{" MODEL ",%s} %.1f\n"
-			       "sglang:realtime_tokens_total{" MODEL ",%s,mode=\"decode\"} %.1f\n", r[j].labels,
-			       running_at(s, &r[j]),
-			       r[j].labels, generated_at(s, &r[j]));
-			append(&eng, &elen, &ecap, ",%.1f,%.1f", running_at(s, &r[j]), generated_at(s, &r[j]));
+			test_appendf(&buf, &len, &cap, "sglang:num_running_reqs{" MODEL ",%s} %.1f\n"
+			             "sglang:realtime_tokens_total{" MODEL ",%s,mode=\"decode\"} %.1f\n", r[j].labels,
+			             running_at(s, &r[j]),
+			             r[j].labels, generated_at(s, &r[j]));
+			test_appendf(&eng, &elen, &ecap, ",%.1f,%.1f", running_at(s, &r[j]), generated_at(s, &r[j]));
 		}
-		append(&eng, &elen, &ecap, "\n");
-		append(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
+		test_appendf(&eng, &elen, &ecap, "\n");
+		test_appendf(&buf, &len, &cap, "# wattcast-scrape %ld dcgm:9400\n", T0 + s);
 		for (int g = 0; g < 2; g++)
-			append(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",Hostname=\"a\",modelName="
-			       "\"NVIDIA H100 80GB HBM3\"} %d\n", g, 100 + 10 * n);
+			test_appendf(&buf, &len, &cap, "DCGM_FI_DEV_POWER_USAGE{gpu=\"%d\",Hostname=\"a\",modelName="
+			             "\"NVIDIA H100 80GB HBM3\"} %d\n", g, 100 + 10 * n);
 	}
 	snprintf(file, sizeof file, "%s.prom", name);
 	*prom = path_join(dir, file);

@@ -28,26 +28,12 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define LABELS "{model_name=\"Qwen/Qwen3-8B\",engine_type=\"unified\",tp_rank=\"0\",pp_rank=\"0\"}"
-
-static void
-append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	if (*len + 512 > *cap) {
-		*cap = *cap ? 2 * *cap : 1 << 16;
-		*buf = realloc(*buf, *cap);
-	}
-	va_start(ap, fmt);
-	*len += (size_t)vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-	va_end(ap);
-}
 
 /* Copy `name` from src to dst. */
 static void
@@ -83,9 +69,9 @@ sglang_form(const char *src, const char *dst, int with_log)
 		char *buf = NULL, *out = path_join(dst, "engine.csv");
 		size_t len = 0, cap = 0;
 		mkdir(dst, 0755);
-		append(&buf, &len, &cap, "timestamp,sglang:num_running_reqs" LABELS ",sglang:num_queue_reqs" LABELS
-		       ",sglang:token_usage" LABELS ",sglang:prompt_tokens_total" LABELS ",sglang:generation_tokens_total"
-		       LABELS "\n");
+		test_appendf(&buf, &len, &cap, "timestamp,sglang:num_running_reqs" LABELS ",sglang:num_queue_reqs" LABELS
+		             ",sglang:token_usage" LABELS ",sglang:prompt_tokens_total" LABELS ",sglang:generation_tokens_total"
+		             LABELS "\n");
 		for (size_t k = 0; k < e->n; k++) {
 			double in = 0, gen = 0;
 			for (size_t i = 0; i < log->n; i++)
@@ -93,8 +79,8 @@ sglang_form(const char *src, const char *dst, int with_log)
 					in += log->input_tokens[i];
 					gen += log->output_tokens[i];
 				}
-			append(&buf, &len, &cap, "%.17g,%.0f,%.0f,%.17g,%.1f,%.1f\n", e->t[k], e->col[WC_ENG_RUNNING][k],
-			       e->col[WC_ENG_WAITING][k], e->col[WC_ENG_CACHE_USAGE][k], in, gen);
+			test_appendf(&buf, &len, &cap, "%.17g,%.0f,%.0f,%.17g,%.1f,%.1f\n", e->t[k], e->col[WC_ENG_RUNNING][k],
+			             e->col[WC_ENG_WAITING][k], e->col[WC_ENG_CACHE_USAGE][k], in, gen);
 		}
 		CHECK_INT(write_text(out, buf), 0);
 		free(buf);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,27 @@ const json_t *
 test_model_term(const json_t *params, size_t k)
 {
 	return json_array_get(json_object_get(params, "model_terms"), k);
+}
+
+void
+test_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	if (*len + (size_t)n + 1 > *cap) {
+		while (*len + (size_t)n + 1 > *cap)
+			*cap = *cap ? 2 * *cap : 1 << 16;
+		*buf = realloc(*buf, *cap);
+		if (!*buf)
+			abort();
+	}
+	va_start(ap, fmt);
+	*len += (size_t)vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+	va_end(ap);
 }
 
 char *

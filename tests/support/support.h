@@ -73,6 +73,10 @@ const json_t *test_model_term(const json_t *params, size_t k);
 char *test_tmpdir(const char *name);
 /** Join two path parts (malloc'd). */
 char *path_join(const char *a, const char *b);
+/** printf `fmt` onto the end of growing text `*buf` (`*len` bytes of
+ *  `*cap`; NULL, 0, 0 to start), NUL-terminated; grown as it needs. */
+void test_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /** `s` (malloc'd, freed) with the first `from` replaced by `to`, as a new
  *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
  *  is absent. For editing a dumped file into an older or broken one. */
