@@ -9,6 +9,7 @@
  * idle for less than 5 % of it, says nothing.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -60,26 +61,6 @@ write_run(const char *root, const char *name, const char *start)
 	return d;
 }
 
-static int
-ingest(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w)
-{
-	wc_ingest_options o;
-	wc_error err;
-	wc_ingest_options_init(&o);
-	snprintf(o.defaults.platform, sizeof o.defaults.platform, "A100");
-	snprintf(o.defaults.model, sizeof o.defaults.model, "Qwen3-8B");
-	o.defaults.tp = 1;
-	o.defaults.utc_offset_s = 0;
-	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	int rc = wc_ingest_run(dir, &o, res, &err);
-	if (rc != WC_OK)
-		fprintf(stderr, "%s\n", err.msg);
-	return rc;
-}
-
 int
 main(void)
 {
@@ -90,7 +71,7 @@ main(void)
 
 	/* 4 s idle of the 19 s window: said once, the row's mean as written */
 	char *d = write_run(root, "early", "1700000000.0");
-	CHECK_INT(ingest(d, 0, &res, &w), WC_OK);
+	CHECK_INT(test_ingest_a100(d, 0, &res, &w), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1) {
 		snprintf(phrase, sizeof phrase, ": level 0 ('rate'): idle 4.0 s (1700000000.000-1700000004.000) before "
@@ -103,7 +84,7 @@ main(void)
 	CHECK(first && !strstr(first + 1, "idle 4.0 s"));
 	wc_ingest_result_clear(&res);
 	/* with segments too, once a window */
-	CHECK_INT(ingest(d, 5.0, &res, &w), WC_OK);
+	CHECK_INT(test_ingest_a100(d, 5.0, &res, &w), WC_OK);
 	first = strstr(w.text, "idle 4.0 s");
 	CHECK(first && !strstr(first + 1, "idle 4.0 s"));
 	wc_ingest_result_clear(&res);
@@ -111,7 +92,7 @@ main(void)
 
 	/* The level opens with the load, or 0.5 s before it (3 %): quiet */
 	d = write_run(root, "with_load", "1700000003.5");
-	CHECK_INT(ingest(d, 0, &res, &w), WC_OK);
+	CHECK_INT(test_ingest_a100(d, 0, &res, &w), WC_OK);
 	CHECK(strstr(w.text, "before the engine's first prompt tokens") == NULL);
 	wc_ingest_result_clear(&res);
 	free(d);

@@ -10,6 +10,7 @@
  * nothing is said about tokens.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "tests/support/synth_epoch.h"
 #include "trace/trace.h"
@@ -49,26 +50,6 @@ write_run(const char *root, const char *name, const char *start)
 	return d;
 }
 
-static int
-ingest(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w)
-{
-	wc_ingest_options o;
-	wc_error err;
-	wc_ingest_options_init(&o);
-	snprintf(o.defaults.platform, sizeof o.defaults.platform, "A100");
-	snprintf(o.defaults.model, sizeof o.defaults.model, "Qwen3-8B");
-	o.defaults.tp = 1;
-	o.defaults.utc_offset_s = 0;
-	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	int rc = wc_ingest_run(dir, &o, res, &err);
-	if (rc != WC_OK)
-		fprintf(stderr, "%s\n", err.msg);
-	return rc;
-}
-
 int
 main(void)
 {
@@ -79,7 +60,7 @@ main(void)
 	/* The control: the whole level's row has the stated 1000 tokens over
 	 * its 5 s, and no warning about tokens. */
 	char *d = write_run(root, "whole", "1700000000.0");
-	CHECK_INT(ingest(d, 0, &res, &w), WC_OK);
+	CHECK_INT(test_ingest_a100(d, 0, &res, &w), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1)
 		CHECK_NEAR(res.rows[0].run.throughput_tok_s, 200.0, 1e-9);
@@ -88,7 +69,7 @@ main(void)
 
 	/* Segments of the whole level: the count is the level's, not a
 	 * segment's. */
-	CHECK_INT(ingest(d, 2.0, &res, &w), WC_OK);
+	CHECK_INT(test_ingest_a100(d, 2.0, &res, &w), WC_OK);
 	CHECK_CONTAINS(w.text, "rows have no output-token count (engine.csv has no generation_tokens_total, as "
 	                       "TGI's has none; the level's stated count covers the whole level, not a segment)");
 	CHECK(strstr(w.text, "no request log or level count") == NULL);
@@ -97,7 +78,7 @@ main(void)
 
 	/* The level starts 2 s before the power log: cut, its row blank. */
 	d = write_run(root, "cut", "1699999998.0");
-	CHECK_INT(ingest(d, 0, &res, &w), WC_OK);
+	CHECK_INT(test_ingest_a100(d, 0, &res, &w), WC_OK);
 	CHECK_INT(res.n_rows, 1);
 	if (res.n_rows == 1)
 		CHECK(isnan(res.rows[0].run.throughput_tok_s) && isnan(res.rows[0].requests));

@@ -1,5 +1,6 @@
 #include "tests/support/ingest_run.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int
@@ -12,6 +13,26 @@ test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_w
 	o.warn_payload = w;
 	memset(w, 0, sizeof *w);
 	return wc_ingest_run(dir, &o, res, err);
+}
+
+int
+test_ingest_a100(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w)
+{
+	wc_ingest_options o;
+	wc_error err;
+	wc_ingest_options_init(&o);
+	snprintf(o.defaults.platform, sizeof o.defaults.platform, "A100");
+	snprintf(o.defaults.model, sizeof o.defaults.model, "Qwen3-8B");
+	o.defaults.tp = 1;
+	o.defaults.utc_offset_s = 0;
+	o.segment_s = segment_s;
+	o.warn = test_collect_warning;
+	o.warn_payload = w;
+	memset(w, 0, sizeof *w);
+	int rc = wc_ingest_run(dir, &o, res, &err);
+	if (rc != WC_OK)
+		fprintf(stderr, "%s\n", err.msg);
+	return rc;
 }
 
 void

@@ -11,6 +11,10 @@
 /** wc_ingest_run of `dir` with the default options but `segment_s` (0:
  *  one row a window), its warnings collected into `w` (cleared first). */
 int test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err);
+/** test_ingest_run with the defaults a run's manifest may leave
+ *  unstated set to A100, Qwen3-8B, tp 1 and UTC offset 0; a failure's
+ *  message printed to stderr. */
+int test_ingest_a100(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w);
 /** wc_ingest_run of `dir` with the default options but `segment_s`,
  *  its warnings left to the default; a failure is a failed CHECK. */
 void test_ingest_ok(const char *dir, double segment_s, wc_ingest_result *res);
