@@ -198,15 +198,8 @@ main(void)
 	char *src = path_join(shared, "data/real/powertrace-sim/validate_qwen3-8b_a100/"
 	                              "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439");
 	char *root = test_tmpdir("real_engine_leading_blanks");
-	for (int k = 0; k < 3; k++) {
-		char *p = path_join(src, files[k]);
-		size_t n;
-		wc_error err;
-		CHECK_INT(wc_read_file(p, 1u << 24, &text[k], &n, &err), WC_OK);
-		free(p);
-		if (!text[k])
-			return check_report("test_real_engine_leading_blanks");
-	}
+	if (!test_read_texts(src, files, 3, text))
+		return check_report("test_real_engine_leading_blanks");
 	test_warnings w;
 	wc_ingest_result ref = { NULL, 0, 0 }, cnt = { NULL, 0, 0 }, dp = { NULL, 0, 0 }, gauge = { NULL, 0, 0 };
 	if (!ingest(src, &ref, &w))

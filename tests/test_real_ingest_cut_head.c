@@ -77,15 +77,8 @@ main(void)
 	const char *files[] = { "power.csv", "engine.csv", "manifest.json" };
 	char *text[3] = { NULL, NULL, NULL };
 	mkdir(run, 0755);
-	for (int k = 0; k < 3; k++) {
-		char *p = path_join(src, files[k]);
-		size_t n;
-		wc_error err;
-		CHECK_INT(wc_read_file(p, 1u << 24, &text[k], &n, &err), WC_OK);
-		free(p);
-		if (!text[k])
-			return check_report("test_real_ingest_cut_head");
-	}
+	if (!test_read_texts(src, files, 3, text))
+		return check_report("test_real_ingest_cut_head");
 	CHECK_CONTAINS(text[2], "active_gpu_uuids"); /* the path every such manifest takes */
 	test_warnings w;
 	wc_trace_metrics whole = ingest(src, &w);

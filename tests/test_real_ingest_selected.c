@@ -154,15 +154,8 @@ main(void)
 	char *root = test_tmpdir("real_ingest_selected");
 	const char *files[] = { "power.csv", "engine.csv", "manifest.json" };
 	char *text[3] = { NULL, NULL, NULL };
-	for (int k = 0; k < 3; k++) {
-		char *p = path_join(src, files[k]);
-		size_t n;
-		wc_error err;
-		CHECK_INT(wc_read_file(p, 1u << 24, &text[k], &n, &err), WC_OK);
-		free(p);
-		if (!text[k])
-			return check_report("test_real_ingest_selected");
-	}
+	if (!test_read_texts(src, files, 3, text))
+		return check_report("test_real_ingest_selected");
 	CHECK_CONTAINS(text[2], "active_gpu_uuids"); /* the GPUs are named */
 	test_warnings w;
 	wc_ingest_row whole = ingest(src, &w);

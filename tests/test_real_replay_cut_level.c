@@ -113,15 +113,8 @@ main(void)
 	char *src = path_join(shared, "data/real/powertrace-sim/validate_qwen3-8b_a100/"
 	                              "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439");
 	char *root = test_tmpdir("real_replay_cut_level");
-	for (int k = 0; k < 3; k++) {
-		char *p = path_join(src, files[k]);
-		size_t n;
-		wc_error err;
-		CHECK_INT(wc_read_file(p, 1u << 24, &text[k], &n, &err), WC_OK);
-		free(p);
-		if (!text[k])
-			return check_report("test_real_replay_cut_level");
-	}
+	if (!test_read_texts(src, files, 3, text))
+		return check_report("test_real_replay_cut_level");
 	test_warnings w;
 	size_t arrivals = 0;
 	double output = 0;

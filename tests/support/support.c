@@ -439,6 +439,21 @@ test_slurp(const char *path)
 }
 
 int
+test_read_texts(const char *dir, const char *const *names, size_t n, char **text)
+{
+	for (size_t k = 0; k < n; k++) {
+		char *p = path_join(dir, names[k]);
+		size_t len;
+		wc_error err;
+		CHECK_INT(wc_read_file(p, 1u << 24, &text[k], &len, &err), WC_OK);
+		free(p);
+		if (!text[k])
+			return 0;
+	}
+	return 1;
+}
+
+int
 test_utf8_ok(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

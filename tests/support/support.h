@@ -37,6 +37,10 @@ int test_exists(const char *path);
 /** The whole text of file `path` (malloc'd); a file that cannot be read
  *  is a failed CHECK and "" comes back. */
 char *test_slurp(const char *path);
+/** The whole texts of files `names[0..n)` of folder `dir` (16 MiB at
+ *  most each, malloc'd) into `text`, in order: 0 at the first that cannot
+ *  be read (a failed CHECK), 1 when all are. */
+int test_read_texts(const char *dir, const char *const *names, size_t n, char **text);
 /** Run `argv` and check it succeeds (exit 0; its stderr printed if not). */
 void test_run_ok(const char *const *argv);
 /** Run `argv`, check it exits 0, and return its stdout then its stderr
