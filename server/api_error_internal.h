@@ -52,6 +52,12 @@ const char *wc_api_value_text(char buf[32], const json_t *v, double x);
 /** wc_api_invalid quoting `v` as sent (wc_api_value_text). Returns -1. */
 int wc_api_invalid_json(wc_api_error *e, const char *field, const json_t *v, double x, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/** The whole number `v` at `field` into `*x`: not a number is 422
+ *  `wrong_type` naming what came (wc_api_wrong_type), a fraction 422
+ *  `wrong_type` with its value ("NAME: expected an integer, got 1.5");
+ *  2.0 is 2, as in JSON Schema. One rule for tp, the architecture's
+ *  counts and every whole wc_api_bounded. Returns 0 or -1. */
+int wc_api_whole(wc_api_error *e, const char *field, const json_t *v, double *x);
 /** The number obj[name] in [lo, hi] (lo exclusive when `open`; a whole
  *  number when `whole`: 2.0 is 2), its field `at`/`name`: not a number,
  *  or a fraction where a whole number is asked, is 422 `wrong_type`

@@ -277,6 +277,21 @@ wc_api_invalid_json(wc_api_error *e, const char *field, const json_t *v, double 
 }
 
 int
+wc_api_whole(wc_api_error *e, const char *field, const json_t *v, double *x)
+{
+	if (!json_is_number(v))
+		return wc_api_wrong_type(e, field, "an integer", v);
+	*x = json_number_value(v);
+	if (*x != floor(*x)) { /* the value: "got number" would not say which */
+		char got[32];
+		wc_api_error_set(e, 422, "wrong_type", field, "%s: expected an integer, got %s", field + 1,
+		                 wc_api_num_text(got, *x));
+		return -1;
+	}
+	return 0;
+}
+
+int
 wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, double lo, int open, double hi,
                double *out, wc_api_error *e)
 {
@@ -285,15 +300,12 @@ wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, d
 	if (!v)
 		return 1;
 	snprintf(field, sizeof field, "%s/%s", at, name);
-	if (!json_is_number(v))
-		return wc_api_wrong_type(e, field, whole ? "an integer" : "a number", v);
-	double x = json_number_value(v);
-	if (whole && x != floor(x)) { /* the value, as tp's: "got number" would not say which */
-		char got[32];
-		wc_api_error_set(e, 422, "wrong_type", field, "%s: expected an integer, got %s", field + 1,
-		                 wc_api_num_text(got, x));
+	double x;
+	if (whole && wc_api_whole(e, field, v, &x) != 0)
 		return -1;
-	}
+	if (!whole && !json_is_number(v))
+		return wc_api_wrong_type(e, field, "a number", v);
+	x = json_number_value(v);
 	if (!(open ? x > lo : x >= lo) || !(x <= hi)) {
 		/* the value as sent, so that it never reads as the bound */
 		if (whole)

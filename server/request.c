@@ -100,15 +100,10 @@ parse_tp(const json_t *obj, wc_inference_query *q, wc_api_error *e)
 		q->config.tp = 1;
 		return 0;
 	}
-	if (!json_is_number(v))
-		return wc_api_wrong_type(e, "/tp", "an integer", v);
 	/* 2.0 is the integer 2 (as in JSON Schema); 1.5 is not an integer. */
-	double x = json_number_value(v);
-	if (x != floor(x)) {
-		char got[32];
-		wc_api_error_set(e, 422, "wrong_type", "/tp", "tp: expected an integer, got %s", wc_api_num_text(got, x));
+	double x;
+	if (wc_api_whole(e, "/tp", v, &x) != 0)
 		return -1;
-	}
 	if (x < 1 || x > WC_LAW_MAX_TP)
 		return wc_api_invalid_json(e, "/tp", v, x, "must be between 1 and %d", WC_LAW_MAX_TP);
 	q->config.tp = (int)x;
@@ -189,17 +184,11 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		while (ints[i] && strcmp(ints[i], key) != 0)
 			i++;
 		if (ints[i]) {
-			if (!json_is_number(v))
-				return wc_api_wrong_type(e, field, "an integer", v);
 			/* 5120.0 is the integer 5120, as tp's 2.0 (docs/http-api.md);
 			 * 1.5 is not, and says so with its value */
-			double x = json_number_value(v);
-			if (x != floor(x)) {
-				char got[32];
-				wc_api_error_set(e, 422, "wrong_type", field, "%s: expected an integer, got %s", field + 1,
-				                 wc_api_num_text(got, x));
+			double x;
+			if (wc_api_whole(e, field, v, &x) != 0)
 				return -1;
-			}
 			/* the CLI's range: a d_model of 0 over a catalog model
 			 * erased its hidden size, and a prompt was then refused as
 			 * missing it (docs/http-api.md, "Errors") */
