@@ -311,8 +311,9 @@ print_rows(const wc_fewshot_report *r, int cover)
 		}
 }
 
+/* `uneven`: its k columns scored different runs (uneven_n of all runs) */
 static void
-print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
+print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why, int uneven)
 {
 	printf("few-shot calibration on %s (scope %s, base %s): median |error| %% of mean power\n"
 	       "on the runs after the largest k of each %s and level (%d groups; %d too small)\n",
@@ -324,8 +325,7 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why)
 		printf("  %4s k=%-3d", "", r->k[i]);
 	putchar('\n');
 	print_rows(r, 0);
-	char counts[160];
-	if (uneven_n(r, NULL, counts, sizeof counts))
+	if (uneven)
 		printf("  (the k columns score different runs, so they do not compare; docs/validation.md)\n");
 	printf("coverage of the 95 %% interval %% / its median width, %% of the prediction (docs/intervals.md):\n");
 	print_rows(r, 1);
@@ -391,12 +391,13 @@ cli_validate_fewshot(int argc, char **argv)
 		if (!a.lomo)
 			cli_validate_in_sample(cmd, &base, t, a.input, 0, &in, &cover_in);
 		refusal_reason(&a, &base, t, why, sizeof why);
+		char counts[160]; /* the table says it, and the warning with the counts */
+		const int uneven = uneven_n(&r, NULL, counts, sizeof counts);
 		if (a.json)
 			print_json(&a, &r, why, &in, cover_in);
 		else
-			print_table(&a, &r, why);
-		char counts[160];
-		if (uneven_n(&r, NULL, counts, sizeof counts))
+			print_table(&a, &r, why, uneven);
+		if (uneven)
 			fprintf(stderr, "wattcast %s: warning: the k columns score different runs (%s), so they do not "
 			        "compare (docs/validation.md)\n", cmd, counts);
 		/* The table is printed (k = 0 still says something), but a run
