@@ -190,12 +190,18 @@ wc_error_format(char *buf, size_t size, const char *fmt, ...)
 
 /* Where the kept end of a path that gives way starts: the file name, from
  * its '/'; one longer than half the room keeps its end, from a
- * character's first byte. */
+ * character's first byte. A folder's path ending in '/' keeps its last
+ * name with the slash ("...run/"): the slash alone named no run. */
 static size_t
 path_tail(const char *path, size_t len, size_t cap)
 {
-	const char *slash = strrchr(path, '/');
-	size_t tail = slash ? (size_t)(slash - path) : 0;
+	size_t end = len;
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	size_t tail = end;
+	while (tail > 0 && path[tail - 1] != '/')
+		tail--;
+	tail = tail > 0 ? tail - 1 : 0;
 	return wc_utf8_keep_end(path, len, len - tail > cap / 2 ? cap / 2 : len - tail);
 }
 

@@ -169,6 +169,15 @@ main(void)
 	CHECK_CONTAINS(msg, ".../engine.csv: xxx");
 	CHECK(strstr(msg, "node_") == NULL);
 	CHECK(strlen(msg) <= 255);
+	/* a folder's path ending in '/' keeps its last name, not the slash
+	 * alone (".../: xxx" named no run), though the text is then cut */
+	char folder[1200];
+	snprintf(folder, sizeof folder, "%s/run_0042/", dir);
+	big[220] = 'x';
+	big[245] = '\0';
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, folder, ": %s", big), 1);
+	CHECK_CONTAINS(msg, ".../run_0042/: xxx");
+	CHECK(strlen(msg) <= 255);
 	CHECK_INT(wc_error_format_path(msg, sizeof msg, "runs/a/engine.csv", ":%d: short", 3), 0);
 	CHECK(strcmp(msg, "runs/a/engine.csv:3: short") == 0);
 	free(near);
