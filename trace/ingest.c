@@ -214,6 +214,7 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 	for (int w = 0; w < rc->n_windows; w++) {
 		double a0 = rc->windows[w].a, span = rc->windows[w].b - a0, seg = opt->segment_s;
 		size_t nseg = segments(span, seg);
+		const wc_ingest_row *whole = NULL;
 		wc__ingest_seg_reqs by_seg = { 0 };
 		wc__ingest_reqs reqs;
 		if (nseg > 1 && wc__ingest_seg_reqs_build(rc, a0, rc->windows[w].b, seg, nseg, &by_seg) != 0)
@@ -234,12 +235,14 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 			}
 			if (row_in_gaps(rc, opt, a, b, &rows[*made]))
 				left_out++;
-			else
+			else {
+				whole = nseg == 1 ? &rows[*made] : NULL;
 				idle += mark_idle(opt, &rows[(*made)++]);
+			}
 		}
 		wc__ingest_seg_reqs_free(&by_seg);
 		wc__ingest_warn_crossing(rc, opt, w);
-		wc__ingest_warn_idle_ends(rc, opt, w);
+		wc__ingest_warn_idle_ends(rc, opt, w, whole);
 	}
 	if (idle && opt->warn) {
 		char msg[WC_ERROR_MSG_MAX];

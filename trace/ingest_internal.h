@@ -272,9 +272,10 @@ void wc__ingest_warn_at_end(const run_ctx *rc, const wc_ingest_options *opt, con
 double wc__ingest_mean_power(const run_ctx *rc, double a, double b);
 /* ingest_lead.c: once per level window w, an idle stretch at its ends
  * longer than WC__IDLE_END_SHARE of it, before the engine's first prompt
- * tokens or after its last tokens (docs/formats/telemetry.md, "Load
- * levels and idle windows"). */
-void wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w);
+ * tokens or after its last output tokens (its running and waiting gauges
+ * at 0 when it counts none) (docs/formats/telemetry.md, "Load levels and
+ * idle windows"); `row` the window's whole row, NULL with segments. */
+void wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w, const wc_ingest_row *row);
 double wc__ingest_counter_delta(const run_ctx *rc, wc_engine_column c, double a, double b);
 
 /** The UTC offset that would put power samples read with `used_offset_s`

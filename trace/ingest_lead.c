@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The share of a window an idle stretch at one of its ends may take before
  * ingest warns: at 5 % the row's throughput reads 5 % under the loaded
@@ -39,8 +40,44 @@ idle_stretch(const wc_engine_log *e, const double *v, double a, double b, int ta
 	return tail ? fmax(0.0, b - e->t[last]) : fmax(0.0, e->t[first - 1] - a);
 }
 
+/* Seconds from the last sample in [a, b] at which the engine runs or
+ * queues a request (running + waiting above 0) until b, from the first
+ * sample after it that shows none (the stretch known idle); NaN when no
+ * sample there is busy or the running gauge is absent. A log without an
+ * output-token counter ends its level's load by this, not by its prompt
+ * counter, which stops rising while decoding goes on. */
+static double
+idle_tail_gauge(const wc_engine_log *e, double a, double b)
+{
+	const double *run = wc_engine_live(e, WC_ENG_RUNNING), *wait = wc_engine_live(e, WC_ENG_WAITING);
+	size_t last = e->n;
+	if (!run)
+		return NAN;
+	for (size_t k = 0; k < e->n && e->t[k] <= b; k++)
+		if (e->t[k] >= a && (run[k] > 0 || (wait && wait[k] > 0)))
+			last = k;
+	if (last == e->n)
+		return NAN;
+	return last + 1 < e->n ? fmax(0.0, b - e->t[last + 1]) : 0.0;
+}
+
+/* Bytes the run's folder takes at least in a message of it: "..." and its
+ * last component, which wc_error_format_path keeps (docs/architecture.md,
+ * "Errors"); a trailing '/' names no component. */
+static size_t
+dir_room(const char *dir)
+{
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	size_t from = len;
+	while (from > 0 && dir[from - 1] != '/')
+		from--;
+	return 3 + 1 + (len - from) + 1;
+}
+
 void
-wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w)
+wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w, const wc_ingest_row *row)
 {
 	const int l = rc->windows[w].level;
 	const wc_engine_log *e = rc->eng;
@@ -50,22 +87,38 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	const double *gen = wc_engine_live(e, WC_ENG_GENERATION_TOKENS);
 	const double a = rc->windows[w].a, b = rc->windows[w].b, len = b - a;
 	double lead = prompt ? idle_stretch(e, prompt, a, b, 0) : NAN;
-	double tail = gen || prompt ? idle_stretch(e, gen ? gen : prompt, a, b, 1) : NAN;
+	double tail = gen ? idle_stretch(e, gen, a, b, 1) : idle_tail_gauge(e, a, b);
 	lead = lead > WC__IDLE_END_SHARE * len ? lead : 0.0;
 	tail = tail > WC__IDLE_END_SHARE * len ? tail : 0.0;
 	if (!(lead > 0 || tail > 0) || !(len > lead + tail))
 		return;
-	const double row_w = wc__ingest_mean_power(rc, a, b), load_w = wc__ingest_mean_power(rc, a + lead, b - tail);
-	char msg[WC_ERROR_MSG_MAX], span[112];
+	const double share = 100.0 * (lead + tail) / len;
+	char span[96], whose[24] = "", effect[96] = "";
 	if (lead > 0 && tail > 0)
-		snprintf(span, sizeof span, "%.1f s before the engine's first prompt tokens, %.1f s after its last",
-		         lead, tail);
+		snprintf(span, sizeof span, "its first %.1f s (no prompt tokens yet) and last %.1f s (%s)", lead, tail,
+		         gen ? "no output tokens" : "engine idle");
+	else if (lead > 0)
+		snprintf(span, sizeof span, "its first %.1f s (no prompt tokens yet)", lead);
 	else
-		snprintf(span, sizeof span, "%.1f s (%.3f-%.3f) %s", lead > 0 ? lead : tail, lead > 0 ? a : b - tail,
-		         lead > 0 ? a + lead : b,
-		         lead > 0 ? "before the engine's first prompt tokens" : "after the engine's last tokens");
-	wc_error_format_path(msg, sizeof msg, rc->dir, ": level %d ('%.24s'): idle %s (%.0f %% of %.1f s): row mean "
-	                     "power %.1f W, %.1f W without it; throughput %.0f %% under", l, rc->m.levels[l].label,
-	                     span, 100.0 * (lead + tail) / len, len, row_w, load_w, 100.0 * (lead + tail) / len);
+		snprintf(span, sizeof span, "its last %.1f s (%s)", tail, gen ? "no output tokens" : "engine idle");
+	if (rc->replica) /* as the replica's other warnings (trace/ingest.c) */
+		snprintf(whose, sizeof whose, " replica %d:", rc->replica - 1);
+	/* A row of the whole window: what the idle does to it; segments are
+	 * rows of their own, the idle ones excluded, so the span alone. No
+	 * throughput effect of a row without throughput. */
+	if (row) {
+		const double row_w = wc__ingest_mean_power(rc, a, b), load_w = wc__ingest_mean_power(rc, a + lead, b - tail);
+		int k = snprintf(effect, sizeof effect, ": row mean %.1f W, %.1f W without", row_w, load_w);
+		if (!isnan(row->run.throughput_tok_s) && k > 0)
+			snprintf(effect + k, sizeof effect - (size_t)k, "; throughput %.0f %% low", share);
+	}
+	/* The label whole when the message holds it, else cut with "..." */
+	const char *label = rc->m.levels[l].label;
+	const size_t fixed = (size_t)snprintf(NULL, 0, ":%s level %d (''): idle %s, %.0f %% of %.1f s%s", whose, l,
+	                                      span, share, len, effect) + dir_room(rc->dir);
+	char cut[WC_ERROR_MSG_MAX], msg[WC_ERROR_MSG_MAX];
+	wc_error_name_cut(label, fixed + 16 < WC_ERROR_MSG_MAX - 1 ? WC_ERROR_MSG_MAX - 1 - fixed : 16, cut, sizeof cut);
+	wc_error_format_path(msg, sizeof msg, rc->dir, ":%s level %d ('%s'): idle %s, %.0f %% of %.1f s%s", whose, l,
+	                     cut, span, share, len, effect);
 	opt->warn(msg, opt->warn_payload);
 }
