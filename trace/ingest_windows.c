@@ -61,33 +61,35 @@ n_from_engine(const run_ctx *rc)
 	return rc->n_source && strcmp(rc->n_source, "engine") == 0;
 }
 
-/* The first row from which every counter a row reads (tokens, iterations,
- * the phase split's time sums) counts all its work: past any that
- * started mid-run (wc_engine_log's counted_from). */
+/* The counters a row reads: tokens, iterations, the phase split's time
+ * sums. */
+static const wc_engine_column row_counters[] = { WC_ENG_PROMPT_TOKENS, WC_ENG_GENERATION_TOKENS,
+	                                         WC_ENG_ITERATIONS, WC_ENG_PREFILL_S, WC_ENG_DECODE_S };
+#define N_ROW_COUNTERS (sizeof row_counters / sizeof row_counters[0])
+
+/* The first row from which every counter a row reads (row_counters)
+ * counts all its work: past any that started mid-run (wc_engine_log's
+ * counted_from). */
 static size_t
 counters_known_from(const wc_engine_log *e)
 {
-	static const wc_engine_column used[] = { WC_ENG_PROMPT_TOKENS, WC_ENG_GENERATION_TOKENS,
-		                                 WC_ENG_ITERATIONS, WC_ENG_PREFILL_S, WC_ENG_DECODE_S };
 	size_t k = 0;
-	for (size_t j = 0; j < sizeof used / sizeof used[0]; j++)
-		if (e->col[used[j]] && e->counted_from[used[j]] > k)
-			k = e->counted_from[used[j]];
+	for (size_t j = 0; j < N_ROW_COUNTERS; j++)
+		if (e->col[row_counters[j]] && e->counted_from[row_counters[j]] > k)
+			k = e->counted_from[row_counters[j]];
 	return k;
 }
 
-/* The last row up to which every counter a row reads counts all its
- * work: before any left blank on the log's last rows (wc_engine_log's
- * unknown_last). */
+/* The last row up to which every counter a row reads (row_counters)
+ * counts all its work: before any left blank on the log's last rows
+ * (wc_engine_log's unknown_last). */
 static size_t
 counters_known_to(const wc_engine_log *e)
 {
-	static const wc_engine_column used[] = { WC_ENG_PROMPT_TOKENS, WC_ENG_GENERATION_TOKENS,
-		                                 WC_ENG_ITERATIONS, WC_ENG_PREFILL_S, WC_ENG_DECODE_S };
 	size_t k = e->n - 1;
-	for (size_t j = 0; j < sizeof used / sizeof used[0]; j++)
-		if (e->col[used[j]] && e->n - 1 - e->unknown_last[used[j]] < k)
-			k = e->n - 1 - e->unknown_last[used[j]];
+	for (size_t j = 0; j < N_ROW_COUNTERS; j++)
+		if (e->col[row_counters[j]] && e->n - 1 - e->unknown_last[row_counters[j]] < k)
+			k = e->n - 1 - e->unknown_last[row_counters[j]];
 	return k;
 }
 
