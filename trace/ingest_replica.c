@@ -39,15 +39,15 @@ wc__ingest_check_run_gpus(const run_ctx *rc, wc_error *err)
 int
 wc__ingest_check_uuids(const run_ctx *rc, int manifests, wc_error *err)
 {
-	const int n = rc->m.n_gpu_uuids, tp = rc->m.tp, dp = rc->m.data_parallel;
+	const int n = rc->m.n_gpu_uuids, tp = rc->m.tp, dp = rc->m.data_parallel, want = wc__ingest_run_gpus(rc);
 	/* as many as manifest.json's: the same count whichever named them */
 	const char *from = manifests && manifests == n ? "manifest.json: /server/active_gpu_uuids"
 	                                               : "wattcast-run.json: /gpu_uuids";
-	if (n == 0 || tp <= 0 || n == (dp > 1 ? tp * dp : tp))
+	if (n == 0 || want == 0 || n == want)
 		return WC_OK;
 	if (dp > 1)
 		return wc_error_set_path(err, WC_EINVAL, rc->dir, "/%s names %d GPU%s, but the run has tp %d x "
-		                         "data_parallel %d (%d GPUs)", from, n, n == 1 ? "" : "s", tp, dp, tp * dp);
+		                         "data_parallel %d (%d GPUs)", from, n, n == 1 ? "" : "s", tp, dp, want);
 	if (n % tp == 0)
 		return wc_error_set_path(err, WC_EINVAL, rc->dir, "/%s names %d GPUs, but the run has tp %d; if "
 		                         "they are data-parallel replicas, state \"data_parallel\": %d in "
