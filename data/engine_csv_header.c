@@ -380,6 +380,16 @@ prefer(eng_reader *r, int c, int k, const unsigned char *at_end)
 	return 1;
 }
 
+/* Whether the running count names engine `name` (r->engine_names). */
+static int
+engine_named(const eng_reader *r, const char *name)
+{
+	for (int i = 0; i < r->n_engines; i++)
+		if (strcmp(r->engine_names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 /* Count the data-parallel engines of the running count (each distinct
  * `engine` / `dp_rank` label seen with it) and, when the read keeps one
  * engine (opt->engine_only), whether field k is of it: 0 leaves the field
@@ -390,10 +400,7 @@ replica_series(eng_reader *r, int c, int k, const char *const *labs)
 	char mine[sizeof r->engine_names[0]];
 	wc_engine_labels_summed(labs[k], mine, sizeof mine);
 	if (c == WC_ENG_RUNNING && mine[0]) {
-		int seen = 0;
-		for (int i = 0; i < r->n_engines && !seen; i++)
-			seen = strcmp(r->engine_names[i], mine) == 0;
-		if (!seen && r->n_engines < ENG_MAX_ENGINES)
+		if (!engine_named(r, mine) && r->n_engines < ENG_MAX_ENGINES)
 			snprintf(r->engine_names[r->n_engines++], sizeof r->engine_names[0], "%s", mine);
 		if (r->n_engines > r->e->engines)
 			r->e->engines = r->n_engines;
@@ -417,13 +424,10 @@ running_lacks(eng_reader *r, int k, const signed char *kind, const char *const *
 	r->e->running_lacks[0] = '\0';
 	for (int i = 0; i < k && r->n_engines > 0 && !r->e->running_lacks[0]; i++) {
 		char mine[sizeof r->engine_names[0]];
-		int seen = 0;
 		if (kind[i] < 0 || kind[i] == WC_ENG_RUNNING)
 			continue;
 		wc_engine_labels_summed(labs[i], mine, sizeof mine);
-		for (int e = 0; e < r->n_engines && !seen; e++)
-			seen = strcmp(r->engine_names[e], mine) == 0;
-		if (mine[0] && !seen)
+		if (mine[0] && !engine_named(r, mine))
 			snprintf(r->e->running_lacks, sizeof r->e->running_lacks, "%s", mine);
 	}
 }
