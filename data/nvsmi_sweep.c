@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int
 wc__nv_gpu_index(const nv_reader *rd, int g)
@@ -63,10 +64,7 @@ wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
 {
 	int repeated = 0, v = wc__nv_gpu_index(rd, g);
 	const char *u = rd->info->uuid[g];
-	char head[5] = {0};
-	for (int i = 0; i < 4 && u[i]; i++)
-		head[i] = (char)(u[i] >= 'a' && u[i] <= 'z' ? u[i] - 'a' + 'A' : u[i]);
-	const char *word = strcmp(head, "GPU-") == 0 || strcmp(head, "MIG-") == 0 ? "" : "GPU ";
+	const char *word = strncasecmp(u, "GPU-", 4) == 0 || strncasecmp(u, "MIG-", 4) == 0 ? "" : "GPU ";
 	for (int h = 0; h < rd->n_gpus && v >= 0; h++)
 		repeated |= h != g && wc__nv_gpu_index(rd, h) == v;
 	if (repeated && u[0])
