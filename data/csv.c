@@ -28,6 +28,12 @@ wc__field_count_column(int nf, int want, int end_column, int extra_column)
 }
 
 int
+wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, int stop)
+{
+	return wc__field_count_column(nf, want, stop, nf > want ? fields[want].column : stop);
+}
+
+int
 wc__csv_split_to(char *line, wc__csv_field *fields, int cap, const char **reason, int *stop)
 {
 	size_t len = strlen(line);

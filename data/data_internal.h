@@ -32,6 +32,10 @@ int wc__csv_split_to(char *line, wc__csv_field *fields, int cap, const char **re
  *  lines"): one past its end (`end_column`) when short, the start of its
  *  first extra field (`extra_column`) when long. */
 int wc__field_count_column(int nf, int want, int end_column, int extra_column);
+/** wc__field_count_column for a line split by wc__csv_split_to into
+ *  `fields` (`nf` of them, or WC__CSV_BAD), its split stopped at `stop`:
+ *  `stop` when short, field `want`'s start when long. */
+int wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, int stop);
 /** The reason wc__csv_split gives for more than `cap` fields: a header's
  *  callers compare the pointer to say the limit and what to do
  *  (wc__header_too_wide). */

@@ -306,14 +306,14 @@ is_header(wc__csv_field *f, int nf)
 /* One data line (nf fields, or WC__CSV_BAD with `reason`; its split
  * stopped at column `stop`, wc__csv_split_to): counted, then appended or
  * reported as bad. A field count other than the header's names the
- * column as power.csv's does (wc__field_count_column). */
+ * column as power.csv's does (wc__csv_field_count_column). */
 static int
 data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t line_no, int stop,
           int unfinished, wc_error *err)
 {
 	wc_engine_log *e = r->e;
 	double row[WC_ENG_COLUMNS], t;
-	const int column = wc__field_count_column(nf, r->n_cols, stop, nf > r->n_cols ? f[r->n_cols].column : stop);
+	const int column = wc__csv_field_count_column(f, nf, r->n_cols, stop);
 	e->data_lines++;
 	if (unfinished && drop_unfinished(r, f, nf, line_no))
 		return WC_OK;
