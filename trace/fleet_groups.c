@@ -179,9 +179,6 @@ add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_erro
 	return group_platform(f, g, s, err);
 }
 
-/* The series' labels as an engine.csv label block (`a="x",b="y"`, values
- * escaped as a scrape writes them), for the engine label rule both
- * readers share (data/engine_log.h); NULL when out of memory. */
 /* The label a metric's series must carry (SGLang's realtime_tokens_total:
  * mode="decode"; wc_engine_exported_label) is part of its name, not of
  * the engine's labels: left out, its series compare with the other
@@ -213,6 +210,9 @@ carries_required(const wc_prom_series *s)
 	return v && strlen(v) == wl && strncmp(v, want, wl) == 0;
 }
 
+/* The series' labels as an engine.csv label block (`a="x",b="y"`, values
+ * escaped as a scrape writes them), for the engine label rule both
+ * readers share (data/engine_log.h); NULL when out of memory. */
 static char *
 label_block(const wc_prom_series *s)
 {
