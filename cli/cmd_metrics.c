@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "data/data.h"
 #include "fit/fit.h"
+#include "models/limits.h"
 #include "trace/trace.h"
 
 #include <gsl/gsl_errno.h>
@@ -83,6 +84,7 @@ print_row(const char *label, const wc_trace_metrics *m)
 }
 
 static const char *const count_flag[3] = { "--requests", "--output-tokens", "--iterations" };
+static const char *const count_unit[3] = { "requests", "tokens", "iterations" };
 static const char *const count_key[3] = { "energy_per_request_j", "energy_per_token_j",
 	                                  "energy_per_iteration_j" };
 
@@ -131,11 +133,13 @@ parse_metrics_args(int argc, char **argv, metrics_args *a)
 		case OPT_REQUESTS:
 		case OPT_TOKENS:
 		case OPT_ITERATIONS:
-			/* > 0 and finite, not whole: ingest writes a run's counts as
-			 * sums of shares (docs/formats/telemetry.md), which are fed
-			 * back here (docs/cli.md, "metrics") */
-			rc = cli_parse_double_unbounded(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, 0,
-			                                &a->count[opt - OPT_REQUESTS]);
+			/* at least WC_METRICS_MIN_COUNT and finite, not whole: ingest
+			 * writes a run's counts as sums of shares
+			 * (docs/formats/telemetry.md), which are fed back here; the
+			 * floor keeps the energy per unit finite (docs/cli.md,
+			 * "metrics") */
+			rc = cli_parse_load(cmd, count_flag[opt - OPT_REQUESTS], optarg, 0, WC_METRICS_MIN_COUNT, INFINITY,
+			                    count_unit[opt - OPT_REQUESTS], &a->count[opt - OPT_REQUESTS]);
 			break;
 		case 'h': fputs(metrics_usage, stdout); a->help = 1; return CLI_OK;
 		default: return cli_bad_option(cmd, opt, argv);

@@ -130,6 +130,14 @@
 #define WC_CAPACITY_MIN_CONCURRENCY 1e-6
 #define WC_CAPACITY_MIN_RATE 1e-6
 
+/** The smallest count `metrics` takes for --requests, --output-tokens and
+ *  --iterations: the energy per unit divides the log's energy by it, and
+ *  a count too small for a double (4e-320) made that quotient infinite
+ *  (printed "inf", null in JSON, exit 0). A billionth of a request keeps
+ *  every quotient finite for any energy a log holds; no window serves
+ *  less (docs/cli.md, "metrics"). */
+#define WC_METRICS_MIN_COUNT 1e-9
+
 /** The largest energy price (per kWh, any currency) and carbon intensity
  *  (g/kWh) the cost and CO2 answers take: a price of 1e308 made the
  *  hourly cost overflow to a null, where the schema says number. A
