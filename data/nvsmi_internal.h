@@ -275,10 +275,12 @@ typedef struct {
 	 * joined one after another are the truer cause (wc__nv_joined_logs) */
 	int refusal_held;
 	/* logs joined one after another (nvsmi_sweep_time.c): the latest
-	 * readable row's time (t_seen, once seen_any) and the line of a header
-	 * repeated whose first readable row is still to come (0 none) */
+	 * readable row's time (t_seen, once seen_any) and its line, and the
+	 * line of a header repeated whose first readable row is still to come
+	 * (0 none) */
 	int seen_any;
 	double t_seen;
+	size_t t_seen_line;
 	size_t reheader_line;
 	/* a merged multi-node log, read node by node once the first sample
 	 * is delivered (nvsmi_nodes.c) */
@@ -330,10 +332,13 @@ void wc__nv_put_value(nv_reader *rd, int slot, double t, double watts);
  *  WC_OK when it is a daylight-saving hour, the row taken in). */
 int wc__nv_order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
 int wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
-/** Any log: a readable row after a header repeated mid-file whose time is
- *  before the latest row's above that header by more than a sweep
- *  spreads (not a daylight-saving hour) is where a second log joined to
- *  the first begins: WC_EPARSE naming the line; else WC_OK. */
+/** Any log, whether a header repeats or not: a readable row whose time
+ *  is before the latest row's above it by more than a sweep spreads (not
+ *  a daylight-saving hour; a row more than a bridged gap ahead does not
+ *  set the latest) is where a second log joined to the first begins:
+ *  WC_EPARSE naming the line (and the header repeated, if one is); else
+ *  WC_OK. wc__nv_runs_back says whether a row is such, changing nothing. */
+int wc__nv_runs_back(const nv_reader *rd, const nv_row *row);
 int wc__nv_joined_logs(nv_reader *rd, const nv_row *row, size_t line_no);
 /** A row of a log without index or uuid (nvsmi_sweep_pos.c). */
 int wc__nv_take_positional(nv_reader *rd, const nv_held_row *row);

@@ -543,6 +543,11 @@ wc__nv_take_row(nv_reader *rd, const nv_row *row, size_t line_no)
 	 * where it can (wc__nv_time_backward), so it is taken first; a row
 	 * without a GPU is not, as a row "not later than the one before". */
 	if (rd->mode != NV_KEY_POSITION || rd->selecting) {
+		/* ... unless its GPU is none of the first sample's: then it would
+		 * be a bad line of "GPU 1 was not in the first sample" first */
+		if (wc__nv_runs_back(rd, row) && rd->frozen && !rd->selecting && rd->nodes.n <= 1 &&
+		    wc__nv_find_slot(rd, row, line_no, 0) < 0)
+			return wc__nv_joined_logs(rd, row, line_no);
 		int rc = take_keyed(rd, row, line_no);
 		return rc == WC_OK ? wc__nv_joined_logs(rd, row, line_no) : rc;
 	}

@@ -75,17 +75,29 @@ wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 	                         "merge them by time", line_no, rd->col_time + 1, label, back, other, rd->first_line);
 }
 
-/* Per-GPU logs joined with `cat` repeat the header where the second log
- * begins, and its first row is a minute or more before the last row of
- * the first log. A log without index or uuid was refused for the rows
+/* Per-GPU logs joined one after another (`cat g0.csv g1.csv`, or with
+ * `tail -n +2` so the header is not repeated) run the time back where the
+ * second log begins: its first row is a minute or more before the last
+ * row of the first. A log without index or uuid was refused for the rows
  * lying evenly (one GPU's rows alone are even), and without a count its
  * second log was read as hundreds of rows "not later than the one
  * before", or, with an index, of GPUs "a node's logger started later":
- * neither the cause. Whatever the columns or the count, that row names
- * where the logs meet (docs/formats/telemetry.md, "Samples"). A header
- * repeated by nvidia-smi restarted appending to its log is followed by
- * later rows, and a local clock's daylight-saving hour is let through as
- * within a sweep (wc__nv_time_backward). */
+ * neither the cause. One rule, whatever the columns, the count and
+ * whether a header repeats: a row earlier than the latest row above it by
+ * more than a sweep spreads (WC_NVSMI_SWEEP_TOL_S) is of no sweep and no
+ * later sample; the log is refused naming that line and the remedy
+ * (docs/formats/telemetry.md, "Samples"). A header repeated by
+ * nvidia-smi restarted appending to its log is followed by later rows,
+ * and a local clock's daylight-saving hour back is let through (the
+ * latest time follows it), as wc__nv_time_backward and wc__nv_deliver
+ * take it. */
+int
+wc__nv_runs_back(const nv_reader *rd, const nv_row *row)
+{
+	double back = rd->t_seen - row->t;
+	return row->ok && !isnan(row->t) && rd->seen_any && back > WC_NVSMI_SWEEP_TOL_S && !dst_hour(rd, back);
+}
+
 int
 wc__nv_joined_logs(nv_reader *rd, const nv_row *row, size_t line_no)
 {
@@ -94,12 +106,28 @@ wc__nv_joined_logs(nv_reader *rd, const nv_row *row, size_t line_no)
 	size_t header = rd->reheader_line;
 	rd->reheader_line = 0;
 	double back = rd->t_seen - row->t;
-	if (header > 0 && rd->seen_any && back > WC_NVSMI_SWEEP_TOL_S && !dst_hour(rd, back))
+	if (rd->seen_any && back > WC_NVSMI_SWEEP_TOL_S) {
+		if (dst_hour(rd, back)) {
+			rd->t_seen = row->t;
+			rd->t_seen_line = line_no;
+			return WC_OK;
+		}
+		if (header > rd->t_seen_line)
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the time runs back %.3f s here "
+			                         "from before the header repeated at line %zu: logs joined one after "
+			                         "another (per-GPU logs?); merge them by time", line_no,
+			                         rd->col_time + 1, back, header);
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the time runs back %.3f s here from "
-		                         "before the header repeated at line %zu: logs joined one after another "
-		                         "(per-GPU logs?); merge them by time", line_no, rd->col_time + 1, back, header);
-	if (!rd->seen_any || row->t > rd->t_seen)
+		                         "line %zu: logs joined one after another (per-GPU logs?); merge them by time",
+		                         line_no, rd->col_time + 1, back, rd->t_seen_line);
+	}
+	/* a row more than a bridged gap ahead is a far-off time or a pause,
+	 * which the reader skips as such (wc__nv_deliver): the rows after it
+	 * are measured against the rows before it, as the samples are */
+	if (!rd->seen_any || (row->t > rd->t_seen && row->t - rd->t_seen <= WC_TELEMETRY_MAX_GAP_S)) {
 		rd->t_seen = row->t;
+		rd->t_seen_line = line_no;
+	}
 	rd->seen_any = 1;
 	return WC_OK;
 }
