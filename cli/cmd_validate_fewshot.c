@@ -222,8 +222,15 @@ print_json(const fewshot_args *a, const wc_fewshot_report *r, const char *why, c
 		json_t *sets = json_object();
 		for (int s = 0; s < h->n_sets; s++)
 			json_object_set_new(sets, h->sets[s].set, accuracy_json(&h->sets[s]));
-		json_array_append_new(ks, json_pack("{s:i,s:o,s:o,s:i}", "k", r->k[i], "overall",
-		                                    accuracy_json(&h->overall), "sets", sets, "skipped", h->skipped));
+		/* each distinct reason with its count, as the text says them */
+		json_t *whys = json_array();
+		for (int j = 0; j < r->n_skips; j++)
+			if (r->skips[j].k_index == i)
+				json_array_append_new(whys, json_pack("{s:i,s:s}", "count", r->skips[j].count, "why",
+				                                      r->skips[j].why));
+		json_array_append_new(ks, json_pack("{s:i,s:o,s:o,s:i,s:o}", "k", r->k[i], "overall",
+		                                    accuracy_json(&h->overall), "sets", sets, "skipped", h->skipped,
+		                                    "skipped_why", whys));
 	}
 	json_object_set_new(o, "by_k", ks);
 	/* the base's, as validate heldout's; --lomo's bases never saw their
@@ -251,14 +258,14 @@ set_at(const wc_fewshot_report *r, int i, const char *name)
  * columns that scored runs then do not compare (docs/validation.md, "Few-shot
  * calibration"). */
 static int
-uneven_n(const wc_fewshot_report *r, const char *name, char *buf, size_t cap)
+uneven_n(const wc_fewshot_report *r, const char *name, int cover, char *buf, size_t cap)
 {
 	int first = -1, differ = 0;
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < r->n_k && used < cap; i++) {
 		const wc_accuracy *x = set_at(r, i, name);
-		int n = x ? x->n : 0;
+		int n = x ? (cover ? x->n_interval : x->n) : 0;
 		differ |= n > 0 && first > 0 && n != first; /* a column of none shows "–" */
 		first = first > 0 ? first : n;
 		used += (size_t)snprintf(buf + used, cap - used, "%sk=%d %d", i ? ", " : "", r->k[i], n);
@@ -291,7 +298,9 @@ print_row(const wc_fewshot_report *r, const char *name, int cover)
 	}
 	putchar('\n');
 	char counts[160];
-	if (!cover && uneven_n(r, name, counts, sizeof counts)) /* n above is the most of any k */
+	/* n above is the most of any k; the coverage table's columns score
+	 * the runs with an interval, and differ as the error table's do */
+	if (uneven_n(r, name, cover, counts, sizeof counts))
 		printf("  (runs scored: %s)\n", counts);
 }
 
@@ -335,15 +344,25 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why, 
 	if (a->lomo)
 		printf("  (--lomo: the bases carry no held-out error, so these intervals cover the calibrated "
 		       "parameters only, not a new run's scatter; a set with a prediction_error section adds it)\n");
-	/* The counts per k, then the reason once. */
+	/* The counts per k, each distinct reason with its count (one reason
+	 * said for all hid the others: docs/validation.md), then the hint. */
 	int any = 0;
-	for (int i = 0; i < r->n_k; i++)
-		if (r->by_k[i].skipped) {
-			printf("k=%d: %d run(s) not predicted\n", r->k[i], r->by_k[i].skipped);
-			any = 1;
-		}
-	if (any)
-		printf("  why: %s\n", why[0] ? why : "no calibration possible, or no base for their level");
+	for (int i = 0; i < r->n_k; i++) {
+		if (!r->by_k[i].skipped)
+			continue;
+		printf("k=%d: %d run(s) not predicted\n", r->k[i], r->by_k[i].skipped);
+		int said = 0;
+		for (int j = 0; j < r->n_skips; j++)
+			if (r->skips[j].k_index == i) {
+				printf("  %d: %s\n", r->skips[j].count, r->skips[j].why);
+				said += r->skips[j].count;
+			}
+		if (said < r->by_k[i].skipped)
+			printf("  %d: other reasons\n", r->by_k[i].skipped - said);
+		any = 1;
+	}
+	if (any && why[0])
+		printf("  hint: %s\n", why);
 }
 
 int
@@ -392,7 +411,7 @@ cli_validate_fewshot(int argc, char **argv)
 			cli_validate_in_sample(cmd, &base, t, a.input, 0, &in, &cover_in);
 		refusal_reason(&a, &base, t, why, sizeof why);
 		char counts[160]; /* the table says it, and the warning with the counts */
-		const int uneven = uneven_n(&r, NULL, counts, sizeof counts);
+		const int uneven = uneven_n(&r, NULL, 0, counts, sizeof counts);
 		if (a.json)
 			print_json(&a, &r, why, &in, cover_in);
 		else

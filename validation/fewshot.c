@@ -66,16 +66,92 @@ distance(const wc_params *base, const wc_run *r)
 	return fabs(log(n / WC_LAW_REF_RUNNING));
 }
 
+/* `count` runs not predicted at k index `ki` for `why`, counted under
+ * that reason: each distinct reason is said with its count, never the
+ * first one for all (docs/validation.md, "Few-shot calibration"). Past
+ * WC_FEWSHOT_WHY_MAX reasons, counted in `skipped` alone (the caller says
+ * the rest as other reasons). */
+/* `why` without what names one run: the table's "path:line:column: ",
+ * "column 'NAME': " (said "NAME: ") and "run 'ID'" (said "a run"), and the
+ * remedy after the cause, so that the runs refused for one cause
+ * count under one reason, whatever table (raw or imported) they are in. */
+static void
+reason_key(const char *why, char *buf, size_t cap)
+{
+	const char *p = why, *c;
+	for (c = strstr(why, ": "); c; c = strstr(c + 1, ": ")) {
+		const char *d = c;
+		int colons = 0;
+		while (d > why && (d[-1] == ':' || (d[-1] >= '0' && d[-1] <= '9')))
+			colons += *--d == ':';
+		if (colons >= 1 && d < c) {
+			p = c + 2;
+			break;
+		}
+	}
+	size_t n = 0;
+	/* the imported table names the column ("column 'platform': "), the
+	 * raw one its field ("platform: "): one reason */
+	const char *q = strncmp(p, "column '", 8) == 0 ? strchr(p + 8, '\'') : NULL;
+	if (q && strncmp(q, "': ", 3) == 0) {
+		n = (size_t)snprintf(buf, cap, "%.*s: ", (int)(q - p - 8), p + 8);
+		n = n < cap ? n : cap - 1;
+		p = q + 3;
+	}
+	while (*p && n + 1 < cap) {
+		if (strncmp(p, "run '", 5) == 0 && strchr(p + 5, '\'')) {
+			n += (size_t)snprintf(buf + n, cap - n, "a run");
+			n = n < cap ? n : cap - 1;
+			p = strchr(p + 5, '\'') + 1;
+			continue;
+		}
+		buf[n++] = *p++;
+	}
+	buf[n] = '\0';
+	/* the cause, not its remedy after "; ": an error message cut to its
+	 * 255 bytes (docs/architecture.md, "Errors") cuts the remedy at a
+	 * place that moves with the path's and the run id's length */
+	char *semi = strstr(buf, "; "), *dots = strstr(buf, "...");
+	if (semi)
+		*semi = '\0';
+	else if (dots && dots[3] == '\0')
+		*dots = '\0';
+}
+
+static void
+skip(fs_state *s, int ki, int count, const char *text)
+{
+	wc_fewshot_report *out = s->out;
+	char why[WC_FEWSHOT_WHY_LEN];
+	reason_key(text, why, sizeof why);
+	s->skipped[ki] += count;
+	if (count <= 0)
+		return;
+	int i = 0;
+	while (i < out->n_skips && !(out->skips[i].k_index == ki && strcmp(out->skips[i].why, why) == 0))
+		i++;
+	if (i == WC_FEWSHOT_WHY_MAX)
+		return;
+	if (i == out->n_skips) {
+		out->n_skips++;
+		out->skips[i].k_index = ki;
+		out->skips[i].count = 0;
+		snprintf(out->skips[i].why, sizeof out->skips[i].why, "%s", why);
+	}
+	out->skips[i].count += count;
+}
+
 /* Predict the held-out rows `rows[0..m)` with `p` (NULL: not possible at
  * this k) and record them under k index `ki`. */
 static int
-score(fs_state *s, int ki, const wc_params *p, const size_t *rows, size_t m, const char *fold,
+score(fs_state *s, int ki, const wc_params *p, const char *why, const size_t *rows, size_t m, const char *fold,
       wc_error *err)
 {
 	wc_predictor *pr = NULL;
+	wc_error perr = { 0, "" };
 	int rc = WC_OK;
-	if (!p || wc_predictor_new(p, &pr, NULL) != WC_OK) {
-		s->skipped[ki] += (int)m;
+	if (!p || wc_predictor_new(p, &pr, &perr) != WC_OK) {
+		skip(s, ki, (int)m, p ? perr.msg : why);
 		return WC_OK;
 	}
 	for (size_t j = 0; j < m && rc == WC_OK; j++) {
@@ -83,8 +159,8 @@ score(fs_state *s, int ki, const wc_params *p, const size_t *rows, size_t m, con
 		wc_per_run_row row;
 		double pred;
 		wc_per_run_row_init(&row);
-		if (wc__predict_run(pr, r, &pred, &row, WC__RUN_INTERVAL, NULL) != WC_OK) {
-			s->skipped[ki]++;
+		if (wc__predict_run(pr, r, &pred, &row, WC__RUN_INTERVAL, &perr) != WC_OK) {
+			skip(s, ki, 1, perr.msg[0] ? perr.msg : "the prediction failed");
 			continue;
 		}
 		size_t at = (size_t)ki * s->n + s->m[ki]++;
@@ -127,7 +203,8 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 	for (int ki = 0; ki < o->n_k && rc == WC_OK; ki++) {
 		wc_calibrate_result cal;
 		wc_calibrate_options co = WC_CALIBRATE_OPTIONS_INIT;
-		wc_error cerr;
+		wc_error cerr = { 0, "" };
+		const char *why = "";
 		int ok = 1;
 		memset(&cal, 0, sizeof cal);
 		memset(use, 0, s->n);
@@ -135,6 +212,8 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 			use[s->cand[j].row] = 1;
 		for (int j = 0; j < o->k[ki]; j++)
 			ok &= isfinite(s->cand[j].dist);
+		if (!ok)
+			why = "a calibration run has no load or no power above idle";
 		co.scope = o->scope;
 		co.use = use;
 		/* The calibration `wattcast calibrate` makes: same draws, same
@@ -148,12 +227,14 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 		 * k; the idle given out of its board's bound is the option's
 		 * fault, refused as calibrate refuses it (docs/cli.md,
 		 * "calibrate"), never a row left out without a word. */
-		if (o->k[ki] > 0 && ok && wc_calibrate(base, s->t, &co, &cal, &cerr) != WC_OK)
+		if (o->k[ki] > 0 && ok && wc_calibrate(base, s->t, &co, &cal, &cerr) != WC_OK) {
 			ok = 0;
+			why = cerr.msg;
+		}
 		if (cal.idle_refused)
 			rc = wc_error_set(err, WC_EINVAL, "%s", cerr.msg);
 		else
-			rc = score(s, ki, !ok ? NULL : o->k[ki] > 0 ? &cal.params : base, s->rows, c - (size_t)kmax,
+			rc = score(s, ki, !ok ? NULL : o->k[ki] > 0 ? &cal.params : base, why, s->rows, c - (size_t)kmax,
 			           key, err);
 		wc_calibrate_result_clear(&cal);
 	}
@@ -199,8 +280,8 @@ run_group(fs_state *s, const unsigned char *member, const char *key, wc_error *e
 	int rc = sub && seen ? group_base(s, member, &fit, &base, err)
 	                     : wc_error_set(err, WC_ENOMEM, "fewshot: out of memory");
 	for (size_t i = 0; rc == WC_OK && !base && i < s->n; i++)
-		for (int ki = 0; ki < s->o->n_k; ki++)
-			s->skipped[ki] += member[i]; /* the fold's fit failed: counted, not scored */
+		for (int ki = 0; ki < s->o->n_k; ki++) /* the fold's fit failed: counted, not scored */
+			skip(s, ki, member[i], "the base fitted without the group failed");
 	for (size_t i = 0; rc == WC_OK && base && i < s->n; i++) {
 		if (!member[i] || seen[i])
 			continue;

@@ -46,12 +46,23 @@ typedef struct {
 	int per_set;
 } wc_fewshot_options;
 
+#define WC_FEWSHOT_WHY_MAX 12
+#define WC_FEWSHOT_WHY_LEN 200
+
 typedef struct {
 	int n_k;
 	int k[WC_FEWSHOT_K_MAX];
 	/** Accuracy per k, one set per platform; the same runs for every k
 	 *  (`skipped` counts runs that could not be predicted at that k). */
 	wc_heldout_report by_k[WC_FEWSHOT_K_MAX];
+	/** Why runs were not predicted: each distinct reason per k with its
+	 *  count (docs/validation.md, "Few-shot calibration"); the last one
+	 *  gathers "other reasons" when more than WC_FEWSHOT_WHY_MAX differ. */
+	struct {
+		int k_index, count;
+		char why[WC_FEWSHOT_WHY_LEN];
+	} skips[WC_FEWSHOT_WHY_MAX];
+	int n_skips;
 	int groups;                 /* models (or platforms) scored */
 	int groups_too_small;       /* with no run left after the largest k */
 } wc_fewshot_report;
