@@ -23,6 +23,12 @@ extern "C" {
  *  busy host writes its rows up to a second apart). Sweeps wider than this
  *  are counted in wc_nvsmi_info.wide_sweeps. */
 #define WC_NVSMI_SWEEP_TOL_S 0.04
+/** A row whose time runs back more than this below the latest row above
+ *  it, with no header repeated between, is where a second log joined to
+ *  the first begins (per-GPU logs joined with `tail -n +2`): the log is
+ *  refused there. Less is a clock stepped back (NTP steps under a second),
+ *  a bad line of the sweep rules (docs/formats/telemetry.md, "Samples"). */
+#define WC_NVSMI_JOIN_BACK_S 1.0
 
 /* ---- nvidia-smi --query-gpu=... --format=csv[,nounits] */
 

@@ -117,6 +117,11 @@ wc__nv_joined_logs(nv_reader *rd, const nv_row *row, size_t line_no)
 			                         "from before the header repeated at line %zu: logs joined one after "
 			                         "another (per-GPU logs?); merge them by time", line_no,
 			                         rd->col_time + 1, back, header);
+		/* without a header between, a clock stepped back (NTP steps
+		 * under a second) is a bad line of the sweep rules, as before;
+		 * a second log joined begins where the first began, far back */
+		if (back <= WC_NVSMI_JOIN_BACK_S)
+			return WC_OK;
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: the time runs back %.3f s here from "
 		                         "line %zu: logs joined one after another (per-GPU logs?); merge them by time",
 		                         line_no, rd->col_time + 1, back, rd->t_seen_line);

@@ -128,6 +128,17 @@ main(void)
 	CHECK_INT(wc_power_trace_read(near, &opt, 0, &pt, &err), WC_OK);
 	wc_power_trace_free(pt);
 	free(near);
+	/* one GPU, the clock stepped 0.5 s back (a row 0.6 s ahead, the next
+	 * behind it): an NTP step, not a second log, read as before */
+	text[0] = '\0';
+	strcat(text, headers[NEITHER]);
+	for (int k = 0; k < ROWS; k++)
+		row(text, cap, NEITHER, k, 0, k == 20 ? 0.6 : 0.0);
+	near = test_fixture(dir, "step.csv", text);
+	pt = NULL;
+	CHECK_INT(wc_power_trace_read(near, &opt, 0, &pt, &err), WC_OK);
+	wc_power_trace_free(pt);
+	free(near);
 	free(text);
 	free(dir);
 	return check_report("test_nvsmi_joined_no_header");
