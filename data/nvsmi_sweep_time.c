@@ -95,7 +95,10 @@ int
 wc__nv_runs_back(const nv_reader *rd, const nv_row *row)
 {
 	double back = rd->t_seen - row->t;
-	return row->ok && !isnan(row->t) && rd->seen_any && back > WC_NVSMI_SWEEP_TOL_S && !dst_hour(rd, back);
+	/* as wc__nv_joined_logs judges it: past a repeated header a sweep's
+	 * spread, else more than a clock stepped back (WC_NVSMI_JOIN_BACK_S) */
+	return row->ok && !isnan(row->t) && rd->seen_any && back > WC_NVSMI_SWEEP_TOL_S && !dst_hour(rd, back) &&
+	       (rd->reheader_line > rd->t_seen_line || back > WC_NVSMI_JOIN_BACK_S);
 }
 
 int

@@ -139,6 +139,20 @@ main(void)
 	CHECK_INT(wc_power_trace_read(near, &opt, 0, &pt, &err), WC_OK);
 	wc_power_trace_free(pt);
 	free(near);
+	/* keyed, GPU 0 alone in the first sample, then a row of GPU 1 0.5 s
+	 * back: no second log (under a second), so the bad line of a GPU the
+	 * first sample lacks, as before, never a row dropped unsaid */
+	text[0] = '\0';
+	strcat(text, headers[INDEX_ONLY]);
+	for (int k = 0; k < ROWS; k++)
+		row(text, cap, INDEX_ONLY, k, 0, 0.0);
+	row(text, cap, INDEX_ONLY, ROWS - 1, 1, 0.5);
+	near = test_fixture(dir, "gpu1back.csv", text);
+	pt = NULL;
+	CHECK_INT(wc_power_trace_read(near, &opt, 0, &pt, &err), WC_OK);
+	CHECK(pt && pt->info.bad_lines == 1);
+	wc_power_trace_free(pt);
+	free(near);
 	free(text);
 	free(dir);
 	return check_report("test_nvsmi_joined_no_header");

@@ -108,7 +108,7 @@ wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_st
 		}
 		/* a period of whole micro-steps divides a step's grad_accum,
 		 * which says it */
-		if (in->grad_accum % k != 0 || k > over)
+		if (in->grad_accum <= 0 || in->grad_accum % k != 0 || k > over) /* 0: unknown, says none */
 			continue;
 		double of_k = (clock_s - evals_hidden(g, &c, in, p * k, &shown_k)) / p;
 		if (shown_k >= shown_1 && is_multiple(of_k / in->steps, known, 0) && round(of_k / in->steps) == k)

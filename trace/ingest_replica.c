@@ -104,7 +104,8 @@ wc__ingest_replica_power(run_ctx *rc, wc_error *err)
 		if (first)
 			pt->power[first + g] = NULL;
 		pt->info.index[g] = pt->info.index[first + g];
-		memcpy(pt->info.uuid[g], pt->info.uuid[first + g], sizeof pt->info.uuid[g]);
+		if (first) /* onto itself is undefined for memcpy */
+			memcpy(pt->info.uuid[g], pt->info.uuid[first + g], sizeof pt->info.uuid[g]);
 	}
 	pt->info.n_gpus = tp;
 	for (size_t i = 0; i < pt->n; i++) {
