@@ -11,6 +11,7 @@
  * and a sweep over a daylight-saving hour back still reads.
  */
 #include "data/nvsmi.h"
+#include "tests/support/nvsmi_rows.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -18,40 +19,19 @@
 #include <string.h>
 
 #define SWEEPS 50
-static const char *const uuids[2] = { "GPU-c5d32af0-0857-3b36-6541-1a688a9ec165",
-                                      "GPU-e2681f6e-8d94-2d66-484f-43ea602335f9" };
-
-/* The GPU columns a log has: index and uuid, uuid alone, neither, index
- * alone (nvidia-smi's common --query-gpu=timestamp,index,...). */
-enum { BOTH, UUID_ONLY, NEITHER, INDEX_ONLY };
-static const char *const headers[4] = { "timestamp, index, uuid, power.draw [W]\n",
-                                        "timestamp, uuid, power.draw [W]\n", "timestamp, power.draw [W]\n",
-                                        "timestamp, index, power.draw [W]\n" };
 
 /* Row k of GPU g with the columns `form`, `shift` s added from sweep `from` on. */
 static void
 row_form(char *text, size_t cap, int form, int k, int g, int from, double shift)
 {
-	double at = 3600.0 * 15 + 0.1 * k + 0.002 * g + (k >= from ? shift : 0.0);
-	int s = (int)(at + 1e-9), ms = (int)((at - s) * 1000.0 + 0.5);
-	char key[64] = "";
-	if (form == BOTH)
-		snprintf(key, sizeof key, " %d, %s,", g, uuids[g]);
-	else if (form == UUID_ONLY)
-		snprintf(key, sizeof key, " %s,", uuids[g]);
-	else if (form == INDEX_ONLY)
-		snprintf(key, sizeof key, " %d,", g);
-	snprintf(text + strlen(text), cap - strlen(text), "2026/07/18 %02d:%02d:%02d.%03d,%s %d.00 W\n",
-	         s / 3600 % 24, s / 60 % 60, s % 60, ms, key, 100 * (g + 1));
+	test_nvsmi_row(text, cap, form, k, g, k >= from ? shift : 0.0);
 }
 
 static void
 row(char *text, size_t cap, int k, int g, int from, double shift)
 {
-	row_form(text, cap, BOTH, k, g, from, shift);
+	row_form(text, cap, NVSMI_BOTH, k, g, from, shift);
 }
-
-#define HEADER "timestamp, index, uuid, power.draw [W]\n"
 
 /* GPU 0's log of `n` rows, then GPU 1's with its header, `form`'s columns. */
 static char *
@@ -59,7 +39,7 @@ joined_form(const char *dir, const char *name, int form, int n, char *text, size
 {
 	text[0] = '\0';
 	for (int g = 0; g < 2; g++) {
-		strcat(text, headers[form]);
+		strcat(text, test_nvsmi_header(form));
 		for (int k = 0; k < n; k++)
 			row_form(text, cap, form, k, g, n, 0.0);
 	}
@@ -73,7 +53,7 @@ read_log(const char *path, int n_gpus, int select, wc_power_trace **pt, wc_error
 	test_warnings w = { "", 0 };
 	opt.n_gpus = n_gpus;
 	if (select) {
-		opt.gpu_uuids = uuids;
+		opt.gpu_uuids = test_nvsmi_uuids;
 		opt.n_gpu_uuids = 2;
 	}
 	opt.warn = test_collect_warning;
@@ -91,7 +71,7 @@ main(void)
 	char *text = calloc(1, cap);
 	/* GPU 0's log (lines 2-51), its header again, GPU 1's (lines 53-102) */
 	for (int g = 0; g < 2; g++) {
-		strcat(text, HEADER);
+		strcat(text, test_nvsmi_header(NVSMI_BOTH));
 		for (int k = 0; k < SWEEPS; k++)
 			row(text, cap, k, g, SWEEPS, 0.0);
 	}
@@ -129,7 +109,7 @@ main(void)
 	run_result_free(&r);
 
 	/* uuid alone: the uuid names the GPU, not "GPU GPU-..." */
-	char *by_uuid = joined_form(dir, "uuid.csv", UUID_ONLY, SWEEPS, text, cap);
+	char *by_uuid = joined_form(dir, "uuid.csv", NVSMI_UUID_ONLY, SWEEPS, text, cap);
 	for (int select = 0; select < 2; select++) {
 		CHECK_INT(read_log(by_uuid, 2, select, &pt, &err), WC_EPARSE);
 		CHECK_CONTAINS(err.msg, "uuid.csv:53:1: GPU-e2681f6e-8d94-2d66-484f-43ea602335f9's row is 4.898 s before "
@@ -142,7 +122,7 @@ main(void)
 	 * evenly, which refused the log at line 2 ("the rows lie evenly ...
 	 * add uuid") given 2 GPUs, and without a count each of GPU 1's rows
 	 * was "not later than the one before"; both name where the logs meet */
-	char *bare = joined_form(dir, "bare.csv", NEITHER, 2 * SWEEPS, text, cap);
+	char *bare = joined_form(dir, "bare.csv", NVSMI_NEITHER, 2 * SWEEPS, text, cap);
 	for (int n_gpus = 0; n_gpus <= 2; n_gpus += 2) {
 		CHECK_INT(read_log(bare, n_gpus, 0, &pt, &err), WC_EPARSE);
 		CHECK_CONTAINS(err.msg, "bare.csv:103:1: the time runs back 9.898 s here from before the header repeated "
@@ -155,7 +135,7 @@ main(void)
 	 * expected 2: GPU 0 again at line 3, ... nodes merged without uuid?"),
 	 * before the second log began; without a count it named where the
 	 * logs meet already */
-	char *by_index = joined_form(dir, "index.csv", INDEX_ONLY, SWEEPS, text, cap);
+	char *by_index = joined_form(dir, "index.csv", NVSMI_INDEX_ONLY, SWEEPS, text, cap);
 	for (int n_gpus = 0; n_gpus <= 2; n_gpus += 2) {
 		CHECK_INT(read_log(by_index, n_gpus, 0, &pt, &err), WC_EPARSE);
 		CHECK_CONTAINS(err.msg, "index.csv:53:1: the time runs back 4.898 s here from before the header repeated "
@@ -171,9 +151,9 @@ main(void)
 	/* GPU 0's log alone, keyed by index, given 2 GPUs: still the first
 	 * sample's refusal, said at the log's end */
 	text[0] = '\0';
-	strcat(text, headers[INDEX_ONLY]);
+	strcat(text, test_nvsmi_header(NVSMI_INDEX_ONLY));
 	for (int k = 0; k < SWEEPS; k++)
-		row_form(text, cap, INDEX_ONLY, k, 0, SWEEPS, 0.0);
+		row_form(text, cap, NVSMI_INDEX_ONLY, k, 0, SWEEPS, 0.0);
 	char *one = test_fixture(dir, "one.csv", text);
 	CHECK_INT(read_log(one, 2, 0, &pt, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "one.csv:2:2: the first sample holds 1 GPU, expected 2: GPU 0 again at line 3, "
@@ -183,9 +163,9 @@ main(void)
 	free(by_index);
 	/* one log of 100 evenly lying rows given 2 GPUs is still refused so */
 	text[0] = '\0';
-	strcat(text, headers[NEITHER]);
+	strcat(text, test_nvsmi_header(NVSMI_NEITHER));
 	for (int k = 0; k < 2 * SWEEPS; k++)
-		row_form(text, cap, NEITHER, k, 0, 2 * SWEEPS, 0.0);
+		row_form(text, cap, NVSMI_NEITHER, k, 0, 2 * SWEEPS, 0.0);
 	char *even = test_fixture(dir, "even.csv", text);
 	CHECK_INT(read_log(even, 2, 0, &pt, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "even.csv:2:1: the rows lie evenly, 100.0 ms apart");
@@ -194,7 +174,7 @@ main(void)
 	 * rows, read on */
 	text[0] = '\0';
 	for (int half = 0; half < 2; half++) {
-		strcat(text, HEADER);
+		strcat(text, test_nvsmi_header(NVSMI_BOTH));
 		for (int k = half * SWEEPS / 2; k < (half + 1) * SWEEPS / 2; k++)
 			for (int g = 0; g < 2; g++)
 				row(text, cap, k, g, SWEEPS, 0.0);
@@ -211,7 +191,7 @@ main(void)
 
 	/* merged by time: 50 samples of 300 W over 4.9 s */
 	text[0] = '\0';
-	strcat(text, HEADER);
+	strcat(text, test_nvsmi_header(NVSMI_BOTH));
 	for (int k = 0; k < SWEEPS; k++)
 		for (int g = 0; g < 2; g++)
 			row(text, cap, k, g, SWEEPS, 0.0);
@@ -227,7 +207,7 @@ main(void)
 	/* a sweep over the local clock's hour back (GPU 1's row an hour
 	 * before GPU 0's): the hour is taken out, as between sweeps */
 	text[0] = '\0';
-	strcat(text, HEADER);
+	strcat(text, test_nvsmi_header(NVSMI_BOTH));
 	for (int k = 0; k < SWEEPS; k++)
 		for (int g = 0; g < 2; g++)
 			row(text, cap, k, g, k == 25 && g == 1 ? 25 : 26, -3600.0);

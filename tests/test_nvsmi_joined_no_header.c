@@ -14,6 +14,7 @@
  * before the rows that follow, are no such row.
  */
 #include "data/nvsmi.h"
+#include "tests/support/nvsmi_rows.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -21,28 +22,12 @@
 #include <string.h>
 
 #define ROWS 50
-enum { BOTH, UUID_ONLY, NEITHER, INDEX_ONLY, FORMS };
-static const char *const headers[FORMS] = { "timestamp, index, uuid, power.draw [W]\n",
-                                            "timestamp, uuid, power.draw [W]\n", "timestamp, power.draw [W]\n",
-                                            "timestamp, index, power.draw [W]\n" };
-static const char *const uuids[2] = { "GPU-c5d32af0-0857-3b36-6541-1a688a9ec165",
-                                      "GPU-e2681f6e-8d94-2d66-484f-43ea602335f9" };
 
 /* Row k of GPU g, 0.1 s apart, in the columns of `form`; `back` s earlier. */
 static void
 row(char *text, size_t cap, int form, int k, int g, double back)
 {
-	double at = 3600.0 * 15 + 0.1 * k + 0.002 * g - back;
-	int s = (int)(at + 1e-9), ms = (int)((at - s) * 1000.0 + 0.5);
-	char key[64] = "";
-	if (form == BOTH)
-		snprintf(key, sizeof key, " %d, %s,", g, uuids[g]);
-	else if (form == UUID_ONLY)
-		snprintf(key, sizeof key, " %s,", uuids[g]);
-	else if (form == INDEX_ONLY)
-		snprintf(key, sizeof key, " %d,", g);
-	snprintf(text + strlen(text), cap - strlen(text), "2026/07/18 %02d:%02d:%02d.%03d,%s %d.00 W\n",
-	         s / 3600 % 24, s / 60 % 60, s % 60, ms, key, 100 * (g + 1));
+	test_nvsmi_row(text, cap, form, k, g, -back);
 }
 
 static int
@@ -67,10 +52,10 @@ main(void)
 	size_t cap = 64 + 2 * ROWS * 96;
 	char *text = calloc(1, cap);
 	wc_error err;
-	for (int form = 0; form < FORMS; form++) {
+	for (int form = 0; form < NVSMI_FORMS; form++) {
 		/* one header, GPU 0's rows (lines 2-51), GPU 1's (lines 52-101) */
 		text[0] = '\0';
-		strcat(text, headers[form]);
+		strcat(text, test_nvsmi_header(form));
 		for (int g = 0; g < 2; g++)
 			for (int k = 0; k < ROWS; k++)
 				row(text, cap, form, k, g, 0.0);
@@ -107,9 +92,9 @@ main(void)
 	/* the rule of the header repeated is the same rule: named as before */
 	text[0] = '\0';
 	for (int g = 0; g < 2; g++) {
-		strcat(text, headers[NEITHER]);
+		strcat(text, test_nvsmi_header(NVSMI_NEITHER));
 		for (int k = 0; k < ROWS; k++)
-			row(text, cap, NEITHER, k, g, 0.0);
+			row(text, cap, NVSMI_NEITHER, k, g, 0.0);
 	}
 	char *cat = test_fixture(dir, "cat.csv", text);
 	CHECK_INT(read_log(cat, 0, &err), WC_EPARSE);
@@ -118,9 +103,9 @@ main(void)
 	free(cat);
 	/* one GPU, a row 30 ms back (within a sweep's spread): no such row */
 	text[0] = '\0';
-	strcat(text, headers[NEITHER]);
+	strcat(text, test_nvsmi_header(NVSMI_NEITHER));
 	for (int k = 0; k < ROWS; k++)
-		row(text, cap, NEITHER, k, 0, k == 20 ? 0.13 : 0.0);
+		row(text, cap, NVSMI_NEITHER, k, 0, k == 20 ? 0.13 : 0.0);
 	char *near = test_fixture(dir, "near.csv", text);
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	opt.max_bad_fraction = 0.1;
@@ -131,9 +116,9 @@ main(void)
 	/* one GPU, the clock stepped 0.5 s back (a row 0.6 s ahead, the next
 	 * behind it): an NTP step, not a second log, read as before */
 	text[0] = '\0';
-	strcat(text, headers[NEITHER]);
+	strcat(text, test_nvsmi_header(NVSMI_NEITHER));
 	for (int k = 0; k < ROWS; k++)
-		row(text, cap, NEITHER, k, 0, k == 20 ? 0.6 : 0.0);
+		row(text, cap, NVSMI_NEITHER, k, 0, k == 20 ? 0.6 : 0.0);
 	near = test_fixture(dir, "step.csv", text);
 	pt = NULL;
 	CHECK_INT(wc_power_trace_read(near, &opt, 0, &pt, &err), WC_OK);
@@ -143,10 +128,10 @@ main(void)
 	 * back: no second log (under a second), so the bad line of a GPU the
 	 * first sample lacks, as before, never a row dropped unsaid */
 	text[0] = '\0';
-	strcat(text, headers[INDEX_ONLY]);
+	strcat(text, test_nvsmi_header(NVSMI_INDEX_ONLY));
 	for (int k = 0; k < ROWS; k++)
-		row(text, cap, INDEX_ONLY, k, 0, 0.0);
-	row(text, cap, INDEX_ONLY, ROWS - 1, 1, 0.5);
+		row(text, cap, NVSMI_INDEX_ONLY, k, 0, 0.0);
+	row(text, cap, NVSMI_INDEX_ONLY, ROWS - 1, 1, 0.5);
 	near = test_fixture(dir, "gpu1back.csv", text);
 	pt = NULL;
 	CHECK_INT(wc_power_trace_read(near, &opt, 0, &pt, &err), WC_OK);
