@@ -282,6 +282,13 @@ wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ..
 }
 
 size_t
+wc_error_path_least(const char *path)
+{
+	size_t len = path ? strlen(path) : 0;
+	return len ? 3 + len - path_tail(path, len, WC_ERROR_MSG_MAX - 1) : 0;
+}
+
+size_t
 wc_error_name_room(size_t fixed, size_t n)
 {
 	size_t avail = WC_ERROR_MSG_MAX - 1;

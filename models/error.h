@@ -63,6 +63,9 @@ int wc_error_vformat_path(char *buf, size_t size, const char *path, const char *
 int wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/** Bytes `path` takes at least in a message wc_error_vformat_path writes
+ *  of it: "..." and the file's (or folder's) name, which it keeps. */
+size_t wc_error_path_least(const char *path);
 /** Bytes left for each of `n` names (a series with all its labels, often
  *  150 bytes and more) in a message with `fixed` other bytes, at least 16
  *  each: the name gives way so that what went wrong and the flag that

@@ -61,21 +61,6 @@ idle_tail_gauge(const wc_engine_log *e, double a, double b)
 	return last + 1 < e->n ? fmax(0.0, b - e->t[last + 1]) : 0.0;
 }
 
-/* Bytes the run's folder takes at least in a message of it: "..." and its
- * last component, which wc_error_format_path keeps (docs/architecture.md,
- * "Errors"); a trailing '/' names no component. */
-static size_t
-dir_room(const char *dir)
-{
-	size_t len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	size_t from = len;
-	while (from > 0 && dir[from - 1] != '/')
-		from--;
-	return 3 + 1 + (len - from) + 1;
-}
-
 void
 wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w, const wc_ingest_row *row)
 {
@@ -115,7 +100,7 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	/* The label whole when the message holds it, else cut with "..." */
 	const char *label = rc->m.levels[l].label;
 	const size_t fixed = (size_t)snprintf(NULL, 0, ":%s level %d (''): idle %s, %.0f %% of %.1f s%s", whose, l,
-	                                      span, share, len, effect) + dir_room(rc->dir);
+	                                      span, share, len, effect) + wc_error_path_least(rc->dir);
 	char cut[WC_ERROR_MSG_MAX], msg[WC_ERROR_MSG_MAX];
 	wc_error_name_cut(label, fixed + 16 < WC_ERROR_MSG_MAX - 1 ? WC_ERROR_MSG_MAX - 1 - fixed : 16, cut, sizeof cut);
 	wc_error_format_path(msg, sizeof msg, rc->dir, ":%s level %d ('%s'): idle %s, %.0f %% of %.1f s%s", whose, l,
