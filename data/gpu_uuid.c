@@ -24,3 +24,13 @@ wc_telemetry_uuid_same(const char *a, const char *b, size_t blen)
 			return 0;
 	return 1;
 }
+
+const char *
+wc_telemetry_gpu_word(const char *name)
+{
+	static const char *const own[] = { "gpu-", "mig-" };
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (strlen(name) >= 4 && wc_telemetry_uuid_same(own[i], name, 4))
+			return "";
+	return "GPU ";
+}

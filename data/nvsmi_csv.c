@@ -263,9 +263,10 @@ name_silent_gpu(const nv_reader *rd, wc_error *err)
 		others += rd->heard[g].read > 0;
 	}
 	if (silent >= 0 && others > 0)
-		wc_error_set_path(err, WC_EPARSE, rd->path, ": GPU %s%s never reports power (%s missing on its %zu lines: no "
+		wc_error_set_path(err, WC_EPARSE, rd->path, ": %s%s never reports power (%s missing on its %zu lines: no "
 		             "sensor?); no --max-bad helps: log the others only (nvidia-smi -i) or drop its rows",
-		             rd->col_index >= 0 ? "index " : "", rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
+		             rd->col_index >= 0 ? "GPU index " : wc_telemetry_gpu_word(rd->heard[silent].key),
+		             rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
 }
 
 /* Fields of a data line into `row`; -1 = bad line (reported). The GPU is

@@ -85,14 +85,16 @@ wc__nv_unseen_selected(const nv_reader *rd)
 			/* Some uuid cells empty: those rows may well be this GPU's,
 			 * which "holds other GPUs only" denied
 			 * (docs/formats/telemetry.md, "Empty uuid column"). */
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": %s%s of the run's %d (gpu_uuids) is in no "
 			                         "row with a uuid, and %zu rows have an empty uuid cell (the first at line "
-			                         "%zu): its rows lack uuids? write uuid on every row", rd->info->uuid[g],
+			                         "%zu): its rows lack uuids? write uuid on every row",
+			                         wc_telemetry_gpu_word(rd->info->uuid[g]), rd->info->uuid[g],
 			                         rd->n_gpus, rd->uuids_empty, rd->uuids_empty_line);
 		else if (!(rd->seen >> g & 1))
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": GPU %s of the run's %d (gpu_uuids) is in no "
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": %s%s of the run's %d (gpu_uuids) is in no "
 			                         "row of the log: it holds other GPUs only (one GPU's log of a "
-			                         "multi-GPU run?)", rd->info->uuid[g], rd->n_gpus);
+			                         "multi-GPU run?)", wc_telemetry_gpu_word(rd->info->uuid[g]), rd->info->uuid[g],
+			                         rd->n_gpus);
 	return WC_OK;
 }
 
@@ -189,9 +191,11 @@ wc__nv_note_late(nv_reader *rd, size_t line, int index, const char *uuid, size_t
 		return;
 	rd->late_line = line;
 	if (index >= 0)
-		snprintf(rd->late_gpu, sizeof rd->late_gpu, "%d %.*s", index, (int)(uuid_len < 48 ? uuid_len : 48), uuid);
+		snprintf(rd->late_gpu, sizeof rd->late_gpu, "GPU %d %.*s", index, (int)(uuid_len < 48 ? uuid_len : 48),
+		         uuid);
 	else
-		snprintf(rd->late_gpu, sizeof rd->late_gpu, "%.*s", (int)(uuid_len < 48 ? uuid_len : 48), uuid);
+		snprintf(rd->late_gpu, sizeof rd->late_gpu, "%s%.*s", wc_telemetry_gpu_word(uuid),
+		         (int)(uuid_len < 48 ? uuid_len : 48), uuid);
 }
 
 int
@@ -200,7 +204,7 @@ wc__nv_name_late_gpus(const nv_reader *rd)
 	if (!rd->err || rd->late_rows == 0 || 2 * rd->late_rows <= rd->bad.bad)
 		return 0;
 	wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: %zu of %zu data lines are of GPUs the first sample lacks "
-	                  "(GPU %s here: a node's logger started later?); give the job's GPU count (finetune.gpus, tp, "
+	                  "(%s here: a node's logger started later?); give the job's GPU count (finetune.gpus, tp, "
 	                  "--gpus) or name its GPUs (gpu_uuids)", rd->late_line, rd->late_rows, rd->info->data_lines,
 	                  rd->late_gpu);
 	return 1;

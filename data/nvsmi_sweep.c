@@ -64,7 +64,6 @@ wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
 {
 	int repeated = 0, v = wc__nv_gpu_index(rd, g);
 	const char *u = rd->info->uuid[g];
-	const char *word = strncasecmp(u, "GPU-", 4) == 0 || strncasecmp(u, "MIG-", 4) == 0 ? "" : "GPU ";
 	for (int h = 0; h < rd->n_gpus && v >= 0; h++)
 		repeated |= h != g && wc__nv_gpu_index(rd, h) == v;
 	if (repeated && u[0])
@@ -72,7 +71,7 @@ wc__nv_gpu_label(const nv_reader *rd, int g, char *buf, size_t cap)
 	else if (v >= 0)
 		snprintf(buf, cap, "GPU %d", v);
 	else if (u[0])
-		snprintf(buf, cap, "%s%s", word, u);
+		snprintf(buf, cap, "%s%s", wc_telemetry_gpu_word(u), u);
 	else
 		snprintf(buf, cap, "GPU #%d", g);
 }
@@ -304,7 +303,8 @@ wc__nv_find_slot(nv_reader *rd, const nv_row *row, size_t line, int report)
 		if (report)
 			wc__nv_note_late(rd, line, -1, uuid, uuid_len);
 		if (report)
-			wc__bad_line(&rd->bad, line, "GPU %.*s was not in the first sample", (int)uuid_len, uuid);
+			wc__bad_line(&rd->bad, line, "%s%.*s was not in the first sample", wc_telemetry_gpu_word(uuid),
+			             (int)uuid_len, uuid);
 		return -1;
 	}
 	if (rd->n_gpus >= WC_TELEMETRY_MAX_GPUS || uuid_len >= sizeof rd->info->uuid[0]) {

@@ -111,6 +111,11 @@ typedef struct {
  *  a manifest's repeats, Prometheus' UUID label). */
 int wc_telemetry_uuid_same(const char *a, const char *b, size_t blen);
 
+/** "GPU " to put before a GPU's name in a message, or "" when the name
+ *  says it itself (a uuid "GPU-e268...", "MIG-..."): "GPU GPU-e268..."
+ *  said it twice. An index or an exporter's other label gets the word. */
+const char *wc_telemetry_gpu_word(const char *name);
+
 #define WC_TELEMETRY_OPTIONS_INIT                                                \
 	{ .utc_offset_s = 0.0, .epoch_offset_s = 0.0, .n_gpus = 0,                \
 	  .gpu_uuids = NULL, .n_gpu_uuids = 0,                                    \

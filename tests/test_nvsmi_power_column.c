@@ -110,6 +110,18 @@ main(void)
 		CHECK_CONTAINS(err.msg, "silent.csv: GPU index 1 never reports power (power.draw missing on its 40 "
 		               "lines: no sensor?); no --max-bad helps: log the others only (nvidia-smi -i)");
 	}
+	/* Keyed by uuid alone: the uuid names the GPU ("GPU GPU-..." said it
+	 * twice). */
+	char *silent_uuid = path_join(dir, "silent_uuid.csv");
+	f = fopen(silent_uuid, "w");
+	fputs("timestamp, uuid, power.draw [W]\n", f);
+	for (int i = 0; i < 40; i++)
+		fprintf(f, "2026/07/19 10:00:%02d.%03d, GPU-aa, 300.00 W\n2026/07/19 10:00:%02d.%03d, GPU-bb, [N/A]\n",
+		        i / 10, 100 * (i % 10), i / 10, 100 * (i % 10));
+	fclose(f);
+	CHECK_INT(wc_power_trace_read(silent_uuid, &opt, 0, &pt, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "silent_uuid.csv: GPU-bb never reports power (power.draw missing on its 40 lines");
+	free(silent_uuid);
 	/* All three columns: the instantaneous one is read, without a word. */
 	memset(&w, 0, sizeof w);
 	char *three = path_join(dir, "three.csv");

@@ -183,7 +183,7 @@ some_empty_uuids(const char *dir)
 	while ((p = strstr(text, ", GPU-0001")) != NULL)
 		memmove(p + 2, p + 10, strlen(p + 10) + 1);
 	CHECK_INT(read_log(dir, "half.csv", text, 0, 1, &s, &info, &w, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "half.csv: GPU GPU-0001 of the run's 2 (gpu_uuids) is in no row with a uuid, and "
+	CHECK_CONTAINS(err.msg, "half.csv: GPU-0001 of the run's 2 (gpu_uuids) is in no row with a uuid, and "
 	                        "200 rows have an empty uuid cell (the first at line 3): its rows lack uuids?");
 	CHECK(strstr(err.msg, "holds other GPUs only") == NULL);
 	CHECK(strlen(err.msg) <= 255);

@@ -215,9 +215,9 @@ check_relabelled(void)
 		run_result r;
 		ingest(argv, &r);
 		CHECK_INT(r.status, 0);
-		CHECK_CONTAINS(r.err, k ? "group 'h1': GPU GPU-A relabelled at 2026-01-01T00:02:00.000Z, "
+		CHECK_CONTAINS(r.err, k ? "group 'h1': GPU-A relabelled at 2026-01-01T00:02:00.000Z, "
 		                          "instance=\"dcgm-h1:9400\" to instance=\"dcgm-h1-new:9400\""
-		                        : "group 'h1': GPU GPU-A relabelled at 2026-01-01T00:02:00.000Z");
+		                        : "group 'h1': GPU-A relabelled at 2026-01-01T00:02:00.000Z");
 		CHECK_CONTAINS(r.err, "the same GPU, the window goes on");
 		CHECK(r.err && !strstr(r.err, "two scrape jobs") && !strstr(r.err, "appears at") &&
 		      !strstr(r.err, "vanishes at"));

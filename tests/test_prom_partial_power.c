@@ -109,7 +109,7 @@ check(const char *dir, int scenario)
 		 * vanishing; the gap had closed the window. */
 		for (int g = 0; g < 2; g++) {
 			char said[200];
-			snprintf(said, sizeof said, "group 'h1': GPU GPU-%d relabelled at 2026-01-01T00:01:41.000Z, "
+			snprintf(said, sizeof said, "group 'h1': GPU-%d relabelled at 2026-01-01T00:01:41.000Z, "
 			         "instance=\"h1:9400\" to instance=\"10.0.0.99:9400\" (its exporter restarted under new "
 			         "labels?): the same GPU\n", g);
 			CHECK_CONTAINS(r.err, said);
@@ -117,12 +117,12 @@ check(const char *dir, int scenario)
 		CHECK(!strstr(r.err, "appears at") && !strstr(r.err, "vanishes at"));
 		CHECK(!strstr(r.err, "resumes at"));
 	} else if (scenario == TWO_JOBS) {
-		CHECK_CONTAINS(r.err, "group 'h1': GPU GPU-0 in two power series at 2026-01-01T00:01:40.000Z (one "
+		CHECK_CONTAINS(r.err, "group 'h1': GPU-0 in two power series at 2026-01-01T00:01:40.000Z (one "
 		               "exporter in two scrape jobs?), counted once: DCGM_FI_DEV_POWER_USAGE{Hostname=\"h1\","
 		               "UUID=\"GPU-0\",gpu=\"0\",instance=\"h1:9400\",modelName=\"NVIDIA H100 80GB HBM3\"} "
 		               "read, not the one with job=\"b\"");
 		CHECK(!strstr(r.err, "appears at"));
-		CHECK(!strstr(r.err, "GPU GPU-1 in two"));
+		CHECK(!strstr(r.err, "GPU-1 in two"));
 	} else {
 		CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:01:40.000Z (from 9800 to 50)");
 		CHECK(!strstr(r.err, "no engine restart since"));

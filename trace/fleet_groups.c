@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "data/engine_log.h"
+#include "data/telemetry.h"
 #include "models/catalog.h"
 #include "models/grow.h"
 
@@ -543,9 +544,9 @@ wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_
 			wc_prom_format_time(t, at, sizeof at);
 			wc_error_name_cut(set->s[read].key, 220, sa, sizeof sa);
 			wc__fleet_label_diff(&set->s[read], &set->s[other], diff, sizeof diff);
-			wc__fleet_warn(f, "group '%.40s': GPU %.60s in two power series at %s (one exporter in two "
-			               "scrape jobs?), counted once: %s read, not the one with %s", g->name, u, at, sa,
-			               diff);
+			wc__fleet_warn(f, "group '%.40s': %s%.60s in two power series at %s (one exporter in two "
+			               "scrape jobs?), counted once: %s read, not the one with %s", g->name,
+			               wc_telemetry_gpu_word(u), u, at, sa, diff);
 		}
 	}
 	return kept;

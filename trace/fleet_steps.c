@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/telemetry.h"
 #include "models/grow.h"
 #include "trace/idle.h"
 
@@ -110,8 +111,9 @@ relabelled(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 			wc_error_name_cut(g->members[from[j]], 100, was, sizeof was);
 			wc_error_name_cut(s->key, 100, now, sizeof now);
 		}
-		wc__fleet_warn(f, "group '%.40s': GPU %.60s relabelled at %s, %.70s to %.70s (its exporter restarted "
-		               "under new labels?): the same GPU%s", g->name, g->member_uuid[from[j]], at, was, now,
+		wc__fleet_warn(f, "group '%.40s': %s%.60s relabelled at %s, %.70s to %.70s (its exporter restarted "
+		               "under new labels?): the same GPU%s", g->name, wc_telemetry_gpu_word(g->member_uuid[from[j]]),
+		               g->member_uuid[from[j]], at, was, now,
 		               g->win.open ? ", the window goes on" : ""); /* a gap closed it */
 	}
 	return set_members(g, set, present, np, err);
