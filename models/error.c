@@ -344,3 +344,15 @@ wc_num_text(char buf[32], double v)
 	}
 	return buf;
 }
+
+const char *
+wc_num_against(char buf[32], double v, double other)
+{
+	for (int prec = 4; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		double r = strtod(buf, NULL);
+		if ((r > other) == (v > other) && (r < other) == (v < other))
+			break;
+	}
+	return buf;
+}

@@ -129,6 +129,13 @@ const char *wc_num_text(char buf[32], double v);
  *  WC_NUM_TEXT(x) quotes the value as given where "%g" rounded 604800.05
  *  to the bound it broke. */
 #define WC_NUM_TEXT(v) wc_num_text((char[32]){ 0 }, (v))
+/** `v` with the fewest significant digits (4 at least) whose text still
+ *  stands to `other` as `v` does (above, below or equal): for a derived
+ *  value a message compares with the user's, "170 W is at or below the
+ *  idle power, 178.5 W" where the shortest round trip printed
+ *  178.46428571428575. Returns `buf`. */
+const char *wc_num_against(char buf[32], double v, double other);
+#define WC_NUM_AGAINST(v, other) wc_num_against((char[32]){ 0 }, (v), (other))
 
 #ifdef __cplusplus
 }

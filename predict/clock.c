@@ -209,7 +209,7 @@ wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, double
 	if (cap_w <= p0)
 		return wc_error_set(err, WC_EINVAL,
 		                    "power_cap_w: %s W is at or below the idle power of %s, %s W per GPU: no clock "
-		                    "settles under it", WC_NUM_TEXT(cap_w), c->platform, WC_NUM_TEXT(p0));
+		                    "settles under it", WC_NUM_TEXT(cap_w), c->platform, WC_NUM_AGAINST(p0, cap_w));
 	/* A series settles step by step, in wc_predict_inference: each load
 	 * level at the clock meeting the cap (docs/capacity.md). */
 	if (q->series_len > 0)

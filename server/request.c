@@ -542,6 +542,17 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 		                 wc_json_type_name(item));
 		return -1;
 	}
+	/* A sweep's fields are named, not called unknown: the flexibility
+	 * route takes them out before it parses the rest here. */
+	static const char *const sweep_fields[] = { "steps", "sweep" };
+	for (size_t i = 0; i < sizeof sweep_fields / sizeof sweep_fields[0]; i++)
+		if (json_object_get(item, sweep_fields[i])) {
+			char field[16];
+			snprintf(field, sizeof field, "/%s", sweep_fields[i]);
+			wc_api_error_set(e, 422, "unknown_field", field, "%s belongs to POST /v1/predict/flexibility (a "
+			                 "sweep of clocks or power caps), not this route", sweep_fields[i]);
+			return -1;
+		}
 	if (wc_api_check_fields(item, "", known_fields, NULL, e) < 0)
 		return -1;
 

@@ -448,6 +448,11 @@ flexibility(void)
 	            "--power-cap: the sweep sets the clock itself; leave it out");
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-14B", "--concurrency", "8",
 	                 "--power-cap", "90"), "--power-cap: 90 W is at or below the idle power");
+	/* an estimated idle power (B200's, 178.46428571428575 W) is quoted at
+	 * the digits that compare it with the cap, not its shortest round trip */
+	test_usage_error(ARGS("predict", "inference", "--platform", "B200", "--model", "Qwen3-8B", "--concurrency", "8",
+	                 "--power-cap", "170"),
+	            "--power-cap: 170 W is at or below the idle power of B200, 178.5 W per GPU: no clock settles");
 	free(csv);
 	free(svg);
 	free(dir);

@@ -28,7 +28,7 @@ static const struct {
 	{ { PRED, "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--sm-clock", "344.99999999" },
 	  "--sm-clock: 344.99999999 MHz is outside the clock range of H100, 345-1980 MHz" },
 	{ { PRED, "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "72.9278481000001" },
-	  "--power-cap: 72.9278481000001 W is at or below the idle power of A100, 72.9278481" },
+	  "--power-cap: 72.9278481000001 W is at or below the idle power of A100, 72.93 W per GPU" },
 	{ { ENV, "--closed", "4", "--horizon", "1e999" }, "--horizon: must be between 0.05 and 604800 s, got '1e999'" },
 	{ { ENV, "--closed", "4", "--think", "1e999" }, "--think: must be >= 0 and <= 86400 s, got '1e999'" },
 	{ { ENV, "--closed", "4", "--bin", "1e999" }, "--bin: must be a multiple of 0.05 s up to the horizon, got '1e999'" },

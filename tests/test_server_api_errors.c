@@ -191,6 +191,15 @@ test_errors(void)
 	           "unknown_field", "/colour");
 	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"a/b~c\":1}",
 	           "unknown_field", "/a~1b~0c");
+	/* a sweep's field names the route it belongs to */
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"steps\":5}", &r);
+	CHECK_INT(r.status, 422);
+	CHECK(strcmp(http_error_str(&r, "field"), "/steps") == 0);
+	CHECK_CONTAINS(http_error_str(&r, "message"), "steps belongs to POST /v1/predict/flexibility");
+	http_reply_free(&r);
+	expect_422("{\"platform\":\"A100\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32,\"sweep\":\"clock\"}",
+	           "unknown_field", "/sweep");
 	expect_422("{\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "missing_field", "/platform");
 	expect_422("{\"platform\":7,\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "wrong_type", "/platform");
 	expect_422("{\"platform\":\"TPUv9\",\"tp\":1,\"active_params_b\":8,\"concurrency\":32}", "unknown_platform", "/platform");
