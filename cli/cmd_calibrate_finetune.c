@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: wattcast calibrate finetune RUNS.csv -o NEW.json [--params BASE.json | --profile paper]\n"
+	"usage: wattcast calibrate finetune RUNS.csv -o NEW.json\n"
+	"                                   [--params BASE.json | --profile measured|paper|paper-prefill]\n"
 	"                                   [--mode scale|kappa] [--run-scatter X]\n"
 	"                                   [--bootstrap B] [--seed S] [--name LABEL]\n\n"
 	"Adapts the fine-tuning law of BASE (default: the built-in profile 'paper') to one\n"

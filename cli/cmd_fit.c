@@ -317,7 +317,8 @@ static const cli_subcommand fit_targets[] = {
 	{ "inference", fit_inference,
 	  "wattcast fit inference RUNS.csv -o PARAMS.json [--form NAME]\n"
 	  "                              [--bootstrap B] [--seed S] [--threads T]\n"
-	  "                              [--prior FILE | --profile paper] [--share LEVEL=TARGET]...\n"
+	  "                              [--prior FILE | --profile measured|paper|paper-prefill]\n"
+	  "                              [--share LEVEL=TARGET]...\n"
 	  "                              [--terms paired|all|pooled|as-bf16|none] [--name LABEL]\n"
 	  "                              [--law-terms arch,moe,hybrid,tp,prompt|none]" },
 	{ "capacity", cli_fit_capacity, "wattcast fit capacity --help         (the capacity model)" },

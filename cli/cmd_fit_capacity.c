@@ -17,7 +17,8 @@
 
 static const char capacity_usage[] =
 	"usage: wattcast fit capacity RUNS.csv... -o PARAMS.json [--bootstrap B] [--seed S]\n"
-	"                             [--threads T] [--params BASE.json | --profile paper]\n"
+	"                             [--threads T]\n"
+	"                             [--params BASE.json | --profile measured|paper|paper-prefill]\n"
 	"                             [--per-level eta,t0,...] [--plain] [--weights run|model]\n"
 	"                             [--calibrated-on TEXT]\n\n"
 	"Fits the capacity model (decode step time t0 + t1 n + max(t_mem, t_cmp) + t_tp,\n"

@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: wattcast fit finetune RUNS.csv -o PARAMS.json [--params BASE | --profile paper]\n"
+	"usage: wattcast fit finetune RUNS.csv -o PARAMS.json\n"
+	"                             [--params BASE | --profile measured|paper|paper-prefill]\n"
 	"                             [--bootstrap B] [--seed S] [--threads T] [--name LABEL]\n\n"
 	"Fits the fine-tuning law (docs/finetune.md) on a fine-tuning runs table\n"
 	"(docs/formats/finetune-runs.md): the compute law E_step = G e0 + kappa F_step (e0\n"

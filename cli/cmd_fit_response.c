@@ -16,7 +16,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: wattcast fit response RUN_DIR... -o PARAMS.json [--params FILE | --profile paper]\n"
+	"usage: wattcast fit response RUN_DIR... -o PARAMS.json\n"
+	"                             [--params FILE | --profile measured|paper|paper-prefill]\n"
 	"                             [--bootstrap B] [--seed S] [--threads T] [--max-running N]\n"
 	"                             [--platform NAME] [--tp G] [--model NAME] [--active-params B]\n"
 	"                             [--utc-offset SECONDS] [--service auto|capacity|standin]\n"

@@ -14,7 +14,7 @@ static const char usage[] =
 	"           (--model NAME | --active-params B --layers L --d-model D)\n"
 	"           --micro-batch B --seq-len S [--grad-accum A] [--gpus G] [--data-parallel R]\n"
 	"           [--lora-rank R] [--checkpointing] [--tokens-per-step T] [--steps K]\n"
-	"           [--platform NAME] [--params FILE | --profile paper] [--json]\n\n"
+	"           [--platform NAME] [--params FILE | --profile measured|paper|paper-prefill] [--json]\n\n"
 	"Predicts the energy of one optimizer step of a fine-tuning job (all G GPUs,\n"
 	"checkpoint saves excluded) from the compute law E_step = G e0 + kappa * F_step (e0\n"
 	"per GPU) of a frozen parameter set (default: the built-in profile 'measured',\n"

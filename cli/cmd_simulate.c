@@ -103,7 +103,7 @@ simulate_inference(int argc, char **argv)
 static const cli_subcommand simulate_targets[] = {
 	{ "inference", simulate_inference,
 	  "wattcast simulate inference [--design paper] [--seed S] [--noise SD] [--uncapped]\n"
-	  "                                   [--params FILE | --profile paper] -o RUNS.csv" },
+	  "                                   [--params FILE | --profile measured|paper|paper-prefill] -o RUNS.csv" },
 	{ "finetune", cli_simulate_finetune,
 	  "wattcast simulate finetune --help   (a synthetic fine-tuning runs table)" },
 };

@@ -10,7 +10,7 @@
 
 static const char usage[] =
 	"usage: wattcast simulate finetune [--seed S] [--noise SD]\n"
-	"                                  [--params FILE | --profile paper] -o RUNS.csv\n\n"
+	"                                  [--params FILE | --profile measured|paper|paper-prefill] -o RUNS.csv\n\n"
 	"Draws a fine-tuning runs table (docs/formats/finetune-runs.md) from the compute\n"
 	"law of a parameter set (default: the built-in published profile): QLoRA rank 64\n"
 	"on one H200, a model-size, a sequence-length and a micro-batch sweep, three\n"

@@ -528,28 +528,31 @@ validate_analysis(int argc, char **argv)
 
 static const cli_subcommand validate_analyses[] = {
 	{ "forms", validate_analysis,
-	  "wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile paper]\n"
+	  "wattcast validate forms RUNS.csv [--json] [--prior FILE | --profile measured|paper|paper-prefill]\n"
 	  "       wattcast validate forms --real RUNS.csv [--json] [--terms all|pooled|as-bf16|none] [--per-run FILE]\n"
-	  "                               [--law-terms arch,moe,hybrid,tp,prompt|none] [--prior FILE | --profile paper]" },
+	  "                               [--law-terms arch,moe,hybrid,tp,prompt|none]\n"
+	  "                               [--prior FILE | --profile measured|paper|paper-prefill]" },
 	{ "precision", validate_analysis,
-	  "wattcast validate precision RUNS.csv [--json] [--form NAME] [--prior FILE | --profile paper]" },
+	  "wattcast validate precision RUNS.csv [--json] [--form NAME]\n"
+	  "                                   [--prior FILE | --profile measured|paper|paper-prefill]" },
 	{ "heldout", validate_analysis,
-	  "wattcast validate heldout (--params FILE | --profile measured|paper|paper-prefill) RUNS.csv [--json] [--datasheet]\n"
-	  "                                 [--per-run FILE]" },
+	  "wattcast validate heldout (--params FILE | --profile measured|paper|paper-prefill) RUNS.csv\n"
+	  "                                 [--json] [--datasheet] [--per-run FILE]" },
 	{ "lomo", validate_analysis,
 	  "wattcast validate lomo RUNS.csv [--json] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
 	  "                              [--per-run FILE] [--law-terms arch,moe,hybrid,tp,prompt|none]\n"
-	  "                              [--prior FILE | --profile paper]" },
+	  "                              [--prior FILE | --profile measured|paper|paper-prefill]" },
 	{ "fewshot", cli_validate_fewshot,
-	  "wattcast validate fewshot RUNS.csv (--params FILE | --profile paper | --lomo)\n"
+	  "wattcast validate fewshot RUNS.csv (--params FILE | --profile measured|paper|paper-prefill\n"
+	  "                                 | --lomo)\n"
 	  "                                 [--k 1,3] [--scope model|platform] ... (see fewshot --help)" },
 	{ "capacity", cli_validate_capacity,
 	  "wattcast validate capacity RUNS.csv... [--json] [--per-run FILE] (see its --help)" },
 	{ "finetune", cli_validate_finetune,
 	  "wattcast validate finetune RUNS.csv [--json] [--per-run FILE]   (see its --help)" },
 	{ "envelope", cli_validate_envelope,
-	  "wattcast validate envelope (--params FILE | --profile measured|paper|paper-prefill) RUN_DIR... [--json]\n"
-	  "                                  [--per-run FILE]  (see `wattcast validate envelope --help`)" },
+	  "wattcast validate envelope (--params FILE | --profile measured|paper|paper-prefill) RUN_DIR...\n"
+	  "                                  [--json] [--per-run FILE]  (see `wattcast validate envelope --help`)" },
 };
 
 static const cli_subcommands validate_commands = {

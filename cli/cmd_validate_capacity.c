@@ -18,8 +18,8 @@
 
 static const char usage[] =
 	"usage: wattcast validate capacity RUNS.csv... [--json] [--per-run FILE]\n"
-	"                                 [--params P | --profile paper] [--per-level eta,t0,...]\n"
-	"                                 [--plain] [--weights run|model]\n"
+	"                                 [--params P | --profile measured|paper|paper-prefill]\n"
+	"                                 [--per-level eta,t0,...] [--plain] [--weights run|model]\n"
 	"                                 [--terms all|pooled|as-bf16|none] [--law-terms LIST|none]\n"
 	"                                 [--folds model|platform]\n\n"
 	"Leave one model out over the runs tables' rows (runs tables or raw ML.ENERGY\n"

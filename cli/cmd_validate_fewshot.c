@@ -18,7 +18,8 @@
 #include <string.h>
 
 static const char fewshot_usage[] =
-	"usage: wattcast validate fewshot RUNS.csv (--params BASE.json | --profile paper | --lomo)\n"
+	"usage: wattcast validate fewshot RUNS.csv\n"
+	"                                 (--params BASE.json | --profile measured|paper|paper-prefill | --lomo)\n"
 	"                                 [--k 1,3] [--scope model|platform] [--idle-power W]\n"
 	"                                 [--run-scatter X] [--form NAME] [--terms all|pooled|as-bf16|none]\n"
 	"                                 [--prior FILE] [--per-set] [--per-run FILE] [--json]\n\n"

@@ -182,6 +182,20 @@ mentions(const char *text, const char *flag)
 	return 0;
 }
 
+/* A synopsis's profile choice names every built-in profile, or NAME
+ * (its text lists them): validate, fit and calibrate synopses said
+ * "--profile paper" though each takes measured and paper-prefill too. */
+static void
+check_profiles(const char *text, const char *where)
+{
+	static const char want[] = "measured|paper|paper-prefill";
+	for (const char *p = text; p && (p = strstr(p, "| --profile ")) != NULL; p++)
+		if (strncmp(p + 12, want, sizeof want - 1) != 0 && strncmp(p + 12, "NAME", 4) != 0) {
+			CHECK(0);
+			fprintf(stderr, "  %s: '%.40s' names not every built-in profile\n", where, p + 2);
+		}
+}
+
 static char *
 help_of(const char *cmd, const char *sub, int *status)
 {
@@ -190,6 +204,9 @@ help_of(const char *cmd, const char *sub, int *status)
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	*status = r.status;
 	free(r.err);
+	char where[96];
+	snprintf(where, sizeof where, "wattcast %s %s --help", cmd, sub ? sub : "");
+	check_profiles(r.out, where);
 	return r.out;
 }
 
@@ -226,6 +243,7 @@ main(void)
 	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "docs/cli.md");
 	char *doc = test_slurp(path);
 	parse_docs(&docs, doc);
+	check_profiles(doc, "docs/cli.md");
 	int status;
 	char *top = help_of("--help", NULL, &status);
 	const char *list = top ? strstr(top, "\ncommands:\n") : NULL;
