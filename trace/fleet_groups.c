@@ -66,11 +66,11 @@ group_value(const wc_prom_series *s, int metric, const char *name, size_t n, cha
 }
 
 /* key = values joined by '|', name = non-empty values joined by '/'. */
-static void
-group_key(const wc_fleet *f, const wc_prom_series *s, int metric, char *key, size_t ksize,
-          char *name, size_t nsize)
+void
+wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metric, char *key, size_t ksize,
+                    char *name, size_t nsize)
 {
-	const char *by = f->o.group_by ? f->o.group_by : DEFAULT_GROUP_BY;
+	const char *by = group_by ? group_by : DEFAULT_GROUP_BY;
 	key[0] = name[0] = '\0';
 	while (*by) {
 		size_t n = strcspn(by, ",");
@@ -469,7 +469,7 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		f->cursor[i] = 0;
 		if (m < 0)
 			continue;
-		group_key(f, s, m, key, sizeof key, name, sizeof name);
+		wc__fleet_group_key(f->o.group_by, s, m, key, sizeof key, name, sizeof name);
 		long gi = find_group(f, key, name, s, m, err);
 		if (gi < 0)
 			return err ? err->code : WC_ENOMEM;

@@ -180,6 +180,10 @@ void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(pri
  * the series is shortened to what the message buffer leaves. */
 int wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* fleet_groups.c: the group of series s of metric m under --group-by
+ * (NULL: the default): its key (the values joined by '|') and name. */
+void wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metric, char *key, size_t ksize,
+                         char *name, size_t nsize);
 /* fleet_groups.c: every series of the page to its group (created when
  * new); a group with two engines is refused. */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);

@@ -249,6 +249,38 @@ first_covered(const wc_prom_set *set, const saved_grid *g, int given_start, wc_f
 	return WC_OK;
 }
 
+/* The last engine-load sample of a group that has GPU power (-INFINITY
+ * none) into *hi. The files' range ended at the last power sample: a
+ * host whose every GPU series stopped while its engine went on lost the
+ * engine's steps after it without a word, where a gap anywhere else, or
+ * before an --end, is reported (docs/fleet.md, "Problems in the data").
+ * Engines of groups without GPU power do not stretch the range: they are
+ * left out whatever it is. */
+static int
+engine_end(const wc_prom_set *set, const char *group_by, double *hi, wc_error *err)
+{
+	wc_strmap power = { 0 };
+	char key[512], name[80];
+	int rc = WC_OK;
+	*hi = -INFINITY;
+	for (size_t i = 0; rc == WC_OK && i < set->n; i++)
+		if (set->s[i].n && wc_fleet_metric_from_name(set->s[i].metric) == WC_FLEET_POWER) {
+			wc__fleet_group_key(group_by, &set->s[i], WC_FLEET_POWER, key, sizeof key, name, sizeof name);
+			if (wc_strmap_put(&power, key, 1) != WC_OK)
+				rc = wc_error_set(err, WC_ENOMEM, "out of memory");
+		}
+	for (size_t i = 0; rc == WC_OK && i < set->n; i++) {
+		const wc_prom_series *s = &set->s[i];
+		if (!s->n || wc_fleet_metric_from_name(s->metric) != WC_FLEET_RUNNING || !(s->t[s->n - 1] > *hi))
+			continue;
+		wc__fleet_group_key(group_by, s, WC_FLEET_RUNNING, key, sizeof key, name, sizeof name);
+		if (wc_strmap_get(&power, key, NULL))
+			*hi = s->t[s->n - 1];
+	}
+	wc_strmap_free(&power);
+	return rc;
+}
+
 /* The grid the files cover: their power samples' span, and as the step
  * the scrape interval of the sparsest power or running series, measured
  * and rounded as the interval check does (fleet_interval.c), so that the
@@ -315,8 +347,14 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	int given_start = isfinite(o->start);
 	if (!isfinite(o->start))
 		o->start = lo;
-	if (!isfinite(o->end))
-		o->end = hi;
+	/* The end: the last power sample, or a later sample of the engine load
+	 * of a group with power, so that its GPUs' stop is a gap, reported. */
+	if (!isfinite(o->end)) {
+		double hi_e;
+		if ((rc = engine_end(set, o->group_by, &hi_e, err)) != WC_OK)
+			return rc;
+		o->end = fmax(hi, hi_e);
+	}
 	if (!isfinite(o->step)) {
 		if (!(step > 0.0))
 			return wc_error_set(err, WC_EINVAL, "step: one power sample per series; --step gives it");
