@@ -13,144 +13,18 @@
  * label. The server started here is always stopped.
  */
 #include "data/data.h"
+#include "tests/support/prom_server.h"
 #include "tests/support/support.h"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <math.h>
-#include <netinet/in.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define T0 1767225600L /* 2026-01-01T00:00:00Z: in the past, kept by a 100-year retention */
 #define SECONDS 3600
-
-static pid_t server = -1;
-
-static void
-stop_server(void)
-{
-	if (server > 0) {
-		kill(server, SIGTERM);
-		waitpid(server, NULL, 0);
-		server = -1;
-	}
-}
-
-static void
-on_signal(int sig)
-{
-	if (server > 0)
-		kill(server, SIGTERM);
-	_exit(128 + sig);
-}
-
-/* Run argv (no shell); stdout into `out` (NULL: /dev/null). Exit status. */
-static int
-run(const char *const *argv, const char *out)
-{
-	pid_t p = fork();
-	if (p == 0) {
-		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int nul = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, 1);
-		if (nul >= 0)
-			dup2(nul, 2);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	int st = 0;
-	if (p < 0 || waitpid(p, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int
-have_prometheus(void)
-{
-	return access("/usr/bin/prometheus", X_OK) == 0 && access("/usr/bin/promtool", X_OK) == 0;
-}
-
-/* Install Debian's prometheus (with promtool) when it is missing. */
-static int
-ensure_prometheus(void)
-{
-	if (have_prometheus())
-		return 1;
-	const char *sudo = geteuid() == 0 ? "" : "sudo -n ";
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "(%sapt-get install -y -q --no-install-recommends prometheus || "
-	         "(%sapt-get update -q && %sapt-get install -y -q --no-install-recommends prometheus)) "
-	         ">/dev/null 2>&1", sudo, sudo, sudo);
-	fprintf(stderr, "installing Debian's prometheus package\n");
-	if (system(cmd) != 0 || !have_prometheus()) {
-		printf("SKIP: /usr/bin/prometheus and /usr/bin/promtool are missing and Debian's "
-		       "'prometheus' package could not be installed\n");
-		return 0;
-	}
-	return 1;
-}
-
-static int
-free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof a;
-	int s = socket(AF_INET, SOCK_STREAM, 0), port = 0;
-	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
-	    getsockname(s, (struct sockaddr *)&a, &len) == 0)
-		port = ntohs(a.sin_port);
-	if (s >= 0)
-		close(s);
-	return port;
-}
-
-static int
-start_server(const char *dir, int port, char *url, size_t size)
-{
-	char *cfg = path_join(dir, "prometheus.yml"), *log = path_join(dir, "prometheus.log");
-	char a_cfg[600], a_tsdb[600], a_listen[64];
-	write_text(cfg, "global:\n  scrape_interval: 1m\n");
-	snprintf(a_cfg, sizeof a_cfg, "--config.file=%s", cfg);
-	snprintf(a_tsdb, sizeof a_tsdb, "--storage.tsdb.path=%s/tsdb", dir);
-	snprintf(a_listen, sizeof a_listen, "--web.listen-address=127.0.0.1:%d", port);
-	snprintf(url, size, "http://127.0.0.1:%d", port);
-	server = fork();
-	if (server == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execl("/usr/bin/prometheus", "prometheus", a_cfg, a_tsdb, a_listen,
-		      "--storage.tsdb.retention.time=100y", (char *)NULL);
-		_exit(127);
-	}
-	free(cfg);
-	free(log);
-	char ready[128];
-	snprintf(ready, sizeof ready, "%s/-/ready", url);
-	for (int i = 0; i < 240 && server > 0; i++) {
-		const char *curl[] = { "curl", "-sf", ready, NULL };
-		if (run(curl, NULL) == 0)
-			return 1;
-		if (waitpid(server, NULL, WNOHANG) == server) {
-			server = -1;
-			break;
-		}
-		usleep(250000);
-	}
-	fprintf(stderr, "prometheus did not become ready (see %s/prometheus.log)\n", dir);
-	return 0;
-}
 
 /* The table without its comment lines (the source differs). */
 static char *
@@ -272,7 +146,7 @@ check_saved_json(const char *dir, const char *url, const char *verbose, const ch
 		paths[n] = path_join(dir, file);
 		const char *curl[] = { "curl", "-sfG", endpoint, "--data-urlencode", q, "--data-urlencode",
 		                       start, "--data-urlencode", end, "--data-urlencode", "step=1", NULL };
-		CHECK_INT(run(curl, paths[n]), 0);
+		CHECK_INT(test_prom_run(curl, paths[n]), 0);
 		argv[argc++] = "--prometheus-json";
 		argv[argc++] = paths[n];
 	}
@@ -475,8 +349,8 @@ check_alias_reset(const char *dir)
 	fprintf(f, "# EOF\n");
 	fclose(f);
 	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
-	CHECK_INT(run(promtool, NULL), 0);
-	if (!start_server(sub, free_port(), url, sizeof url)) {
+	CHECK_INT(test_prom_run(promtool, NULL), 0);
+	if (!test_prom_start(sub, test_prom_free_port(), url, sizeof url)) {
 		CHECK(0);
 		goto done;
 	}
@@ -496,7 +370,7 @@ check_alias_reset(const char *dir)
 	CHECK(!strstr(r.err, "time_per_output_token_seconds"));
 	run_result_free(&r);
 	free(out);
-	stop_server();
+	test_prom_stop();
 done:
 	free(sub);
 	free(om);
@@ -506,7 +380,7 @@ done:
 int
 main(void)
 {
-	if (!ensure_prometheus())
+	if (!test_prom_ensure())
 		return TEST_SKIP;
 	char *dir = test_tmpdir("prometheus_fleet"), cmd[2048], url[64];
 	char *csv = path_join(dir, "http.csv"), *om = path_join(dir, "fleet.om");
@@ -516,11 +390,8 @@ main(void)
 	CHECK_INT(system(cmd), 0);
 	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb,
 	                           NULL };
-	CHECK_INT(run(promtool, NULL), 0);
-	atexit(stop_server);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	if (!start_server(dir, free_port(), url, sizeof url)) {
+	CHECK_INT(test_prom_run(promtool, NULL), 0);
+	if (!test_prom_start(dir, test_prom_free_port(), url, sizeof url)) {
 		CHECK(0);
 		return check_report("test_prometheus_fleet");
 	}
@@ -549,7 +420,7 @@ main(void)
 	check_http_errors(dir, url);
 	check_short_step(dir, url);
 	run_result_free(&r);
-	stop_server();
+	test_prom_stop();
 	check_alias_reset(dir);
 	free(csv);
 	free(om);
