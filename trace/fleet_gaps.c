@@ -127,7 +127,19 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 {
 	char all[96];
 	const char *what;
-	int kind;
+	int kind, known[WC_FLEET_N_METRICS];
+	/* A page without power is not fetched (fleet_source.c; docs/fleet.md,
+	 * "Queries"): there the engine's series are unknown, not missing. The
+	 * open gap goes on, or the step is a gap of the GPU power: said as
+	 * the engine's ("no sample, nor of the group's GPU power") it blamed
+	 * an engine that went on when its GPUs stopped before such a page. */
+	if (f->unfetched) {
+		if (g->in_gap)
+			return 1;
+		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+			known[m] = FLEET_VALUE;
+		state = known;
+	}
 	const char *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what, &kind, all, sizeof all);
 	if (!lack) {
 		end_gap(f, g, set, present, np, t);

@@ -148,6 +148,7 @@ struct wc_fleet {
 	long *group;                   /* per series: its group or -1 */
 	double sample_t;               /* wc__fleet_value_at: a counter's last sample's time */
 	int saved;                     /* series read from files: saved answers keep their grid */
+	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
 };
 
 /* A --selector matcher (fleet_selector.c): label, operator, quoted value. */

@@ -130,7 +130,9 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 				 * step makes (reported, the window closed), so that one
 				 * step stands for them all. */
 				wc_prom_set none = { 0 };
+				f->unfetched = 1;
 				rc = wc_fleet_feed(f, &none, k0, k0 + 1, err);
+				f->unfetched = 0;
 				skipped++;
 			}
 		}
