@@ -189,7 +189,8 @@ report(const iv_args *a, const wc_pred_error *pe)
  * predict every row as heldout does; the refitting folds leave excluded
  * rows out. */
 static void
-report_skipped(const iv_args *a, const wc_runs_table *t, const wc_params *p, const wc_pred_error *pe)
+report_skipped(const iv_args *a, const wc_runs_table *t, const wc_params *p, const wc_pred_error *pe,
+               const char *why_folds)
 {
 	int frozen = strcmp(a->folds, "frozen") == 0, pooled = -1;
 	size_t eligible = 0, lacking = 0;
@@ -228,6 +229,8 @@ report_skipped(const iv_args *a, const wc_runs_table *t, const wc_params *p, con
 		printf("the set has no level for %s", names);
 	if (lacking && lacking < skipped)
 		printf("; %zu more with no positive prediction", skipped - lacking);
+	else if (!lacking && why_folds && why_folds[0])
+		printf("%s", why_folds); /* the folds' own reason, as validate lomo says it */
 	else if (!lacking)
 		printf("%s", strcmp(a->folds, "platform") == 0 ? "no datasheet transfer for their platform, or no "
 		                                                 "positive prediction"
@@ -371,12 +374,14 @@ cli_fit_intervals(int argc, char **argv)
 		fo.prior = &prior;
 		/* each fold refits the set as it was built */
 		wc_fit_options_like(&fo, &p, a.terms ? cli_terms_mode(a.terms) : -1);
-		if (wc_validate_pred_error(t, &fo, &p, a.folds, data, &pe, &err) != WC_OK) {
+		char skip_why[WC_ERROR_MSG_MAX];
+		if (wc_validate_pred_error_why(t, &fo, &p, a.folds, data, &pe, skip_why, sizeof skip_why, &err) !=
+		    WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
 			goto done;
 		}
 		report(&a, &pe);
-		report_skipped(&a, t, &p, &pe);
+		report_skipped(&a, t, &p, &pe, skip_why);
 		char twins[WC_ERROR_MSG_MAX];
 		if (strcmp(a.folds, "model") == 0 && wc_fit_twin_models(t, twins, sizeof twins))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, twins);

@@ -59,6 +59,19 @@ main(void)
 	CHECK(r.out && !strstr(r.out, "not predicted"));
 	run_result_free(&r);
 
+	/* Workload folds give their own reason, validate lomo's words, not
+	 * "their fold's refit failed, or no positive prediction" (no refit
+	 * failed: the held-out workload's level had no training run). */
+	char *design = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/paper-design-seed42.csv");
+	const char *wk[] = { "wattcast", "fit", "intervals", design, "--profile", "paper", "--folds", "workload",
+		             "-o", out, NULL };
+	CHECK_INT(run_wattcast(wk, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, " run(s) not predicted, left out of the quantiles: their level had no training run in "
+	                      "their fold\n");
+	run_result_free(&r);
+	free(design);
+
 	/* Too few predicted: the failure still says how many runs no fold
 	 * predicted and why (the `fitted` set's fold leaves too few runs to
 	 * refit; the excluded set), not only "8 ... too few". */

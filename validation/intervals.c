@@ -270,6 +270,14 @@ int
 wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
                        const char *folds, const char *data, wc_pred_error *out, wc_error *err)
 {
+	return wc_validate_pred_error_why(t, base, frozen, folds, data, out, NULL, 0, err);
+}
+
+int
+wc_validate_pred_error_why(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
+                           const char *folds, const char *data, wc_pred_error *out, char *skip_why, size_t cap,
+                           wc_error *err)
+{
 	wc_per_run rows = WC_PER_RUN_INIT;
 	wc_heldout_report rep;
 	int rc, by_fold = strcmp(folds, "frozen") != 0;
@@ -315,6 +323,8 @@ wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const
 			                  "quantile (at least %d)%s", rows.n, WC_PE_MIN_RESIDUALS, why);
 		}
 	}
+	if (skip_why && cap)
+		snprintf(skip_why, cap, "%s", rc == WC_OK ? rep.skip_reason : "");
 	free(scratch);
 	wc_per_run_clear(&rows);
 	return rc;

@@ -28,6 +28,12 @@ extern "C" {
  *  runs could be predicted for a 95 % quantile. */
 int wc_validate_pred_error(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
                            const char *folds, const char *data, wc_pred_error *out, wc_error *err);
+/** The same, and why runs went unpredicted into why[0..cap) (the
+ *  held-out report's reason, as `validate lomo` prints it; "" when none
+ *  was, or none is known). */
+int wc_validate_pred_error_why(const wc_runs_table *t, const wc_fit_options *base, const wc_params *frozen,
+                               const char *folds, const char *data, wc_pred_error *out, char *why, size_t cap,
+                               wc_error *err);
 
 /** The capacity model's held-out error, leave one model out as `validate
  *  capacity` (docs/intervals.md): out[WC_PEQ_LATENCY] from the throughput
