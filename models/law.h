@@ -164,17 +164,29 @@ const struct wc_model_info *wc_config_set_model(wc_config *c, const char *name);
 /** What a model name given by a user says (docs/capacity.md, "Model
  *  names"): the catalog entry answering it (NULL: none), the weights'
  *  precision its suffix states ("-FP8"; "-Int4", "-AWQ", "-GPTQ-Int4": int4;
- *  `states_weights`), else the one the entry is published in,
- *  and `renamed` when a suffix word is neither a precision nor a tuning or
+ *  "-Int8", "-W8A8": fp8's bytes; "-FP4", "-NVFP4", "-bnb-4bit": int4's;
+ *  `states_weights`), else the one the entry is published in; `format`
+ *  the quantization so counted as another precision's bytes ("int8",
+ *  "nvfp4", "nf4"; NULL for a precision's own word); and `renamed` when
+ *  a suffix word is neither a precision nor a tuning or
  *  release tag ("-Instruct", "-Thinking", "-it", "-2507", "-v2"): the
  *  entry then answers for another name. */
 typedef struct {
 	const struct wc_model_info *entry;
 	int states_weights;
 	wc_precision weights;
+	const char *format;
 	int renamed;
 } wc_model_name;
 void wc_model_name_read(const char *name, wc_model_name *out);
+/** The quantization `name` states when the weights `weights` are its
+ *  bytes counted as another precision's ("int8" for "-GPTQ-Int8" as
+ *  fp8); NULL otherwise: no such word, or weights the name did not set. */
+const char *wc_model_name_counted(const char *name, wc_precision weights);
+/** The words a refusal of memory adds for `name` when a word of it was
+ *  not read, so that the weights were taken as given or published
+ *  (" (weights taken as bf16: give weights if not)"); "" otherwise. */
+void wc_model_name_taken(const char *name, wc_precision weights, char *buf, size_t cap);
 /** Set `c`'s model, active parameters and, when the user gave none
  *  (`weights_given` 0), the weights: the name's, else as published. Refused: a name
  *  not in the catalog (WC_ENOTFOUND, "model: ..."), weights given that the

@@ -34,22 +34,41 @@ is_tag(const char *w, size_t n)
 	return 1;
 }
 
-/* The precision a suffix word states; -1 for none. */
-static int
-word_precision(const char *w, size_t n)
+/* A word that states the weights' bytes (docs/capacity.md, "Model
+ * names"). `format`: the quantization it names when wattcast has no
+ * precision of its own for it and counts it as `p`'s bytes -- 8-bit
+ * integers as fp8 (one byte a weight), 4-bit floats and NF4 as int4 (half
+ * a byte), as MXFP4 already is. A `method` ("GPTQ", "bnb") takes the
+ * width another word of the name states ("GPTQ-Int8"), else its own `p`
+ * (-1: it has none, and alone says nothing); its 4-bit form is `format`. */
+typedef struct {
+	const char *word;
+	int p;
+	const char *format;
+	int method;
+} quant_word;
+
+static const quant_word *
+quant_word_find(const char *w, size_t n)
 {
-	static const struct { const char *word; wc_precision p; } words[] = {
-		{ "FP8", WC_PREC_FP8 }, { "Int4", WC_PREC_INT4 }, { "AWQ", WC_PREC_INT4 },
-		{ "GPTQ", WC_PREC_INT4 }, { "W4A16", WC_PREC_INT4 }, { "BF16", WC_PREC_BF16 },
+	static const quant_word words[] = {
+		{ "FP8", WC_PREC_FP8, NULL, 0 },      { "BF16", WC_PREC_BF16, NULL, 0 },
+		{ "Int4", WC_PREC_INT4, NULL, 0 },    { "AWQ", WC_PREC_INT4, NULL, 0 },
+		{ "W4A16", WC_PREC_INT4, NULL, 0 },   { "4bit", WC_PREC_INT4, NULL, 0 },
+		{ "Int8", WC_PREC_FP8, "int8", 0 },   { "W8A8", WC_PREC_FP8, "int8", 0 },
+		{ "W8A16", WC_PREC_FP8, "int8", 0 },  { "8bit", WC_PREC_FP8, "int8", 0 },
+		{ "FP4", WC_PREC_INT4, "fp4", 0 },    { "NVFP4", WC_PREC_INT4, "nvfp4", 0 },
+		{ "MXFP4", WC_PREC_INT4, "mxfp4", 0 }, { "NF4", WC_PREC_INT4, "nf4", 0 },
+		{ "GPTQ", WC_PREC_INT4, NULL, 1 },    { "bnb", -1, "nf4", 1 }, /* bitsandbytes' 4-bit is NF4 */
 	};
-	if (n > 10 && strncasecmp(w, "quantized.", 10) == 0) { /* Red Hat's "-quantized.w4a16" */
+	if (n > 10 && strncasecmp(w, "quantized.", 10) == 0) { /* Red Hat's "-quantized.w4a16", ".w8a8" */
 		w += 10;
 		n -= 10;
 	}
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (strlen(words[i].word) == n && strncasecmp(w, words[i].word, n) == 0)
-			return (int)words[i].p;
-	return -1;
+			return &words[i];
+	return NULL;
 }
 
 void
@@ -60,28 +79,51 @@ wc_model_name_read(const char *name, wc_model_name *out)
 	const char *s = NULL;
 	if (!name || !(out->entry = wc_model_lookup_rest(name, &s)))
 		return;
-	int prev = -1;
+	const quant_word *prev = NULL, *method = NULL;
 	while (*s == '-') {
 		const char *w = ++s;
 		size_t n = strcspn(w, "-");
-		int p = word_precision(w, n);
-		if (p >= 0) {
-			if (out->states_weights && (wc_precision)p != out->weights)
+		const quant_word *q = quant_word_find(w, n);
+		if (q && q->method) {
+			if (method)
+				out->renamed = 1; /* "GPTQ-bnb" */
+			method = q;
+		} else if (q) {
+			if (out->states_weights && (wc_precision)q->p != out->weights)
 				out->renamed = 1; /* "-FP8-AWQ": no one precision */
 			out->states_weights = 1;
-			out->weights = (wc_precision)p;
-		} else if (!is_tag(w, n) && !(prev == WC_PREC_FP8 && n == 7 && strncasecmp(w, "Dynamic", 7) == 0)) {
+			out->weights = (wc_precision)q->p;
+			out->format = q->format;
+		} else if (!is_tag(w, n) && !(prev && prev->p == WC_PREC_FP8 && !prev->format && n == 7 &&
+		                              strncasecmp(w, "Dynamic", 7) == 0)) {
 			out->renamed = 1; /* "FP8-Dynamic" is FP8 */
 		}
-		prev = p;
+		prev = q;
 		s = w + n;
+	}
+	if (method && out->states_weights && out->weights == WC_PREC_INT4 && !out->format)
+		out->format = method->format; /* "bnb-4bit": NF4 */
+	else if (method && !out->states_weights && method->p >= 0) {
+		out->states_weights = 1; /* "GPTQ" alone: int4 */
+		out->weights = (wc_precision)method->p;
+	} else if (method && !out->states_weights) {
+		out->renamed = 1; /* "bnb" without its width */
 	}
 	if (out->renamed) { /* a name not understood states nothing */
 		out->states_weights = 0;
 		out->weights = WC_PREC_BF16;
+		out->format = NULL;
 	}
 	if (!out->states_weights) /* the precision it is published in */
 		out->weights = (wc_precision)out->entry->weights;
+}
+
+const char *
+wc_model_name_counted(const char *name, wc_precision weights)
+{
+	wc_model_name mn;
+	wc_model_name_read(name, &mn);
+	return mn.entry && mn.format && mn.weights == weights ? mn.format : NULL;
 }
 
 int
@@ -91,9 +133,14 @@ wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error 
 	wc_model_name_read(name, &mn);
 	if (!mn.entry)
 		return wc_error_set(err, WC_ENOTFOUND, "model: unknown model '%.64s'", name ? name : "");
-	if (mn.states_weights && weights_given && c->weights != mn.weights)
-		return wc_error_set(err, WC_EINVAL, "weights: '%.64s' names %s weights, but weights %s were given",
-		                    name, wc_precision_name(mn.weights), wc_precision_name(c->weights));
+	if (mn.states_weights && weights_given && c->weights != mn.weights) {
+		char counted[32] = ""; /* "int8 weights (counted as fp8)": the weights it accepts */
+		if (mn.format)
+			snprintf(counted, sizeof counted, " (counted as %s)", wc_precision_name(mn.weights));
+		return wc_error_set(err, WC_EINVAL, "weights: '%.64s' names %s weights%s, but weights %s were given",
+		                    name, mn.format ? mn.format : wc_precision_name(mn.weights), counted,
+		                    wc_precision_name(c->weights));
+	}
 	if (mn.states_weights || !weights_given)
 		c->weights = mn.weights; /* the name's, else as published: gpt-oss in MXFP4 */
 	wc_config_set_model(c, name); /* a caller amending the architecture points c->arch at its copy after */
@@ -130,4 +177,16 @@ wc_model_name_note(const char *name, char *buf, size_t cap)
 		buf[0] = '\0';
 	if (mn.entry && mn.renamed)
 		snprintf(buf, cap, "model: '%.64s' answered as the catalog's %s", name, mn.entry->name);
+}
+
+void
+wc_model_name_taken(const char *name, wc_precision weights, char *buf, size_t cap)
+{
+	wc_model_name mn;
+	wc_model_name_read(name, &mn);
+	if (cap)
+		buf[0] = '\0';
+	/* the name's words did not set the weights: say which were sized */
+	if (mn.entry && mn.renamed)
+		snprintf(buf, cap, " (weights taken as %s: give weights if not)", wc_precision_name(weights));
 }

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The share of memory kept free: the request's 1 - gpu_memory_utilization,
  * else the capacity section's, else the default. */
@@ -104,6 +105,18 @@ tp_fault(const wc_model_info *m, int g)
 	return TP_STARTS;
 }
 
+/* ": tp 8, the smallest Llama-3.1-405B's 128 attention and 8 KV heads
+ * allow", the heads' `owner` said; its length. */
+static int
+group_tail(char *buf, size_t cap, const char *owner, int group, int heads, int kv)
+{
+	if (heads > 0 && kv > 0)
+		return snprintf(buf, cap, ": tp %d, the smallest %s %d attention and %d KV heads allow", group, owner,
+		                heads, kv);
+	return snprintf(buf, cap, ": tp %d, the smallest %s %d %s heads allow", group, owner, heads > 0 ? heads : kv,
+	                heads > 0 ? "attention" : "KV");
+}
+
 int
 wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
 {
@@ -137,6 +150,10 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	if ((rc = wc__predict_config_arch(c, &a, err)) != WC_OK)
 		return rc;
 	double avail = wc_capacity_memory_for_model(&hw, c->tp, reserve);
+	/* A name with a word not read sized the weights as given or published:
+	 * a refusal says which (docs/capacity.md, "Model names"). */
+	char taken[64];
+	wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 	if (a.weight_bytes > avail) {
 		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
 		if (per_gpu <= 0.0)
@@ -154,19 +171,17 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 				group = g;
 				break;
 			}
-		char usable[160] = "";
-		if (group > (int)need && heads > 0 && kv > 0)
-			snprintf(usable, sizeof usable, ": tp %d, the smallest %.28s's %d attention and %d KV heads allow",
-			         group, c->arch->name, heads, kv);
-		else if (group > (int)need)
-			snprintf(usable, sizeof usable, ": tp %d, the smallest %.28s's %d %s heads allow", group,
-			         c->arch->name, heads > 0 ? heads : kv, heads > 0 ? "attention" : "KV");
-		/* names cut so that any board and model fit in 255 bytes */
-		return wc_error_set(err, WC_EINVAL,
-		                    "tp: the weights need %.1f GB but %d x %.24s (%.1f GB each) hold %.1f GB (%.0f %% kept "
-		                    "free, %.2f GB/GPU workspace); at least %.0f GPUs needed%s",
-		                    a.weight_bytes / 1e9, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
-		                    100 * reserve, WC_CAPACITY_WORKSPACE_GB, need, usable);
+		/* names cut so that any board and model fit in 255 bytes (with
+		 * the CLI's "--"); the model's name yields to the weights taken */
+		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40];
+		int n = snprintf(head, sizeof head, "tp: the weights need %.1f GB%s but %d x %.24s (%.1f GB each) hold "
+		                 "%.1f GB (%.0f %% kept free, %.2f GB/GPU workspace); at least %.0f GPUs needed",
+		                 a.weight_bytes / 1e9, taken, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
+		                 100 * reserve, WC_CAPACITY_WORKSPACE_GB, need);
+		snprintf(owner, sizeof owner, "%.28s's", c->arch ? c->arch->name : "");
+		if (group > (int)need && group_tail(usable, sizeof usable, owner, group, heads, kv) > (int)sizeof head - 3 - n)
+			group_tail(usable, sizeof usable, "its", group, heads, kv);
+		return wc_error_set(err, WC_EINVAL, "%s%s", head, usable);
 	}
 	if (!c->arch || !(c->output_tokens > 0))
 		return WC_OK;
@@ -177,11 +192,11 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
 		return wc_error_set(err, WC_EINVAL,
 		                    "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB each) leave "
-		                    "%.2f GB after the weights and the engine's workspace (gpu_memory_utilization %.2g)",
+		                    "%.2f GB after the weights%s and the engine's workspace (gpu_memory_utilization %.2g)",
 		                    /* the field that makes most of the context */
 		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
 		                    (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
-		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, 1.0 - reserve);
+		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, taken, 1.0 - reserve);
 	if (max_fit)
 		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
 	return WC_OK;

@@ -155,7 +155,7 @@ precision_warning(const wc_ft_config *c, wc_finetune_prediction *out)
 	wc_model_name_read(c->model_name, &mn);
 	if (mn.entry && mn.states_weights && mn.weights != WC_PREC_BF16)
 		WC_WARN(out, "model: '%.64s' names %s weights; the suffix is ignored: fine-tuning is predicted for the "
-		        "bf16 model (%s)", c->model_name, wc_precision_name(mn.weights), mn.entry->name);
+		        "bf16 model (%s)", c->model_name, mn.format ? mn.format : wc_precision_name(mn.weights), mn.entry->name);
 }
 
 static void

@@ -156,36 +156,6 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 		WC_WARN(out, "%s", pnotes[i]);
 }
 
-int
-wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_config *c,
-                            char notes[2][WC_WARNING_LEN])
-{
-	const struct {
-		wc_setting setting;
-		wc_precision prec;
-	} used[2] = { { WC_SETTING_WEIGHTS, c->weights }, { WC_SETTING_KV, c->kv } };
-	int n = 0;
-	for (int i = 0; i < 2; i++) {
-		if (used[i].prec == WC_PREC_BF16 ||
-		    wc_params_find_term(p, used[i].setting, used[i].prec, lvl->name))
-			continue;
-		const wc_precision_term *t =
-			wc_params_find_tested_term(p, used[i].setting, used[i].prec, lvl->name);
-		const char *field = used[i].setting == WC_SETTING_KV ? "kv_cache" : "weights";
-		/* only the power law falls back: the capacity model's step times
-		 * and memory count the precision's own bytes (docs/fitting.md) */
-		const char *name = wc_precision_name(used[i].prec);
-		if (t && isfinite(t->p_value))
-			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, "
-			         "not significant); its power is predicted as bf16's (step times and memory use %s's "
-			         "bytes)", field, name, lvl->name, t->pairs, t->p_value, name);
-		else
-			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term; its power is predicted as "
-			         "bf16's (step times and memory use %s's bytes)", field, name, lvl->name, name);
-	}
-	return n;
-}
-
 const wc_pe_stratum *
 wc_predict_pe_stratum(const wc_params *p, const wc_level *lvl)
 {
