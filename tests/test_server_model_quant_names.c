@@ -247,6 +247,16 @@ main(void)
 		        "(weights taken as bf16: give weights if not)");
 		wc_server_stop(srv);
 	}
+	/* one request's KV cache that does not fit says it too */
+	const char *kv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--tp", "2", "--model",
+		             "Qwen2.5-72B-Instruct-exl2", "--concurrency", "8", "--input-tokens", "30000",
+		             "--output-tokens", "256", NULL };
+	run_result k;
+	CHECK_INT(run_wattcast(kv, NULL, &k), 0);
+	CHECK_INT(k.status, 2);
+	CHECK_CONTAINS(k.err, "--input-tokens: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x H100 (85.5 "
+	                      "GB each) leave 5.26 GB after the weights (weights taken as bf16: give weights if not)");
+	run_result_free(&k);
 	power_counted();
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
