@@ -411,6 +411,12 @@ cli_validate_fewshot(int argc, char **argv)
 		if (!a.lomo)
 			cli_validate_in_sample(cmd, &base, t, a.input, 0, &in, &cover_in);
 		refusal_reason(&a, &base, t, why, sizeof why);
+		/* No group keeps a run past the largest k: that, not the base,
+		 * is why nothing was predicted (k 200 on ML.ENERGY's models). */
+		if (r.groups == 0 && r.groups_too_small > 0)
+			snprintf(why, sizeof why, "each of the %d %ss has at most %d runs, none left to predict after "
+			         "the largest k: give smaller --k", r.groups_too_small,
+			         a.fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", a.fo.k[a.fo.n_k - 1]);
 		char counts[160]; /* the table says it, and the warning with the counts */
 		const int uneven = uneven_n(&r, NULL, 0, counts, sizeof counts);
 		if (a.json)

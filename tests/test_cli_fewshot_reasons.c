@@ -8,6 +8,7 @@
  * the board limit of a level that takes it (H100 runs without their own
  * idle) left those runs unpredicted with the generic reason and exit 0,
  * where `calibrate` refuses it: now refused as calibrate refuses it.
+ * A k larger than every group said the base's levels were the cause.
  */
 #include "tests/support/support.h"
 
@@ -59,6 +60,17 @@ main(void)
 	CHECK_INT(run_wattcast(model, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK(!strstr(r.out ? r.out : "", "why:"));
+	run_result_free(&r);
+
+	/* No group keeps a run past the largest k: that is the reason, not
+	 * the base's levels (platform scope said "the base already has"). */
+	const char *big[] = { "wattcast", "validate", "fewshot", runs, "--profile", "paper", "--k", "1,1000",
+	                      "--scope", "platform", NULL };
+	CHECK_INT(run_wattcast(big, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "no run calibrated at any k >= 1: each of the ");
+	CHECK_CONTAINS(r.err, " platforms has at most 1000 runs, none left to predict after the largest k: give "
+	                      "smaller --k");
 	run_result_free(&r);
 
 	/* A100 runs carry their idle, H100 runs do not: 750 W is used for
