@@ -116,15 +116,19 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
            double row[WC_ENG_COLUMNS], double *t)
 {
 	int ok = 1, part[WC_ENG_COLUMNS] = { 0 };
+	unsigned char got[ENG_MAX_FIELDS] = { 0 }; /* a field's cell read in this row */
 	*t = NAN;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		row[c] = NAN;
 	wc__engine_counters_clear_row(&r->counters);
-	for (int i = 0; i < nf && ok == 1; i++) {
-		if (r->map[i] == -2)
+	for (int j = 0; j < nf && ok == 1; j++) {
+		/* A field standing in for another (one engine's series under a
+		 * restarted process) is read as that one where it has no cell. */
+		int i = r->map[j] == -2 && r->join[j] >= 0 && r->map[r->join[j]] >= 0 ? r->join[j] : j;
+		if (r->map[i] == -2 || got[i])
 			continue;
-		size_t fl = strlen(f[i].text);
-		const char *v = wc__trim(f[i].text, &fl);
+		size_t fl = strlen(f[j].text);
+		const char *v = wc__trim(f[j].text, &fl);
 		double x;
 		/* A NaN is an unknown sample, gauge or counter, as a blank cell
 		 * is and as the Prometheus readers take it: Python and Prometheus
@@ -132,22 +136,23 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		 * is the one rule (docs/formats/telemetry.md, "Missing cells"). */
 		if (wc__is_missing(v, fl)) {
 			if (i == r->time_col) {
-				wc__bad_cell(r->bad, line_no, cell_column(&f[i], v), "no timestamp");
+				wc__bad_cell(r->bad, line_no, cell_column(&f[j], v), "no timestamp");
 				ok = 0;
 			}
 			continue;
 		}
+		got[i] = 1;
 		if (i == r->time_col) {
-			if ((ok = read_time(r, &f[i], v, fl, line_no, &x)) == 1)
+			if ((ok = read_time(r, &f[j], v, fl, line_no, &x)) == 1)
 				*t = x + r->opt->epoch_offset_s;
 		} else if (wc__parse_number(v, fl, &x) != 0) {
-			wc__bad_cell(r->bad, line_no, cell_column(&f[i], v), "%s: expected a number, got '%.*s'",
+			wc__bad_cell(r->bad, line_no, cell_column(&f[j], v), "%s: expected a number, got '%.*s'",
 			             wc_engine_column_name((wc_engine_column)r->map[i]), (int)(fl > 40 ? 40 : fl), v);
 			ok = 0;
 		} else if (r->map[i] >= 0) {
 			wc_engine_column c = (wc_engine_column)r->map[i];
 			if (wc_engine_column_is_counter(c) && !(x >= 0.0 && x <= WC_ENGINE_MAX_COUNTER)) {
-				wc__bad_cell(r->bad, line_no, cell_column(&f[i], v), "%s = %.10g is no counter value "
+				wc__bad_cell(r->bad, line_no, cell_column(&f[j], v), "%s = %.10g is no counter value "
 				             "(0 to %.0e)", wc_engine_column_name(c), x, WC_ENGINE_MAX_COUNTER);
 				ok = 0;
 			}
@@ -255,13 +260,14 @@ wrong_header(const eng_reader *r, wc_error *err)
 static int
 repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_error *err)
 {
-	int map[ENG_MAX_FIELDS], n_cols = r->n_cols, rc, same = 1;
+	int map[ENG_MAX_FIELDS], join[ENG_MAX_FIELDS], n_cols = r->n_cols, rc, same = 1;
 	unsigned char sum[ENG_MAX_FIELDS];
 	size_t first = r->header_line, n_old = r->n_read, left;
 	eng_series *old = r->read;
 	char name[96], without[WC_ENG_COLUMNS][64];
 	memcpy(map, r->map, sizeof map);
 	memcpy(sum, r->sum, sizeof sum);
+	memcpy(join, r->join, sizeof join);
 	memcpy(without, r->e->engine_without, sizeof without);
 	r->e->data_lines--; /* not a data line */
 	r->read = NULL;
@@ -271,7 +277,7 @@ repeated_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, wc_erro
 		return rc;
 	}
 	for (int i = 0; i < n_cols; i++)
-		same = same && n_cols == r->n_cols && map[i] == r->map[i] && sum[i] == r->sum[i];
+		same = same && n_cols == r->n_cols && map[i] == r->map[i] && sum[i] == r->sum[i] && join[i] == r->join[i];
 	left = r->e->n > 0 ? wc__engine_series_left_out(r, old, n_old, name, sizeof name) : 0;
 	free(old);
 	if (left > 0) {

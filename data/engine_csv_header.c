@@ -237,7 +237,7 @@ static int
 place_field(eng_reader *r, int c, int k, const char *const *labs, size_t line_no, int column, wc_error *err)
 {
 	const char *read[ENG_MAX_FIELDS];
-	int idx[ENG_MAX_FIELDS];
+	int idx[ENG_MAX_FIELDS] = { 0 };
 	size_t n = 0, which;
 	char key[64];
 	for (int i = 0; i < k; i++)
@@ -251,7 +251,15 @@ place_field(eng_reader *r, int c, int k, const char *const *labs, size_t line_no
 		                         "'%s' (two servers?): keep one server's columns; nothing read", line_no, column,
 		                         wc_engine_column_name((wc_engine_column)c), key);
 	case WC_ENGINE_PLACE_REPLACE:
+		/* the replaced rank's other processes with it */
+		for (int i = 0; i < k; i++)
+			if (r->join[i] == idx[which])
+				r->join[i] = -1;
 		r->map[idx[which]] = -2;
+		break;
+	case WC_ENGINE_PLACE_JOIN:
+		r->map[k] = -2;
+		r->join[k] = idx[which];
 		break;
 	case WC_ENGINE_PLACE_SKIP:
 		r->map[k] = -2;
@@ -460,6 +468,7 @@ wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_no, w
 		used += strlen(buf) + 1;
 		size_t x = header_entry(buf, stacks);
 		int c = r->map[k] = x < N_EXPORTED ? (int)exported[x].col : x == N_EXPORTED ? -2 : -1;
+		r->join[k] = -1;
 		r->stacks |= name_stacks(buf);
 		at_end[k] = x < N_EXPORTED && exported[x].at_end;
 		char *lab = strchr(buf, '{');

@@ -33,6 +33,10 @@ typedef struct {
 	size_t *line;          /* each row's line number, for the counter checks */
 	wc__engine_counters counters; /* each engine's counters, as read */
 	int counter[ENG_MAX_FIELDS];  /* a field's counter in them, -1 none */
+	/* The field a field stands in for, -1 none: the same engine's series
+	 * under another process (`pid`, a restart), read where that one has
+	 * no cell (wc_engine_labels_place's JOIN). */
+	int join[ENG_MAX_FIELDS];
 	size_t cap, max_rows;
 	size_t header_line;
 	int timed;             /* a time was read */

@@ -139,10 +139,16 @@ size_t wc_engine_first_row(const wc_engine_log *e, wc_engine_column c);
  *  `pp_rank` or `moe_ep_rank` (ranks of one engine repeat its count: one
  *  is read); in both kinds only (another engine's other rank); or in
  *  another label, named in `key` (two servers?). `key` gets the label
- *  that differs. */
+ *  that differs. A process label (`pid`) differing beside others is
+ *  left out (each rank is a process of its own); differing alone, the
+ *  series are one engine's under two processes (PROCESS: a restart when
+ *  one follows the other). */
 enum { WC_ENGINE_LABELS_SAME, WC_ENGINE_LABELS_SUMMED, WC_ENGINE_LABELS_REPEATED,
-       WC_ENGINE_LABELS_SUMMED_RANK, WC_ENGINE_LABELS_OTHER };
+       WC_ENGINE_LABELS_SUMMED_RANK, WC_ENGINE_LABELS_OTHER, WC_ENGINE_LABELS_PROCESS };
 int wc_engine_labels_compare(const char *a, const char *b, char *key, size_t key_size);
+/** 1 when label `name` is a process label (`pid`), no engine's: the
+ *  series of one engine differing in it alone are that engine's. */
+int wc_engine_labels_process(const char *name);
 /** The labels of `block` whose series add up (`engine`, `dp_rank`), as
  *  written and comma-joined: which engine of a server a series is. */
 void wc_engine_labels_summed(const char *block, char *out, size_t size);
@@ -157,9 +163,12 @@ int wc_engine_labels_rank_below(const char *a, const char *b);
  *  label blocks of the series read so far (one per engine); `block`, the
  *  next one, is ADD (another engine: *which = n), REPLACE (a lower rank of
  *  engine *which: read instead of it), SKIP (the same series, or a higher
- *  rank, of engine *which: not read) or REFUSE (it differs from read[*which]
- *  in another label, named in `key`: two servers?). */
-enum { WC_ENGINE_PLACE_ADD, WC_ENGINE_PLACE_REPLACE, WC_ENGINE_PLACE_SKIP, WC_ENGINE_PLACE_REFUSE };
+ *  rank, of engine *which: not read), JOIN (the series of engine *which
+ *  under another process, `pid`: read where that one has no value, as
+ *  after a restart) or REFUSE (it differs from read[*which] in another
+ *  label, named in `key`: two servers?). */
+enum { WC_ENGINE_PLACE_ADD, WC_ENGINE_PLACE_REPLACE, WC_ENGINE_PLACE_SKIP, WC_ENGINE_PLACE_REFUSE,
+       WC_ENGINE_PLACE_JOIN };
 int wc_engine_labels_place(const char *const *read, size_t n, const char *block, size_t *which, char *key,
                            size_t key_size);
 

@@ -12,17 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The first two: labels whose series are engines of one server, each
- * counting its own requests and tokens: vLLM's data-parallel engines
- * (`engine`) and SGLang's data-parallel ranks (`dp_rank`). The last
- * three: labels whose series repeat one count: SGLang's tensor-,
- * pipeline- and expert-parallel ranks of one engine report the same
- * scheduler's numbers (current SGLang labels every scheduler series with
- * `moe_ep_rank`, "0" without expert parallelism). */
-static const char *const rank_labels[] = { "engine", "dp_rank", "tp_rank", "pp_rank", "moe_ep_rank" };
-static const char *const *const summed = rank_labels, *const *const repeated = rank_labels + 2;
-#define N_SUMMED 2
+/* Labels of an engine's series, in an order that puts each list skipped
+ * below in one stretch. `engine` and `dp_rank`: labels whose series are
+ * engines of one server, each counting its own requests and tokens:
+ * vLLM's data-parallel engines (`engine`) and SGLang's data-parallel
+ * ranks (`dp_rank`). `tp_rank`, `pp_rank` and `moe_ep_rank`: labels whose
+ * series repeat one count: SGLang's tensor-, pipeline- and
+ * expert-parallel ranks of one engine report the same scheduler's numbers
+ * (current SGLang labels every scheduler series with `moe_ep_rank`, "0"
+ * without expert parallelism). `pid`: a process label, no engine's:
+ * prometheus_client's multiprocess mode tags each series with its
+ * scheduler process's pid, so each rank has its own and a restarted
+ * scheduler a new one (docs/formats/telemetry.md, "engine.csv"). */
+static const char *const rank_labels[] = { "tp_rank", "pp_rank", "moe_ep_rank", "pid", "engine", "dp_rank" };
+static const char *const *const repeated = rank_labels, *const *const process = rank_labels + 3,
+                                *const *const summed = rank_labels + 4;
 #define N_REPEATED 3
+#define N_PROCESS 1
+#define N_SUMMED 2
+#define N_RANKS 6
 
 static int
 listed(const char *key, size_t len, const char *const *list, size_t n)
@@ -116,15 +124,26 @@ wc_engine_labels_compare(const char *a, const char *b, char *key, size_t key_siz
 	if (!first_difference(a, b, none, 0, &k, &kl))
 		return WC_ENGINE_LABELS_SAME;
 	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
-	if (!first_difference(a, b, summed, N_SUMMED, &k, &kl))
+	if (!first_difference(a, b, process, N_PROCESS, &k, &kl))
+		return WC_ENGINE_LABELS_PROCESS;
+	/* From here a process label differing beside others says nothing:
+	 * each rank of an engine is a process of its own. */
+	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
+	if (!first_difference(a, b, process, N_PROCESS + N_SUMMED, &k, &kl))
 		return WC_ENGINE_LABELS_SUMMED;
-	if (!first_difference(a, b, repeated, N_REPEATED, &k, &kl))
+	if (!first_difference(a, b, repeated, N_REPEATED + N_PROCESS, &k, &kl))
 		return WC_ENGINE_LABELS_REPEATED;
 	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
-	if (!first_difference(a, b, rank_labels, N_SUMMED + N_REPEATED, &k, &kl))
+	if (!first_difference(a, b, rank_labels, N_RANKS, &k, &kl))
 		return WC_ENGINE_LABELS_SUMMED_RANK;
 	snprintf(key, key_size, "%.*s", (int)(kl > 60 ? 60 : kl), k);
 	return WC_ENGINE_LABELS_OTHER;
+}
+
+int
+wc_engine_labels_process(const char *name)
+{
+	return listed(name, strlen(name), process, N_PROCESS);
 }
 
 void
@@ -194,6 +213,10 @@ wc_engine_labels_place(const char *const *read, size_t n, const char *block, siz
 		case WC_ENGINE_LABELS_OTHER:
 			*which = j;
 			return WC_ENGINE_PLACE_REFUSE;
+		case WC_ENGINE_LABELS_PROCESS: /* the same engine's series under another process */
+			*which = j;
+			place = WC_ENGINE_PLACE_JOIN;
+			break;
 		case WC_ENGINE_LABELS_SAME: /* the same series again: the first read */
 			*which = j;
 			place = WC_ENGINE_PLACE_SKIP;

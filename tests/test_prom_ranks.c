@@ -7,7 +7,8 @@
  * the same data as "two engines at once ... differ in tp_rank"; then
  * engine.csv refused data-parallel ranks each with their tensor ranks
  * (compared with its first column only) that --scrapes read, and both
- * refused SGLang's `moe_ep_rank` as two servers. Each variant is written
+ * refused SGLang's `moe_ep_rank` as two servers, and SGLang's `pid` (each
+ * rank's process) as two servers too. Each variant is written
  * as text scrapes and as the engine.csv of the same data; both give the
  * known answer of one engine (host a, 2 GPUs drawing 100 + 10 n W each,
  * n = 4 running requests for 120 s then 20, 10 n generated tokens/s).
@@ -226,12 +227,22 @@ main(void)
 	                              { "dp_rank=\"0\",moe_ep_rank=\"1\",tp_rank=\"1\"", 1.0, 1 },
 	                              { "dp_rank=\"1\",moe_ep_rank=\"1\",tp_rank=\"1\"", 1.0, 1 },
 	                              { "dp_rank=\"1\",moe_ep_rank=\"0\",tp_rank=\"0\"", 0.5, 0 } };
+	/* SGLang's `pid` (prometheus_client's multiprocess mode), a process
+	 * of its own per rank: a process label, no engine's. Both readers
+	 * refused a TP-2 engine as two servers differing in pid. */
+	const rank_series tp_pid[] = { { "moe_ep_rank=\"0\",pid=\"83\",pp_rank=\"0\",tp_rank=\"1\"", 1.0, 1 },
+	                               { "moe_ep_rank=\"0\",pid=\"82\",pp_rank=\"0\",tp_rank=\"0\"", 1.0, 0 } };
+	const rank_series dp_pid[] = { { "dp_rank=\"0\",pid=\"82\",tp_rank=\"0\"", 0.5, 0 },
+	                               { "dp_rank=\"0\",pid=\"83\",tp_rank=\"1\"", 1.0, 1 },
+	                               { "dp_rank=\"1\",pid=\"85\",tp_rank=\"1\"", 1.0, 1 },
+	                               { "dp_rank=\"1\",pid=\"84\",tp_rank=\"0\"", 0.5, 0 } };
 	const struct {
 		const char *name;
 		const rank_series *r;
 		size_t n;
 	} w[] = { { "tp_last", tp_last, 3 }, { "dp_tp", dp_tp, 4 }, { "dp_tp_sorted", dp_tp_sorted, 4 },
-	          { "ep2", ep2, 2 }, { "ep_only", ep_only, 2 }, { "dp_ep", dp_ep, 4 } };
+	          { "ep2", ep2, 2 }, { "ep_only", ep_only, 2 }, { "dp_ep", dp_ep, 4 },
+	          { "tp_pid", tp_pid, 2 }, { "dp_pid", dp_pid, 4 } };
 	char *prom, *csv;
 	for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
 		write_variant(w[k].name, w[k].r, w[k].n, &prom, &csv);

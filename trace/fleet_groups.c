@@ -294,7 +294,7 @@ span_text(const wc_prom_series *s, char *out, size_t size)
  * where they differed at the end (a model redeployed under another
  * model_name), and one after the other --start/--end take one of them. */
 static int
-two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series *b, wc_error *err)
+two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series *b, int process, wc_error *err)
 {
 	const char *va, *vb, *label = differing_label(a, b, &va, &vb);
 	if (label) {
@@ -302,10 +302,16 @@ two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series 
 		span_text(a, sa, sizeof sa);
 		span_text(b, sb, sizeof sb);
 		int apart = a->n && b->n && (a->t[a->n - 1] < b->t[0] || b->t[b->n - 1] < a->t[0]);
-		/* The hint before the values and spans, which a long message cuts. */
-		return wc_error_set(err, WC_EINVAL, "group '%.30s': two engines %s differ in %.30s: "
+		/* The hint before the values and spans, which a long message cuts.
+		 * Series differing in a process label alone are one engine's,
+		 * joined when one follows the other (fleet_processes.c): at once,
+		 * no --group-by parts them. */
+		return wc_error_set(err, WC_EINVAL, "group '%.30s': %s differ in %.30s: "
 		                    "'%.40s' %s, '%.40s' %s", g->name,
-		                    apart ? "one after the other (--start/--end take one)" : "at once (--group-by adds the label)",
+		                    process ? "one engine's series under two processes at once (an old process's left "
+		                              "over?)"
+		                    : apart ? "two engines one after the other (--start/--end take one)"
+		                            : "two engines at once (--group-by adds the label)",
 		                    label, va, sa, vb, sb);
 	}
 	static const char hint[] = " (--group-by adds the label that tells them apart)";
@@ -322,8 +328,10 @@ two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series 
  * (wc_engine_labels_place; docs/fleet.md, "Grouping"), another engine's
  * is added up, of one engine's SGLang ranks (`tp_rank`, `pp_rank`,
  * `moe_ep_rank`: one scheduler's numbers) the lowest is read, since a
- * file's or an answer's order of series is no rule, and a series that
- * differs in another label is two engines. One engine's metric under two
+ * file's or an answer's order of series is no rule, a process label
+ * (`pid`) beside them is left out, and a series that differs in another
+ * label is two engines; one differing in `pid` alone was not joined as a
+ * restart (fleet_processes.c), so it is at once, refused. One engine's metric under two
  * names (vLLM 0.11 and 0.12) is read from the preferred name. */
 static int
 add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i, wc_error *err)
@@ -348,8 +356,8 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 	for (size_t j = 0; j < n; j++)
 		free(read[j]);
 	long *slot = NULL;
-	if (rc == WC_OK && place == WC_ENGINE_PLACE_REFUSE) {
-		rc = two_engines(g, &set->s[g->engine[m][slot_of[which]]], s, err);
+	if (rc == WC_OK && (place == WC_ENGINE_PLACE_REFUSE || place == WC_ENGINE_PLACE_JOIN)) {
+		rc = two_engines(g, &set->s[g->engine[m][slot_of[which]]], s, place == WC_ENGINE_PLACE_JOIN, err);
 	} else if (rc == WC_OK && place == WC_ENGINE_PLACE_ADD) {
 		wc_engine_labels_summed(block, label, sizeof label);
 		int k = engine_slot(g, label);
