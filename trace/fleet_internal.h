@@ -189,6 +189,11 @@ void wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metr
  * new); a group with two engines is refused. */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 
+/* fleet_processes.c: series of one engine metric differing in process
+ * labels alone (`pid`), one after the other, joined into the first: one
+ * engine restarted (docs/fleet.md, "Grouping"). */
+int wc__fleet_join_processes(wc_prom_set *set, wc_error *err);
+
 /* fleet_groups.c: the present power series of group g at t (np of them,
  * power pw) with one series per GPU `UUID`: a GPU scraped by two jobs
  * counts once (the series present at the last step kept, else the

@@ -43,6 +43,8 @@ fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k
 	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++)
 		rc = wc_prom_http_query_range(url, q[m], a, b, f->o.step, f->o.timeout_s, wc_fleet_metric_name(m), &set,
 		                              err);
+	if (rc == WC_OK)
+		rc = wc__fleet_join_processes(&set, err);
 	if (rc == WC_OK) {
 		say(&f->o, "page %s .. %s: %zu series", ta, tb, set.n);
 		rc = wc_fleet_feed(f, &set, k0, k1, err);
@@ -475,6 +477,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = infer_grid(&set, &oo, err);
 	if (rc == WC_OK)
 		rc = within_range(&set, &oo, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_join_processes(&set, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_new(&oo, &f, err);
 	if (rc == WC_OK)
