@@ -35,7 +35,7 @@ extern "C" {
 /** What a read found. */
 typedef struct {
 	int n_gpus;
-	int index[WC_TELEMETRY_MAX_GPUS];        /* nvidia-smi index, -1 if none */
+	int index[WC_TELEMETRY_MAX_GPUS];        /* nvidia-smi index (gpu_uuids selecting too), -1 if none */
 	char uuid[WC_TELEMETRY_MAX_GPUS][48];    /* "" if no uuid column */
 	int has_index, has_uuid, has_units;      /* header facts */
 	size_t data_lines;                       /* non-blank lines after the header */

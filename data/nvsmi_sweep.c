@@ -569,6 +569,11 @@ wc__nv_finish(nv_reader *rd)
 	wc__nv_tail_missing(rd);
 	if ((rc = wc__nv_unseen_selected(rd)) != WC_OK)
 		return rc;
+	/* Selected by uuid, each GPU's index as the log gives it (-1 without
+	 * an index column): what places a data-parallel replica's GPUs
+	 * (docs/formats/telemetry.md, "Data-parallel engines"). */
+	for (int g = 0; g < rd->n_gpus && rd->selecting; g++)
+		rd->info->index[g] = wc__nv_gpu_index(rd, g);
 	if (rd->order_flips > 0) {
 		char label[64], before[64];
 		wc__nv_gpu_label(rd, rd->flip_gpu, label, sizeof label);

@@ -101,9 +101,9 @@ main(void)
 		 * requests are blank. */
 		CHECK(isnan(r->requests) && isnan(r->energy_per_request_j));
 	}
-	CHECK_CONTAINS(w.text, "the row cut to 1784415000.000-1784415009.500, the span both the power log "
-	                       "(1784415000.000-1784415010.000) and the engine log (1784415000.000-1784415009.500) "
-	                       "cover; a request runs at the engine log's end");
+	CHECK_CONTAINS(w.text, "the row cut to 1784415000.000-1784415009.500, the span both logs cover (power "
+	                       "1784415000.000-1784415010.000, engine 1784415000.000-1784415009.500); a request runs "
+	                       "at the engine log's end");
 	wc_ingest_result_clear(&res);
 	free(d);
 

@@ -132,7 +132,7 @@ main(void)
 	CHECK(part.end_epoch - part.start_epoch < 34.0);
 	CHECK(part.run.energy_per_token_j > 0.55 && part.run.energy_per_token_j < 0.70);
 	CHECK(isnan(part.requests) && isnan(part.run.output_tokens));
-	CHECK_CONTAINS(w.text, "the span both the power log");
+	CHECK_CONTAINS(w.text, "the span both logs cover (power ");
 	free(d);
 
 	/* One row of zeros, one row of 1e300 tokens: the run's numbers. */

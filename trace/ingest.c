@@ -179,12 +179,12 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 	 * token counter; another stack's log was scraped without it. None
 	 * named when the names say none (an SGLang log was blamed on TGI). */
 	const wc_engine_info *stack = rc->eng && rc->eng->stack ? wc_engine_lookup(rc->eng->stack) : NULL;
-	char engine[128], series[40] = "", whose[40] = "";
+	char engine[128], series[40] = "", whose[WC__REPLICA_WHOSE];
 	if (rc->replica) { /* its engine's series (docs/formats/telemetry.md, "Data-parallel engines") */
 		const int sgl = stack && strcmp(stack->name, "sglang") == 0;
 		snprintf(series, sizeof series, "{%s=\"%d\"}", sgl ? "dp_rank" : "engine", rc->replica - 1);
-		snprintf(whose, sizeof whose, " replica %d:", rc->replica - 1);
 	}
+	wc__ingest_replica_whose(rc, whose, sizeof whose);
 	if (!rc->eng)
 		snprintf(engine, sizeof engine, "no engine.csv");
 	else if (rc->eng->col[WC_ENG_GENERATION_TOKENS] && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
@@ -245,9 +245,10 @@ make_rows(const run_ctx *rc, const wc_ingest_options *opt, wc_ingest_row *rows, 
 		wc__ingest_warn_idle_ends(rc, opt, w, whole);
 	}
 	if (idle && opt->warn) {
-		char msg[WC_ERROR_MSG_MAX];
-		wc_error_format_path(msg, sizeof msg, rc->dir, ": %zu of %zu segments idle (mean running below %.1f): excluded as "
-		         "'idle'", idle, *made, WC_IDLE_RUNNING);
+		char msg[WC_ERROR_MSG_MAX], whose[WC__REPLICA_WHOSE];
+		wc_error_format_path(msg, sizeof msg, rc->dir, ":%s %zu of %zu segments idle (mean running below %.1f): "
+		                     "excluded as 'idle'", wc__ingest_replica_whose(rc, whose, sizeof whose), idle, *made,
+		                     WC_IDLE_RUNNING);
 		opt->warn(msg, opt->warn_payload);
 	}
 	warn_no_tokens(rc, opt, rows, *made);

@@ -130,11 +130,12 @@ wc__ingest_check_offset(const run_ctx *rc, const wc_ingest_options *opt)
 	}
 	if (isfinite(r0) && best >= CLOCK_MIN_R && best - r0 >= CLOCK_MIN_GAIN &&
 	    fabs(best_s) > fmax(CLOCK_INTERVALS * fmax(gp, ge), CLOCK_MIN_SHIFT_S)) {
-		char msg[WC_ERROR_MSG_MAX];
-		wc_error_format_path(msg, sizeof msg, rc->dir, ": the engine's activity matches the power trace %s UTC offset %.0f s, "
-		         "not at the %.0f s used (%s%+.1f s; correlation %.2f against %.2f); check the offset",
-		         edge ? "best at the search's edge, " : "at", rc->m.utc_offset_s + best_s,
-		         rc->m.utc_offset_s, edge ? "at least " : "", best_s, best, r0);
+		char msg[WC_ERROR_MSG_MAX], whose[WC__REPLICA_WHOSE]; /* a replica's engine and GPUs */
+		wc_error_format_path(msg, sizeof msg, rc->dir, ":%s the engine's activity matches the power trace %s UTC "
+		                     "offset %.0f s, not at the %.0f s used (%s%+.1f s; correlation %.2f against %.2f); "
+		                     "check the offset", wc__ingest_replica_whose(rc, whose, sizeof whose),
+		                     edge ? "best at the search's edge, " : "at", rc->m.utc_offset_s + best_s,
+		                     rc->m.utc_offset_s, edge ? "at least " : "", best_s, best, r0);
 		opt->warn(msg, opt->warn_payload);
 	}
 done:

@@ -282,7 +282,7 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		rc->m.tp = rc->pt->info.n_gpus;
 	else if ((r = wc__ingest_check_run_gpus(rc, err)) != WC_OK)
 		return r;
-	if (rc->replica && (r = wc__ingest_replica_power(rc, err)) != WC_OK)
+	if (rc->replica && (r = wc__ingest_replica_power(rc, opt, err)) != WC_OK)
 		return r;
 
 	t = wc__ingest_reader_options(opt);

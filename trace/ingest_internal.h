@@ -98,11 +98,17 @@ int wc__ingest_check_uuids(const run_ctx *rc, int manifests, wc_error *err);
 int wc__ingest_check_run_gpus(const run_ctx *rc, wc_error *err);
 /** A run of data-parallel replicas read one replica at a time
  *  (rc->replica): its row ids take `-replica<d>`, the power trace keeps
- *  its tp GPUs (d x tp on, vLLM's placement) and the request log is not
+ *  its tp GPUs (d x tp on by index, vLLM's placement) and the request log is not
  *  read (it does not say which engine served a request), nor the
  *  manifest's request and token counts (the whole server's). */
 int wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
-int wc__ingest_replica_power(run_ctx *rc, wc_error *err);
+int wc__ingest_replica_power(run_ctx *rc, const wc_ingest_options *opt, wc_error *err);
+/** The one name of a replica in a message about it: " replica d:" after
+ *  the path (rc->replica), "" for a whole run; `buf` returned, at least
+ *  WC__REPLICA_WHOSE bytes (docs/formats/telemetry.md, "Data-parallel
+ *  engines"). */
+#define WC__REPLICA_WHOSE 24
+const char *wc__ingest_replica_whose(const run_ctx *rc, char *buf, size_t cap);
 /** After the engine log is read: a replica's log must name the stated
  *  engines and hold a running count of its own; a whole run's whose
  *  running count adds up several engines is warned ambiguous. */

@@ -78,7 +78,7 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	if (!(lead > 0 || tail > 0) || !(len > lead + tail))
 		return;
 	const double share = 100.0 * (lead + tail) / len;
-	char span[96], whose[24] = "", effect[96] = "";
+	char span[96], whose[WC__REPLICA_WHOSE], effect[96] = "";
 	if (lead > 0 && tail > 0)
 		snprintf(span, sizeof span, "its first %.1f s (no prompt tokens yet) and last %.1f s (%s)", lead, tail,
 		         gen ? "no output tokens" : "engine idle");
@@ -86,8 +86,7 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 		snprintf(span, sizeof span, "its first %.1f s (no prompt tokens yet)", lead);
 	else
 		snprintf(span, sizeof span, "its last %.1f s (%s)", tail, gen ? "no output tokens" : "engine idle");
-	if (rc->replica) /* as the replica's other warnings (trace/ingest.c) */
-		snprintf(whose, sizeof whose, " replica %d:", rc->replica - 1);
+	wc__ingest_replica_whose(rc, whose, sizeof whose);
 	/* A row of the whole window: what the idle does to it; segments are
 	 * rows of their own, the idle ones excluded, so the span alone. No
 	 * throughput effect of a row without throughput. */

@@ -86,26 +86,77 @@ wc__ingest_replica_setup(run_ctx *rc, const wc_ingest_options *opt, wc_error *er
 	return WC_OK;
 }
 
+const char *
+wc__ingest_replica_whose(const run_ctx *rc, char *buf, size_t cap)
+{
+	if (cap > 0)
+		buf[0] = '\0';
+	if (rc->replica && cap > 0)
+		snprintf(buf, cap, " replica %d:", rc->replica - 1);
+	return buf;
+}
+
+/* The log's GPUs in the order the replicas take them into `slot`: by
+ * index, whatever order the uuids were named in; 0 then, else 1 (no
+ * index column, or one repeated: nodes of a merged log) with the
+ * reader's order, the named uuids' or a sample's rows'. */
+static int
+replica_order(const wc_power_trace *pt, int *slot)
+{
+	const int n = pt->info.n_gpus;
+	int by_index = 1;
+	for (int g = 0; g < n; g++) {
+		slot[g] = g;
+		by_index &= pt->info.index[g] >= 0;
+		for (int h = 0; h < g; h++)
+			by_index &= pt->info.index[h] != pt->info.index[g];
+	}
+	for (int g = 1; g < n && by_index; g++) /* insertion: a handful of GPUs */
+		for (int h = g; h > 0 && pt->info.index[slot[h - 1]] > pt->info.index[slot[h]]; h--) {
+			int t = slot[h];
+			slot[h] = slot[h - 1];
+			slot[h - 1] = t;
+		}
+	return !by_index;
+}
+
 int
-wc__ingest_replica_power(run_ctx *rc, wc_error *err)
+wc__ingest_replica_power(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 {
 	wc_power_trace *pt = rc->pt;
 	const int tp = rc->m.tp, first = (rc->replica - 1) * tp;
+	int slot[WC_TELEMETRY_MAX_GPUS], keep[WC_TELEMETRY_MAX_GPUS] = { 0 };
+	double *power[WC_TELEMETRY_MAX_GPUS];
+	int index[WC_TELEMETRY_MAX_GPUS];
+	char uuid[WC_TELEMETRY_MAX_GPUS][sizeof pt->info.uuid[0]];
 	(void)err;
 	/* Engine d of a vLLM data-parallel server runs on the node's GPUs
-	 * d x tp to (d + 1) x tp - 1, in the log's order (by index). */
-	for (int g = 0; g < pt->info.n_gpus; g++)
-		if (g < first || g >= first + tp) {
+	 * d x tp to (d + 1) x tp - 1 by index (docs/formats/telemetry.md,
+	 * "Data-parallel engines"); a manifest's uuid list is no placement. */
+	if (replica_order(pt, slot) && rc->replica == 1 && opt->warn) {
+		char msg[WC_ERROR_MSG_MAX];
+		wc_error_format_path(msg, sizeof msg, rc->power_path, ": %s, so the data-parallel replicas take its GPUs "
+		                     "in the order %s, %d each", pt->info.has_index ? "an index repeats (merged nodes?)"
+		                     : "no index column", !strcmp(pt->info.gpu_count_source, "gpu_uuids")
+		                     ? "the run names their uuids" : "of a sample's rows", tp);
+		opt->warn(msg, opt->warn_payload);
+	}
+	for (int k = 0; k < tp; k++) {
+		const int g = slot[first + k];
+		keep[g] = 1;
+		power[k] = pt->power[g];
+		index[k] = pt->info.index[g];
+		memcpy(uuid[k], pt->info.uuid[g], sizeof uuid[k]);
+	}
+	for (int g = 0; g < pt->info.n_gpus; g++) {
+		if (!keep[g])
 			free(pt->power[g]);
-			pt->power[g] = NULL;
-		}
-	for (int g = 0; g < tp; g++) {
-		pt->power[g] = pt->power[first + g];
-		if (first)
-			pt->power[first + g] = NULL;
-		pt->info.index[g] = pt->info.index[first + g];
-		if (first) /* onto itself is undefined for memcpy */
-			memcpy(pt->info.uuid[g], pt->info.uuid[first + g], sizeof pt->info.uuid[g]);
+		pt->power[g] = NULL;
+	}
+	for (int k = 0; k < tp; k++) {
+		pt->power[k] = power[k];
+		pt->info.index[k] = index[k];
+		memcpy(pt->info.uuid[k], uuid[k], sizeof uuid[k]);
 	}
 	pt->info.n_gpus = tp;
 	for (size_t i = 0; i < pt->n; i++) {
@@ -124,6 +175,7 @@ wc__ingest_replica_engines(run_ctx *rc, const wc_ingest_options *opt, wc_error *
 	if (!rc->eng)
 		return WC_OK;
 	if (rc->replica) {
+		char whose[WC__REPLICA_WHOSE];
 		/* One engine's running column dropped: the reason, as when the
 		 * run is read whole (trace/ingest_files.c), not the count. */
 		if (engines < n && rc->eng->running_lacks[0])
@@ -135,8 +187,8 @@ wc__ingest_replica_engines(run_ctx *rc, const wc_ingest_options *opt, wc_error *
 			                         "data-parallel engine%s (engine or dp_rank labels), but the run states "
 			                         "data_parallel %d", engines, engines == 1 ? "" : "s", n);
 		if (!rc->eng->col[WC_ENG_RUNNING])
-			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": no running count of replica %d "
-			                         "(engine=\"%d\" or dp_rank=\"%d\")", rc->replica - 1,
+			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ":%s no running count (engine=\"%d\" "
+			                         "or dp_rank=\"%d\")", wc__ingest_replica_whose(rc, whose, sizeof whose),
 			                         rc->replica - 1, rc->replica - 1);
 		return WC_OK;
 	}

@@ -149,12 +149,15 @@ cut_to_engine(const run_ctx *rc, const wc_ingest_options *opt, const char *what,
 	if (*a == a0 && *b == b0)
 		return WC_OK;
 	*cut |= (*a != a0 ? WC__CUT_START : 0) | (*b != b0 ? WC__CUT_END : 0);
+	char whose[WC__REPLICA_WHOSE]; /* a replica's engine series: its own span */
+	wc__ingest_replica_whose(rc, whose, sizeof whose);
 	if (!(*b > *a))
 		return wc_error_set_path(err, WC_EINVAL, rc->dir,
-		                         ": check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
-		                         ea, eb, what, a0, b0);
-	warn(opt, rc->dir, ": %s cut to %.3f-%.3f, the span both the power log (%.3f-%.3f) and the engine log%s "
-	     "(%.3f-%.3f) cover%s", what, *a, *b, rc->t0, rc->t1,
+		                         ":%s check engine.csv is whole: it covers %.3f-%.3f, none of %s (%.3f-%.3f)",
+		                         whose, ea, eb, what, a0, b0);
+	/* the logs' spans in brief: a replica named, the reason still fits */
+	warn(opt, rc->dir, ":%s %s cut to %.3f-%.3f, the span both logs cover (power %.3f-%.3f, engine%s "
+	     "%.3f-%.3f)%s", whose, what, *a, *b, rc->t0, rc->t1,
 	     counter_a || counter_b ? "'s counters" : gauge_a ? "'s num_requests_running" : "", ea, eb,
 	     work_b ? "; a request runs at the engine log's end" : work_a ? "; a request runs at the engine log's start" : "");
 	return WC_OK;
@@ -172,20 +175,23 @@ warn_late_gauges(const run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	static const wc_engine_column gauges[] = { WC_ENG_RUNNING, WC_ENG_WAITING };
 	const wc_engine_log *e = rc->eng;
 	const int by_engine = n_from_engine(rc);
+	char whose[WC__REPLICA_WHOSE]; /* a replica reads its engine's series alone */
+	wc__ingest_replica_whose(rc, whose, sizeof whose);
 	for (size_t j = 0; e && e->n > 0 && j < sizeof gauges / sizeof gauges[0]; j++) {
 		size_t g = wc_engine_first_row(e, gauges[j]);
 		const char *name = wc_engine_column_name(gauges[j]);
 		if (!e->col[gauges[j]] || g == 0)
 			continue;
 		if (g == e->n && gauges[j] == WC_ENG_RUNNING && by_engine)
-			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ": no n(t): %s has no value on any "
-			                         "line (blank or NaN); `ingest --power-only` gives the power metrics", name);
+			return wc_error_set_path(err, WC_EINVAL, rc->engine_path, ":%s no n(t): %s has no value on any "
+			                         "line (blank or NaN); `ingest --power-only` gives the power metrics", whose,
+			                         name);
 		if (g == e->n)
-			warn(opt, rc->engine_path, ": %s has no value on any line: unknown, not 0; no power sample is "
-			     "quiet by it", name);
+			warn(opt, rc->engine_path, ":%s %s has no value on any line: unknown, not 0; no power sample is "
+			     "quiet by it", whose, name);
 		else
-			warn(opt, rc->engine_path, ": %s has no value on the engine log's first %zu rows (%.3f-%.3f, "
-			     "%.3f s): unknown there, not 0; %s", name, g, e->t[0], e->t[g], e->t[g] - e->t[0],
+			warn(opt, rc->engine_path, ":%s %s has no value on the engine log's first %zu rows (%.3f-%.3f, "
+			     "%.3f s): unknown there, not 0; %s", whose, name, g, e->t[0], e->t[g], e->t[g] - e->t[0],
 			     gauges[j] == WC_ENG_RUNNING && by_engine ? "n(t) is read from its first value on"
 			                                              : "no power sample there is quiet");
 	}
@@ -365,6 +371,8 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 	wc_trace_idle_reference(rc->m.platform, &published, &limit);
 	for (int g = 0; g < rc->pt->info.n_gpus; g++) {
 		char reason[200];
+		/* the log's index: a data-parallel replica's first GPU is not 0 */
+		const int gpu = rc->pt->info.index[g] >= 0 ? rc->pt->info.index[g] : g;
 		const char *src = wc_trace_idle_power(rc->pt->t, rc->pt->power[g], rc->pt->n, rc->quiet,
 		                                      rc->m.idle_start, rc->m.idle_end, &rc->idle_gpu[g]);
 		if (isnan(rc->idle_gpu[g]) && g == 0)
@@ -378,13 +386,13 @@ wc__ingest_idle(run_ctx *rc, const wc_ingest_options *opt)
 		if (quiet_s < WC_IDLE_QUIET_S) {
 			/* A dip inside a busy period, not a level the GPU idles at. */
 			warn(opt, rc->m.run_id, ": idle power unknown: GPU %d is quiet near %.1f W for only %.2f s in all "
-			     "(at least %.0f s needed); %s", g,
+			     "(at least %.0f s needed); %s", gpu,
 			     rc->idle_gpu[g], quiet_s, WC_IDLE_QUIET_S, fallback);
 			rc->idle_gpu[g] = NAN;
 			src = "none";
 		} else if (wc_trace_idle_implausible(rc->idle_gpu[g], percentile5(rc->pt->power[g], rc->pt->n),
 		                              load_mean(rc, g), published, limit, reason, sizeof reason)) {
-			warn(opt, rc->m.run_id, ": idle power %.1f W of GPU %d (%s) rejected: %s; %s", rc->idle_gpu[g], g,
+			warn(opt, rc->m.run_id, ": idle power %.1f W of GPU %d (%s) rejected: %s; %s", rc->idle_gpu[g], gpu,
 			     src, reason, fallback);
 			rc->idle_gpu[g] = NAN;
 			src = "none";
