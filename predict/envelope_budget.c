@@ -251,7 +251,11 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 	bs->out_len = (size_t)llround(o->horizon_s / dt);
 	bs->len = bs->skip + bs->out_len;
 	bs->bin_stride = (size_t)llround(bs->bo->bin_s / dt);
-	bs->n_bins = (bs->out_len + bs->bin_stride - 1) / bs->bin_stride;
+	/* whole bins only (docs/envelopes.md, "Budget plans"): a leftover
+	 * shorter than a bin counted as one more "bin mean" and, on a
+	 * fraction of the time, could set the p95 and the plan's size;
+	 * check_budget keeps at least one whole bin */
+	bs->n_bins = bs->out_len / bs->bin_stride;
 	/* The cache holds the servers the plan can simulate, as the work bound
 	 * charges them (docs/envelopes.md, "Budget plans"), not max_fleet: a
 	 * budget that fits 1372 servers never caches 10 000. The field named is
@@ -282,6 +286,22 @@ budget_setup(budget_state *bs, double **table, wc_error *err)
 		return rc;
 	bs->dynamic_w = t;
 	return WC_OK;
+}
+
+/* The horizon's end a plan leaves out of its statistic, said: the
+ * leftover after its whole bins (budget_setup), none when the bins tile
+ * the horizon. 1 when there is one, its words in `buf`. */
+static int
+bin_leftover_note(const budget_state *bs, char *buf, size_t cap)
+{
+	const size_t rest = bs->out_len - bs->n_bins * bs->bin_stride;
+	if (rest == 0)
+		return 0;
+	snprintf(buf, cap, "budget_bin_s: the horizon's last %g s, shorter than a bin of %g s, is left out of the %s "
+	         "(a plan judges whole bins: %zu of %g s); a horizon of whole bins judges it all (docs/envelopes.md, "
+	         "\"Budget plans\")", (double)rest * WC_ENVELOPE_GRID_S, bs->bo->bin_s,
+	         bs->bo->stat == WC_BUDGET_MAX ? "max" : "p95", bs->n_bins, bs->bo->bin_s);
+	return 1;
 }
 
 /* Doubling until the budget is exceeded (or the bound reached), then
@@ -446,7 +466,9 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	bs.o = &one;
 	one.fleet_mode = o->fleet_mode;
 	bs.lockstep = wc_envelope_fleet_lockstep(w, o->fleet_mode);
-	if ((rc = budget_setup(&bs, &table, err)) == WC_OK)
+	if ((rc = budget_setup(&bs, &table, err)) == WC_OK && bin_leftover_note(&bs, kv_note, sizeof kv_note))
+		WC_WARN(out, "%s", kv_note);
+	if (rc == WC_OK)
 		rc = search(&bs, out, err);
 	if (rc == WC_OK)
 		rc = plan_hold_note(&bs, out, err);
