@@ -333,7 +333,8 @@ int wc_envelope_run_once_if_fixed(const wc_envelope_workload *w, const wc_servic
                                   wc_envelope_result *out, wc_error *err);
 
 /** wc_service_select for the workload `w`: an n(t) uses no service times
- *  (out->source "none", `store` cleared), but weights that cannot load on
+ *  (out->source "none", `store` cleared), but a locked clock outside the
+ *  board's range (wc_predict_clock_check), weights that cannot load on
  *  the group, or a tp vLLM cannot start, are refused for it as for every
  *  workload, by wc_predict_memory_check (docs/envelopes.md, "Which one"). */
 int wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,

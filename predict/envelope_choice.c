@@ -96,9 +96,13 @@ wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_enve
 	if (w->kind != WC_ENVELOPE_SERIES)
 		return wc_service_select(p, c, choice, store, out, err);
 	/* no service times, but nothing that cannot load serves an n(t):
-	 * predict's refusal, the one rule (docs/envelopes.md, "Which one") */
+	 * predict's refusal, the one rule (docs/envelopes.md, "Which one");
+	 * nor a clock the board cannot run at, which the service times check
+	 * for every other workload (the capacity model and the stand-in) */
 	memset(store, 0, sizeof *store);
-	int rc = wc_predict_memory_check(p, c, NULL, err);
+	int rc = wc_predict_clock_check(p, c, err);
+	if (rc == WC_OK)
+		rc = wc_predict_memory_check(p, c, NULL, err);
 	if (rc == WC_OK)
 		snprintf(out->source, sizeof out->source, "none");
 	return rc;
