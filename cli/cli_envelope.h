@@ -171,7 +171,9 @@ int cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *d
  *  reader's defaults, whatever the flags (they name the prediction's
  *  board and model, not the run's). Nothing is changed
  *  where the folder has no manifest (a folder of run folders). A manifest
- *  that does not parse is WC_EPARSE with its file:line:column in `err`. */
+ *  that does not parse is WC_EPARSE with its file:line:column in `err`; a
+ *  path that is no folder, or holds no run folder, is the reader's error
+ *  (wc_ingest_find_runs), in its words. */
 int cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform, const char **model,
                           double *active_params_b, wc_error *err);
 /** `text` (an envelope's JSON answer) with a "measured" object added: the

@@ -136,8 +136,12 @@ cli_measured_identity(const char *dir, wc_run_manifest *d, const char **platform
 	int rc = WC_OK;
 	wc_ingest_options_init(&opt);
 	wc_run_manifest_init(&m);
-	if (wc_ingest_find_runs(dir, &found, &n, &ferr) != WC_OK)
-		return WC_OK; /* reported when the run is read */
+	/* A path that holds no run is said here, before the flags it would
+	 * have named (docs/cli.md, `--measured`): as the reader says it, since
+	 * the platform and the model default to the run's, and "--platform is
+	 * required" blamed a flag the run would have filled. */
+	if ((rc = wc_ingest_find_runs(dir, &found, &n, &ferr)) != WC_OK)
+		return wc_error_set(err, rc, "%s", ferr.msg);
 	/* What is missing is said by the flags' checks; a manifest that does
 	 * not parse is said here, naming file:line:column -- it read as
 	 * "--platform is required". */
