@@ -80,12 +80,14 @@ wc_law_point_dynamic(const wc_law_point *lp, double n)
 }
 
 double
-wc_law_point_mix(const wc_law_point *lp, double d, double n_mean)
+wc_law_point_mix(const wc_law_point *lp, double d, double n)
 {
-	if (!(lp->rho > 0.0))
+	/* No request runs at n = 0: no prefill either, the idle G*P0 alone
+	 * (docs/inference-law.md, "Averaging over a load series"). */
+	if (!(lp->rho > 0.0) || !(n > 0.0))
 		return d;
 	/* Below one request the mix is one request's, for a share n of time. */
-	double share = n_mean > 0.0 && n_mean < 1.0 ? n_mean : 1.0, one = d / share;
+	double share = n < 1.0 ? n : 1.0, one = d / share;
 	return share * (one + lp->rho * fmax(0.0, lp->a_pre - one));
 }
 
@@ -402,13 +404,16 @@ fill(const wc_law_point *lp, int tp, double dynamic, wc_power *out, wc_error *er
 	return WC_OK;
 }
 
+/* Each sample takes its own mix (rho bound at the series' mean count), so
+ * an idle one draws G*P0 alone (docs/inference-law.md, "Averaging over a
+ * load series"); mixing the mean decode power charged rho*A idle too. */
 static double
 mean_dynamic(const wc_law_point *lp, const double *running, const double *weight, size_t len,
              double sum_w)
 {
 	double sum = 0.0;
 	for (size_t i = 0; i < len; i++)
-		sum += weight[i] * wc_law_point_dynamic(lp, running[i]);
+		sum += weight[i] * wc_law_point_mix(lp, wc_law_point_dynamic(lp, running[i]), running[i]);
 	return sum / sum_w;
 }
 
@@ -421,8 +426,7 @@ wc_law_point_power(const wc_law_point *lp, int tp, const wc_load_histogram *h, w
 		sum_w += h->weight[i];
 	if (!(sum_w > 0.0))
 		return wc_error_set(err, WC_EINVAL, "running_series: total weight must be > 0");
-	return fill(lp, tp, wc_law_point_mix(lp, mean_dynamic(lp, h->running, h->weight, h->len, sum_w), h->mean),
-	            out, err);
+	return fill(lp, tp, mean_dynamic(lp, h->running, h->weight, h->len, sum_w), out, err);
 }
 
 /* The law's numbers for `c` with the point parameters of `p`. */
@@ -456,21 +460,19 @@ wc_law_power_series(const wc_params *p, const wc_config *c, const double *runnin
 	int rc = point_of(p, c, &lp, err);
 	if (rc)
 		return rc;
-	double sum_w = 0.0, sum_n = 0.0;
+	double sum_w = 0.0;
 	for (size_t i = 0; i < len; i++) {
 		if (!isfinite(running[i]) || running[i] < 0.0 || !isfinite(weight[i]) ||
 		    weight[i] < 0.0)
 			return wc_error_set(err, WC_EINVAL,
 			                    "running_series[%zu]: needs finite running >= 0 and weight >= 0", i);
 		sum_w += weight[i];
-		sum_n += weight[i] * running[i];
 	}
 	if (!(sum_w > 0.0))
 		return wc_error_set(err, WC_EINVAL, "running_series: total weight must be > 0");
 	/* The prefill share was bound at the configuration's running count:
 	 * callers give the series mean there. */
-	return fill(&lp, c->tp, wc_law_point_mix(&lp, mean_dynamic(&lp, running, weight, len, sum_w), sum_n / sum_w),
-	            out, err);
+	return fill(&lp, c->tp, mean_dynamic(&lp, running, weight, len, sum_w), out, err);
 }
 
 /* ------------------------------------------------------- load series */

@@ -232,13 +232,15 @@ typedef struct {
 	double a_pre;
 } wc_law_point;
 
-/** The dynamic power per GPU with the prefill share mixed in: `d` is the
- *  decode dynamic (wc_law_point_dynamic, or its mean over a load series
- *  whose mean running count is `n_mean`). d + rho*max(0, a_pre - d): the
+/** The dynamic power per GPU with the prefill share mixed in at `n`
+ *  running requests: `d` is the decode dynamic there
+ *  (wc_law_point_dynamic(lp, n)). d + rho*max(0, a_pre - d): the
  *  prefill never draws less than decoding at the same load, so the law
  *  stays non-decreasing in n. Below one request the mix is that of one
- *  request, scaled by the duty cycle. Returns `d` when rho is 0. */
-double wc_law_point_mix(const wc_law_point *lp, double d, double n_mean);
+ *  request, scaled by the duty cycle. Returns `d` when rho is 0 or n <= 0
+ *  (idle: nothing to prefill). A load series mixes each sample on its
+ *  own (wc_law_point_power), never its mean decode power. */
+double wc_law_point_mix(const wc_law_point *lp, double d, double n);
 
 /** Where the law evaluates the load term h(ln) = gamma1*ln + gamma2*ln^2
  *  of z so that it never decreases (docs/inference-law.md, "Below one

@@ -4,7 +4,8 @@
  * them on it is G*(P0 + D + rho*max(0, A - D)) computed by hand from the
  * capacity model's prefill share; it never decreases with load; the
  * built-in paper-prefill profile is the paper profile until token lengths
- * are given.
+ * are given; a load series mixes each sample on its own, its idle ones
+ * drawing G*P0.
  */
 #include "data/data.h"
 #include "models/models.h"
@@ -94,6 +95,60 @@ mix_by_hand(const wc_params *paper, const wc_params *prefill)
 	wc_params_clear(&low);
 }
 
+/* A load series mixes each sample on its own (docs/inference-law.md,
+ * "Averaging over a load series"): an idle sample draws G*P0 exactly, a
+ * loaded one its own decode mixed with rho taken at the series' mean.
+ * Mixing the mean decode power charged rho*A over the idle time too: an
+ * all-idle A100 series drew 85.50 W for its 72.9 W idle, [0, 16] 254.04 W
+ * for 214.95 W. */
+static void
+series_idle_draws_idle(const wc_params *paper, const wc_params *prefill)
+{
+	wc_config c = WC_CONFIG_INIT;
+	c.platform = "A100";
+	c.tp = 1;
+	c.model = "Qwen3-8B";
+	c.arch = wc_model_lookup("Qwen3-8B");
+	c.active_params_b = c.arch->active_params_b;
+	c.input_tokens = 335;
+	c.output_tokens = 213;
+	const wc_level *lv = wc_params_level(prefill, "A100");
+	const double p0 = lv->p0.value, a = prefill->phi.value * wc_law_prefill_headroom(prefill, lv);
+	const double idle[2] = { 0, 0 }, half[2] = { 0, 16 }, w[2] = { 1, 1 };
+	wc_power pw;
+	/* all idle, the law bound at the mean (0) and at a loaded count alike */
+	for (int k = 0; k < 2; k++) {
+		c.running = k ? 8.0 : 0.0;
+		CHECK(wc_law_prefill_share(prefill, &c) > 0.0);
+		CHECK_INT(wc_law_power_series(prefill, &c, idle, w, 2, &pw, NULL), WC_OK);
+		CHECK(pw.node_power_w == p0 && pw.dynamic_w == 0.0);
+	}
+	/* half idle, half at 16, rho at the mean 8 */
+	c.running = 8.0;
+	const double rho = wc_law_prefill_share(prefill, &c);
+	c.running = 16.0;
+	const double d16 = node_power(paper, &c) - p0;
+	const double expect = 0.5 * (p0 + (p0 + d16 + rho * fmax(0.0, a - d16)));
+	c.running = 8.0;
+	CHECK_INT(wc_law_power_series(prefill, &c, half, w, 2, &pw, NULL), WC_OK);
+	CHECK_NEAR(pw.node_power_w, expect, 1e-9 * expect);
+	CHECK_NEAR(pw.node_power_w, 214.95, 0.01);
+	/* the prediction's path (a bound point over a histogram) agrees */
+	wc_law_binding b;
+	wc_law_point lp;
+	wc_load_histogram h;
+	CHECK_INT(wc_law_bind(prefill, &c, &b, NULL), WC_OK);
+	wc_law_bound_point(&b, NULL, &lp);
+	CHECK_INT(wc_load_histogram_build(half, NULL, 1.0, 2, &h, NULL), WC_OK);
+	CHECK_INT(wc_law_point_power(&lp, 1, &h, &pw, NULL), WC_OK);
+	CHECK_NEAR(pw.node_power_w, expect, 1e-9 * expect);
+	wc_load_histogram_free(&h);
+	CHECK_INT(wc_load_histogram_build(idle, NULL, 1.0, 2, &h, NULL), WC_OK);
+	CHECK_INT(wc_law_point_power(&lp, 1, &h, &pw, NULL), WC_OK);
+	CHECK(pw.node_power_w == p0);
+	wc_load_histogram_free(&h);
+}
+
 /* Non-decreasing in n with the prefill share on (it grows with n). */
 static void
 monotone_with_tokens(const wc_params *prefill)
@@ -135,6 +190,7 @@ main(void)
 	terms_off_is_published(&paper, &prefill);
 	mix_by_hand(&paper, &prefill);
 	monotone_with_tokens(&prefill);
+	series_idle_draws_idle(&paper, &prefill);
 	/* An unknown profile names the known ones. */
 	CHECK(wc_params_profile("paper-prefil", &prefill, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "paper-prefill");
