@@ -20,6 +20,9 @@
  * A = φ·(P_max − P0)·(f/f_ref)^κ: one request's mix for a share u of the
  * time (a locked clock scales the prefill's power as the decode's). Where the prefill term is
  * active, ∂log D/∂log d = (1 − ρ)·d/(D/G) and ∂log D/∂log φ = u·ρ·A/(D/G).
+ * A series mixes each loaded point j on its own, D/G = Σ_j w_ij·(d_j +
+ * ρ·max(0, A − d_j)) with d_j = scale·g_j, so its idle time draws no
+ * prefill, as the prediction's average (wc_law_point_power).
  */
 /* GSL's element accessors inline (with their range checks): called for
  * every parameter of every row of every evaluation, as functions they
@@ -91,6 +94,21 @@ get(const gsl_vector *x, int k, double fallback)
 	return k >= 0 ? gsl_vector_get(x, (size_t)k) : fallback;
 }
 
+/* A, the prefill's dynamic power per GPU for row i (docs/inference-law.md,
+ * "Prefill-aware form"), and in `dp0` its derivative in log P0 (0 unless
+ * P0 is fitted and below the board's limit). */
+static double
+prefill_power(const fit_problem *pb, const gsl_vector *x, size_t i, double *dp0)
+{
+	const int L = pb->lvl[i];
+	const double phi = pb->p_phi >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_phi)) : pb->phi_fixed.value;
+	const double p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : pb->levels[L].p0.value;
+	const double clock = pb->p_kappa >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i])
+	                     : pb->l_f[i] != 0.0 ? exp(pb->kappa_fixed.value * pb->l_f[i]) : 1.0;
+	*dp0 = pb->p_p0[L] >= 0 && p0 < pb->p_max[L] ? -phi * clock * p0 : 0.0;
+	return phi * fmax(0.0, pb->p_max[L] - p0) * clock;
+}
+
 /* The prefill-aware form's mix for row i (docs/inference-law.md): log of
  * the mixed dynamic power per GPU from log d, the decode's; `c` scales
  * every derivative through d, `dphi` and `dp0` are those through A (in log
@@ -99,19 +117,15 @@ static double
 prefill_mix(const fit_problem *pb, const gsl_vector *x, size_t i, double log_d, double *c, double *dphi,
             double *dp0)
 {
-	const int L = pb->lvl[i];
 	const double rho = pb->rho[i], u = pb->duty[i], dec = exp(log_d);
-	const double phi = pb->p_phi >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_phi)) : pb->phi_fixed.value;
-	const double p0 = pb->p_p0[L] >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_p0[L])) : pb->levels[L].p0.value;
-	const double clock = pb->p_kappa >= 0 ? exp(gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i])
-	                     : pb->l_f[i] != 0.0 ? exp(pb->kappa_fixed.value * pb->l_f[i]) : 1.0;
-	const double a = phi * fmax(0.0, pb->p_max[L] - p0) * clock;
+	double a_dp0;
+	const double a = prefill_power(pb, x, i, &a_dp0);
 	if (!(a > dec / u))
 		return log_d; /* the prefill draws no more than decoding */
 	const double mix = (1.0 - rho) * dec + u * rho * a;
 	*c = (1.0 - rho) * dec / mix;
 	*dphi = u * rho * a / mix;
-	*dp0 = p0 < pb->p_max[L] ? -u * rho * phi * clock * p0 / mix : 0.0;
+	*dp0 = u * rho * a_dp0 / mix;
 	return log(mix);
 }
 
@@ -141,8 +155,10 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		log_scale += gsl_vector_get(x, (size_t)pb->p_kappa) * pb->l_f[i];
 	/* log Σ w g and the ratios Σ w g' / Σ w g the derivatives need */
 	double log_g, rz, rf, r1, r2;
+	double c = 1.0, dphi = 0.0, dp0 = 0.0, log_mix = NAN;
 	const size_t j0 = pb->off[i], j1 = pb->off[i + 1];
-	if (j1 - j0 == 1 && pb->w_pt[j0] == 1.0 && pb->form != WC_FORM_FLOOR_PLUS_RISE) {
+	const int closed = j1 - j0 == 1 && pb->w_pt[j0] == 1.0 && pb->form != WC_FORM_FLOOR_PLUS_RISE;
+	if (closed) {
 		/* One load point (closed loop): log g and g'/g in closed form. */
 		double ln;
 		const double z = wc_law_z(z0, g1, g2, pb->ln_pt[j0], &ln);
@@ -151,11 +167,23 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		r1 = rz * ln;
 		r2 = rz * ln * ln;
 	} else {
+		/* The prefill-aware form mixes each point on its own, as
+		 * wc_law_point_power does (docs/inference-law.md, "Averaging over
+		 * a load series"): Σ w (d + ρ·max(0, A − d)) over the loaded
+		 * points, so the idle time, in the total only, draws no prefill.
+		 * k = 1 − ρ weighs the decode where the prefill draws more. */
+		const double rho = pb->rho[i], scale = exp(log_scale);
+		double a_dp0 = 0.0, si = 0.0;
+		const double a = rho > 0.0 ? prefill_power(pb, x, i, &a_dp0) : 0.0;
 		double sg = 0, sz = 0, sf = 0, s1 = 0, s2 = 0;
 		for (size_t j = j0; j < j1; j++) {
 			double ln, gz, gf;
-			const double z = wc_law_z(z0, g1, g2, pb->ln_pt[j], &ln), w = pb->w_pt[j];
-			double g = wc_form_link(pb->form, z, fl, &gz, &gf);
+			const double z = wc_law_z(z0, g1, g2, pb->ln_pt[j], &ln);
+			double g = wc_form_link(pb->form, z, fl, &gz, &gf), w = pb->w_pt[j];
+			if (rho > 0.0 && a > scale * g) {
+				si += w;
+				w *= 1.0 - rho;
+			}
 			sg += w * g;
 			sz += w * gz;
 			sf += w * gf;
@@ -169,10 +197,16 @@ eval_row(const fit_problem *pb, const gsl_vector *x, size_t i, row_derivs *d)
 		rf = sf / sg;
 		r1 = s1 / sg;
 		r2 = s2 / sg;
+		if (si > 0.0) {
+			const double mix = scale * sg + rho * a * si;
+			log_mix = log(mix);
+			c = scale * sg / mix;
+			dphi = rho * a * si / mix;
+			dp0 = rho * a_dp0 * si / mix;
+		}
 	}
-	double log_dyn = log(pb->G[i]) + log_scale + log_g;
-	double c = 1.0, dphi = 0.0, dp0 = 0.0;
-	if (pb->rho[i] > 0.0)
+	double log_dyn = log(pb->G[i]) + (isfinite(log_mix) ? log_mix : log_scale + log_g);
+	if (pb->rho[i] > 0.0 && closed)
 		log_dyn = log(pb->G[i]) + prefill_mix(pb, x, i, log_scale + log_g, &c, &dphi, &dp0);
 	double frac = 1.0, r;
 	if (pb->p_p0[L] >= 0) {
