@@ -11,7 +11,8 @@
  * decoding goes on: "idle after its last" of a busy engine; the message
  * cut its label at 24 bytes and ran past 255, a folder ending in '/' was
  * quoted ".../", a replica was not named, and with --segment it told a
- * row mean no row has. Each said so here.
+ * row mean no row has. A log without a live prompt counter (TGI's, SGLang's)
+ * said nothing of an idle start its gauges show. Each said so here.
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
@@ -70,6 +71,28 @@ write_run_as(const char *root, const char *name, const char *start, const char *
 	CHECK_INT(write_text(p, buf), 0);
 	free(p);
 	return d;
+}
+
+/* The engine log of write_run_as's run with `gen` as TGI (its batch and
+ * queue gauges alone) or SGLang (`sglang`: its token counters counting at
+ * completion, the first at T0 + 6 s) exports it: a request in flight past
+ * T0 + 4 s, none before. */
+static void
+write_engine_as(const char *d, int sglang)
+{
+	char buf[4096];
+	size_t len = (size_t)snprintf(buf, sizeof buf, "%s\n", sglang ? "timestamp,sglang:num_running_reqs,"
+	                              "sglang:num_queue_reqs,sglang:prompt_tokens_total,sglang:generation_tokens_total"
+	                                                             : "timestamp,tgi_batch_current_size,tgi_queue_size");
+	for (int k = 0; k <= 40; k++) {
+		const double t = 0.5 * k;
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%.3f,%d,0", T0 + t, t > 4.0 ? 4 : 0);
+		if (sglang)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, ",%d,%d", t > 6.0 ? 300 * (k - 12) : 0,
+			                        t > 6.0 ? 150 * (k - 12) : 0);
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "\n");
+	}
+	free(test_fixture(d, "engine.csv", buf));
 }
 
 static char *
@@ -169,6 +192,20 @@ main(void)
 	CHECK(strstr(w.text, "% low") == NULL);
 	wc_ingest_result_clear(&res);
 	free(d);
+
+	/* No live prompt counter (TGI's none, SGLang's counting at
+	 * completion): the start judged by the gauges as the end is, the same
+	 * 4 s; it went unsaid */
+	for (int sglang = 0; sglang < 2; sglang++) {
+		d = write_run(root, sglang ? "sglang" : "tgi", "1700000000.0");
+		write_engine_as(d, sglang);
+		CHECK_INT(test_ingest_a100(d, 0, &res, &w), WC_OK);
+		CHECK_CONTAINS(w.text, ": level 0 ('rate'): idle its first 4.0 s (no request running yet), 21 % of 19.0 s: "
+		                       "row mean ");
+		CHECK(strstr(w.text, "its last") == NULL);
+		wc_ingest_result_clear(&res);
+		free(d);
+	}
 
 	/* A 25-byte label whole and the message within 255 bytes with its
 	 * end, under a folder deep enough to shorten, named though its path

@@ -1,6 +1,6 @@
 /*
  * `wattcast ingest`: a load level's window that opens before the engine's
- * first prompt tokens, or closes after its last tokens, holds an idle
+ * first work, or closes after its last, holds an idle
  * stretch the level's row averages in (docs/formats/telemetry.md, "Load
  * levels and idle windows"). PowerTrace-Sim's Poisson levels start their
  * window 11-19 s before the benchmark's first request reaches the engine:
@@ -20,16 +20,28 @@
  * tables count (docs/formats/telemetry.md, "Load levels and idle windows"). */
 #define WC__IDLE_END_SHARE 0.05
 
-/* Seconds from `a` until the engine's counter `c` first rises past its
- * value at `a` (the last sample before the rise: the stretch known idle),
- * or from its last rise until `b` when `tail`; NaN when it does not rise
- * inside [a, b]. */
+/* Seconds the window [a, b] stays idle at its start (`tail` 0) or its end
+ * (`tail` 1), by one signal: `v`, an engine counter counting as it goes,
+ * when there is one, else the running and waiting gauges. A counter shows
+ * work by a rise into sample k (done between k-1 and k), a gauge by a
+ * sample k with a request running or waiting (held from k-1 to k+1): the
+ * stretch known idle runs from a to the last sample before the first sign
+ * of work, or from the first sample after the last one to b. NaN when
+ * nothing shows work in [a, b] or neither signal is there. A log without
+ * a live prompt counter (SGLang's counts at completion, TGI's has none)
+ * opens its levels by the gauges, one without an output counter closes
+ * them by them: a prompt counter stops rising while decoding goes on. */
 static double
-idle_stretch(const wc_engine_log *e, const double *v, double a, double b, int tail)
+idle_end(const wc_engine_log *e, const double *v, double a, double b, int tail)
 {
+	const double *run = wc_engine_live(e, WC_ENG_RUNNING), *wait = wc_engine_live(e, WC_ENG_WAITING);
 	size_t first = e->n, last = e->n;
-	for (size_t k = 1; k < e->n; k++) {
-		if (e->t[k] <= a || e->t[k - 1] >= b || !(v[k] > v[k - 1]))
+	if (!v && !run)
+		return NAN;
+	for (size_t k = v ? 1 : 0; k < e->n; k++) {
+		const int busy = v ? e->t[k] > a && e->t[k - 1] < b && v[k] > v[k - 1]
+		                   : e->t[k] >= a && e->t[k] <= b && (run[k] > 0 || (wait && wait[k] > 0));
+		if (!busy)
 			continue;
 		if (first == e->n)
 			first = k;
@@ -37,28 +49,10 @@ idle_stretch(const wc_engine_log *e, const double *v, double a, double b, int ta
 	}
 	if (first == e->n)
 		return NAN;
-	return tail ? fmax(0.0, b - e->t[last]) : fmax(0.0, e->t[first - 1] - a);
-}
-
-/* Seconds from the last sample in [a, b] at which the engine runs or
- * queues a request (running + waiting above 0) until b, from the first
- * sample after it that shows none (the stretch known idle); NaN when no
- * sample there is busy or the running gauge is absent. A log without an
- * output-token counter ends its level's load by this, not by its prompt
- * counter, which stops rising while decoding goes on. */
-static double
-idle_tail_gauge(const wc_engine_log *e, double a, double b)
-{
-	const double *run = wc_engine_live(e, WC_ENG_RUNNING), *wait = wc_engine_live(e, WC_ENG_WAITING);
-	size_t last = e->n;
-	if (!run)
-		return NAN;
-	for (size_t k = 0; k < e->n && e->t[k] <= b; k++)
-		if (e->t[k] >= a && (run[k] > 0 || (wait && wait[k] > 0)))
-			last = k;
-	if (last == e->n)
-		return NAN;
-	return last + 1 < e->n ? fmax(0.0, b - e->t[last + 1]) : 0.0;
+	if (!tail)
+		return first > 0 ? fmax(0.0, e->t[first - 1] - a) : 0.0;
+	const size_t after = v ? last : last + 1;
+	return after < e->n ? fmax(0.0, b - e->t[after]) : 0.0;
 }
 
 void
@@ -71,21 +65,22 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	const double *prompt = wc_engine_live(e, WC_ENG_PROMPT_TOKENS);
 	const double *gen = wc_engine_live(e, WC_ENG_GENERATION_TOKENS);
 	const double a = rc->windows[w].a, b = rc->windows[w].b, len = b - a;
-	double lead = prompt ? idle_stretch(e, prompt, a, b, 0) : NAN;
-	double tail = gen ? idle_stretch(e, gen, a, b, 1) : idle_tail_gauge(e, a, b);
+	double lead = idle_end(e, prompt, a, b, 0), tail = idle_end(e, gen, a, b, 1);
 	lead = lead > WC__IDLE_END_SHARE * len ? lead : 0.0;
 	tail = tail > WC__IDLE_END_SHARE * len ? tail : 0.0;
 	if (!(lead > 0 || tail > 0) || !(len > lead + tail))
 		return;
 	const double share = 100.0 * (lead + tail) / len;
+	/* what each end was judged by */
+	const char *before = prompt ? "no prompt tokens yet" : "no request running yet";
+	const char *after = gen ? "no output tokens" : "engine idle";
 	char span[96], whose[WC__REPLICA_WHOSE], effect[96] = "";
 	if (lead > 0 && tail > 0)
-		snprintf(span, sizeof span, "its first %.1f s (no prompt tokens yet) and last %.1f s (%s)", lead, tail,
-		         gen ? "no output tokens" : "engine idle");
+		snprintf(span, sizeof span, "its first %.1f s (%s) and last %.1f s (%s)", lead, before, tail, after);
 	else if (lead > 0)
-		snprintf(span, sizeof span, "its first %.1f s (no prompt tokens yet)", lead);
+		snprintf(span, sizeof span, "its first %.1f s (%s)", lead, before);
 	else
-		snprintf(span, sizeof span, "its last %.1f s (%s)", tail, gen ? "no output tokens" : "engine idle");
+		snprintf(span, sizeof span, "its last %.1f s (%s)", tail, after);
 	wc__ingest_replica_whose(rc, whose, sizeof whose);
 	/* A row of the whole window: what the idle does to it; segments are
 	 * rows of their own, the idle ones excluded, so the span alone. No
