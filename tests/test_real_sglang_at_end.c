@@ -13,7 +13,8 @@
  *    68.1; such rows are blank now, said naming the counter and why, and
  *    the one whose ends are idle equals vLLM's;
  *  - the whole run, a request running at its end, 5.985 J/token for
- *    vLLM's 5.408 without a word: kept, with the requests in flight said;
+ *    vLLM's 5.408 without a word: kept, with the requests in flight said,
+ *    the remedy before the counts (under a long path it was cut);
  *  - its request log on the load generator's clock (`start_times`) was
  *    placed by generated tokens 2.09 s late (running 0.649 for 0.954);
  *    it is placed by the requests in flight against the gauges, said so;
@@ -188,13 +189,36 @@ main(void)
 	if (ingest(vl, 0, &a, &w) && ingest(sg, 0, &b, &w) && a.n_rows == 1 && b.n_rows == 1) {
 		CHECK_NEAR(a.rows[0].run.energy_per_token_j, 5.40805, 1e-5);
 		CHECK_NEAR(b.rows[0].run.energy_per_token_j, 5.98532, 1e-5);
-		CHECK_CONTAINS(w.text, "sglang:generation_tokens_total counts a request's tokens when it finishes; "
-		                       "requests in flight: 0 at the row's start, 1 at its end");
+		CHECK_CONTAINS(w.text, "/sg: sglang:generation_tokens_total counts a request's tokens when it finishes: "
+		                       "throughput and energy per token are off unless the run starts and ends idle "
+		                       "(requests in flight: 0 at its start, 1 at its end)\n");
 	} else {
 		CHECK(0);
 	}
 	wc_ingest_result_clear(&a);
 	wc_ingest_result_clear(&b);
+
+	/* Under a deep folder, in the run's own long-named one: the reason
+	 * and the remedy whole within 255 bytes (the remedy was cut, and the
+	 * counts with it, by the run id and counts before it). */
+	char deep[160];
+	memset(deep, 'd', 150);
+	deep[150] = '\0';
+	char *deep_root = path_join(root, deep), *long_sg = path_join(deep_root, "a100_trace_replay_tp1_1784415083");
+	mkdir(deep_root, 0755);
+	if (sglang_form(src, long_sg, 0) && ingest(long_sg, 0, &b, &w)) {
+		const char *at = strstr(w.text, "...");
+		const char *line = at, *eol = at ? strchr(at, '\n') : NULL;
+		while (line && line > w.text && line[-1] != '\n')
+			line--;
+		CHECK(eol && (size_t)(eol - line) <= 255);
+		CHECK_CONTAINS(w.text, ".../a100_trace_replay_tp1_1784415083: sglang:generation_tokens_total counts a "
+		                       "request's tokens when it finishes: throughput and energy per token are off unless "
+		                       "the run starts and ends idle (requests in flight: 0 at its start, 1 at its end)\n");
+	}
+	wc_ingest_result_clear(&b);
+	free(long_sg);
+	free(deep_root);
 
 	/* start_times placed by the requests in flight, not by tokens. */
 	if (ingest(sgp, 0, &b, &w)) {

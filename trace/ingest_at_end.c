@@ -33,22 +33,27 @@ wc__ingest_at_end_ends(const run_ctx *rc, double a, double b, double *n_a, doubl
 	return !(*n_a == 0.0) || !(*n_b == 0.0);
 }
 
+/* The reason and its remedy first, the counts after them: with the run id
+ * and the counts before it, a run folder's path left no room for the
+ * remedy (docs/architecture.md, "Errors"). The path names the run, as the
+ * idle-end warning's (trace/ingest_lead.c); a replica is named. */
 void
 wc__ingest_warn_at_end(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *row, double n_a,
                        double n_b)
 {
 	if (!opt->warn)
 		return;
-	char msg[WC_ERROR_MSG_MAX], share[64] = "";
+	char msg[WC_ERROR_MSG_MAX], share[64] = "", whose[24] = "";
 	double n = row->requests > 0 ? row->requests : rc->m.requests;
 	if (n > 0 && isfinite(n_a) && isfinite(n_b))
 		snprintf(share, sizeof share, ", %.0f %% of its %.0f", 100.0 * (n_a + n_b) / n, n);
+	if (rc->replica) /* as the replica's other warnings (trace/ingest.c) */
+		snprintf(whose, sizeof whose, " replica %d:", rc->replica - 1);
 	/* One running at the start is counted whole, one at the end not at
 	 * all (a gauge unknown there: NaN, said as such). */
-	wc_error_format_path(msg, sizeof msg, rc->dir, ": run %.60s: %.40s counts a request's tokens when it "
-	                     "finishes; requests in flight: %.0f at the row's start, %.0f at its end%s: "
-	                     "throughput and energy per token are off by their tokens (start and end idle)",
-	                     row->run.run_id,
+	wc_error_format_path(msg, sizeof msg, rc->dir, ":%s %.40s counts a request's tokens when it finishes: "
+	                     "throughput and energy per token are off unless the run starts and ends idle "
+	                     "(requests in flight: %.0f at its start, %.0f at its end%s)", whose,
 	                     rc->eng->at_end[WC_ENG_GENERATION_TOKENS] ? rc->eng->at_end[WC_ENG_GENERATION_TOKENS]
 	                                                               : rc->eng->at_end[WC_ENG_PROMPT_TOKENS],
 	                     n_a, n_b, share);
