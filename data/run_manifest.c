@@ -298,12 +298,16 @@ own_gpu_uuids(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 	return wc__run_manifest_check_uuids(ld, m, "/gpu_uuids");
 }
 
-/* One entry of /levels. */
+/* One entry of /levels. Its token totals (schema 4) are the PowerTrace-Sim
+ * summary's, of the same name: a stack without a token counter (TGI) has
+ * its tokens from them (docs/formats/telemetry.md, "wattcast's own manifest"). */
 static int
-own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv)
+own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv, int version)
 {
-	static const char *const keys[] = { "label", "start_epoch", "end_epoch", "concurrency",
-		                             "request_rate", "burstiness", "requests", NULL };
+	static const char *const keys[] = { "label", "start_epoch", "end_epoch", "concurrency", "request_rate",
+		                             "burstiness", "requests", "total_input_tokens",
+		                             "total_output_tokens", NULL };
+	static const char *const totals[] = { "total_input_tokens", "total_output_tokens" };
 	static const char *const required[] = { "start_epoch", "end_epoch", NULL };
 	const double big = 1e300;
 	char p[WC__JSON_PATH_MAX];
@@ -316,8 +320,19 @@ own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv)
 	    (rc = wc__json_optional_number(ld, v, path, "concurrency", 1e-12, big, &lv->concurrency)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "request_rate", 1e-12, big, &lv->request_rate)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "burstiness", 1e-12, big, &lv->burstiness)) ||
-	    (rc = wc__json_optional_number(ld, v, path, "requests", 0, big, &lv->requests)))
+	    (rc = wc__json_optional_number(ld, v, path, "requests", 0, big, &lv->requests)) ||
+	    (rc = wc__json_optional_number(ld, v, path, totals[0], 0, big, &lv->input_tokens)) ||
+	    (rc = wc__json_optional_number(ld, v, path, totals[1], 0, big, &lv->output_tokens)))
 		return rc;
+	for (int k = 0; k < 2; k++) {
+		const double n = k ? lv->output_tokens : lv->input_tokens;
+		wc__json_join(p, path, totals[k]);
+		if (json_object_get(v, totals[k]) && version < 4)
+			return wc__json_fail(ld, p, "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA);
+		/* the totals of the level's completed requests, as the manifest's */
+		if (!isnan(n) && isnan(lv->requests))
+			return wc__json_fail(ld, p, "needs the level's \"requests\", the completed requests it totals");
+	}
 	wc__json_join(p, path, "end_epoch");
 	if (!(lv->end_epoch > lv->start_epoch))
 		return wc__json_fail(ld, p, "must be after start_epoch");
@@ -335,13 +350,13 @@ own_levels(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 	if (!v || json_is_null(v))
 		return WC_OK;
 	if (version < 2)
-		return wc__json_fail(ld, "/levels", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA);
+		return wc__json_fail(ld, "/levels", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA_V3);
 	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > WC_RUN_MAX_LEVELS)
 		return wc__json_fail(ld, "/levels", "expected an array of 1 to %d levels", WC_RUN_MAX_LEVELS);
 	m->n_levels = 0;
 	for (size_t i = 0; i < json_array_size(v); i++) {
 		wc__json_join_index(p, "/levels", i);
-		if ((rc = own_level(ld, json_array_get(v, i), p, &m->levels[i])))
+		if ((rc = own_level(ld, json_array_get(v, i), p, &m->levels[i], version)))
 			return rc;
 		m->n_levels++;
 	}
@@ -414,7 +429,7 @@ own_finetune(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 	if (!o || json_is_null(o))
 		return WC_OK;
 	if (version < 3)
-		return wc__json_fail(ld, "/finetune", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA);
+		return wc__json_fail(ld, "/finetune", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA_V3);
 	if ((rc = wc__json_check_keys(ld, o, "/finetune", keys, none)) || (rc = ft_method(ld, o, f)) ||
 	    (rc = ft_int(ld, o, "micro_batch", 1, WC_FT_MAX_INT, &f->micro_batch)) ||
 	    (rc = ft_int(ld, o, "seq_len", 1, WC_FT_MAX_INT, &f->seq_len)) ||
@@ -444,8 +459,9 @@ load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_err
 	wc__json_loader ld = { path, err, 0 };
 	int rc;
 	snprintf(m->format, sizeof m->format, "%s",
-	         version >= 3 ? WC_RUN_MANIFEST_SCHEMA
-	                      : version == 2 ? WC_RUN_MANIFEST_SCHEMA_V2 : WC_RUN_MANIFEST_SCHEMA_V1);
+	         version >= 4   ? WC_RUN_MANIFEST_SCHEMA
+	         : version == 3 ? WC_RUN_MANIFEST_SCHEMA_V3
+	         : version == 2 ? WC_RUN_MANIFEST_SCHEMA_V2 : WC_RUN_MANIFEST_SCHEMA_V1);
 	if ((rc = wc__json_check_keys(&ld, root, "", own_keys, required)) ||
 	    (rc = own_names(&ld, root, m)) || (rc = own_numbers(&ld, root, m)) ||
 	    (rc = own_idle_window(&ld, root, m)) || (rc = own_gpu_uuids(&ld, root, m)) ||
@@ -477,15 +493,17 @@ wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_ru
 	if (!json_is_object(root))
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": expected a JSON object");
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA) == 0)
+		rc = load_own(path, root, &tmp, 4, err);
+	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V3) == 0)
 		rc = load_own(path, root, &tmp, 3, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V2) == 0)
 		rc = load_own(path, root, &tmp, 2, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V1) == 0)
 		rc = load_own(path, root, &tmp, 1, err);
 	else if (schema)
-		rc = wc_error_set_path(err, WC_EPARSE, path, ": /schema: expected \"%s\" (or \"%s\", \"%s\"), got \"%s\"",
-		                       WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V2, WC_RUN_MANIFEST_SCHEMA_V1,
-		                       schema);
+		rc = wc_error_set_path(err, WC_EPARSE, path, ": /schema: expected \"%s\" (or \"%s\", \"%s\", \"%s\"), "
+		                       "got \"%s\"", WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V3,
+		                       WC_RUN_MANIFEST_SCHEMA_V2, WC_RUN_MANIFEST_SCHEMA_V1, schema);
 	else if (json_object_get(root, "manifest_version") || json_object_get(root, "clock") ||
 	         json_object_get(root, "probe"))
 		rc = wc__run_manifest_load_powertrace(path, root, &tmp, err);

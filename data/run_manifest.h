@@ -69,9 +69,11 @@ typedef struct {
 	wc_run_finetune finetune;        /* fine-tuning runs (schema 3) */
 } wc_run_manifest;
 
-/** The schema of wattcast's own manifest; "wattcast.run/2" (no
- *  fine-tuning facts) and "wattcast.run/1" (no levels either) still load. */
-#define WC_RUN_MANIFEST_SCHEMA "wattcast.run/3"
+/** The schema of wattcast's own manifest; "wattcast.run/3" (no level
+ *  token totals), "wattcast.run/2" (no fine-tuning facts either) and
+ *  "wattcast.run/1" (no levels either) still load. */
+#define WC_RUN_MANIFEST_SCHEMA "wattcast.run/4"
+#define WC_RUN_MANIFEST_SCHEMA_V3 "wattcast.run/3"
 #define WC_RUN_MANIFEST_SCHEMA_V2 "wattcast.run/2"
 #define WC_RUN_MANIFEST_SCHEMA_V1 "wattcast.run/1"
 

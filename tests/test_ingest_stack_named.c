@@ -36,7 +36,7 @@ check_said(const char *root, const char *name, const char *header, const char *s
 	wc_error err;
 	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	char want[700];
-	snprintf(want, sizeof want, "%s: 1 of 1 rows have no output-token count (%s; no request log or level count)",
+	snprintf(want, sizeof want, "%s: 1 of 1 rows have no output-token count (%s; no request log or token count)",
 	         d, said);
 	CHECK_CONTAINS(w.text, want);
 	wc_ingest_result_clear(&res);

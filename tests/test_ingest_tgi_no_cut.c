@@ -60,7 +60,7 @@ main(void)
 	}
 	CHECK(strstr(w.text, "cut to") == NULL);
 	snprintf(want, sizeof want, "%s: 1 of 1 rows have no output-token count (engine.csv has no "
-	         "generation_tokens_total, as TGI's has none; no request log or level count): throughput_tok_s "
+	         "generation_tokens_total, as TGI's has none; no request log or token count): throughput_tok_s "
 	         "and energy_per_token_j are blank", d);
 	CHECK_CONTAINS(w.text, want);
 	wc_ingest_result_clear(&res);

@@ -156,12 +156,13 @@ stated_count_unused(const run_ctx *rc, const wc_ingest_options *opt)
 }
 
 /* Rows whose output tokens no source gives (TGI's engine.csv has no
- * token counter, and no request log or level count stands in) have their
- * throughput and energy per token blank, which the table showed only by
+ * token counter, and no request log or level's token total stands in)
+ * have their throughput and energy per token blank, which the table showed only by
  * leaving the columns out: said once a run (docs/formats/telemetry.md,
  * "What ingest derives", Tokens). A level's count was there but covers
- * more than the row: said so, not "no level count". A power-only run
- * asked for none. */
+ * more than the row: said so, not "no token count" -- a level stating its
+ * requests alone gives none (the totals are a manifest's, schema 4 of
+ * wattcast-run.json). A power-only run asked for none. */
 static void
 warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row *rows, size_t made)
 {
@@ -174,7 +175,7 @@ warn_no_tokens(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_
 	if (rc->replica) /* trace/ingest_replica.c */
 		why = "a replica reads no request log or level count, the server's";
 	else if (!why)
-		why = "no request log or level count";
+		why = "no request log or token count";
 	/* The stack the header's names are of, when one is: TGI exports no
 	 * token counter; another stack's log was scraped without it. None
 	 * named when the names say none (an SGLang log was blamed on TGI). */
