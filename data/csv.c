@@ -33,6 +33,14 @@ wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, int st
 	return wc__field_count_column(nf, want, stop, nf > want ? fields[want].column : stop);
 }
 
+/* Past the blanks wc__trim skipped: the byte column where the value
+ * starts (docs/formats/telemetry.md, "Bad lines"). */
+int
+wc__csv_cell_column(const wc__csv_field *field, const char *value)
+{
+	return field->column + (int)(value - field->text);
+}
+
 int
 wc__csv_split_to(char *line, wc__csv_field *fields, int cap, const char **reason, int *stop)
 {

@@ -36,6 +36,10 @@ int wc__field_count_column(int nf, int want, int end_column, int extra_column);
  *  `fields` (`nf` of them, or WC__CSV_BAD), its split stopped at `stop`:
  *  `stop` when short, field `want`'s start when long. */
 int wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, int stop);
+/** The 1-based byte column where a cell's value starts: `value` is where
+ *  wc__trim left it inside field->text, past the blanks before it -- the
+ *  column every one-cell reason of a telemetry CSV names. */
+int wc__csv_cell_column(const wc__csv_field *field, const char *value);
 /** The reason wc__csv_split gives for more than `cap` fields: a header's
  *  callers compare the pointer to say the limit and what to do
  *  (wc__header_too_wide). */

@@ -67,15 +67,6 @@ grow(wc_engine_log *e, wc__engine_counters *set, size_t **line, size_t *cap, siz
 	return WC_OK;
 }
 
-/* The 1-based byte column where a cell's value starts, past the blanks
- * wc__trim skipped: a one-cell reason names it as power.csv's and
- * requests.csv's do (docs/formats/telemetry.md, "Bad lines"). */
-static int
-cell_column(const wc__csv_field *fd, const char *v)
-{
-	return fd->column + (int)(v - fd->text);
-}
-
 /* The first time read decides whether the column holds times at all:
  * unreadable there, the file is refused in one error naming the forms
  * taken (epoch seconds, or RFC 3339 with a zone through the Prometheus
@@ -91,7 +82,8 @@ read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size
 	if (wc__parse_number(v, fl, x) == 0 || wc__parse_zoned_time(v, fl, x, NULL, 0) == 0) {
 		if (!r->timed && wc_prom_time_other_unit(*x + r->opt->epoch_offset_s, why, sizeof why)) {
 			wc_error_format_path(r->time_err, sizeof r->time_err, r->path, ":%zu:%d: the first timestamp is not "
-			                     "epoch seconds: %s; convert them to seconds", line_no, cell_column(fd, v), why);
+			                     "epoch seconds: %s; convert them to seconds", line_no,
+			                     wc__csv_cell_column(fd, v), why);
 			return -1;
 		}
 		r->timed = 1;
@@ -99,11 +91,11 @@ read_time(eng_reader *r, const wc__csv_field *fd, const char *v, size_t fl, size
 	}
 	if (!r->timed) {
 		wc_error_format_path(r->time_err, sizeof r->time_err, r->path, ":%zu:%d: timestamp '%.*s': expected epoch "
-		         "seconds or RFC 3339 with Z or an offset", line_no, cell_column(fd, v),
+		         "seconds or RFC 3339 with Z or an offset", line_no, wc__csv_cell_column(fd, v),
 		         (int)(fl > 40 ? 40 : fl), v);
 		return -1;
 	}
-	wc__bad_cell(r->bad, line_no, cell_column(fd, v), "timestamp: expected a number, got '%.*s'",
+	wc__bad_cell(r->bad, line_no, wc__csv_cell_column(fd, v), "timestamp: expected a number, got '%.*s'",
 	             (int)(fl > 40 ? 40 : fl), v);
 	return 0;
 }
@@ -136,7 +128,7 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		 * is the one rule (docs/formats/telemetry.md, "Missing cells"). */
 		if (wc__is_missing(v, fl)) {
 			if (i == r->time_col) {
-				wc__bad_cell(r->bad, line_no, cell_column(&f[j], v), "no timestamp");
+				wc__bad_cell(r->bad, line_no, wc__csv_cell_column(&f[j], v), "no timestamp");
 				ok = 0;
 			}
 			continue;
@@ -146,13 +138,13 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 			if ((ok = read_time(r, &f[j], v, fl, line_no, &x)) == 1)
 				*t = x + r->opt->epoch_offset_s;
 		} else if (wc__parse_number(v, fl, &x) != 0) {
-			wc__bad_cell(r->bad, line_no, cell_column(&f[j], v), "%s: expected a number, got '%.*s'",
+			wc__bad_cell(r->bad, line_no, wc__csv_cell_column(&f[j], v), "%s: expected a number, got '%.*s'",
 			             wc_engine_column_name((wc_engine_column)r->map[i]), (int)(fl > 40 ? 40 : fl), v);
 			ok = 0;
 		} else if (r->map[i] >= 0) {
 			wc_engine_column c = (wc_engine_column)r->map[i];
 			if (wc_engine_column_is_counter(c) && !(x >= 0.0 && x <= WC_ENGINE_MAX_COUNTER)) {
-				wc__bad_cell(r->bad, line_no, cell_column(&f[j], v), "%s = %.10g is no counter value "
+				wc__bad_cell(r->bad, line_no, wc__csv_cell_column(&f[j], v), "%s = %.10g is no counter value "
 				             "(0 to %.0e)", wc_engine_column_name(c), x, WC_ENGINE_MAX_COUNTER);
 				ok = 0;
 			}

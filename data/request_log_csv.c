@@ -58,17 +58,20 @@ csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int
 }
 
 /* A data line's values (NAN for absent optional ones; v[RC_ERRORS] 1
- * when the request failed: a non-empty `errors`, a false `success`); 0
- * after reporting a bad line. */
+ * when the request failed: a non-empty `errors`, a false `success`) and
+ * the byte column of each cell's value in at[] (0: no such column); 0
+ * after reporting a bad line, at its cell. */
 static int
-csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v)
+csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v, int *at)
 {
 	for (int c = 0; c < RC_COUNT; c++) {
 		v[c] = NAN;
+		at[c] = 0;
 		if (col[c] < 0)
 			continue;
 		size_t fl = strlen(f[col[c]].text);
 		const char *s = wc__trim(f[col[c]].text, &fl);
+		at[c] = wc__csv_cell_column(&f[col[c]], s);
 		if (c == RC_ERRORS) {
 			v[RC_ERRORS] = fl > 0;
 			continue;
@@ -76,7 +79,7 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 		if (c == RC_SUCCESS) {
 			int no = (fl == 5 && strncasecmp(s, "false", 5) == 0) || (fl == 1 && s[0] == '0');
 			if (!no && !(fl == 4 && strncasecmp(s, "true", 4) == 0) && !(fl == 1 && s[0] == '1')) {
-				wc__bad_line(bad, line_no, "success: expected True or False, got '%.*s'",
+				wc__bad_cell(bad, line_no, at[c], "success: expected True or False, got '%.*s'",
 				             (int)(fl > 40 ? 40 : fl), s);
 				return 0;
 			}
@@ -88,7 +91,7 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)
 			continue;
 		if (wc__parse_number(s, fl, &v[c]) != 0) {
-			wc__bad_cell(bad, line_no, f[col[c]].column, "%s: expected a number, got '%.*s'", csv_names[c],
+			wc__bad_cell(bad, line_no, at[c], "%s: expected a number, got '%.*s'", csv_names[c],
 			             (int)(fl > 40 ? 40 : fl), s);
 			return 0;
 		}
@@ -96,10 +99,64 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 			/* the cell as written: %g rounds 44.0000001 to a whole 44 */
 			double lo, hi;
 			wc__request_log_token_range(bad->opt, c == RC_INPUT, &lo, &hi);
-			wc__bad_cell(bad, line_no, f[col[c]].column, "%s = %.*s is no token count (a whole number, %g "
+			wc__bad_cell(bad, line_no, at[c], "%s = %.*s is no token count (a whole number, %g "
 			             "to %g)", csv_names[c], (int)(fl > 40 ? 40 : fl), s, lo, hi);
 			return 0;
 		}
+	}
+	return 1;
+}
+
+/* A request's times, judged each on its own unit before any two are
+ * compared: a time in milliseconds (or micro-, nanoseconds) beside the
+ * row's seconds is that cell's error, not a completion before its
+ * arrival; a first row all of whose times are of another unit is the
+ * file's (wc__request_log_other_unit). Then the span from the log's
+ * first arrival, then the order (docs/formats/telemetry.md, "Times in
+ * another unit"). 1 when they are usable; 0 after reporting a bad line,
+ * at its cell; -1 with the file's error in err. */
+static int
+csv_times(wc__bad_lines *bad, const wc_request_log *log, size_t line_no, const double *v, const int *at,
+          wc_error *err)
+{
+	static const int times[] = { RC_ARRIVAL, RC_FIRST, RC_COMPLETION };
+	int other = -1, n_other = 0, n_times = 0;
+	char why[160];
+	for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+		int c = times[k];
+		if (isnan(v[c]))
+			continue;
+		n_times++;
+		if (wc_prom_time_other_unit(v[c], why, sizeof why)) {
+			n_other++;
+			other = other < 0 || at[c] < at[other] ? c : other; /* the leftmost */
+		}
+	}
+	if (log->n == 0 && n_other > 0 && n_other == n_times) {
+		char where[64];
+		snprintf(where, sizeof where, ":%zu:%d", line_no, at[RC_ARRIVAL]);
+		if (wc__request_log_other_unit(v[RC_ARRIVAL], bad->path, where, err) != WC_OK)
+			return -1;
+	}
+	if (other >= 0) {
+		wc_prom_time_other_unit(v[other], why, sizeof why);
+		wc__bad_cell(bad, line_no, at[other], "%s: %s: another unit than seconds?", csv_names[other], why);
+		return 0;
+	}
+	if (log->n > 0) {
+		double first = log->arrival[0] - bad->opt->epoch_offset_s;
+		int c = fabs(v[RC_ARRIVAL] - first) > REQ_MAX_SPAN_S ? RC_ARRIVAL
+		        : v[RC_COMPLETION] - v[RC_ARRIVAL] > REQ_MAX_SPAN_S ? RC_COMPLETION : -1;
+		if (c >= 0) {
+			wc__bad_cell(bad, line_no, at[c], "%s: %.17g is %.3g s from the log's first arrival: another "
+			             "unit than seconds?", csv_names[c], v[c], fabs(v[c] - first));
+			return 0;
+		}
+	}
+	if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
+		wc__bad_cell(bad, line_no, at[RC_COMPLETION], "completion_s: completion before arrival (by %.3g s)",
+		             v[RC_ARRIVAL] - v[RC_COMPLETION]);
+		return 0;
 	}
 	return 1;
 }
@@ -181,31 +238,19 @@ wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_r
 			continue;
 		}
 		double v[RC_COUNT];
-		if (!csv_values(&bad, lr.line_no, f, col, v))
+		int at[RC_COUNT], ok;
+		if (!csv_values(&bad, lr.line_no, f, col, v, at))
 			continue;
 		if (v[RC_ERRORS] == 1) {
 			failed++;
 			continue;
 		}
-		if (v[RC_COMPLETION] < v[RC_ARRIVAL]) {
-			wc__bad_line(&bad, lr.line_no, "completion before arrival");
+		if ((ok = csv_times(&bad, log, lr.line_no, v, at, err)) < 0) {
+			rc = WC_EINVAL;
+			goto done;
+		}
+		if (!ok)
 			continue;
-		}
-		if (log->n == 0) {
-			char where[64];
-			snprintf(where, sizeof where, ":%zu:%d", lr.line_no, f[col[RC_ARRIVAL]].column);
-			if ((rc = wc__request_log_other_unit(v[RC_ARRIVAL], path, where, err)) != WC_OK)
-				goto done;
-		} else {
-			double first = log->arrival[0] - opt->epoch_offset_s;
-			int c = fabs(v[RC_ARRIVAL] - first) > REQ_MAX_SPAN_S ? RC_ARRIVAL
-			        : v[RC_COMPLETION] - v[RC_ARRIVAL] > REQ_MAX_SPAN_S ? RC_COMPLETION : -1;
-			if (c >= 0) {
-				wc__bad_line(&bad, lr.line_no, "%s: %.17g is %.3g s from the log's first arrival: another "
-				             "unit than seconds?", csv_names[c], v[c], fabs(v[c] - first));
-				continue;
-			}
-		}
 		if ((rc = log_reserve(log, &cap, path, err)) != WC_OK)
 			goto done;
 		size_t k = log->n++;

@@ -120,7 +120,7 @@ test_flags_apply_and_budget_digits(const char *dir)
 		              "--horizon", "3", "--quiet", NULL };
 	CHECK_INT(run_wattcast(bad, NULL, &r), 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "req_bad.csv:4: completion before arrival");
+	CHECK_CONTAINS(r.err, "req_bad.csv:4:14: completion_s: completion before arrival");
 	CHECK_CONTAINS(r.err, "1 of 3 data lines are malformed");
 	run_result_free(&r);
 	free(log);

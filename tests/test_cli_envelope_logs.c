@@ -207,7 +207,7 @@ test_json_warnings(const char *dir)
 		int found = 0;
 		for (size_t i = 0; i < json_array_size(w); i++)
 			found += strstr(json_string_value(json_array_get(w, i)), "--replay: ") != NULL &&
-			         strstr(json_string_value(json_array_get(w, i)), "bad1.csv:5: completion before arrival") != NULL;
+			         strstr(json_string_value(json_array_get(w, i)), "bad1.csv:5:14: completion_s: completion before arrival") != NULL;
 		CHECK_INT(found, 1);
 		CHECK(!r.err || !strstr(r.err, "bad1.csv:5")); /* --quiet */
 		json_decref(j);
