@@ -135,6 +135,7 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 		}
 		got[i] = 1;
 		if (i == r->time_col) {
+			r->time_at = wc__csv_cell_column(&f[j], v);
 			if ((ok = read_time(r, &f[j], v, fl, line_no, &x)) == 1)
 				*t = x + r->opt->epoch_offset_s;
 		} else if (wc__parse_number(v, fl, &x) != 0) {
@@ -162,10 +163,11 @@ parse_line(eng_reader *r, wc__csv_field *f, int nf, size_t line_no,
 	return ok;
 }
 
-/* Append a parsed row as read; counters are checked once all are in
+/* Put a parsed row as read in the slot past the rows (row e->n), kept
+ * when `keep` (the rows one more); counters are checked once all are in
  * (settle_counters). */
 static int
-append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t line_no, wc_error *err)
+append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t line_no, int keep, wc_error *err)
 {
 	wc_engine_log *e = r->e;
 	int rc;
@@ -177,8 +179,66 @@ append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t lin
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		if (e->col[c])
 			e->col[c][e->n] = row[c];
-	e->n++;
+	if (keep) {
+		e->n++;
+		r->last_at = r->time_at;
+	}
 	return WC_OK;
+}
+
+/* The held row (in the slot past the rows) is the bad line: not after
+ * the last kept row, and the row after it did not show that one out of
+ * line (out_of_line). */
+static void
+held_row_bad(eng_reader *r)
+{
+	const wc_engine_log *e = r->e;
+	if (!r->held_row)
+		return;
+	r->held_row = 0;
+	wc__bad_cell(r->bad, r->held_row_line, r->held_row_at, "timestamp %.3f is not after the previous row's "
+	             "(%.3f, line %zu)", e->t[e->n], e->t[e->n - 1], r->line[e->n - 1]);
+}
+
+/* A row stamped out of line with the rows around it -- one clock glitch,
+ * an hour ahead or in milliseconds -- is the bad line, not every row
+ * after it (docs/formats/telemetry.md, "engine.csv"). A row at `t` not
+ * after the last kept row L but after the one before L is held; when the
+ * next row lies after the held one and not after L too, L is the odd one
+ * out: dropped as a bad line, the held row kept in its place. Else the
+ * held row is the bad line, as any row not after L is. A clock that
+ * steps forward keeps every row (each after the last); one that steps
+ * back past the row before L leaves the later rows bad, as before.
+ * 1 when the row at `t` is to be held. */
+static int
+out_of_line(eng_reader *r, double t)
+{
+	wc_engine_log *e = r->e;
+	size_t n = e->n;
+	if (r->held_row && t > e->t[n] && !(t > e->t[n - 1])) {
+		char unit[160];
+		const char *other = wc_prom_time_other_unit(e->t[n - 1], unit, sizeof unit) ? " (another unit than "
+		                                                                                "seconds?)" : "";
+		if (n > 1)
+			wc__bad_cell(r->bad, r->line[n - 1], r->last_at, "timestamp %.3f%s is out of line with the rows "
+			             "around it (%.3f on line %zu, %.3f on line %zu); row skipped", e->t[n - 1], other,
+			             e->t[n - 2], r->line[n - 2], e->t[n], r->line[n]);
+		else
+			wc__bad_cell(r->bad, r->line[n - 1], r->last_at, "timestamp %.3f%s is out of line with the rows "
+			             "after it (%.3f on line %zu); row skipped", e->t[n - 1], other, e->t[n], r->line[n]);
+		e->t[n - 1] = e->t[n];
+		r->line[n - 1] = r->line[n];
+		for (int c = 0; c < WC_ENG_COLUMNS; c++)
+			if (e->col[c])
+				e->col[c][n - 1] = e->col[c][n];
+		wc__engine_counters_move(&r->counters, n, n - 1);
+		r->last_at = r->held_row_at;
+		r->held_row = 0;
+	}
+	held_row_bad(r);
+	if (n == 0 || t > e->t[e->n - 1])
+		return 0;
+	return e->n == 1 || t > e->t[e->n - 2];
 }
 
 /* An unfinished last line (no newline: the log was cut while being
@@ -315,8 +375,10 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 	e->data_lines++;
 	if (unfinished && drop_unfinished(r, f, nf, line_no))
 		return WC_OK;
-	if (nf > 0 && is_header(f, nf))
+	if (nf > 0 && is_header(f, nf)) {
+		held_row_bad(r); /* its columns may change */
 		return repeated_header(r, f, nf, line_no, err);
+	}
 	if (nf != r->n_cols) {
 		if (nf == WC__CSV_BAD) {
 			wc__bad_line(r->bad, line_no, "%s", reason);
@@ -343,11 +405,18 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		return wc_error_set(err, WC_EPARSE, "%s", r->time_err);
 	if (!ok)
 		return WC_OK;
+	if (out_of_line(r, t)) {
+		r->held_row = 1;
+		r->held_row_line = line_no;
+		r->held_row_at = r->time_at;
+		return append_row(r, row, t, line_no, 0, err);
+	}
 	if (e->n > 0 && !(t > e->t[e->n - 1])) {
-		wc__bad_line(r->bad, line_no, "timestamp %.3f is not after the previous row's", t);
+		wc__bad_cell(r->bad, line_no, r->time_at, "timestamp %.3f is not after the previous row's (%.3f, "
+		             "line %zu)", t, e->t[e->n - 1], r->line[e->n - 1]);
 		return WC_OK;
 	}
-	return append_row(r, row, t, line_no, err);
+	return append_row(r, row, t, line_no, 1, err);
 }
 
 /* Fill missing values of a present column from the sample before (a
@@ -417,6 +486,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		if (r.ended)
 			break; /* a header leaving a series out: repeated_header */
 	}
+	held_row_bad(&r);
 	if (!r.matched && r.held > 0 && r.held == bad.bad) {
 		rc = wrong_header(&r, err);
 		goto done;

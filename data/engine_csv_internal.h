@@ -40,6 +40,13 @@ typedef struct {
 	size_t cap, max_rows;
 	size_t header_line;
 	int timed;             /* a time was read */
+	int time_at;           /* the line's time cell's column (parse_line) */
+	int last_at;           /* the last kept row's */
+	/* A row not after the last kept row but after the one before it,
+	 * held in the slot past the rows until the next row says which of
+	 * the two is out of line (data_line). */
+	int held_row, held_row_at;
+	size_t held_row_line;
 	char time_err[WC_ERROR_MSG_MAX];
 	/* Data lines whose field count differs from the header's, one count
 	 * for all, before any line had the header's: held back, since when

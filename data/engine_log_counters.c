@@ -70,6 +70,13 @@ wc__engine_counters_append(wc__engine_counters *set, size_t i)
 		set->s[k].v[i] = set->s[k].row;
 }
 
+void
+wc__engine_counters_move(wc__engine_counters *set, size_t from, size_t to)
+{
+	for (size_t k = 0; k < set->n; k++)
+		set->s[k].v[to] = set->s[k].v[from];
+}
+
 int
 wc__engine_counters_fell(const wc__engine_counters *set, size_t i)
 {

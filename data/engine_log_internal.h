@@ -44,6 +44,8 @@ int wc__engine_counters_grow(wc__engine_counters *set, size_t rows_cap);
 void wc__engine_counters_clear_row(wc__engine_counters *set);
 /** Store the line read as row i. */
 void wc__engine_counters_append(wc__engine_counters *set, size_t i);
+/** Row `from`'s values moved to row `to` (a row dropped before it). */
+void wc__engine_counters_move(wc__engine_counters *set, size_t from, size_t to);
 /** 1 when a counter of the line read falls below its value in row i. */
 int wc__engine_counters_fell(const wc__engine_counters *set, size_t i);
 void wc__engine_counters_free(wc__engine_counters *set);

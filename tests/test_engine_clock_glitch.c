@@ -1,0 +1,151 @@
+/*
+ * One engine.csv row stamped out of line with the rows around it -- an
+ * hour ahead, or in milliseconds -- is the one bad line, named
+ * file:line:column, and the rows after it are read (docs/formats/
+ * telemetry.md, "engine.csv"). Before, every later row was "not after
+ * the previous row's" (the outlier's), so a real 26-line PowerTrace-Sim
+ * log with one row an hour ahead had 21 bad lines and was refused,
+ * blaming line 7. A clock that steps forward keeps every row (a gap), and
+ * one that steps back leaves the later rows bad, as before.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+
+/* `rows` rows 0.25 s apart from 1784415085.5 with a running count and a
+ * token counter (10 per row); row `odd` (0-based; -1 none) stamped
+ * `odd_t` instead, and `step` s added from row `from` on (-1 none). */
+static char *
+engine_csv(const char *name, int rows, int odd, const char *odd_t, int from, double step)
+{
+	char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof text, "num_requests_running,timestamp,generation_tokens_total\n");
+	for (int i = 0; i < rows; i++) {
+		double t = 1784415085.5 + 0.25 * i + (from >= 0 && i >= from ? step : 0.0);
+		if (i == odd)
+			len += (size_t)snprintf(text + len, sizeof text - len, "1, %s,%d\n", odd_t, 10 * i);
+		else
+			len += (size_t)snprintf(text + len, sizeof text - len, "1, %.3f,%d\n", t, 10 * i);
+	}
+	return test_fixture(dir, name, text);
+}
+
+static wc_engine_log *
+read_log(const char *p, test_warnings *w, int want_rc)
+{
+	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
+	wc_engine_log *e = NULL;
+	wc_error err;
+	memset(w, 0, sizeof *w);
+	opt.warn = test_collect_warning;
+	opt.warn_payload = w;
+	opt.max_bad_fraction = 0.5;
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), want_rc);
+	return e;
+}
+
+/* The log's rows are every row but `skip` (0-based), in order, each
+ * with its own counter value. */
+static void
+check_rows(const wc_engine_log *e, int rows, int skip)
+{
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	CHECK_INT(e->n, (size_t)(rows - (skip >= 0)));
+	CHECK_INT(e->bad_lines, (size_t)(skip >= 0));
+	for (size_t k = 0, i = 0; k < e->n; k++, i++) {
+		i += (int)i == skip;
+		CHECK_NEAR(e->t[k], 1784415085.5 + 0.25 * (double)i, 1e-6);
+		CHECK_NEAR(e->col[WC_ENG_GENERATION_TOKENS][k], 10.0 * (double)i, 0);
+	}
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("engine_clock_glitch");
+	test_warnings w;
+	char want[1200];
+
+	/* an hour ahead on line 6 (row 4): that line is bad, at the time
+	 * cell past its blank (column 4); the 15 rows after it are read */
+	char *p = engine_csv("hour.csv", 20, 4, "1784418686.500", -1, 0);
+	wc_engine_log *e = read_log(p, &w, WC_OK);
+	check_rows(e, 20, 4);
+	snprintf(want, sizeof want, "%s:6:4: timestamp 1784418686.500 is out of line with the rows around it "
+	         "(1784415086.250 on line 5, 1784415086.750 on line 7); row skipped", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "not after") == NULL);
+	wc_engine_free(e);
+	free(p);
+
+	/* in milliseconds: the same, saying the unit */
+	p = engine_csv("ms.csv", 20, 4, "1784415086500.0", -1, 0);
+	e = read_log(p, &w, WC_OK);
+	check_rows(e, 20, 4);
+	snprintf(want, sizeof want, "%s:6:4: timestamp 1784415086500.000 (another unit than seconds?) is out of "
+	         "line with the rows around it", p);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* the first data row an hour ahead: it alone is bad */
+	p = engine_csv("first.csv", 20, 0, "1784418685.500", -1, 0);
+	e = read_log(p, &w, WC_OK);
+	check_rows(e, 20, 0);
+	snprintf(want, sizeof want, "%s:2:4: timestamp 1784418685.500 is out of line with the rows after it", p);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* a row an hour behind was, and is, the one bad line */
+	p = engine_csv("behind.csv", 20, 4, "1784411486.500", -1, 0);
+	e = read_log(p, &w, WC_OK);
+	check_rows(e, 20, 4);
+	snprintf(want, sizeof want, "%s:6:4: timestamp 1784411486.500 is not after the previous row's "
+	         "(1784415086.250, line 5)", p);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* a repeated row (not after the last, after the one before) while
+	 * the next row is after both: the repeat is the bad line */
+	p = engine_csv("repeat.csv", 20, 4, "1784415086.250", -1, 0);
+	e = read_log(p, &w, WC_OK);
+	check_rows(e, 20, 4);
+	snprintf(want, sizeof want, "%s:6:4: timestamp 1784415086.250 is not after the previous row's", p);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* a clock that steps an hour forward for good: every row read, the
+	 * hour a gap (as before) */
+	p = engine_csv("forward.csv", 40, -1, "", 10, 3600.0);
+	e = read_log(p, &w, WC_OK);
+	CHECK(e && e->n == 40 && e->bad_lines == 0);
+	if (e)
+		CHECK_NEAR(e->t[10] - e->t[9], 3600.25, 1e-6);
+	CHECK_CONTAINS(w.text, "no row for 3600.250 s before this line");
+	wc_engine_free(e);
+	free(p);
+
+	/* one that steps back an hour for good: the rows after it stay bad,
+	 * the first of them named at its cell (as before, with the column) */
+	p = engine_csv("back.csv", 40, -1, "", 10, -3600.0);
+	e = read_log(p, &w, WC_EPARSE);
+	snprintf(want, sizeof want, "%s:12:4: timestamp 1784411488.000 is not after the previous row's", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "out of line") == NULL);
+	wc_engine_free(e);
+	free(p);
+
+	free(dir);
+	return check_report("test_engine_clock_glitch");
+}
