@@ -31,8 +31,10 @@
  *   order changed within a sweep (per-GPU loggers merged by time): it joins
  *   the sample, and the change is said once.
  * - a row earlier than a row of the open sample by more than a sweep
- *   spreads is no row of that sweep (per-GPU logs joined one after
- *   another): the log is refused, naming the line (nvsmi_sweep_time.c).
+ *   spreads is no row of that sweep: by more than a second (or past a
+ *   header repeated), per-GPU logs joined one after another, the log is
+ *   refused naming the line; by less, a clock stepped back, a bad line
+ *   (nvsmi_sweep_time.c).
  *
  * Once the first sample is delivered, a log whose indices repeat under
  * other uuids (nodes merged by time) is read node by node (nvsmi_nodes.c).
@@ -515,11 +517,17 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 		}
 		bit = (uint64_t)1 << slot;
 	}
-	if (rd->open && row->ok && rd->t_max - row->t > WC_NVSMI_SWEEP_TOL_S)
-		return wc__nv_time_backward(rd, row, slot, line_no);
+	int ok = row->ok;
+	if (rd->open && ok && rd->t_max - row->t > WC_NVSMI_SWEEP_TOL_S) {
+		int rc = wc__nv_time_backward(rd, row, slot, line_no);
+		if (rc != NV_ROW_BAD)
+			return rc;
+		ok = 0; /* a clock stepped back: a bad line of the sweep */
+		rd->last_bad_line = line_no;
+	}
 	if (!rd->open)
 		open_sample(rd, row->t, line_no);
-	if (row->ok) {
+	if (ok) {
 		wc__nv_put_value(rd, slot, row->t, row->watts);
 	} else {
 		rd->times[slot] = NAN;

@@ -51,9 +51,15 @@ dst_hour(const nv_reader *rd, double back)
  * taken in, the sweep paired GPU 0's last row with GPU 1's first, 67 s
  * earlier, and the log was read as that one sample (0 J), the rest
  * dropped. Refused, naming the line and the remedy
- * (docs/formats/telemetry.md, "Samples"). A local clock's daylight-saving
- * hour within a sweep is no such thing: the sample is taken as before,
- * and wc__nv_deliver takes the hour out. */
+ * (docs/formats/telemetry.md, "Samples"), by the rule of every log
+ * (wc__nv_runs_back): more than a second back (WC_NVSMI_JOIN_BACK_S), or
+ * past a header repeated. Less, without a header between, is a clock
+ * stepped back (NTP steps under a second) between two rows of a sweep:
+ * a bad line that drops its sample (NV_ROW_BAD), as the same step between
+ * two sweeps is; it refused the real TP 2 run stepped 0.2 s back as
+ * "per-GPU logs joined". A local clock's daylight-saving hour within a
+ * sweep is no such thing: the sample is taken as before, and
+ * wc__nv_deliver takes the hour out. */
 int
 wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 {
@@ -70,6 +76,12 @@ wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 	char label[64], other[64];
 	wc__nv_gpu_label(rd, slot, label, sizeof label);
 	wc__nv_gpu_label(rd, latest, other, sizeof other);
+	if (!wc__nv_runs_back(rd, row)) {
+		wc__bad_cell(&rd->bad, line_no, rd->col_time + 1, "%s's row is %.3f s before %s's of the sweep from "
+		             "line %zu: the clock stepped back (under %.0f s: no second log); sample dropped",
+		             label, back, other, rd->first_line, WC_NVSMI_JOIN_BACK_S);
+		return NV_ROW_BAD;
+	}
 	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %s's row is %.3f s before %s's of the "
 	                         "sweep from line %zu: time runs backward (per-GPU logs joined one after another?); "
 	                         "merge them by time", line_no, rd->col_time + 1, label, back, other, rd->first_line);
