@@ -158,34 +158,42 @@ wc__nv_choose_power(nv_reader *rd, char **start, size_t *flen, size_t line_no)
 	return 0;
 }
 
-void
+int
 wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap)
 {
 	size_t b = wc_text_bom_len(line, len), p = b;
 	while (p < len && (line[p] == ' ' || line[p] == '\t'))
 		p++;
 	const char *quote = memchr(line, '"', len), *comma = memchr(line, ',', len);
+	const char *sep = comma ? NULL : memchr(line, ';', len) ? memchr(line, ';', len) : memchr(line, '\t', len);
 	size_t ctrl = b;
 	while (ctrl < len && ((unsigned char)line[ctrl] >= 0x20 || line[ctrl] == '\t' || line[ctrl] == '\r'))
 		ctrl++;
-	if (len >= 2 && (unsigned char)line[0] == 0x1F && (unsigned char)line[1] == 0x8B)
+	if (len >= 2 && (unsigned char)line[0] == 0x1F && (unsigned char)line[1] == 0x8B) {
 		snprintf(why, cap, "a gzip-compressed file, not a text log: decompress it first (gunzip)");
-	else if (ctrl < len)
+		return 1;
+	}
+	if (ctrl < len) {
 		snprintf(why, cap, "control byte 0x%02X at column %zu: not a text log", (unsigned char)line[ctrl],
 		         ctrl + 1);
-	else if (p < len && line[p] >= '0' && line[p] <= '9' && !comma)
+		return (int)ctrl + 1;
+	}
+	if (p < len && line[p] >= '0' && line[p] <= '9' && !comma)
 		snprintf(why, cap, "no header line and no commas (nvidia-smi dmon output?): record with "
 		         "--query-gpu=timestamp,index,power.draw --format=csv");
 	else if (p < len && line[p] >= '0' && line[p] <= '9')
 		snprintf(why, cap, "no header line (log with --format=csv, without noheader)");
-	else if (quote)
+	else if (quote) {
 		snprintf(why, cap, "quoted field at column %zu: power logs are read unquoted, as nvidia-smi "
 		         "writes them (remove the quotes)", (size_t)(quote - line) + 1);
-	else if (!comma && (memchr(line, ';', len) || memchr(line, '\t', len)))
+		return (int)(quote - line) + 1;
+	} else if (sep) {
 		snprintf(why, cap, "fields separated by '%s', not by commas as nvidia-smi writes them",
-		         memchr(line, ';', len) ? ";" : "\\t");
-	else
+		         *sep == ';' ? ";" : "\\t");
+		return (int)(sep - line) + 1;
+	} else
 		snprintf(why, cap, "no '%s' column in the header", missing);
+	return (int)b + 1; /* the line is no header from its start (past a byte order mark) */
 }
 
 /* The columns a header line names (docs/formats/telemetry.md, "Header"):
@@ -235,8 +243,8 @@ read_columns(nv_reader *rd, char *line, size_t len, size_t line_no, int second, 
 		any_power |= c->power_col[r] >= 0;
 	if ((!any_power && !second) || c->col_time < 0) {
 		char why[160];
-		wc__nv_not_a_header(line, len, !any_power ? "power.draw" : "timestamp", why, sizeof why);
-		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: %s", line_no, why);
+		int col = wc__nv_not_a_header(line, len, !any_power ? "power.draw" : "timestamp", why, sizeof why);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%d: %s", line_no, col, why);
 	}
 	return WC_OK;
 }

@@ -300,8 +300,9 @@ int wc__nv_is_header(const char *line, size_t len);
  *  columns are re-mapped (warned); lacking what was read, refused. */
 int wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no);
 /** Why `line` is not a header naming column `missing` (compressed, binary,
- *  quoted, another separator, no header), into `why`. */
-void wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap);
+ *  quoted, another separator, no header), into `why`; the column (1-based)
+ *  the message is of. */
+int wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap);
 /** A power reading of the column read, in W; -1 = bad line (reported), or
  *  a WC_* error for a unit that is not a power unit. */
 int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out);

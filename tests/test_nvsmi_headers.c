@@ -8,7 +8,8 @@
  * the power column read, or telling GPUs apart otherwise, the file is
  * refused naming the line. A file that is no comma-separated text log --
  * quoted, ';'-separated, nvidia-smi dmon output, gzip-compressed -- is
- * refused naming that, not a missing 'power.draw' column.
+ * refused naming that, not a missing 'power.draw' column, at
+ * file:line:column.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -122,14 +123,19 @@ main(void)
 		const char *name, *text, *want;
 	} wrong[] = {
 		{ "quoted.csv", "\"timestamp\",\"power.draw [W]\"\n\"2026/07/18 15:57:25.621\",\"82.37\"\n",
-		  "quoted.csv:1: quoted field at column 1: power logs are read unquoted" },
+		  "quoted.csv:1:1: quoted field at column 1: power logs are read unquoted" },
 		{ "cells.csv", "timestamp,power.draw [W]\n\"2026/07/18 15:57:25.621\",\"82.37\"\n",
 		  "cells.csv:2:1: quoted field '\"2026/07/18 15:57:25.621\"'" },
 		{ "semi.csv", "timestamp;power.draw [W]\n2026/07/18 15:57:25.621;82.37\n",
-		  "semi.csv:1: fields separated by ';', not by commas" },
+		  "semi.csv:1:10: fields separated by ';', not by commas" },
 		{ "dmon.csv", "# gpu    pwr  gtemp\n# Idx      W      C\n    0     82     33\n",
-		  "dmon.csv:3: no header line and no commas (nvidia-smi dmon output?)" },
-		{ "gz.csv", "\x1f\x8b\x08\x08zz\n", "gz.csv:1: a gzip-compressed file, not a text log" },
+		  "dmon.csv:3:1: no header line and no commas (nvidia-smi dmon output?)" },
+		{ "gz.csv", "\x1f\x8b\x08\x08zz\n", "gz.csv:1:1: a gzip-compressed file, not a text log" },
+		/* a log written with noheader: file:line:column, as every other
+		 * message of the reader (it said "noheader.csv:1: no header") */
+		{ "noheader.csv", "2026/07/18 15:57:25.621,0,82.37\n2026/07/18 15:57:25.871,0,82.40\n",
+		  "noheader.csv:1:1: no header line (log with --format=csv, without noheader)" },
+		{ "nopower.csv", "timestamp,index,clocks.sm [MHz]\n", "nopower.csv:1:1: no 'power.draw' column in the header" },
 	};
 	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
 		CHECK_INT(read_log(dir, wrong[i].name, wrong[i].text, &s, &info, &w, &err), WC_EPARSE);

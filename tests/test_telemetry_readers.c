@@ -281,7 +281,7 @@ test_nvsmi_bad_lines(void)
 	free(p);
 	p = fixture("nopower.csv", "timestamp,index,clocks.sm [MHz]\n");
 	CHECK_INT(wc_nvsmi_read(p, &opt, keep, &s, &info, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, ":1: no 'power.draw' column");
+	CHECK_CONTAINS(err.msg, ":1:1: no 'power.draw' column");
 	free(p);
 
 	/* The in-memory trace sums GPUs per sample. */
