@@ -287,6 +287,53 @@ wc__nv_is_header(const char *line, size_t len)
 	return 0;
 }
 
+/* Whether the fields of line[p, len) after its first are column names:
+ * a letter first and no '-' (nvidia-smi's names have none; a uuid, GPU-...,
+ * has). */
+static int
+names_after(const char *line, size_t p, size_t len)
+{
+	const char *c = memchr(line + p, ',', len - p);
+	while (c) {
+		size_t at = (size_t)(c - line) + 1, fl;
+		const char *next = memchr(line + at, ',', len - at);
+		fl = next ? (size_t)(next - (line + at)) : len - at;
+		char *f = wc__trim((char *)line + at, &fl);
+		if (fl == 0 || !((f[0] >= 'a' && f[0] <= 'z') || (f[0] >= 'A' && f[0] <= 'Z')) || memchr(f, '-', fl))
+			return 0;
+		c = next;
+	}
+	return 1;
+}
+
+size_t
+wc__nv_glued_header(const char *line, size_t len)
+{
+	static const char *const keys[] = { "timestamp", "index", "uuid" };
+	size_t best = 0, t = 1;
+	/* a header names the timestamp (wc__nv_is_header): none, no header */
+	while (t + 9 <= len && !((line[t] | 0x20) == 't' && strncasecmp(line + t, "timestamp", 9) == 0))
+		t++;
+	if (t + 9 > len)
+		return 0;
+	for (int k = 0; k < 3 + NV_POWER_COLUMNS; k++) {
+		const char *key = k < 3 ? keys[k] : wc__nv_power_names[k - 3];
+		size_t kl = strlen(key);
+		for (size_t p = 1; p + kl <= len && (best == 0 || p < best); p++) {
+			if (strncasecmp(line + p, key, kl) != 0)
+				continue;
+			const char *comma = memchr(line + p, ',', len - p);
+			size_t fl = comma ? (size_t)(comma - (line + p)) : len - p;
+			char name[64], unit[16];
+			int had_unit = 0;
+			column_name((char *)line + p, fl, name, sizeof name, &had_unit, unit, sizeof unit);
+			if (strcasecmp(name, key) == 0 && wc__nv_is_header(line + p, len - p) && names_after(line, p, len))
+				best = p;
+		}
+	}
+	return best;
+}
+
 /* The columns a header tells GPUs apart by, in words. */
 static const char *
 gpu_keys(int col_index, int col_uuid)

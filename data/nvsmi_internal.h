@@ -282,6 +282,9 @@ typedef struct {
 	double t_seen;
 	size_t t_seen_line;
 	size_t reheader_line;
+	/* the offset of a header glued after a row cut short on the line
+	 * just read (parse_row), 0 none */
+	size_t glued_at;
 	/* a merged multi-node log, read node by node once the first sample
 	 * is delivered (nvsmi_nodes.c) */
 	nv_nodes nodes;
@@ -296,6 +299,12 @@ int wc__nv_parse_header(nv_reader *rd, char *line, size_t len, size_t line_no);
 /** Whether a line after the header is another header (a field named
  *  `timestamp`; data lines begin with a time or a GPU key). */
 int wc__nv_is_header(const char *line, size_t len);
+/** Where a header begins inside a data line, after a row cut short (the
+ *  logger killed mid-line, restarted appending): the offset (> 0) of the
+ *  first of its names the reader knows (timestamp, index, uuid, a power
+ *  column) from which on the line is a header whose other fields are
+ *  names; 0 when none does. */
+size_t wc__nv_glued_header(const char *line, size_t len);
 /** Such a line: same columns read, nothing happens; other places, the
  *  columns are re-mapped (warned); lacking what was read, refused. */
 int wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no);
