@@ -252,6 +252,41 @@ every_tenth_step(void)
 	free(run);
 }
 
+/* logging_steps 10 and a 30-s evaluation after every 25th step: eval rows
+ * at 25, 50, 75 ... among step rows every 10. The row from step 20 to the
+ * evaluation at 25 holds steps 21-25, then the evaluation; taken whole as
+ * the evaluation, four such rows left 40 s of the 400 s of steps out
+ * (-10 % energy per step, unsaid). Those steps are timed at the median
+ * step (docs/finetune.md, "Counting steps"); the evaluations at 50, 100
+ * and 150 end on a logged step and end none. */
+static void
+evals_between_logged_steps(void)
+{
+	schedule s = { .eval_every = 25 };
+	int first = 1, last = 200;
+	double steps;
+	char warn[2048];
+	make_schedule(&s, 1, &first, &last);
+	char *run = run_folder("evals_between", &s), *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	fprintf(f, "step,epoch_s,event\n0,%.3f,start\n", t_start + s.seg_start[0]);
+	for (int i = 0; i < s.n; i++) {
+		if (s.step[i] % 10 == 0)
+			fprintf(f, "%d,%.3f,step\n", s.step[i], t_start + s.end[i]);
+		if (s.step[i] % 25 == 0 && s.step[i] < last)
+			fprintf(f, "%d,%.3f,eval\n", s.step[i], t_start + s.end[i] + EVAL_S);
+	}
+	fclose(f);
+	double e = ingest(run, &steps, warn, sizeof warn);
+	CHECK(fabs(e / TRUTH - 1) <= 0.01);
+	CHECK_NEAR(steps, 200, 0);
+	CHECK(strcmp(logged, "7") == 0);
+	CHECK_CONTAINS(warn, "steps.csv:5: 4 save or eval rows end steps after the step row before them (rows every k "
+	                     "steps); those steps are timed at the median step, 2.00 s, the rest of each row is its pause");
+	free(path);
+	free(run);
+}
+
 /* A crash after step 137, a resume from checkpoint-100: steps 101-137
  * run twice, and cost energy twice. The restart is left out of the steps
  * but is no save or evaluation: logged_pauses was 1 (docs/formats/finetune-runs.md). */
@@ -463,6 +498,7 @@ main(void)
 	per_rank_rows();
 	per_rank_pauses();
 	every_tenth_step();
+	evals_between_logged_steps();
 	resumed_run();
 	flags_and_stated_count();
 	unlogged_evaluations();

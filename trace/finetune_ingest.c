@@ -404,7 +404,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	resumed = wc_alloc_zeroed(c.log.n + 1, 1);
 	restarts = wc_alloc_zeroed(c.log.n + 1, 1);
 	saved = wc_alloc_zeroed((size_t)c.state.n_evals + 1, 1);
-	if (!(buf = wc_alloc_array(4 * c.log.n + 1, sizeof *buf)) || !lines || !resumed || !restarts || !saved) {
+	if (!(buf = wc_alloc_array(6 * c.log.n + 1, sizeof *buf)) || !lines || !resumed || !restarts || !saved) {
 		rc = wc_error_set_path(err, WC_ENOMEM, run_dir, ": out of memory");
 		goto done;
 	}

@@ -31,7 +31,57 @@ logged_pause(const wc_step_log *l, size_t i, double *buf, unsigned char *restart
 	buf[2 * l->n + (*np)++] = l->t[i];
 }
 
-/* The step log as the analysis wants it; arrays into `buf` (4 n doubles).
+/* The steps save and eval rows end before their pauses (below) timed at
+ * the log's median step, from the pause's start; the rest of the row is
+ * the pause (all of it the steps' when shorter). `buf` as the walk lays
+ * it out for `n` rows; its fifth n holds, per pause, its step entry plus
+ * one (0 none), its sixth is scratch. Without a median step (no step row
+ * timed: a log of start and eval rows alone) nothing times them: the rows
+ * stay pauses and their steps go to the next step row of the segment, as
+ * before such rows ended steps. */
+static void
+time_leads(wc_ft_steps_info *in, size_t n, double *buf, int *lines, unsigned char *resumed, ft_log_notes *notes)
+{
+	double *pause_from = buf + n, *count = buf + 3 * n, *lead = buf + 4 * n, *is_lead = buf + 5 * n;
+	double md = wc__ft_median_step(in, is_lead);
+	notes->lead_step_s = md;
+	if (isfinite(md)) {
+		for (size_t j = 0; j < in->n_logged; j++) {
+			if (lead[j] < 1)
+				continue;
+			size_t e = (size_t)lead[j] - 1;
+			buf[e] = pause_from[j] = fmin(pause_from[j] + md * count[e], in->pause_to[j]);
+		}
+		return;
+	}
+	for (size_t e = 0; e < in->n_step_end; e++)
+		is_lead[e] = 0;
+	for (size_t j = 0; j < in->n_logged; j++)
+		if (lead[j] >= 1)
+			is_lead[(size_t)lead[j] - 1] = 1;
+	size_t m = 0;
+	double carry = 0;
+	unsigned char seg = 0;
+	for (size_t e = 0; e < in->n_step_end; e++) {
+		if (resumed[e])
+			carry = 0;
+		seg |= resumed[e];
+		if (is_lead[e]) {
+			carry += count[e];
+			continue;
+		}
+		buf[m] = buf[e];
+		count[m] = count[e] + carry;
+		lines[m] = lines[e];
+		resumed[m++] = seg;
+		carry = 0;
+		seg = 0;
+	}
+	in->n_step_end = m;
+	notes->leads = 0;
+}
+
+/* The step log as the analysis wants it; arrays into `buf` (6 n doubles).
  * Steps are counted from the step numbers, not the rows: a row repeating
  * the step number of the step row before it (every rank writing its row)
  * is the same step, its first row's time kept; a row ending step k after
@@ -40,7 +90,12 @@ logged_pause(const wc_step_log *l, size_t i, double *buf, unsigned char *restart
  * re-run steps count (they were executed and cost energy); the time from
  * the row before it to the segment's start -- its start row, else its
  * first row, whose own steps are then not timed nor counted -- is not
- * step time, as any start row after the first. */
+ * step time, as any start row after the first. A save or eval row
+ * numbered past the step row before it ends those steps, then its pause
+ * (rows every logging_steps, evaluations between: the row from step 20 to
+ * the evaluation at 25 holds steps 21-25, then the evaluation; taken whole
+ * as the evaluation, 120 s of 400 3-s steps were left out, -10 % energy
+ * per step; docs/finetune.md, "Counting steps"). */
 void
 wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
                 unsigned char *restarts, ft_log_notes *notes)
@@ -51,8 +106,10 @@ wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *li
 	double prev_t = 0;                             /* the time of its first row */
 	unsigned kinds = 0;  /* start, save and eval rows kept since the last step row, by kind */
 	int kinds_num = 0;   /* ... and their step number */
-	double *count = buf + 3 * l->n;
+	double *count = buf + 3 * l->n, *lead = buf + 4 * l->n;
 	memset(notes, 0, sizeof *notes);
+	for (size_t j = 0; j < l->n; j++)
+		lead[j] = 0; /* restarts too are pauses */
 	for (size_t i = 0; i < l->n; i++) {
 		int num = l->step[i], ev = l->event[i];
 		if (i > 0 && num < l->step[i - 1]) {
@@ -122,6 +179,21 @@ wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *li
 			prev_is_step = 0;
 			prev = num;
 		} else if (i > 0) {
+			/* its steps first, ending where the row before does until
+			 * timed (time_leads) */
+			if (have_prev && num > prev) {
+				if (notes->leads++ == 0)
+					notes->lead_line = l->line[i];
+				buf[ns] = l->t[i - 1];
+				lines[ns] = l->line[i];
+				resumed[ns] = (unsigned char)segment;
+				segment = 0;
+				count[ns++] = num - prev;
+				lead[np] = (double)ns;
+				prev_is_step = 1;
+				prev = num;
+				prev_t = l->t[i];
+			}
 			logged_pause(l, i, buf, restarts, &np, 0);
 		}
 	}
@@ -134,6 +206,8 @@ wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *li
 	in->pause_to = buf + 2 * l->n;
 	in->n_logged = np;
 	in->pause_restart = restarts;
+	if (notes->leads)
+		time_leads(in, l->n, buf, lines, resumed, notes);
 }
 
 /* One line each for rows that are not one step each: the count is right,
@@ -159,6 +233,10 @@ wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res)
 	if (n->gaps)
 		WC_WARN(res, "%s:%d: steps are logged with gaps (up to %d steps, %zu rows); a row ending step k after "
 		        "step j counts k - j steps", f, n->gap_line, n->gap_max, n->gaps);
+	if (n->leads)
+		WC_WARN(res, "%s:%d: %zu save or eval rows end steps after the step row before them (rows every k "
+		        "steps); those steps are timed at the median step, %.2f s, the rest of each row is its pause", f,
+		        n->lead_line, n->leads, n->lead_step_s);
 	if (n->resumes)
 		WC_WARN(res, "%s:%d: the step number goes back from %d to %d: a resumed run (%zu time%s); the re-run "
 		        "steps are counted, the restart is not step time", f, n->resume_line, n->resume_from,

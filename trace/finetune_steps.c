@@ -64,9 +64,11 @@ step_start(const wc_ft_steps_info *in, size_t i, double median)
  * gaps between step rows would hold the logged pauses: with a save after
  * every step their median is a save, and both the warm-up rule and the
  * shortest pause (half the median) went wrong (docs/finetune.md,
- * "Measuring energy per step"). NaN with no duration. */
-static double
-median_step(const wc_ft_steps_info *in, double *scratch)
+ * "Measuring energy per step"). NaN with no duration. A row whose end
+ * is its start (a save or eval row's steps before they are timed,
+ * finetune_log.c) has none. */
+double
+wc__ft_median_step(const wc_ft_steps_info *in, double *scratch)
 {
 	size_t n = in->n_step_end, m = 0, i0 = isfinite(in->start) ? 0 : 1;
 	for (size_t i = i0; i < n; i++) {
@@ -124,7 +126,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 {
 	size_t n = in->n_step_end, first = n, last = 0;
 	double kept = 0, all = 0, gapped = 0, gapped_s = 0, *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
-	*median = d ? median_step(in, d) : NAN;
+	*median = d ? wc__ft_median_step(in, d) : NAN;
 	for (size_t i = 0; d && i < n; i++) {
 		double s = step_start(in, i, isfinite(*median) ? *median : 0.0);
 		d[i] = in->step_end[i] - s;

@@ -277,10 +277,19 @@ typedef struct {
 	int pause_repeat_line;        /* the first such */
 	size_t resumes;               /* step numbers going back */
 	int resume_line, resume_from, resume_to; /* the first such */
+	size_t leads;                 /* save or eval rows ending steps after the step row before */
+	int lead_line;                /* the first such */
+	double lead_step_s;           /* the median step their steps are timed at; NaN none */
 } ft_log_notes;
 
+/** Median duration of one optimizer step of the step log's rows, each
+ *  from its start (the row before it, or a logged pause's end) over the
+ *  steps it ends; `scratch` n_step_end long; NaN with none
+ *  (finetune_steps.c). */
+double wc__ft_median_step(const wc_ft_steps_info *in, double *scratch);
+
 /** The step log `l`'s steps and stated pauses into `in` (arrays into
- *  `buf`, 4 n doubles, and `lines`, `resumed`, `restarts`, n each), how
+ *  `buf`, 6 n doubles, and `lines`, `resumed`, `restarts`, n each), how
  *  its rows became them into `notes` (finetune_log.c). */
 void wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
                      unsigned char *restarts, ft_log_notes *notes);
