@@ -84,6 +84,14 @@ extern "C" {
  *  or save without its row): all but a median step of it is left out (a
  *  choice of wattcast, docs/finetune.md). */
 #define WC_FT_LONG_STEP_FACTOR 4.0
+/** A trainer state's eval_runtime leaves out an evaluation's setup (the
+ *  eval dataloader, the model's switch to eval mode), so the trace's pause
+ *  runs a few s longer, or shorter where the power falls late: near-idle
+ *  pauses off their evaluations' eval_runtime by about the same, at most
+ *  this share of the shortest pause (or WC_FT_PAUSE_MIN_S), are those
+ *  evaluations alone (a choice of wattcast, docs/finetune.md "Evaluations
+ *  a trainer state lists"). */
+#define WC_FT_EVAL_SETUP_SHARE 0.3
 /** A stated step count whose steps would be shorter than this, s, is
  *  refused: no optimizer step of a model wattcast fits runs so fast (a
  *  choice of wattcast, docs/finetune.md "A stated count against the
