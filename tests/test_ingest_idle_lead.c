@@ -12,7 +12,8 @@
  * cut its label at 24 bytes and ran past 255, a folder ending in '/' was
  * quoted ".../", a replica was not named, and with --segment it told a
  * row mean no row has. A log without a live prompt counter (TGI's, SGLang's)
- * said nothing of an idle start its gauges show. Each said so here.
+ * said nothing of an idle start its gauges show, and a level with no work
+ * in it at all went unsaid. Each said so here.
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
@@ -171,6 +172,27 @@ main(void)
 	first = strstr(w.text, "idle its first 4.0 s");
 	CHECK(first && !strstr(first + 1, "idle its first 4.0 s"));
 	CHECK(strstr(w.text, "row mean") == NULL);
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* A level with no work in it at all (a warm-up ending before the
+	 * first request): its row is the idle power, and it went unsaid where
+	 * a level 98 % idle was warned */
+	d = write_run(root, "warm", "1700000000.0");
+	char *mf = path_join(d, "manifest.json");
+	CHECK_INT(write_text(mf, "{\"run_id\": \"warm\", \"hardware\": \"A100\", \"model\": \"Qwen/Qwen3-8B\", "
+	                         "\"tp\": 1, \"clock\": {\"power_timestamp_basis\": \"unix_epoch\", "
+	                         "\"engine_timestamp_basis\": \"unix_epoch\"}, \"probe\": {\"levels\": ["
+	                         "{\"label\": \"warm\", \"t_start_epoch\": 1700000000.0, \"t_end_epoch\": 1700000003.5, "
+	                         "\"params\": {\"request_rate\": 2.0, \"burstiness\": 1.0}}, "
+	                         "{\"label\": \"rate\", \"t_start_epoch\": 1700000003.5, \"t_end_epoch\": 1700000019.0, "
+	                         "\"params\": {\"request_rate\": 2.0, \"burstiness\": 1.0}}]}}"),
+	          0);
+	free(mf);
+	CHECK_INT(test_ingest_a100(d, 0, &res, &w), WC_OK);
+	CHECK_CONTAINS(w.text, ": level 0 ('warm'): idle throughout (no prompt tokens in it), 100 % of 3.5 s: row mean "
+	                       "60.0 W, none of the level's load\n");
+	CHECK(strstr(w.text, "level 1 ('rate'): idle") == NULL); /* 0.5 s of 15.5: under 5 % */
 	wc_ingest_result_clear(&res);
 	free(d);
 

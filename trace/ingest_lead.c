@@ -35,10 +35,11 @@ static double
 idle_end(const wc_engine_log *e, const double *v, double a, double b, int tail)
 {
 	const double *run = wc_engine_live(e, WC_ENG_RUNNING), *wait = wc_engine_live(e, WC_ENG_WAITING);
-	size_t first = e->n, last = e->n;
+	size_t first = e->n, last = e->n, inside = 0;
 	if (!v && !run)
 		return NAN;
 	for (size_t k = v ? 1 : 0; k < e->n; k++) {
+		inside += e->t[k] >= a && e->t[k] <= b;
 		const int busy = v ? e->t[k] > a && e->t[k - 1] < b && v[k] > v[k - 1]
 		                   : e->t[k] >= a && e->t[k] <= b && (run[k] > 0 || (wait && wait[k] > 0));
 		if (!busy)
@@ -47,8 +48,8 @@ idle_end(const wc_engine_log *e, const double *v, double a, double b, int tail)
 			first = k;
 		last = k;
 	}
-	if (first == e->n)
-		return NAN;
+	if (first == e->n) /* a window the log samples with no work in it: idle whole */
+		return inside > 1 ? INFINITY : NAN;
 	if (!tail)
 		return first > 0 ? fmax(0.0, e->t[first - 1] - a) : 0.0;
 	const size_t after = v ? last : last + 1;
@@ -66,16 +67,23 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	const double *gen = wc_engine_live(e, WC_ENG_GENERATION_TOKENS);
 	const double a = rc->windows[w].a, b = rc->windows[w].b, len = b - a;
 	double lead = idle_end(e, prompt, a, b, 0), tail = idle_end(e, gen, a, b, 1);
+	/* no work anywhere in it: the row is the idle power, its level's load
+	 * nowhere (a warm-up level ending before the first request) */
+	const int whole = isinf(lead) && isinf(tail);
 	lead = lead > WC__IDLE_END_SHARE * len ? lead : 0.0;
 	tail = tail > WC__IDLE_END_SHARE * len ? tail : 0.0;
-	if (!(lead > 0 || tail > 0) || !(len > lead + tail))
+	if (whole)
+		lead = len, tail = 0.0;
+	else if (!(lead > 0 || tail > 0) || !(len > lead + tail))
 		return;
 	const double share = 100.0 * (lead + tail) / len;
 	/* what each end was judged by */
 	const char *before = prompt ? "no prompt tokens yet" : "no request running yet";
 	const char *after = gen ? "no output tokens" : "engine idle";
 	char span[96], whose[WC__REPLICA_WHOSE], effect[96] = "";
-	if (lead > 0 && tail > 0)
+	if (whole)
+		snprintf(span, sizeof span, "throughout (%s in it)", prompt ? "no prompt tokens" : "no request running");
+	else if (lead > 0 && tail > 0)
 		snprintf(span, sizeof span, "its first %.1f s (%s) and last %.1f s (%s)", lead, before, tail, after);
 	else if (lead > 0)
 		snprintf(span, sizeof span, "its first %.1f s (%s)", lead, before);
@@ -85,7 +93,9 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	/* A row of the whole window: what the idle does to it; segments are
 	 * rows of their own, the idle ones excluded, so the span alone. No
 	 * throughput effect of a row without throughput. */
-	if (row) {
+	if (row && whole)
+		snprintf(effect, sizeof effect, ": row mean %.1f W, none of the level's load", wc__ingest_mean_power(rc, a, b));
+	else if (row) {
 		const double row_w = wc__ingest_mean_power(rc, a, b), load_w = wc__ingest_mean_power(rc, a + lead, b - tail);
 		int k = snprintf(effect, sizeof effect, ": row mean %.1f W, %.1f W without", row_w, load_w);
 		if (!isnan(row->run.throughput_tok_s) && k > 0)
