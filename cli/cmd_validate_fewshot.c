@@ -414,9 +414,10 @@ cli_validate_fewshot(int argc, char **argv)
 		/* No group keeps a run past the largest k: that, not the base,
 		 * is why nothing was predicted (k 200 on ML.ENERGY's models). */
 		if (r.groups == 0 && r.groups_too_small > 0)
-			snprintf(why, sizeof why, "each of the %d %ss has at most %d runs, none left to predict after "
-			         "the largest k: give smaller --k", r.groups_too_small,
-			         a.fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", a.fo.k[a.fo.n_k - 1]);
+			snprintf(why, sizeof why, "each of the %d groups (%s and level) has at most %d runs, none left "
+			         "to predict after the largest k, %d: give --k below %d", r.groups_too_small,
+			         a.fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", r.largest_too_small,
+			         a.fo.k[a.fo.n_k - 1], r.largest_too_small);
 		char counts[160]; /* the table says it, and the warning with the counts */
 		const int uneven = uneven_n(&r, NULL, 0, counts, sizeof counts);
 		if (a.json)

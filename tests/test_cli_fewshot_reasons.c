@@ -69,8 +69,18 @@ main(void)
 	CHECK_INT(run_wattcast(big, NULL, &r), 0);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, "no run calibrated at any k >= 1: each of the ");
-	CHECK_CONTAINS(r.err, " platforms has at most 1000 runs, none left to predict after the largest k: give "
-	                      "smaller --k");
+	CHECK_CONTAINS(r.err, " groups (platform and level) has at most ");
+	CHECK_CONTAINS(r.err, " runs, none left to predict after the largest k, 1000: give --k below ");
+	/* the bound it names is the largest group's runs: one k below it predicts */
+	const char *below = r.err ? strstr(r.err, "give --k below ") : NULL;
+	int most = below ? atoi(below + strlen("give --k below ")) : 0;
+	CHECK(most > 1 && most < 1000);
+	run_result_free(&r);
+	char k_ok[32];
+	snprintf(k_ok, sizeof k_ok, "1,%d", most - 1);
+	big[7] = k_ok;
+	CHECK_INT(run_wattcast(big, NULL, &r), 0);
+	CHECK(r.err && !strstr(r.err, "none left to predict"));
 	run_result_free(&r);
 
 	/* A100 runs carry their idle, H100 runs do not: 750 W is used for

@@ -191,6 +191,8 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 			s->cand[c++] = (struct fs_cand){ distance(base, &s->t->runs[i]), i, s->t->runs[i].run_id };
 	if (c <= (size_t)kmax) {
 		s->out->groups_too_small++;
+		if ((int)c > s->out->largest_too_small)
+			s->out->largest_too_small = (int)c;
 		return WC_OK;
 	}
 	s->out->groups++;

@@ -65,6 +65,7 @@ typedef struct {
 	int n_skips;
 	int groups;                 /* models (or platforms) scored */
 	int groups_too_small;       /* with no run left after the largest k */
+	int largest_too_small;      /* runs of the largest of those */
 } wc_fewshot_report;
 
 /** Run the protocol on every run of `t` not excluded. `per_run` (may be
