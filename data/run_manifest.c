@@ -350,7 +350,7 @@ own_levels(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 	if (!v || json_is_null(v))
 		return WC_OK;
 	if (version < 2)
-		return wc__json_fail(ld, "/levels", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA_V3);
+		return wc__json_fail(ld, "/levels", "needs \"schema\": \"%s\"", WC_RUN_MANIFEST_SCHEMA_V2);
 	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > WC_RUN_MAX_LEVELS)
 		return wc__json_fail(ld, "/levels", "expected an array of 1 to %d levels", WC_RUN_MAX_LEVELS);
 	m->n_levels = 0;

@@ -81,6 +81,12 @@ main(void)
 	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/0/total_output_tokens: needs \"schema\": \"wattcast.run/4\"");
 	wc_ingest_result_clear(&res);
 	free(d);
+	/* levels came with schema 2: a schema-1 file is told so, not /3 */
+	d = write_run(root, "schema1", "wattcast.run/1", ", \"requests\": 2");
+	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels: needs \"schema\": \"wattcast.run/2\"");
+	wc_ingest_result_clear(&res);
+	free(d);
 	d = write_run(root, "no_requests", "wattcast.run/4", ", \"total_output_tokens\": 482");
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/0/total_output_tokens: needs the level's \"requests\"");
