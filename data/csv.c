@@ -104,6 +104,38 @@ wc__csv_split_to(char *line, wc__csv_field *fields, int cap, const char **reason
 	}
 }
 
+/* The one test, for every CSV reader's header line (power.csv,
+ * engine.csv, requests.csv, steps.csv), of a file that is no
+ * comma-separated text: gzip-compressed, a control byte, or fields
+ * separated by ';' or tabs (a European-locale spreadsheet's export).
+ * Said so at the column where it shows, not as a header lacking a column
+ * it has (docs/formats/telemetry.md, "Bad lines"). */
+int
+wc__csv_not_text(const char *line, size_t len, char *why, size_t cap)
+{
+	size_t b = wc_text_bom_len(line, len), ctrl = b;
+	if (len >= 2 && (unsigned char)line[0] == 0x1F && (unsigned char)line[1] == 0x8B) {
+		snprintf(why, cap, "a gzip-compressed file, not a text log: decompress it first (gunzip)");
+		return 1;
+	}
+	while (ctrl < len && ((unsigned char)line[ctrl] >= 0x20 || line[ctrl] == '\t' || line[ctrl] == '\r'))
+		ctrl++;
+	if (ctrl < len) {
+		snprintf(why, cap, "control byte 0x%02X at column %zu: not a text log", (unsigned char)line[ctrl],
+		         ctrl + 1);
+		return (int)ctrl + 1;
+	}
+	if (memchr(line, ',', len))
+		return 0;
+	const char *sep = memchr(line, ';', len);
+	if (!sep)
+		sep = memchr(line, '\t', len);
+	if (!sep)
+		return 0;
+	snprintf(why, cap, "fields separated by '%s', not by commas: write it comma-separated", *sep == ';' ? ";" : "\\t");
+	return (int)(sep - line) + 1;
+}
+
 void
 wc__csv_trim_fields(wc__csv_field *fields, int n)
 {
@@ -140,6 +172,8 @@ wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len)
 	it->line = 0;
 	it->copy = NULL;
 	it->stop = 0;
+	it->raw = NULL;
+	it->raw_len = 0;
 }
 
 void
@@ -161,6 +195,8 @@ wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const char
 			return WC_ENOMEM;
 		if (it->copy[0] == '#' || it->copy[strspn(it->copy, " \t\r")] == '\0')
 			continue;
+		it->raw = start;
+		it->raw_len = n;
 		int nf = wc__csv_split_to(it->copy, fields, cap, reason, &it->stop);
 		return nf < 0 ? WC__CSV_BAD : nf;
 	}

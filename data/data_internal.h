@@ -40,6 +40,9 @@ int wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, in
  *  wc__trim left it inside field->text, past the blanks before it -- the
  *  column every one-cell reason of a telemetry CSV names. */
 int wc__csv_cell_column(const wc__csv_field *field, const char *value);
+/** A header line that is no comma-separated text (gzip, a control byte,
+ *  ';' or tab separators): its 1-based column with `why`, else 0. */
+int wc__csv_not_text(const char *line, size_t len, char *why, size_t cap);
 /** The reason wc__csv_split gives for more than `cap` fields: a header's
  *  callers compare the pointer to say the limit and what to do
  *  (wc__header_too_wide). */
@@ -70,6 +73,8 @@ typedef struct {
 	int line;   /* 1-based number of the line last returned */
 	char *copy; /* owned: the current line, split in place */
 	int stop;   /* where its split stopped (wc__csv_split_to) */
+	const char *raw; /* the current line as in `buf`, before its split */
+	size_t raw_len;
 } wc__csv_lines;
 
 void wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len);

@@ -381,7 +381,7 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 	}
 	if (nf != r->n_cols) {
 		if (nf == WC__CSV_BAD) {
-			wc__bad_line(r->bad, line_no, "%s", reason);
+			wc__bad_cell(r->bad, line_no, stop, "%s", reason);
 		} else if (!r->matched && (r->held == 0 || nf == r->held_nf)) {
 			r->bad->bad++; /* a bad line, said later (held_lines) */
 			if (!r->held && nf == 1)

@@ -306,7 +306,7 @@ read_lines(reader *rd, wc_ft_table *t, wc__csv_lines *it, wc__csv_field *fields,
 		if (n == WC_ENOMEM)
 			return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 		if (n == WC__CSV_BAD)
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: %s", rd->line, reason);
+			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: %s", rd->line, it->stop, reason);
 		if (n_header == 0) {
 			if ((rc = map_header(rd, t, fields, n, col_of)) != WC_OK)
 				return rc;

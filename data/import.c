@@ -286,7 +286,7 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 			goto done;
 		}
 		if (n == WC__CSV_BAD) {
-			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", lineno, reason);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", lineno, it.stop, reason);
 			goto done;
 		}
 		if (!n_header) {

@@ -500,11 +500,17 @@ wc__lr_next_record(wc__line_reader *lr, wc__bad_lines *bad, int header_seen, siz
 		char *tr = wc__trim(line, &tl);
 		if (tl == 0 || tr[0] == '#')
 			continue;
+		char why[160];
+		int col = header_seen ? 0 : wc__csv_not_text(line, len, why, sizeof why);
+		if (col > 0)
+			return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu:%d: %s", lr->line_no, col, why);
 		int nf = wc__csv_split_to(line, fields, cap, reason, &lr->stop);
 		if (nf < 0 && !header_seen && *reason == wc__csv_too_many_fields)
 			return wc__header_too_wide(bad->path, lr->line_no, lr->stop, cap, lr->long_header_hint, err);
+		/* at the field the split stopped in, as a data line's */
 		if (nf < 0 && !header_seen)
-			return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu: header: %s", lr->line_no, *reason);
+			return wc_error_set_path(err, WC_EPARSE, bad->path, ":%zu:%d: header: %s", lr->line_no, lr->stop,
+			                         *reason);
 		return nf < 0 ? WC__CSV_BAD : nf;
 	}
 	if (got < 0)

@@ -162,22 +162,12 @@ int
 wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap)
 {
 	size_t b = wc_text_bom_len(line, len), p = b;
+	int col = wc__csv_not_text(line, len, why, cap); /* gzip, control bytes, ';' (as every CSV reader) */
+	if (col > 0)
+		return col;
 	while (p < len && (line[p] == ' ' || line[p] == '\t'))
 		p++;
 	const char *quote = memchr(line, '"', len), *comma = memchr(line, ',', len);
-	const char *sep = comma ? NULL : memchr(line, ';', len) ? memchr(line, ';', len) : memchr(line, '\t', len);
-	size_t ctrl = b;
-	while (ctrl < len && ((unsigned char)line[ctrl] >= 0x20 || line[ctrl] == '\t' || line[ctrl] == '\r'))
-		ctrl++;
-	if (len >= 2 && (unsigned char)line[0] == 0x1F && (unsigned char)line[1] == 0x8B) {
-		snprintf(why, cap, "a gzip-compressed file, not a text log: decompress it first (gunzip)");
-		return 1;
-	}
-	if (ctrl < len) {
-		snprintf(why, cap, "control byte 0x%02X at column %zu: not a text log", (unsigned char)line[ctrl],
-		         ctrl + 1);
-		return (int)ctrl + 1;
-	}
 	if (p < len && line[p] >= '0' && line[p] <= '9' && !comma)
 		snprintf(why, cap, "no header line and no commas (nvidia-smi dmon output?): record with "
 		         "--query-gpu=timestamp,index,power.draw --format=csv");
@@ -187,10 +177,6 @@ wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why
 		snprintf(why, cap, "quoted field at column %zu: power logs are read unquoted, as nvidia-smi "
 		         "writes them (remove the quotes)", (size_t)(quote - line) + 1);
 		return (int)(quote - line) + 1;
-	} else if (sep) {
-		snprintf(why, cap, "fields separated by '%s', not by commas as nvidia-smi writes them",
-		         *sep == ';' ? ";" : "\\t");
-		return (int)(sep - line) + 1;
 	} else
 		snprintf(why, cap, "no '%s' column in the header", missing);
 	return (int)b + 1; /* the line is no header from its start (past a byte order mark) */

@@ -114,7 +114,9 @@ wc__nv_deliver(nv_reader *rd)
 		rd->t -= jump;
 	}
 	if (rd->have_last && !(rd->t > rd->last_t)) {
-		wc__bad_line(&rd->bad, rd->first_line, "sample is not later than the one before; skipped");
+		/* at the time cell, as the sweep's other time messages
+		 * (docs/formats/telemetry.md, "Bad lines") */
+		wc__bad_cell(&rd->bad, rd->first_line, rd->col_time + 1, "sample is not later than the one before; skipped");
 		rd->last_bad_line = rd->first_line;
 		return WC_OK;
 	}
@@ -126,7 +128,7 @@ wc__nv_deliver(nv_reader *rd)
 		}
 		rd->pause_t1 = rd->t;
 		rd->pause_last_line = rd->first_line;
-		wc__bad_line(&rd->bad, rd->first_line,
+		wc__bad_cell(&rd->bad, rd->first_line, rd->col_time + 1,
 		             "sample is %.10g s after the one before (gaps over %.0f s are not bridged); skipped",
 		             rd->t - rd->last_t, WC_TELEMETRY_MAX_GAP_S);
 		rd->last_bad_line = rd->first_line;

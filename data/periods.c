@@ -177,7 +177,7 @@ parse(reader *rd, const char *buf, size_t len, wc_periods_table *t)
 		if (n == WC_ENOMEM)
 			rc = wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
 		else if (n == WC__CSV_BAD)
-			rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: %s", rd->line, reason);
+			rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: %s", rd->line, it.stop, reason);
 		else if (!have_header) {
 			rc = header(rd, f, n, idx);
 			have_header = 1;

@@ -231,7 +231,7 @@ wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_r
 			/* at the column where its fields ran out or over, as
 			 * engine.csv's and power.csv's (wc__csv_field_count_column) */
 			if (nf == WC__CSV_BAD)
-				wc__bad_line(&bad, lr.line_no, "%s", reason);
+				wc__bad_cell(&bad, lr.line_no, lr.stop, "%s", reason);
 			else
 				wc__bad_cell(&bad, lr.line_no, wc__csv_field_count_column(f, nf, n_cols, lr.stop),
 				             "expected %d fields, found %d", n_cols, nf);

@@ -495,7 +495,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 		rd.line = it.line;
 		if (n == WC_ENOMEM || n == WC__CSV_BAD) {
 			rc = n == WC_ENOMEM ? wc_error_set_path(err, WC_ENOMEM, path, ": out of memory")
-			                    : wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", rd.line, reason);
+			                    : wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", rd.line, it.stop, reason);
 			goto done;
 		}
 		if (n_header == 0) {

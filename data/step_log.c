@@ -141,15 +141,19 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 	int n, n_header = 0, rc = WC_OK;
 	memset(out, 0, sizeof *out);
 	wc__csv_lines_init(&it, buf, len);
+	char why[160];
 	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, WC_STEPS_COLUMNS_MAX, &reason)) != 0) {
+		int col = n_header == 0 && n != WC_ENOMEM ? wc__csv_not_text(it.raw, it.raw_len, why, sizeof why) : 0;
 		rd.line = it.line;
 		if (n == WC_ENOMEM)
 			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+		else if (col > 0) /* gzip, ';' separators: as every CSV reader's header says */
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", rd.line, col, why);
 		else if (n == WC__CSV_BAD && n_header == 0 && reason == wc__csv_too_many_fields)
 			rc = wc__header_too_wide(path, (size_t)rd.line, it.stop, WC_STEPS_COLUMNS_MAX,
 			                         ", such as the trainer's metrics (step,epoch_s,event are enough)", err);
 		else if (n == WC__CSV_BAD)
-			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: %s", rd.line, reason);
+			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: %s", rd.line, it.stop, reason);
 		else if (n_header == 0)
 			rc = map_header(&rd, fields, n), n_header = n;
 		else if (n != n_header)

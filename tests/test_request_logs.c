@@ -87,7 +87,7 @@ test_requests(void)
 	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
 	CHECK_INT(log->n, 2);
 	char want[1200];
-	snprintf(want, sizeof want, "%s:3: unterminated quoted field", p);
+	snprintf(want, sizeof want, "%s:3:1: unterminated quoted field", p);
 	CHECK_CONTAINS(w.text, want);
 	CHECK(strstr(w.text, "repeat another") == NULL);
 	wc_request_log_free(log);
@@ -122,12 +122,12 @@ test_requests(void)
 	/* A header that does not split is refused with the reason, in both logs. */
 	p = fixture("requests_badhdr.csv", "\"arrival_s,completion_s\n10,12\n");
 	CHECK_INT(wc_request_log_read(p, NULL, &log, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, ":1: header: unterminated quoted field");
+	CHECK_CONTAINS(err.msg, ":1:1: header: unterminated quoted field");
 	free(p);
 	wc_engine_log *e;
 	p = fixture("engine_badhdr.csv", "timestamp,\"num_requests_running\n1000.0,1\n");
 	CHECK_INT(wc_engine_read(p, NULL, 0, &e, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, ":1: header: unterminated quoted field");
+	CHECK_CONTAINS(err.msg, ":1:11: header: unterminated quoted field");
 	free(p);
 }
 

@@ -199,7 +199,7 @@ main(void)
 	wc_runs_free(t0);
 	free(s);
 	s = table(header, "r1,A100,1,\"Qwen3-8B,8,32,300\n");
-	refused(s, "runs.csv:2:1:", "unterminated quoted field");
+	refused(s, "runs.csv:2:11:", "unterminated quoted field");
 	free(s);
 	s = table("run_id,platform,tp,model,active_params_b,running,mean_power_w,weights",
 	          "r1,A100,1,m,8,32,300,fp4\n");
