@@ -73,5 +73,11 @@ int wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path,
  *  (json_python.c). */
 json_t *wc__json_load_python(const char *buf, size_t len, size_t flags, json_error_t *jerr,
                              size_t *replaced);
+/** 1 when the top-level object of buf[0..len) has `key`: its value's
+ *  line and column (bytes, from 1) and its text buf[*at..*at + *n) up to
+ *  the next ',', '}', ']' or blank (the last of the key, as jansson keeps
+ *  it); else 0 (json_python.c). */
+int wc__json_top_value_at(const char *buf, size_t len, const char *key, int *line, int *column, size_t *at,
+                          size_t *n);
 
 #endif

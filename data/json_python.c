@@ -120,3 +120,67 @@ wc__json_load_python(const char *buf, size_t len, size_t flags, json_error_t *je
 	free(copy);
 	return root;
 }
+
+/* Where the value of the top-level object's `key` starts in buf[0..len):
+ * jansson keeps no positions of the values it parsed, so a refusal of
+ * one names its line:column from the text (bytes from 1, as gcc does;
+ * docs/formats/telemetry.md, "Bad lines"), and quotes what the file
+ * holds there: a bare NaN or Infinity reads as null. The last of the
+ * same key, as jansson keeps the last. */
+int
+wc__json_top_value_at(const char *buf, size_t len, const char *key, int *line, int *column, size_t *at,
+                      size_t *n)
+{
+	size_t klen = strlen(key), kstart = 0, line_start = 0;
+	int depth = 0, in_str = 0, esc = 0, ln = 1, found = 0, pending = 0;
+	enum { NONE, KEY_NEXT, IN_KEY, KEY_DONE } state = NONE;
+	int match = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+		if (pending && !in_str && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+			size_t e = i;
+			while (e < len && !strchr(",}] \t\r\n", buf[e]))
+				e++;
+			*line = ln;
+			*column = (int)(i - line_start + 1);
+			*at = i;
+			*n = e - i;
+			found = 1;
+			pending = 0;
+		}
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"') {
+				in_str = 0;
+				if (state == IN_KEY) {
+					match = i - kstart == klen && memcmp(buf + kstart, key, klen) == 0;
+					state = KEY_DONE;
+				}
+			}
+		} else if (c == '"') {
+			in_str = 1;
+			if (depth == 1 && state == KEY_NEXT) {
+				state = IN_KEY;
+				kstart = i + 1;
+			}
+		} else if (c == '{' || c == '[') {
+			if (++depth == 1)
+				state = c == '{' ? KEY_NEXT : NONE;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (depth == 1 && c == ',') {
+			state = KEY_NEXT;
+		} else if (depth == 1 && c == ':' && state == KEY_DONE) {
+			pending = match;
+			state = NONE;
+		}
+		if (c == '\n') {
+			ln++;
+			line_start = i + 1;
+		}
+	}
+	return found;
+}

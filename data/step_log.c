@@ -199,6 +199,100 @@ state_number(wc__json_loader *ld, json_t *obj, const char *path, const char *key
 	return wc__json_number(ld, v, p, out);
 }
 
+/* A value's text as the file writes it, cut with "..." past 19 bytes. */
+static void
+value_text(char tok[24], size_t cap, const char *text, size_t n)
+{
+	snprintf(tok, cap, "%.*s%s", n < 20 ? (int)n : 16, text, n < 20 ? "" : "...");
+}
+
+/* A step count past any run's: the one text of that refusal. */
+static void
+steps_past(char *why, size_t cap, const char *value)
+{
+	snprintf(why, cap, "%s optimizer steps is past %.0f, more than any run's", value, WC_STEP_LOG_MAX_STEP);
+}
+
+/* A step count of the state, `key` (global_step, max_steps): one rule for
+ * both, a whole number from 1 to WC_STEP_LOG_MAX_STEP, each refusal
+ * quoting the value and naming its reason at file:line:column
+ * (docs/formats/finetune-telemetry.md, "Step logs"). max_steps 400.5 was
+ * cut to 400 and 2147483648 ignored where global_step was refused; null,
+ * Python's Infinity (read as null) and 0 were all "expected ... (>= 1)".
+ * Absent leaves *out NaN, for the caller to require. */
+static int
+state_steps(wc__json_loader *ld, const char *buf, size_t len, json_t *root, const char *key, const char *what,
+            double *out)
+{
+	json_t *v = json_object_get(root, key);
+	double d = v && json_is_number(v) ? json_number_value(v) : NAN;
+	char why[192], tok[24] = "";
+	int line = 0, col = 0, at_text = 0;
+	size_t at = 0, n = 0;
+	*out = NAN;
+	/* the value as the file writes it (1e15, not 1e+15) */
+	if (v && wc__json_top_value_at(buf, len, key, &line, &col, &at, &n)) {
+		at_text = 1;
+		value_text(tok, sizeof tok, buf + at, n);
+	} else if (isfinite(d)) {
+		snprintf(tok, sizeof tok, "%.15g", d);
+	}
+	if (v && json_is_string(v)) { /* whole, a comma within it too */
+		char text[24];
+		value_text(text, sizeof text, json_string_value(v), strlen(json_string_value(v)));
+		snprintf(tok, sizeof tok, "'%.21s'", text);
+	}
+	if (v && json_is_null(v) && strcmp(tok, "Infinity") == 0)
+		steps_past(why, sizeof why, tok);
+	else if (v && json_is_null(v) && strcmp(tok, "-Infinity") == 0)
+		snprintf(why, sizeof why, "-Infinity is below 1: expected %s (>= 1)", what);
+	else if (v && json_is_null(v) && strcmp(tok, "NaN") == 0)
+		snprintf(why, sizeof why, "NaN is not a number: expected %s (a whole number from 1 to %.0f)", what,
+		         WC_STEP_LOG_MAX_STEP);
+	else if (!v)
+		snprintf(why, sizeof why, "missing: expected %s (a whole number from 1 to %.0f)", what,
+		         WC_STEP_LOG_MAX_STEP);
+	else if (!json_is_number(v))
+		snprintf(why, sizeof why, "%s is the wrong type: expected %s (a whole number from 1 to %.0f)",
+		         json_is_array(v) ? "an array" : json_is_object(v) ? "an object" : tok,
+		         what, WC_STEP_LOG_MAX_STEP);
+	else if (d < 1)
+		snprintf(why, sizeof why, "%s is below 1: expected %s (>= 1)", tok, what);
+	else if (d != floor(d))
+		snprintf(why, sizeof why, "%s is not a whole number of optimizer steps", tok);
+	else if (d > WC_STEP_LOG_MAX_STEP)
+		steps_past(why, sizeof why, tok);
+	else {
+		*out = d;
+		return WC_OK;
+	}
+	if (!v && strcmp(key, "global_step") != 0)
+		return WC_OK; /* max_steps may be unknown */
+	if (at_text)
+		return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ":%d:%d: /%s: %s", line, col, key, why);
+	return wc__json_fail(ld, strcmp(key, "global_step") == 0 ? "/global_step" : "/max_steps", "%s", why);
+}
+
+/* A text jansson does not parse: a step count too large for it (1e400,
+ * 99999999999999999999) at its line:column is the step rule's refusal,
+ * with the bound, not jansson's "real number overflow". */
+static int
+step_overflow(wc__json_loader *ld, const char *buf, size_t len, const json_error_t *jerr)
+{
+	static const char *const keys[] = { "global_step", "max_steps" };
+	int line, col;
+	size_t at, n;
+	for (size_t k = 0; json_error_code(jerr) == json_error_numeric_overflow && k < 2; k++)
+		if (wc__json_top_value_at(buf, len, keys[k], &line, &col, &at, &n) && line == jerr->line &&
+		    jerr->column >= col && jerr->column < col + (int)n + 1) {
+			char tok[24], why[96];
+			value_text(tok, sizeof tok, buf + at, n);
+			steps_past(why, sizeof why, tok);
+			return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ":%d:%d: /%s: %s", line, col, keys[k], why);
+		}
+	return wc_json_error_set(ld->err, ld->source, "", jerr);
+}
+
 /* An interval in steps: a ratio below 1 is a share of max_steps (newer
  * Trainer versions accept both). */
 static double
@@ -378,32 +472,26 @@ wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *
 		return rc;
 	size_t nonfinite = 0; /* a NaN loss or grad_norm: counts nothing here */
 	json_t *root = wc__json_load_python(buf, len, 0, &jerr, &nonfinite);
-	free(buf);
-	if (!root)
-		return wc_json_error_set(err, path, "", &jerr);
+	if (!root) {
+		rc = step_overflow(&ld, buf, len, &jerr);
+		free(buf);
+		return rc;
+	}
 	if (!json_is_object(root))
 		rc = wc__json_fail(&ld, "", "expected an object, got %s", wc_json_type_name(root));
-	else if (!(rc = state_number(&ld, root, "", "global_step", &gs)) &&
-	         !(rc = state_number(&ld, root, "", "max_steps", &ms)) &&
+	else if (!(rc = state_steps(&ld, buf, len, root, "global_step", "the number of optimizer steps done", &gs)) &&
+	         !(rc = state_steps(&ld, buf, len, root, "max_steps", "the steps the run was set to take", &ms)) &&
 	         !(rc = state_number(&ld, root, "", "logging_steps", &ls)) &&
 	         !(rc = state_number(&ld, root, "", "save_steps", &ss)) &&
 	         !(rc = state_number(&ld, root, "", "eval_steps", &es)) &&
 	         !(rc = state_number(&ld, root, "", "num_input_tokens_seen", &tokens)))
 		rc = state_history(&ld, json_object_get(root, "log_history"), span_s, out);
-	/* Each reason by name: 2147483648, 1e15 and 400.5 were all said to
-	 * be below 1 */
-	if (rc == WC_OK && !(gs >= 1))
-		rc = wc__json_fail(&ld, "/global_step", "expected the number of optimizer steps done (>= 1)");
-	else if (rc == WC_OK && gs != floor(gs))
-		rc = wc__json_fail(&ld, "/global_step", "%.15g is not a whole number of optimizer steps", gs);
-	else if (rc == WC_OK && gs > WC_STEP_LOG_MAX_STEP)
-		rc = wc__json_fail(&ld, "/global_step", "%.15g optimizer steps is past %.0f, more than any run's",
-		                   gs, WC_STEP_LOG_MAX_STEP);
+	free(buf);
 	if (rc != WC_OK)
 		wc_trainer_state_free(out);
 	if (rc == WC_OK) {
 		out->global_step = (int)gs;
-		out->max_steps = ms >= 1 && ms <= WC_STEP_LOG_MAX_STEP ? (int)ms : 0;
+		out->max_steps = isfinite(ms) ? (int)ms : 0;
 		out->logging_steps = as_steps(ls, out->max_steps);
 		out->save_steps = as_steps(ss, out->max_steps);
 		out->eval_steps = as_steps(es, out->max_steps);

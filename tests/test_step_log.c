@@ -221,15 +221,15 @@ trainer_state(void)
 	CHECK(wc_trainer_state_read(path, &st, &e1) == WC_EPARSE); /* not a token of its own */
 	CHECK_INT(write_text(path, "{\"log_history\": []}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "/global_step: expected the number of optimizer steps done");
+	CHECK_CONTAINS(err.msg, "/global_step: missing: expected the number of optimizer steps done");
 	/* each reason by name: these were all "expected ... (>= 1)" */
 	const struct {
 		const char *value, *why;
 	} bad[] = {
 		{ "400.5", "/global_step: 400.5 is not a whole number of optimizer steps" },
 		{ "2147483648", "/global_step: 2147483648 optimizer steps is past 1000000000, more than any run's" },
-		{ "1e15", "/global_step: 1e+15 optimizer steps is past 1000000000, more than any run's" },
-		{ "0", "/global_step: expected the number of optimizer steps done (>= 1)" },
+		{ "1e15", "/global_step: 1e15 optimizer steps is past 1000000000, more than any run's" },
+		{ "0", "/global_step: 0 is below 1: expected the number of optimizer steps done (>= 1)" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char text[96];
