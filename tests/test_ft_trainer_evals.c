@@ -312,7 +312,7 @@ resumed(const char *dir)
 	CHECK(strstr(err, "step log implies") == NULL);
 	free(err);
 	e = ingest(dir, run, 0, &err, got);
-	CHECK_CONTAINS(err, "%): a resumed run: its steps after the checkpoint ran twice");
+	CHECK_CONTAINS(err, "steps: a resumed run: steps after its checkpoint ran again: give finetune.steps or steps.csv");
 	CHECK(strstr(err, "check the clocks") == NULL);
 	CHECK(strstr(err, "step log implies") == NULL);
 	free(err);
@@ -342,7 +342,7 @@ resumed_evals(const char *dir)
 	/* 4 evaluations of 30 s at the 2-s period: 60 steps over 237 */
 	CHECK_CONTAINS(err, "its 4 unplaced evaluations (120 s, +25."); /* period 1.996 s */
 	CHECK_CONTAINS(err, "%) are in the steps, not a resume; used as stated: give steps.csv");
-	CHECK(strstr(err, "ran twice") == NULL);
+	CHECK(strstr(err, "after its checkpoint ran again") == NULL);
 	free(err);
 	/* --steps 200 lacks the 37 steps run again: the evaluations' 30 %
 	 * is part of the excess, the rest is said, not put on them */
@@ -355,7 +355,7 @@ resumed_evals(const char *dir)
 	CHECK(strstr(err, "re-runs in") == NULL);
 	free(err);
 	e = ingest(dir, run, 0, &err, got);
-	CHECK_CONTAINS(err, "%): a resumed run: its steps after the checkpoint ran twice");
+	CHECK_CONTAINS(err, "steps: a resumed run: steps after its checkpoint ran again: give finetune.steps or steps.csv");
 	CHECK(strstr(err, "unplaced evaluations") == NULL);
 	free(err);
 	free(run);

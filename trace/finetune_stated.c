@@ -155,12 +155,17 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		        out->n_evals_unplaced, evals_s, 100.0 * evals_share);
 	/* A resume is named only when the trainer state shows one, or when
 	 * no evaluation it lists can explain the surplus: 30-s evaluations at
-	 * training power were blamed on a resume that never happened. */
+	 * training power were blamed on a resume that never happened. The
+	 * cause and the remedy first, the counts after: printed after the
+	 * run's folder, the message is cut at 255 bytes, and "used as s..."
+	 * was all that was left of them (docs/finetune.md, "A stated count
+	 * against the trace"). Steps ran again, not "twice": a surplus of
+	 * +300 % is no one re-run. */
 	else if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%): a resumed run%s its steps after the checkpoint ran twice; "
-		        "used as stated: give %ssteps.csv", file, in->steps, out->period_s,
-		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known, out->resumed ? ":" : "?", give);
+		WC_WARN(out, "steps: a resumed run%s steps after its checkpoint ran again: give %ssteps.csv; used as "
+		        "stated: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) %.0f "
+		        "(%+.1f %%, known to %.1f %%)", out->resumed ? ":" : "?", give, file, in->steps, out->period_s,
+		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	else if (ratio > 1.0)
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out, %d found as "

@@ -1,0 +1,80 @@
+/*
+ * The warning that a trainer state's count is short of the trace's steps
+ * because of a resume (docs/finetune.md, "A stated count against the
+ * trace") gives its cause and remedy first: ingest prints it after the
+ * run's folder and cuts the line at 255 bytes, and with the counts first
+ * a realistic folder left "... ran twice; used as s...", the remedy lost.
+ * It said "ran twice" of 400 steps against a count of 100 (+300 %); the
+ * steps ran again, however often.
+ */
+#include "tests/support/support.h"
+#include "tests/support/synth_trainer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The stderr line holding `what`, malloc'd ("" when none). */
+static char *
+line_with(const char *text, const char *what)
+{
+	const char *p = strstr(text, what);
+	if (!p)
+		return calloc(1, 1);
+	const char *a = p, *b = strchr(p, '\n');
+	while (a > text && a[-1] != '\n')
+		a--;
+	size_t n = b ? (size_t)(b - a) : strlen(a);
+	char *s = malloc(n + 1);
+	memcpy(s, a, n);
+	s[n] = '\0';
+	return s;
+}
+
+int
+main(void)
+{
+	char *base = test_tmpdir("ft_resumed_warning_cut");
+	/* a 150-byte folder path and more, its name near the 95 bytes of a run_id */
+	char *dir = path_join(base, "runs2026-h100-2x-qlora-sweeps-resumed-after-preemption");
+	mkdir(dir, 0755);
+	const char *name = "llama-3.1-8b-qlora-r64-b8-seq1024-ga6-lr2e-4-warmup0.03-cosine-resumed-from-ckpt-80";
+	static synth_trainer_wave v;
+	synth_trainer_session(&v, 1, 400, 80, 0, 0.0);
+	/* 400 steps in the trace, 100 in the state */
+	char *run = synth_trainer_folder(dir, name, &v, 7, 0, 0,
+	                                 "{\"global_step\": 100, \"max_steps\": 100, \"save_steps\": 20,\n"
+	                                 " \"log_history\": [{\"step\": 100, \"train_runtime\": 860}]}\n");
+	CHECK(strlen(run) >= 150);
+	/* grad_accum 6: 4 periods a step are no micro-steps of it */
+	char *man = path_join(run, "wattcast-run.json");
+	char *text = test_replaced(test_slurp(man), "\"grad_accum\": 4", "\"grad_accum\": 6");
+	CHECK(write_text(man, text) == 0);
+	free(text);
+	free(man);
+	char *err = NULL;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
+	char *line = line_with(err ? err : "", "steps: a resumed run");
+	fprintf(stderr, "%s\n", line);
+	CHECK_CONTAINS(line, "steps: a resumed run? steps after its checkpoint ran again: give finetune.steps or "
+	                     "steps.csv; used as s");
+	CHECK(strlen(line) <= strlen("wattcast ingest: warning: ") + 255);
+	CHECK(strstr(err ? err : "", "ran twice") == NULL);
+	/* the row's warnings column holds it whole, counts and all */
+	const char *w = t ? wc_ft_table_get_extra(t, 0, "warnings") : NULL;
+	CHECK(w != NULL);
+	if (w) {
+		CHECK_CONTAINS(w, "steps: a resumed run? steps after its checkpoint ran again: give finetune.steps or "
+		                  "steps.csv; used as stated: trainer_state.json gives 100 steps, the trace's step period");
+		CHECK_CONTAINS(w, " 400 (+300.");
+		CHECK_CONTAINS(w, "known to ");
+	}
+	wc_ft_table_free(t);
+	free(line);
+	free(err);
+	free(run);
+	free(dir);
+	free(base);
+	return check_report("test_ft_resumed_warning_cut");
+}
