@@ -318,7 +318,7 @@ stated_counts(void)
 	in.steps_at_save = 0;
 	in.steps_file = "trainer_state.json";
 	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
-	CHECK_INT(warned(&r, "used as stated: trainer_state.json gives 120 steps, the trace's step period"), 1);
+	CHECK_INT(warned(&r, "used as stated: trainer_state.json gives 120, the trace's period (2.0"), 1);
 	in.steps = 200;
 	in.steps_at_save = 1;
 	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
@@ -329,7 +329,7 @@ stated_counts(void)
 	 * within that and silent. */
 	in.steps = 169;
 	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
-	CHECK_INT(warned(&r, "169 steps, the trace's step period (2.000 s over"), 1);
+	CHECK_INT(warned(&r, "gives 169, the trace's period (2.000 s over"), 1);
 	CHECK_INT(warned(&r, "200 (+18.4 %, known to 5.0 %)"), 1);
 	CHECK_INT(warned(&r, "steps: a resumed run? steps after its checkpoint ran again"), 1);
 	in.steps_at_save = 0;

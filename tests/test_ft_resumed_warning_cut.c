@@ -66,7 +66,7 @@ main(void)
 	CHECK(w != NULL);
 	if (w) {
 		CHECK_CONTAINS(w, "steps: a resumed run? steps after its checkpoint ran again: give finetune.steps or "
-		                  "steps.csv; used as stated: trainer_state.json gives 100 steps, the trace's step period");
+		                  "steps.csv; used as stated: trainer_state.json gives 100, the trace's period (2.0");
 		CHECK_CONTAINS(w, " 400 (+300.");
 		CHECK_CONTAINS(w, "known to ");
 	}
@@ -74,6 +74,52 @@ main(void)
 	free(line);
 	free(err);
 	free(run);
+	/* The other warnings naming a resume, the same way: 170 steps in the
+	 * trace, 200 in the state, as train_runtime holds (a last session
+	 * alone?), and 100 of 2 s (steps of 1 s, or a last session?) */
+	static const struct {
+		int steps;
+		const char *state, *head, *whole;
+	} other[] = {
+		{ 170, "{\"global_step\": 200, \"max_steps\": 200, \"save_steps\": 1000,\n"
+		       " \"log_history\": [{\"step\": 200, \"train_runtime\": 340}]}\n",
+		  "steps: a resumed run's last session alone? train_runtime 340 s holds the trace's steps: give "
+		  "finetune.steps or steps.csv; used as s",
+		  "(-15.0 %, known to 5.0 %)" },
+		{ 100, "{\"global_step\": 200, \"max_steps\": 200, \"save_steps\": 1000,\n"
+		       " \"log_history\": [{\"step\": 200, \"train_runtime\": 216}]}\n",
+		  "steps: steps of 1.000 s, 2 per period of the trace, or a resumed run's last session? used as "
+		  "stated: give steps.csv; ",
+		  "over 200 s (to 5.0 %, evaluations at training power out)" },
+	};
+	for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+		static synth_trainer_wave u;
+		memset(&u, 0, sizeof u);
+		synth_trainer_session(&u, 1, other[k].steps, 1000, 0, 0.0);
+		char *sub = path_join(dir, k ? "b" : "a");
+		mkdir(sub, 0755);
+		run = synth_trainer_folder(sub, name, &u, 11, 0, 0, other[k].state);
+		char *m = path_join(run, "wattcast-run.json");
+		char *mt = test_replaced(test_slurp(m), "\"grad_accum\": 4", "\"grad_accum\": 6");
+		CHECK(write_text(m, mt) == 0);
+		free(mt);
+		free(m);
+		t = synth_trainer_ingest(sub, run, &err);
+		line = line_with(err ? err : "", "steps: ");
+		fprintf(stderr, "%s\n", line);
+		CHECK_CONTAINS(line, other[k].head);
+		w = t ? wc_ft_table_get_extra(t, 0, "warnings") : NULL;
+		CHECK(w != NULL);
+		if (w) {
+			CHECK_CONTAINS(w, other[k].head);
+			CHECK_CONTAINS(w, other[k].whole);
+		}
+		wc_ft_table_free(t);
+		free(line);
+		free(err);
+		free(run);
+		free(sub);
+	}
 	free(dir);
 	free(base);
 	return check_report("test_ft_resumed_warning_cut");

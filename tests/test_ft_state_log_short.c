@@ -151,9 +151,9 @@ last_session_alone(void)
 	free(run);
 	run = folder("session-of-200", 100, 200, 216.0, 0.0);
 	CHECK_INT(ingest(run, err, sizeof err), 0);
-	CHECK_CONTAINS(err, "session-of-200: steps: trainer_state.json gives 200 steps, 2 per period of the trace "
-	               "(1.999 s, 100 over 200 s, to 5.0 %, evaluations at training power out): steps of 1.000 s, or a "
-	               "resumed run's last session? used as stated: give steps.csv");
+	CHECK_CONTAINS(err, "session-of-200: steps: steps of 1.000 s, 2 per period of the trace, or a resumed run's "
+	               "last session? used as stated: give steps.csv; trainer_state.json gives 200, the period "
+	               "(1.999 s) 100 over 200 s (to 5.0 %, evaluations at training power out)");
 	free(run);
 }
 

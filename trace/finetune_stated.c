@@ -106,10 +106,12 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	if (out->period_steps > 1) {
 		/* train_runtime agrees with either reading: a resumed session
 		 * of 1/k of the steps is told, not refused */
-		WC_WARN(out, "steps: %s gives %.0f steps, %d per period of the trace (%.3f s, %.0f over %.0f s, to %.1f "
-		        "%%, evaluations at training power out): steps of %.3f s%s used as stated: give steps.csv", file,
-		        in->steps, out->period_steps, out->period_s, traced, out->active_s, 100.0 * known,
-		        wc__ft_period_step_s(out), isfinite(in->train_runtime_s) ? ", or a resumed run's last session?" : ";");
+		/* the reading and the remedy first, as below */
+		WC_WARN(out, "steps: steps of %.3f s, %d per period of the trace%s used as stated: give steps.csv; %s "
+		        "gives %.0f, the period (%.3f s) %.0f over %.0f s (to %.1f %%, evaluations at training power "
+		        "out)", wc__ft_period_step_s(out), out->period_steps,
+		        isfinite(in->train_runtime_s) ? ", or a resumed run's last session?" : ";", file, in->steps,
+		        out->period_s, traced, out->active_s, 100.0 * known);
 		return WC_OK;
 	}
 	if (out->period_steps < -1) {
@@ -159,12 +161,12 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	 * cause and the remedy first, the counts after: printed after the
 	 * run's folder, the message is cut at 255 bytes, and "used as s..."
 	 * was all that was left of them (docs/finetune.md, "A stated count
-	 * against the trace"). Steps ran again, not "twice": a surplus of
-	 * +300 % is no one re-run. */
+	 * against the trace"), as of the other warnings here naming a resume.
+	 * Steps ran again, not "twice": a surplus of +300 % is no one re-run. */
 	else if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
 		WC_WARN(out, "steps: a resumed run%s steps after its checkpoint ran again: give %ssteps.csv; used as "
-		        "stated: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) %.0f "
-		        "(%+.1f %%, known to %.1f %%)", out->resumed ? ":" : "?", give, file, in->steps, out->period_s,
+		        "stated: %s gives %.0f, the trace's period (%.3f s over %.0f s of training) %.0f (%+.1f %%, "
+		        "known to %.1f %%)", out->resumed ? ":" : "?", give, file, in->steps, out->period_s,
 		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	else if (ratio > 1.0)
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
@@ -177,10 +179,10 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	 * global_step counts the earlier ones too (-70 % energy per step for
 	 * a resume of 60 steps after 140; docs/finetune.md, "Counting steps") */
 	else if (ratio < 1.0 && out->resumed && in->state_restarts == 0 && runtime_holds(out, traced))
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's period (%.3f s over %.0f s of training) %.0f "
-		        "(%+.1f %%, known to %.1f %%), as train_runtime %.0f s holds: a resumed run's last session "
-		        "alone? used as stated: give %ssteps.csv", file, in->steps, out->period_s, out->active_s, traced,
-		        100.0 * (ratio - 1.0), 100.0 * known, in->train_runtime_s, give);
+		WC_WARN(out, "steps: a resumed run's last session alone? train_runtime %.0f s holds the trace's steps: "
+		        "give %ssteps.csv; used as stated: %s gives %.0f, the trace's period (%.3f s over %.0f s of "
+		        "training) %.0f (%+.1f %%, known to %.1f %%)", in->train_runtime_s, give, file, in->steps,
+		        out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	else
 		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
 		        "%.0f (%+.1f %%, known to %.1f %%); used as stated: check it, or give a steps.csv", file,
