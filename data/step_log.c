@@ -242,6 +242,11 @@ state_steps(wc__json_loader *ld, const char *buf, size_t len, json_t *root, cons
 		value_text(text, sizeof text, json_string_value(v), strlen(json_string_value(v)));
 		snprintf(tok, sizeof tok, "'%.21s'", text);
 	}
+	/* max_steps null, 0 or -1 is a count not stated: TrainerState's
+	 * default is 0, TrainingArguments' -1 ("train by epochs") */
+	if (strcmp(key, "max_steps") == 0 && v &&
+	    ((json_is_null(v) && (!tok[0] || strcmp(tok, "null") == 0)) || (json_is_number(v) && (d == 0 || d == -1))))
+		return WC_OK;
 	if (v && json_is_null(v) && strcmp(tok, "Infinity") == 0)
 		steps_past(why, sizeof why, tok);
 	else if (v && json_is_null(v) && strcmp(tok, "-Infinity") == 0)

@@ -65,7 +65,22 @@ main(void)
 			{ "1e15", "1e15 optimizer steps is past 1000000000, more than any run's" },
 		};
 		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-			refused(path, keys[k], &cases[i]);
+			if (k == 0 || (strcmp(cases[i].value, "null") && strcmp(cases[i].value, "0") &&
+			               strcmp(cases[i].value, "-1")))
+				refused(path, keys[k], &cases[i]);
+	}
+	/* max_steps null, 0 or -1 is not stated (TrainerState's default 0,
+	 * TrainingArguments' -1), read as unknown, not refused */
+	static const char *const unstated[] = { "null", "0", "-1" };
+	for (int i = 0; i < 3; i++) {
+		char text[128];
+		wc_trainer_state st0;
+		wc_error err0 = { 0, "" };
+		snprintf(text, sizeof text, "{\"global_step\": 100, \"max_steps\": %s, \"log_history\": []}", unstated[i]);
+		CHECK_INT(write_text(path, text), 0);
+		CHECK_INT(wc_trainer_state_read(path, &st0, &err0), WC_OK);
+		CHECK_INT(st0.max_steps, 0);
+		wc_trainer_state_free(&st0);
 	}
 	/* a string or array is the wrong type, quoted or named */
 	wc_trainer_state st;
