@@ -37,8 +37,8 @@ wc_engine_free(wc_engine_log *e)
 }
 
 static int
-grow(wc_engine_log *e, wc__engine_counters *set, size_t **line, size_t *cap, size_t max_rows, const char *path,
-     wc_error *err)
+grow(wc_engine_log *e, wc__engine_counters *set, size_t **line, int **cell, size_t *cap, size_t max_rows,
+     const char *path, wc_error *err)
 {
 	if (e->n < *cap)
 		return WC_OK;
@@ -53,6 +53,10 @@ grow(wc_engine_log *e, wc__engine_counters *set, size_t **line, size_t *cap, siz
 	if (!nl)
 		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 	*line = nl;
+	int *nc_cell = wc_resize_array(*cell, nc, sizeof *nc_cell);
+	if (!nc_cell)
+		return wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
+	*cell = nc_cell;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++) {
 		if (!e->col[c])
 			continue;
@@ -171,74 +175,18 @@ append_row(eng_reader *r, const double row[WC_ENG_COLUMNS], double t, size_t lin
 {
 	wc_engine_log *e = r->e;
 	int rc;
-	if ((rc = grow(e, &r->counters, &r->line, &r->cap, r->max_rows, r->path, err)) != WC_OK)
+	if ((rc = grow(e, &r->counters, &r->line, &r->cell, &r->cap, r->max_rows, r->path, err)) != WC_OK)
 		return rc;
 	wc__engine_counters_append(&r->counters, e->n);
 	e->t[e->n] = t;
 	r->line[e->n] = line_no;
+	r->cell[e->n] = r->time_at;
 	for (int c = 0; c < WC_ENG_COLUMNS; c++)
 		if (e->col[c])
 			e->col[c][e->n] = row[c];
-	if (keep) {
+	if (keep)
 		e->n++;
-		r->last_at = r->time_at;
-	}
 	return WC_OK;
-}
-
-/* The held row (in the slot past the rows) is the bad line: not after
- * the last kept row, and the row after it did not show that one out of
- * line (out_of_line). */
-static void
-held_row_bad(eng_reader *r)
-{
-	const wc_engine_log *e = r->e;
-	if (!r->held_row)
-		return;
-	r->held_row = 0;
-	wc__bad_cell(r->bad, r->held_row_line, r->held_row_at, "timestamp %.3f is not after the previous row's "
-	             "(%.3f, line %zu)", e->t[e->n], e->t[e->n - 1], r->line[e->n - 1]);
-}
-
-/* A row stamped out of line with the rows around it -- one clock glitch,
- * an hour ahead or in milliseconds -- is the bad line, not every row
- * after it (docs/formats/telemetry.md, "engine.csv"). A row at `t` not
- * after the last kept row L but after the one before L is held; when the
- * next row lies after the held one and not after L too, L is the odd one
- * out: dropped as a bad line, the held row kept in its place. Else the
- * held row is the bad line, as any row not after L is. A clock that
- * steps forward keeps every row (each after the last); one that steps
- * back past the row before L leaves the later rows bad, as before.
- * 1 when the row at `t` is to be held. */
-static int
-out_of_line(eng_reader *r, double t)
-{
-	wc_engine_log *e = r->e;
-	size_t n = e->n;
-	if (r->held_row && t > e->t[n] && !(t > e->t[n - 1])) {
-		char unit[160];
-		const char *other = wc_prom_time_other_unit(e->t[n - 1], unit, sizeof unit) ? " (another unit than "
-		                                                                                "seconds?)" : "";
-		if (n > 1)
-			wc__bad_cell(r->bad, r->line[n - 1], r->last_at, "timestamp %.3f%s is out of line with the rows "
-			             "around it (%.3f on line %zu, %.3f on line %zu); row skipped", e->t[n - 1], other,
-			             e->t[n - 2], r->line[n - 2], e->t[n], r->line[n]);
-		else
-			wc__bad_cell(r->bad, r->line[n - 1], r->last_at, "timestamp %.3f%s is out of line with the rows "
-			             "after it (%.3f on line %zu); row skipped", e->t[n - 1], other, e->t[n], r->line[n]);
-		e->t[n - 1] = e->t[n];
-		r->line[n - 1] = r->line[n];
-		for (int c = 0; c < WC_ENG_COLUMNS; c++)
-			if (e->col[c])
-				e->col[c][n - 1] = e->col[c][n];
-		wc__engine_counters_move(&r->counters, n, n - 1);
-		r->last_at = r->held_row_at;
-		r->held_row = 0;
-	}
-	held_row_bad(r);
-	if (n == 0 || t > e->t[e->n - 1])
-		return 0;
-	return e->n == 1 || t > e->t[e->n - 2];
 }
 
 /* An unfinished last line (no newline: the log was cut while being
@@ -376,7 +324,7 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 	if (unfinished && drop_unfinished(r, f, nf, line_no))
 		return WC_OK;
 	if (nf > 0 && is_header(f, nf)) {
-		held_row_bad(r); /* its columns may change */
+		wc__engine_clock_drop_held(r); /* its columns may change */
 		return repeated_header(r, f, nf, line_no, err);
 	}
 	if (nf != r->n_cols) {
@@ -405,10 +353,8 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		return wc_error_set(err, WC_EPARSE, "%s", r->time_err);
 	if (!ok)
 		return WC_OK;
-	if (out_of_line(r, t)) {
+	if (wc__engine_clock_judge(r, t)) {
 		r->held_row = 1;
-		r->held_row_line = line_no;
-		r->held_row_at = r->time_at;
 		return append_row(r, row, t, line_no, 0, err);
 	}
 	if (e->n > 0 && !(t > e->t[e->n - 1])) {
@@ -486,7 +432,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		if (r.ended)
 			break; /* a header leaving a series out: repeated_header */
 	}
-	held_row_bad(&r);
+	wc__engine_clock_drop_held(&r);
 	if (!r.matched && r.held > 0 && r.held == bad.bad) {
 		rc = wrong_header(&r, err);
 		goto done;
@@ -504,6 +450,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 done:
 	free(f);
 	free(r.line);
+	free(r.cell);
 	free(r.read);
 	wc__engine_counters_free(&r.counters);
 	wc_engine_free(e);

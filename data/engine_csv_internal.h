@@ -31,6 +31,7 @@ typedef struct {
 	unsigned char sum[ENG_MAX_FIELDS]; /* a field added to its column's first */
 	int n_series[WC_ENG_COLUMNS];      /* fields read into each column */
 	size_t *line;          /* each row's line number, for the counter checks */
+	int *cell;             /* each row's time cell's column, for its bad line */
 	wc__engine_counters counters; /* each engine's counters, as read */
 	int counter[ENG_MAX_FIELDS];  /* a field's counter in them, -1 none */
 	/* The field a field stands in for, -1 none: the same engine's series
@@ -41,12 +42,12 @@ typedef struct {
 	size_t header_line;
 	int timed;             /* a time was read */
 	int time_at;           /* the line's time cell's column (parse_line) */
-	int last_at;           /* the last kept row's */
-	/* A row not after the last kept row but after the one before it,
-	 * held in the slot past the rows until the next row says which of
-	 * the two is out of line (data_line). */
-	int held_row, held_row_at;
-	size_t held_row_line;
+	/* A row not after the last kept row but after the row before the
+	 * last held_run kept rows (1 to WC__ENGINE_GLITCH_ROWS), held in the
+	 * slot past the rows until the next row says whether it or that run
+	 * is out of line (data/engine_csv_clock.c). */
+	int held_row;
+	size_t held_run;
 	char time_err[WC_ERROR_MSG_MAX];
 	/* Data lines whose field count differs from the header's, one count
 	 * for all, before any line had the header's: held back, since when
@@ -78,5 +79,14 @@ int wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_n
  * (`num_requests_running{engine="1"}`). */
 size_t wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_old, char *name,
                                   size_t size);
+
+/* Judge the row at `t` about to be read against the kept rows and a row
+ * held before it: a run of rows before it shown out of line is dropped
+ * (bad lines), a held row not shown right is a bad line. 1 when the row
+ * at `t` is to be held (data/engine_csv_clock.c). */
+int wc__engine_clock_judge(eng_reader *r, double t);
+/* The held row, if any, is a bad line: not after the last kept row, and
+ * no row after it showed the run before it out of line. */
+void wc__engine_clock_drop_held(eng_reader *r);
 
 #endif

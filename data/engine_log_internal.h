@@ -31,6 +31,14 @@ typedef struct {
 	size_t n, cap, rows_cap;
 } wc__engine_counters;
 
+/** Rows a scrape can misread in a row: a counter's glitch (after a drop
+ *  or rise, the rows searched for its return; a restarted server never
+ *  counts back up to the old total within them, data/engine_log_rows.c)
+ *  and a clock's (a run of rows stamped out of line with the rows around
+ *  it, data/engine_csv_clock.c) are at most this long
+ *  (docs/formats/telemetry.md, "engine.csv"). */
+#define WC__ENGINE_GLITCH_ROWS 3
+
 /** Most counters one file may hold (fields of every header's columns). */
 #define WC_ENGINE_MAX_COUNTERS 1024
 

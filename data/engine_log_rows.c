@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows after a counter's drop or rise searched for its return: a scrape
- * can misread a few rows in a row; a restarted server never counts back
- * up to the old total within them. */
-#define GLITCH_ROWS 3
+/* Rows after a counter's drop or rise searched for its return (the one
+ * bound for a scrape's glitch, engine_log_internal.h). */
+#define GLITCH_ROWS WC__ENGINE_GLITCH_ROWS
 
 /* Is row i out of line with the row kept before it (k) and the rows after
  * it? For some counter, a value below k's that one of the next

@@ -5,8 +5,11 @@
  * telemetry.md, "engine.csv"). Before, every later row was "not after
  * the previous row's" (the outlier's), so a real 26-line PowerTrace-Sim
  * log with one row an hour ahead had 21 bad lines and was refused,
- * blaming line 7. A clock that steps forward keeps every row (a gap), and
- * one that steps back leaves the later rows bad, as before.
+ * blaming line 7. So is a run of up to three such rows, each named: with
+ * two rows an hour ahead, the real A100 run's log had every later row bad
+ * (193 of 293) and was refused. A clock that steps forward keeps every
+ * row (a gap), and one that steps back past more than three rows leaves
+ * the later rows bad, as before; so does a run of four rows ahead.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -36,6 +39,20 @@ engine_csv(const char *name, int rows, int odd, const char *odd_t, int from, dou
 	return test_fixture(dir, name, text);
 }
 
+/* `rows` rows as engine_csv's, rows `first` to `first + count - 1`
+ * stamped `ahead` s out of line. */
+static char *
+engine_csv_run(const char *name, int rows, int first, int count, double ahead)
+{
+	char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof text, "num_requests_running,timestamp,generation_tokens_total\n");
+	for (int i = 0; i < rows; i++) {
+		double t = 1784415085.5 + 0.25 * i + (i >= first && i < first + count ? ahead : 0.0);
+		len += (size_t)snprintf(text + len, sizeof text - len, "1, %.3f,%d\n", t, 10 * i);
+	}
+	return test_fixture(dir, name, text);
+}
+
 static wc_engine_log *
 read_log(const char *p, test_warnings *w, int want_rc)
 {
@@ -50,21 +67,29 @@ read_log(const char *p, test_warnings *w, int want_rc)
 	return e;
 }
 
-/* The log's rows are every row but `skip` (0-based), in order, each
- * with its own counter value. */
+/* The log's rows are every row but the `count` from `skip` (0-based),
+ * in order, each with its own counter value. */
 static void
-check_rows(const wc_engine_log *e, int rows, int skip)
+check_run(const wc_engine_log *e, int rows, int skip, int count)
 {
 	CHECK(e != NULL);
 	if (!e)
 		return;
-	CHECK_INT(e->n, (size_t)(rows - (skip >= 0)));
-	CHECK_INT(e->bad_lines, (size_t)(skip >= 0));
+	CHECK_INT(e->n, (size_t)(rows - count));
+	CHECK_INT(e->bad_lines, (size_t)count);
 	for (size_t k = 0, i = 0; k < e->n; k++, i++) {
-		i += (int)i == skip;
+		if ((int)i == skip)
+			i += (size_t)count;
 		CHECK_NEAR(e->t[k], 1784415085.5 + 0.25 * (double)i, 1e-6);
 		CHECK_NEAR(e->col[WC_ENG_GENERATION_TOKENS][k], 10.0 * (double)i, 0);
 	}
+}
+
+/* The same, one row `skip` (-1 none). */
+static void
+check_rows(const wc_engine_log *e, int rows, int skip)
+{
+	check_run(e, rows, skip, skip >= 0);
 }
 
 int
@@ -141,6 +166,53 @@ main(void)
 	p = engine_csv("back.csv", 40, -1, "", 10, -3600.0);
 	e = read_log(p, &w, WC_EPARSE);
 	snprintf(want, sizeof want, "%s:12:4: timestamp 1784411488.000 is not after the previous row's", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "out of line") == NULL);
+	wc_engine_free(e);
+	free(p);
+
+	/* two rows an hour ahead (lines 100-101 of the real A100 run's log,
+	 * here lines 6-7): both bad, each at its cell, the rows after read */
+	p = engine_csv_run("two.csv", 20, 4, 2, 3600.0);
+	e = read_log(p, &w, WC_OK);
+	check_run(e, 20, 4, 2);
+	snprintf(want, sizeof want, "%s:6:4: timestamp 1784418686.500 is out of line with the rows around it "
+	         "(1784415086.250 on line 5, 1784415087.000 on line 8); row skipped", p);
+	CHECK_CONTAINS(w.text, want);
+	snprintf(want, sizeof want, "%s:7:4: timestamp 1784418686.750 is out of line with the rows around it "
+	         "(1784415086.250 on line 5, 1784415087.000 on line 8); row skipped", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "not after") == NULL);
+	wc_engine_free(e);
+	free(p);
+
+	/* three, in milliseconds: the bound, all three bad */
+	p = engine_csv_run("three.csv", 20, 4, 3, 1784415085.5 * 999.0);
+	e = read_log(p, &w, WC_OK);
+	check_run(e, 20, 4, 3);
+	snprintf(want, sizeof want, "%s:8:4: timestamp %.3f (another unit than seconds?) is out of line with the "
+	         "rows around it (1784415086.250 on line 5, 1784415087.250 on line 9)", p,
+	         1784415085.5 + 1.5 + 1784415085.5 * 999.0);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* the first two rows an hour ahead: both bad, the rest read */
+	p = engine_csv_run("first2.csv", 20, 0, 2, 3600.0);
+	e = read_log(p, &w, WC_OK);
+	check_run(e, 20, 0, 2);
+	snprintf(want, sizeof want, "%s:3:4: timestamp 1784418685.750 is out of line with the rows after it "
+	         "(1784415086.000 on line 4); row skipped", p);
+	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* four rows ahead: past the bound, the rows after them bad (as
+	 * before: 12 of 20 lines, refused) */
+	p = engine_csv_run("four.csv", 20, 4, 4, 3600.0);
+	e = read_log(p, &w, WC_EPARSE);
+	snprintf(want, sizeof want, "%s:10:4: timestamp 1784415087.500 is not after the previous row's "
+	         "(1784418687.250, line 9)", p);
 	CHECK_CONTAINS(w.text, want);
 	CHECK(strstr(w.text, "out of line") == NULL);
 	wc_engine_free(e);
