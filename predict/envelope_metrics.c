@@ -110,7 +110,8 @@ wc__envelope_samples_note(const wc_envelope_options *o, char *note, size_t cap)
  * it; a load that empties the engine often (an n(t) alternating busy and
  * idle every 0.25 s, a sparse open loop) spends much of its horizon
  * there, and mean_w carries it, where `fit response` on the PowerTrace
- * runs finds holds near 8 ms. What it adds is counted in the run itself
+ * runs finds holds under 1 ms (docs/envelopes.md, "Hold and decay",
+ * records the fit; the text gives a bound, not its digits). What it adds is counted in the run itself
  * (wc_response_state_count): the run at hold 0 is mean_w less held_w,
  * as far as the board's limit leaves the held bins alone. */
 int
@@ -123,7 +124,7 @@ wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w
 		return 0;
 	wc_error_format(note, cap, "hold_s: the assumed hold of %g s (not fitted) keeps the busy power over idle gaps "
 	                "for %.0f %% of the horizon: at hold 0 mean_w would be about %.1f W, %.0f %% lower%s; fitted "
-	                "holds are near 8 ms (docs/envelopes.md, \"Assumed response\")", o->hold_s, 100.0 * share,
+	                "holds are under 1 ms (docs/envelopes.md, \"Assumed response\")", o->hold_s, 100.0 * share,
 	                mean_w - held_w, 100.0 * held_w / mean_w, plan ? plan : "");
 	return 1;
 }

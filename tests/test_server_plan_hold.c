@@ -28,7 +28,7 @@ static CURL *h;
 
 static const char *const said_head = "hold_s: the assumed hold of 0.1 s (not fitted) keeps the busy power over "
                                      "idle gaps for 20 % of the horizon: at hold 0 mean_w would be about ";
-static const char *const said_tail = "; fitted holds are near 8 ms (docs/envelopes.md, \"Assumed response\")";
+static const char *const said_tail = "; fitted holds are under 1 ms (docs/envelopes.md, \"Assumed response\")";
 
 static int
 fleet(const json_t *plan)
@@ -90,7 +90,7 @@ test_plan_said(void)
 		                 "--horizon", "600", "--budget", "3000", "--quiet", NULL };
 	CHECK_INT(run_wattcast(closed, NULL, &rr), 0);
 	CHECK_CONTAINS(rr.out, "warning: hold_s: the assumed hold of 0.1 s (not fitted)");
-	CHECK_CONTAINS(rr.out, " % lower, per server; fitted holds are near 8 ms");
+	CHECK_CONTAINS(rr.out, " % lower, per server; fitted holds are under 1 ms");
 	run_result_free(&rr);
 	const char *given[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--n-series", csv,
 		                "--horizon", "600", "--budget", "3000", "--budget-stat", "max", "--quiet", "--hold",
