@@ -30,13 +30,15 @@ void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
 
 /** A frozen set `p` scored on `t` (validate heldout; fewshot's base):
  *  on stderr the warnings of wc_heldout_in_sample (rows the set was
- *  fitted or calibrated on) and wc_heldout_interval_in_sample (its
+ *  fitted or calibrated on, or whose power its capacity section, fitted
+ *  on this table, moves) and wc_heldout_interval_in_sample (its
  *  interval's quantile computed on these rows, `datasheet` as scored);
  *  into `*in` and `*coverage_in_sample` what they found, for the JSON. */
 void cli_validate_in_sample(const char *cmd, const wc_params *p, const wc_runs_table *t, const char *input,
                             int datasheet, wc_in_sample_rows *in, int *coverage_in_sample);
-/** Into `o` those findings: law_in_sample, calibration_in_sample and
- *  rows_in_sample (row counts) and coverage_in_sample (a boolean). */
+/** Into `o` those findings: law_in_sample, calibration_in_sample,
+ *  capacity_in_sample and rows_in_sample (row counts) and
+ *  coverage_in_sample (a boolean). */
 struct json_t;
 void cli_in_sample_json(struct json_t *o, const wc_in_sample_rows *in, int coverage_in_sample);
 

@@ -28,6 +28,7 @@ cli_in_sample_json(struct json_t *o, const wc_in_sample_rows *in, int coverage_i
 {
 	json_object_set_new(o, "law_in_sample", json_integer((json_int_t)in->law));
 	json_object_set_new(o, "calibration_in_sample", json_integer((json_int_t)in->calibration));
+	json_object_set_new(o, "capacity_in_sample", json_integer((json_int_t)in->capacity));
 	json_object_set_new(o, "rows_in_sample", json_integer((json_int_t)in->rows));
 	json_object_set_new(o, "coverage_in_sample", json_boolean(coverage_in_sample));
 }

@@ -69,17 +69,21 @@ int wc_validate_heldout_each(const wc_params *p, const wc_runs_table *t, int dat
                              wc_per_run *per_run, wc_heldout_skip_fn each, void *payload, wc_error *err);
 /** The rows of a table whose frozen scores are in-sample, by what saw
  *  them: `law` those the set's law was fitted on, `calibration` those its
- *  calibration used on what it estimated, `rows` either (a row may be
- *  both); all 0 when the table is held out. */
+ *  calibration used on what it estimated, `capacity` those whose power
+ *  the set's capacity section moves (its prefill share or input length),
+ *  that section fitted on this very table, `rows` any of them (a row may
+ *  be several); all 0 when the table is held out. */
 typedef struct {
-	size_t law, calibration, rows;
+	size_t law, calibration, capacity, rows;
 } wc_in_sample_rows;
 
 /** 1, and in `buf` a warning naming `input`, when `t` holds rows `p` was
  *  fitted or calibrated on (the very table, or rows that refit or
  *  recalibrate to the set's own parameters, or rows among its
- *  calibration's row hashes): a frozen score of them is in-sample, not
- *  held out. Both are looked for, and the warning names each that holds
+ *  calibration's row hashes), or is the very table its capacity section
+ *  was fitted on and that section moves some rows' power: a frozen score
+ *  of them is in-sample, not held out. All are looked for, and the
+ *  warning names each that holds
  *  (docs/validation.md, "Frozen-law accuracy"). Into `*rows` (may be
  *  NULL) the counts, zero when it returns 0. */
 int wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf,

@@ -387,9 +387,10 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	 * one among them, out of the 255-byte message. */
 	size_t size = cap < WC_ERROR_MSG_MAX ? cap : WC_ERROR_MSG_MAX, n = t->n_runs;
 	size_t room = size > path_room(input, size) + 16 ? size - path_room(input, size) : 16;
-	char text[WC_ERROR_MSG_MAX], fit_why[128] = "", cal_why[128] = "";
-	wc_in_sample_rows got = { 0, 0, 0 };
-	unsigned char *cal = wc_alloc_zeroed(n ? n : 1, 1), *used = wc_alloc_zeroed(n ? n : 1, 1);
+	char text[WC_ERROR_MSG_MAX], fit_why[128] = "", cal_why[128] = "", cap_why[160] = "";
+	wc_in_sample_rows got = { 0, 0, 0, 0 };
+	unsigned char *cal = wc_alloc_zeroed(n ? n : 1, 2), *used = wc_alloc_zeroed(n ? n : 1, 1);
+	unsigned char *capm = cal ? cal + (n ? n : 1) : NULL; /* the capacity section's rows */
 	if (rows)
 		*rows = got;
 	if (!cal || !used) {
@@ -416,10 +417,14 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 		memset(used, 0, n);
 	else if (!memchr(used, 1, n)) /* the very table, not refitted: every row */
 		memset(used, 1, n);
+	/* A capacity section fitted on this table sets the prefill share (or
+	 * the input length) of the rows it moves: their scores are its own too
+	 * (docs/validation.md, "Frozen-law accuracy"). */
+	got.capacity = wc__capacity_rows_in(p, t, capm);
 	for (size_t i = 0; i < n; i++) {
 		got.law += used[i];
 		got.calibration += cal[i];
-		used[i] |= cal[i];
+		used[i] |= cal[i] | capm[i];
 		got.rows += used[i];
 	}
 	if (got.rows == 0) {
@@ -431,6 +436,13 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 		*rows = got;
 	/* both in one sentence, in the room of one: each said shorter */
 	const int both = got.law && got.calibration;
+	const int multi = (got.law > 0) + (got.calibration > 0) + (got.capacity > 0) >= 2;
+	const char *sets = wc__capacity_sets(p);
+	if (got.capacity && (got.law || got.calibration))
+		snprintf(cap_why, sizeof cap_why, "; its capacity section was fitted on it too");
+	else if (got.capacity)
+		snprintf(cap_why, sizeof cap_why, "is the very table the set's capacity section was fitted on (its "
+		         "provenance capacity input_sha256 %.16s)", t->sha256);
 	if (same_bytes)
 		snprintf(fit_why, sizeof fit_why, "is the very table the set was fitted on (%sinput_sha256 %.16s)",
 		         both ? "" : "its provenance ", t->sha256);
@@ -459,25 +471,37 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	else
 		snprintf(cal_why, sizeof cal_why, "holds the rows the set was calibrated on (recalibrated as the set was, "
 		         "its %d runs give the set's model terms)", p->calibration.runs);
-	int len = snprintf(text, room, " %s%s: ", got.law ? fit_why : "", got.calibration ? cal_why : "");
+	int len = snprintf(text, room, " %s%s%s: ", got.law ? fit_why : "", got.calibration ? cal_why : "", cap_why);
 	if (len < 0 || (size_t)len >= room)
 		len = (int)room - 1;
 	size_t at = (size_t)len;
-	if (both) {
-		int more = snprintf(text + at, room - at, "in-sample: %zu for the law, %zu for its calibration; ",
-		                    got.law, got.calibration);
+	if (multi) {
+		const size_t count[3] = { got.law, got.calibration, got.capacity };
+		static const char *const by[3] = { "the law", "its calibration", "its capacity section" };
+		for (int k = 0, said = 0; k < 3; k++) {
+			int more = !count[k] ? 0 : snprintf(text + at, room - at, "%s%zu for %s", said++ ? ", " : "in-sample: ",
+			                                    count[k], by[k]);
+			at += more > 0 ? (size_t)more : 0;
+			at = at < room ? at : room - 1;
+		}
+		int more = snprintf(text + at, room - at, "; ");
 		at += more > 0 ? (size_t)more : 0;
 		at = at < room ? at : room - 1;
 	}
-	if (got.rows == n && both)
+	if (got.rows == n && multi)
 		snprintf(text + at, room - at, "none held out");
+	else if (got.rows == n && got.capacity && !got.law && !got.calibration)
+		snprintf(text + at, room - at, "it sets every row's %s: these errors are in-sample, not held out", sets);
 	else if (got.rows == n)
 		snprintf(text + at, room - at, "these errors are in-sample, not held out");
-	else if (!got.law) /* by the calibration alone: no sets named, as before */
+	else if (!multi && got.capacity) /* by the capacity section alone */
+		snprintf(text + at, room - at, "in-sample for the %zu row(s) whose %s it sets; its %zu others are held "
+		         "out", got.capacity, sets, n - got.capacity);
+	else if (!multi && !got.law) /* by the calibration alone: no sets named, as before */
 		snprintf(text + at, room - at, "in-sample for the %zu row(s) %son the levels and models it calibrated; "
 		         "its %zu others are held out", got.calibration, by_rows ? "it used " : "", n - got.calibration);
 	else {
-		int more = both ? snprintf(text + at, room - at, "its %zu others are held out (sets: ", n - got.rows)
+		int more = multi ? snprintf(text + at, room - at, "its %zu others are held out (sets: ", n - got.rows)
 		                : snprintf(text + at, room - at, "in-sample for the %zu row(s) the fit used; its %zu "
 		                           "others are held out (sets: ", got.rows, n - got.rows);
 		at += more > 0 ? (size_t)more : 0;

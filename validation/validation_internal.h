@@ -48,6 +48,16 @@ int wc__predict_run(const wc_predictor *pr, const wc_run *r, double *pred, wc_pe
 void wc__p0_source(const wc_params *p, const wc_config *c, const char *level_prefix, const char *no_level, char *buf,
                    size_t cap);
 
+/** The rows of `t` whose frozen power `p`'s capacity section moves, that
+ *  section fitted on this very table (its provenance input_sha256 is
+ *  `t`'s), marked 1 in `mark` (n_runs bytes, left as they are otherwise);
+ *  their count (heldout_capacity.c; docs/validation.md, "Frozen-law
+ *  accuracy"). */
+size_t wc__capacity_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *mark);
+/** What the section sets in those rows' power: "prefill share" (the
+ *  prefill-aware form) or "input length" (the prompt-share term). */
+const char *wc__capacity_sets(const wc_params *p);
+
 /** Cross-conformal 95 % intervals (intervals.c): each row's lo/hi from the
  *  held-out residuals of the other groups' rows of the same quantity
  *  (group = the row's fold when `by_fold`, else its model), pooled or per
