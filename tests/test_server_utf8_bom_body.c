@@ -69,6 +69,18 @@ main(void)
 	if (msg)
 		fprintf(stderr, "  malformed after the mark: %s\n", msg);
 	http_reply_free(&r);
+	/* a second mark is named, not quoted as an invisible token */
+	post_bom("/v1/predict/inference", "\xEF\xBB\xBF{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":32}", &r);
+	CHECK_INT(r.status, 400);
+	code = http_error_str(&r, "code");
+	msg = http_error_str(&r, "message");
+	CHECK(code && strcmp(code, "malformed_json") == 0);
+	CHECK(msg && strstr(msg, "a second byte-order mark (U+FEFF)"));
+	CHECK(msg && strstr(msg, "(line 1, column 1)"));
+	CHECK(msg && !strstr(msg, "\xEF\xBB\xBF"));
+	if (msg)
+		fprintf(stderr, "  two marks: %s\n", msg);
+	http_reply_free(&r);
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
