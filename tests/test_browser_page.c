@@ -8,7 +8,8 @@
  * power and its interval, an invalid TP refused next to its field,
  * extrapolation warnings next to the inputs they concern, a shared URL
  * restoring the comparison, the calibration view, and a phone viewport
- * without horizontal scrolling, a link's non-number kept and refused as
+ * without horizontal scrolling (a desktop window of the same width in
+ * test_browser_page_state.c), a link's non-number kept and refused as
  * typed, a busy server (503) retried and said so. The capacity answers and the envelope
  * panel are in test_browser_capacity.c, the calibration view with several
  * profiles in test_browser_page_profiles.c.

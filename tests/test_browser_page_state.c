@@ -24,6 +24,12 @@
  *     in the status and the plots and shown "refused" in the data table;
  *   - the calibration view names an array's element by its `name`
  *     (levels[H200].eta), as the API's warnings do, not by its index.
+ *   - an open loop with no arrival rate is refused under Arrival rate,
+ *     not under the engine limit ("empty = no limit");
+ *   - an input changed after a refusal says to press Predict, keeps the
+ *     refusal, and calls nothing "the earlier inputs" (none are shown);
+ *   - a 390 px desktop window with a scrollbar that takes width does not
+ *     scroll sideways (the "Shared by every platform" table did by 4 px).
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -32,6 +38,7 @@
 #include "tests/support/support.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 static page_session S;
 static cdp *B;
@@ -235,6 +242,104 @@ check_stale(void)
 	CHECK(truth("document.body.dataset.stale === 'false' && document.getElementById('stale-note').hidden"));
 }
 
+/* A 390 px desktop window, whose scrollbar is not an overlay: it takes
+ * 15 px of the 390, and the calibration view's "Shared by every platform"
+ * table was then 4 px wider than the page (379 in 375): the page scrolled
+ * sideways (docs/planner.md, "Layout"). A browser of its own, as the
+ * scrollbars are chosen when it starts; the set shown is `measured`, whose
+ * values made the table that wide. */
+static void
+check_desktop_narrow(int port)
+{
+	char *profile = path_join(S.dir, "profile-scrollbars");
+	mkdir(profile, 0700);
+	cdp *b = cdp_launch_scrollbars(cdp_chromium_path(), profile, 390, 844);
+	free(profile);
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	char page[256];
+	snprintf(page, sizeof page, "http://127.0.0.1:%d/?profile=measured&platform=H100&model=Qwen3-8B&concurrency=32"
+	         "&input_tokens=512&output_tokens=256", port);
+	CHECK_INT(cdp_navigate(b, page), 0);
+	CHECK(page_wait_runs(b, 1));
+	CHECK(cdp_wait(b, "!!document.getElementById('cal-shared')", PAGE_WAIT_S));
+	json_t *w = cdp_eval(b, "[document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+	                        " window.innerWidth]");
+	double sw = json_number_value(json_array_get(w, 0)), cw = json_number_value(json_array_get(w, 1));
+	double bar = json_number_value(json_array_get(w, 2)) - cw;
+	fprintf(stderr, "desktop window at 390: page %.0f px wide, %.0f px shown (scrollbar %.0f px)\n", sw, cw, bar);
+	CHECK(bar > 0); /* a scrollbar that takes width, or this checks nothing new */
+	CHECK(json_array_size(w) == 3 && cw > 0 && sw <= cw);
+	json_decref(w);
+	CHECK_INT(cdp_page_errors(b), 0);
+	cdp_close(b);
+}
+
+/* A box set as typed, with its input event (markStale listens to it). */
+static void
+type_into(const char *id, const char *value)
+{
+	char expr[256];
+	snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.value = '%s';"
+	         " e.dispatchEvent(new Event('input', { bubbles: true })); return 1; })()", id, value);
+	page_eval_ok(B, expr);
+}
+
+/* An open loop with the arrival rate left empty is refused at /concurrency
+ * (the API's load field); the page said so under the engine limit, whose
+ * box says "empty = no limit". The load missing is the rate: its box
+ * gets the message, the mark and the focus (docs/planner.md, "Warnings
+ * and errors next to their input"). A limit given and refused stays
+ * under the limit. */
+static void
+check_open_loop_no_rate(void)
+{
+	open_link("platform=A100&model=Qwen3-8B&concurrency=32&input_tokens=512&output_tokens=256", 1);
+	page_eval_ok(B, "(document.querySelector('input[name=\"load-mode\"][value=\"rate\"]').click(), 1)");
+	CHECK(truth("document.getElementById('f-rate').value === '' && document.getElementById('f-concurrency').value === ''"));
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("document.getElementById('f-rate-error').textContent.startsWith('concurrency: required')"));
+	CHECK(truth("document.getElementById('f-rate').getAttribute('aria-invalid') === 'true'"
+	            " && document.activeElement === document.getElementById('f-rate')"));
+	CHECK(truth("document.getElementById('f-concurrency-error').textContent === ''"
+	            " && !document.getElementById('f-concurrency').hasAttribute('aria-invalid')"));
+	type_into("f-rate", "5");
+	type_into("f-concurrency", "0");
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 3));
+	CHECK(truth("document.getElementById('f-concurrency-error').textContent.startsWith('concurrency: with rate')"
+	            " && document.getElementById('f-rate-error').textContent === ''"));
+}
+
+/* After a refusal nothing is on screen, so an input changed then is not
+ * "the earlier inputs" of an answer shown: the status says to press
+ * Predict and keeps the refusal, no stale note (docs/planner.md, "What
+ * the page asks and shows"); going back to the refused inputs gives the
+ * refusal's status back, and once an answer is shown a change marks it stale. */
+static void
+check_changed_after_refusal(void)
+{
+	open_link("platform=H100&model=phi-4&tp=4&concurrency=32&input_tokens=512&output_tokens=256", 1);
+	CHECK(truth("document.getElementById('status').dataset.state === 'error'"
+	            " && document.getElementById('f-tp-error').textContent.startsWith('tp: 4')"));
+	type_into("f-tp", "2");
+	CHECK(truth("document.getElementById('stale-note').hidden && document.body.dataset.stale === 'false'"));
+	CHECK(truth("(() => { const s = document.getElementById('status');"
+	            " return s.dataset.state === 'error' && s.textContent.startsWith('Inputs changed: press Predict (or Enter) to compute them.')"
+	            " && s.textContent.includes('nothing was computed: the server answered 422')"
+	            " && !s.textContent.includes('shown are of the earlier inputs'); })()"));
+	type_into("f-tp", "4");
+	CHECK(truth("document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
+	type_into("f-tp", "2");
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(fresh());
+	type_into("f-tp", "1");
+	CHECK(stale());
+}
+
 static void
 check_calibration_names(void)
 {
@@ -275,7 +380,10 @@ main(void)
 		check_plot_limit();
 		check_other_link();
 		check_stale();
+		check_open_loop_no_rate();
+		check_changed_after_refusal();
 		check_calibration_names();
+		check_desktop_narrow(S.port);
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);

@@ -85,19 +85,26 @@ function inputState() {
 }
 
 /* An answer on screen is of the inputs last sent; once they differ it is
- * marked stale until Enter or Predict computes (docs/planner.md, "What the page asks and shows"). */
+ * marked stale until Enter or Predict computes (docs/planner.md, "What the page asks and shows").
+ * After a refusal nothing is on screen to be stale: the status says the
+ * inputs changed and keeps the refusal it replaced. */
 function markStale() {
-  const stale = S.asked !== null && S.asked !== inputState();
-  const was = document.body.dataset.stale === 'true';
+  const changed = S.asked !== null && S.asked !== inputState();
+  const stale = changed && S.answered;
+  const was = S.changed;
+  S.changed = changed;
   document.body.dataset.stale = String(stale);
   $('stale-note').hidden = !stale;
-  if (stale && !was) S.shownStatus = [$('status').dataset.state, $('status').textContent];
+  if (changed && !was) S.shownStatus = [$('status').dataset.state, $('status').textContent];
   if (stale) setStatus('stale', 'Inputs changed: press Predict (or Enter) to compute them; '
     + 'the answer, comparison and plots shown are of the earlier inputs.');
+  else if (changed && S.shownStatus) setStatus(S.shownStatus[0], 'Inputs changed: press Predict (or Enter) to compute them. '
+    + `Earlier inputs: ${S.shownStatus[1].charAt(0).toLowerCase()}${S.shownStatus[1].slice(1)}`);
   else if (was && S.shownStatus) setStatus(...S.shownStatus);
 }
 
 function clearAnswer() {
+  S.answered = false;
   $('node-power').textContent = '—';
   $('node-power-interval').textContent = '';
   $('answer-table').tBodies[0].replaceChildren();
@@ -174,6 +181,7 @@ function clockRows(a, req) {
 
 function renderAnswer(a, req) {
   clearAnswer();
+  S.answered = true;
   const iv = a.interval_95;
   $('node-power').textContent = `${fmt(a.node_power_w)} W`;
   $('node-power-interval').textContent = iv && iv.node_power_w

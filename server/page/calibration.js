@@ -149,6 +149,6 @@ function renderCalibration(resp) {
       .flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
   body.replaceChildren(facts,
     el('h3', { text: 'Per platform: loaded idle power P0, scale S and intercept θ (95 % intervals), and the calibrated ranges' }),
-    el('div', { class: 'scroll' }, levels), el('div', { class: 'cal-row' }, shared, legend),
+    el('div', { class: 'scroll' }, levels), el('div', { class: 'cal-row' }, el('div', { class: 'scroll' }, shared), legend),
     el('div', { class: 'scroll' }, terms), el('div', { class: 'scroll' }, modelTermsTable(p)), ...extra.map((t) => el('div', { class: 'scroll' }, t)));
 }

@@ -509,6 +509,11 @@ function showError(err) {
    * on /model): what is missing is the architecture, so its first box. */
   if (e.code === 'missing_architecture' && S.controls['architecture/layers'] && formRequest().active_params_b !== undefined)
     c = S.controls['architecture/layers'];
+  /* In an open loop with no engine limit the load missing is the arrival
+   * rate, not the limit, whose box says "empty = no limit" (docs/planner.md,
+   * "Warnings and errors next to their input"); a limit given is itself at fault. */
+  if (c === S.controls.concurrency && loadMode() === 'rate' && S.controls.rate && formRequest().concurrency === undefined)
+    c = S.controls.rate;
   const msg = e.message || 'the server refused the request';
   if (c && c.box) {
     c.box.querySelector('.field-error').textContent = msg;

@@ -343,8 +343,9 @@ const S = {
   doc: null, params: null, models: [], profiles: null, defaultProfile: null, request: null, controls: {},
   compare: [], waiting: [], runs: 0, generation: 0,
   /* inputState() of the inputs last sent, and the status the stale mark
-   * covered (answers.js markStale) */
-  asked: null, shownStatus: null,
+   * covered, whether the inputs differ from those, and whether an answer
+   * is on screen (answers.js markStale) */
+  asked: null, shownStatus: null, changed: false, answered: false,
   /* the panels (panels.js): {p, out, config: the form's request they answered} */
   panels: [], panelFollow: [],
   /* the profile the calibration view shows ('' = the default) and its

@@ -46,9 +46,10 @@ cdp_chromium_path(void)
 
 /* The child: pipes on fds 3 (commands in) and 4 (answers out), output to
  * a log in the profile, then Chromium with the flags a closed machine
- * needs (no sandbox as root, no network beyond the page's own). */
+ * needs (no sandbox as root, no network beyond the page's own). Scrollbars
+ * are hidden unless `scrollbars`: a desktop window's take width from the page. */
 static void
-exec_chromium(const char *chromium, const char *profile_dir, int cmd_r, int ans_w, int w, int h)
+exec_chromium(const char *chromium, const char *profile_dir, int cmd_r, int ans_w, int w, int h, int scrollbars)
 {
 	char user_dir[1100], size[64], log[1100];
 	snprintf(user_dir, sizeof user_dir, "--user-data-dir=%s", profile_dir);
@@ -69,7 +70,7 @@ exec_chromium(const char *chromium, const char *profile_dir, int cmd_r, int ans_
 	execl(chromium, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 	      "--no-first-run", "--disable-background-networking", "--disable-component-update",
 	      "--disable-sync", "--disable-extensions", "--disable-default-apps", "--mute-audio",
-	      "--hide-scrollbars", "--remote-debugging-pipe", user_dir, size, "about:blank",
+	      scrollbars ? "--no-default-browser-check" : "--hide-scrollbars", "--remote-debugging-pipe", user_dir, size, "about:blank",
 	      (char *)NULL);
 	_exit(127);
 }
@@ -225,8 +226,8 @@ attach_page(cdp *c, int width, int height)
 	return cdp_viewport(c, width, height, 0);
 }
 
-cdp *
-cdp_launch(const char *chromium, const char *profile_dir, int width, int height)
+static cdp *
+launch(const char *chromium, const char *profile_dir, int width, int height, int scrollbars)
 {
 	int cmd[2], ans[2];
 	cdp *c = calloc(1, sizeof *c);
@@ -239,7 +240,7 @@ cdp_launch(const char *chromium, const char *profile_dir, int width, int height)
 	if (c->pid == 0) {
 		close(cmd[1]);
 		close(ans[0]);
-		exec_chromium(chromium, profile_dir, cmd[0], ans[1], width, height);
+		exec_chromium(chromium, profile_dir, cmd[0], ans[1], width, height, scrollbars);
 	}
 	close(cmd[0]);
 	close(ans[1]);
@@ -253,6 +254,18 @@ cdp_launch(const char *chromium, const char *profile_dir, int width, int height)
 		return NULL;
 	}
 	return c;
+}
+
+cdp *
+cdp_launch(const char *chromium, const char *profile_dir, int width, int height)
+{
+	return launch(chromium, profile_dir, width, height, 0);
+}
+
+cdp *
+cdp_launch_scrollbars(const char *chromium, const char *profile_dir, int width, int height)
+{
+	return launch(chromium, profile_dir, width, height, 1);
 }
 
 void

@@ -27,6 +27,10 @@ const char *cdp_chromium_path(void);
  *  and attach to it. NULL (and a message on stderr) on failure. */
 cdp *cdp_launch(const char *chromium, const char *profile_dir, int width, int height);
 
+/** As cdp_launch, with the scrollbars a desktop window shows (not overlays:
+ *  they take their width from the page's). */
+cdp *cdp_launch_scrollbars(const char *chromium, const char *profile_dir, int width, int height);
+
 /** Close the browser, wait for it to exit, free everything. NULL is a no-op. */
 void cdp_close(cdp *c);
 
