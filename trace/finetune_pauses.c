@@ -148,6 +148,17 @@ done:
 	return rc;
 }
 
+/* The intermediate stretches for steps of `step` s (3 s when NaN). */
+static int
+mark_midlevel_at(ft_grid *g, double step, wc_ft_steps_result *out, wc_error *err)
+{
+	int rc = WC_OK;
+	step = isfinite(step) ? step : 3.0;
+	out->n_midlevel = wc__ft_mark_midlevel(g, fmax(3.0, 2.0 * step), fmax(WC_FT_MIDLEVEL_MIN_S, 3.0 * step),
+	                                       err, &rc);
+	return rc;
+}
+
 /* Mark the pauses; `hint` is the step period from step times (or NaN).
  * Without step times the period is not known yet: the near-idle pauses of
  * at least 2 s are found first, the period taken over what is left, and
@@ -176,8 +187,19 @@ wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_st
 	if (!isfinite(hint)) {
 		double acf;
 		size_t repeat = 0;
+		/* Evaluations a trainer state lists recur every eval_steps: at
+		 * intermediate power and left in, their cycle set the period (90 s
+		 * for 6-s steps with an evaluation every 10 at 77 % of the training
+		 * power), and half of it, the shortest save, lost the 30-s saves.
+		 * Marked first at the default step, they are not in it
+		 * (docs/finetune.md, "What is not training"). */
+		if (in->n_evals > 0 && (rc = mark_midlevel_at(g, NAN, out, err)) != WC_OK)
+			return rc;
 		if ((rc = wc__ft_period(g, 1, &hint, &acf, NULL, &repeat, err)) != WC_OK)
 			return rc;
+		for (size_t k = g->k0; k < g->k1; k++)
+			if (g->mark[k] == FT_MIDLEVEL)
+				g->mark[k] = FT_ACTIVE;
 		/* Only a clear period: one found where the steps are not resolved
 		 * would throw the saves back in. */
 		if (!wc__ft_period_clear(g, hint, acf, repeat))
@@ -199,10 +221,7 @@ wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_st
 			out->n_saves = wc__ft_mark_saves(g, 0.5 * hint);
 		}
 	}
-	double step = isfinite(hint) ? hint : 3.0;
-	out->n_midlevel = wc__ft_mark_midlevel(g, fmax(3.0, 2.0 * step), fmax(WC_FT_MIDLEVEL_MIN_S, 3.0 * step),
-	                                       err, &rc);
-	return rc;
+	return mark_midlevel_at(g, hint, out, err);
 }
 
 /* Said with the energy per step of the other reading (docs/finetune.md,

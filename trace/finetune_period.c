@@ -526,6 +526,29 @@ reference_level(const ft_grid *g, const double *m, double *scratch)
 	return wc_stats_median(scratch, len);
 }
 
+/* The edges of an intermediate stretch [*a, *b): where the rolling mean
+ * crosses halfway between the stretch's own level (the median of its
+ * bins) and the training level `ref` -- a window centred on a change of
+ * level holds half of each. The quarter-way threshold that finds the
+ * stretch holds only where the window lies almost wholly inside it when
+ * the stretch draws nearly that much: evaluations at 77 % of the
+ * training power were found up to half a window short on each side, and
+ * the rest, charged to the steps, recurred once per evaluation and set
+ * the step period (docs/finetune.md, "What is not training"). Each edge
+ * moves out by at most the window's half (`h` bins), over active bins. */
+static void
+stretch_edges(const ft_grid *g, const double *m, double ref, size_t h, size_t *a, size_t *b, double *scratch)
+{
+	size_t n = 0;
+	for (size_t k = *a; k < *b; k++)
+		scratch[n++] = g->x[k];
+	double mid = 0.5 * (wc_stats_median(scratch, n) + ref);
+	for (size_t j = 0; j < h && *a > g->k0 && g->mark[*a - 1] == FT_ACTIVE && m[*a - 1] < mid; j++)
+		(*a)--;
+	for (size_t j = 0; j < h && *b < g->k1 && g->mark[*b] == FT_ACTIVE && m[*b] < mid; j++)
+		(*b)++;
+}
+
 int
 wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc)
 {
@@ -548,6 +571,7 @@ wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, in
 			while (k < g->k1 && g->mark[k] == FT_ACTIVE && m[k] < thr)
 				k++;
 			if (k - a >= need && k > a) {
+				stretch_edges(g, m, ref, h, &a, &k, scratch);
 				memset(g->mark + a, FT_MIDLEVEL, k - a);
 				count++;
 			}

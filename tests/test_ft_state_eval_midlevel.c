@@ -1,0 +1,201 @@
+/*
+ * Evaluations a trainer state lists that the trace shows at intermediate
+ * power, with no steps.csv (docs/finetune.md, "What is not training" and
+ * "Evaluations a trainer state lists"): 2-GPU nvidia-smi logs, sampled
+ * about every 0.1 s, of optimizer steps at 650 W and 0.2 s at 380 W,
+ * 30-s evaluations at 480 W (76 % of the training power) and 30-s saves
+ * at 100 W.
+ *
+ * The stretches were found where a window of two steps lies almost
+ * wholly inside them, up to half a window short on each side: the rest
+ * of each evaluation was charged to the steps (+4.7 % energy per step for
+ * 400 3-s steps with an evaluation every 25, read as 1-s means), and,
+ * recurring once per evaluation, set the step period (79 s), read as a
+ * resumed run that left the evaluations unplaced. Read instantaneously
+ * the same run put the steps' clock off: four 30-s stretches of steps
+ * were taken out as well (-5.0 %). With 6-s steps and an evaluation every
+ * 10 steps, the evaluations, not yet marked, set the first period (90 s),
+ * and the 30-s saves, shorter than half of it, were counted as training
+ * (+2.7 %, saves 0).
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define GPUS 2
+#define EVAL_W 480.0
+#define OPT_S 0.2
+
+/* A run: its steps, their length, evaluations every `eval_steps`, saves
+ * every 100 and after the last step; read as 1-s means (`averaged`,
+ * H100's power.draw) or instantaneously (power.draw.instant). */
+typedef struct {
+	int steps, eval_steps, averaged;
+	double step_s;
+} how;
+
+/* Per-GPU power over [a, b); `step` for an optimizer step. */
+typedef struct {
+	double a, b, w;
+	int step;
+} seg;
+
+typedef struct {
+	seg s[1024];
+	size_t n;
+	double t;
+} wave;
+
+static void
+add(wave *v, double len, double w, int step)
+{
+	v->s[v->n++] = (seg){ v->t, v->t + len, w, step };
+	v->t += len;
+}
+
+static double
+power_at(const wave *v, double t)
+{
+	size_t lo = 0, hi = v->n;
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+		if (v->s[m].b <= t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo >= v->n || v->s[lo].a > t)
+		return 70.0;
+	const seg *s = &v->s[lo];
+	return s->step && t - s->a >= (s->b - s->a) - OPT_S ? 380.0 : s->w;
+}
+
+/* The run and its truth: energy per step of all GPUs, J. */
+static double
+make_wave(wave *v, const how *h)
+{
+	memset(v, 0, sizeof *v);
+	add(v, 20.0, 70.0, 0);
+	add(v, 45.0, 130.0, 0); /* loading the model */
+	for (int k = 1; k <= h->steps; k++) {
+		add(v, h->step_s, 650.0, 1);
+		if (k % h->eval_steps == 0)
+			add(v, 30.0, EVAL_W, 0);
+		if (k % 100 == 0 || k == h->steps)
+			add(v, 30.0, 100.0, 0);
+	}
+	return GPUS * ((h->step_s - OPT_S) * 650.0 + OPT_S * 380.0);
+}
+
+static void
+write_power(const char *run, const wave *v, const how *h)
+{
+	char *path = path_join(run, "power.csv");
+	FILE *f = fopen(path, "w");
+	wc_pcg32 rng;
+	wc_pcg32_seed(&rng, 66, 0);
+	fprintf(f, "timestamp, index, uuid, name, %s [W]\n", h->averaged ? "power.draw" : "power.draw.instant");
+	/* samples 100-106 ms apart, as nvidia-smi -lms 100 keeps them */
+	for (double s = 0.037; s < v->t + 30.0; s += 0.1 + 0.006 * wc_pcg32_uniform(&rng)) {
+		double w = 0;
+		/* a 1-s mean: of the second before the sample */
+		for (int m = 0; h->averaged && m < 100; m++)
+			w += power_at(v, s - 1.0 + (m + 0.5) * 0.01) / 100;
+		w = h->averaged ? w : power_at(v, s);
+		long long ms = (long long)llround(1000 * s);
+		for (int g = 0; g < GPUS; g++)
+			fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, %d, GPU-%08d-1111-2222-3333-444455556666, "
+			        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
+			        ms % 1000, g, g, w + 4.0 * wc_pcg32_normal(&rng));
+	}
+	fclose(f);
+	free(path);
+}
+
+static void
+write_state(const char *run, const how *h, double runtime)
+{
+	char *path = path_join(run, "trainer_state.json");
+	FILE *f = fopen(path, "w");
+	int n = h->steps;
+	fprintf(f, "{\"global_step\": %d, \"max_steps\": %d, \"logging_steps\": 10, \"save_steps\": 100,\n"
+	        " \"eval_steps\": %d, \"log_history\": [\n", n, n, h->eval_steps);
+	for (int s = 1; s <= n; s++) {
+		if (s % 10 == 0)
+			fprintf(f, "  {\"loss\": 1.5, \"grad_norm\": 0.8, \"learning_rate\": 1e-04, \"step\": %d},\n", s);
+		if (s % h->eval_steps == 0)
+			fprintf(f, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 12.5, "
+			        "\"step\": %d},\n", s);
+	}
+	fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.3, \"step\": %d}]}\n", runtime, n);
+	fclose(f);
+	free(path);
+}
+
+/* Ingest the run `name`: energy per step within 1 % of the truth, the
+ * evaluations found as intermediate stretches and nothing more taken
+ * out for them, `saves` near-idle pauses, and the trace's step period
+ * the step's (not the evaluations' cycle: no "steps:" warning). */
+static void
+run_case(const char *dir, const char *name, const how *h, const char *saves)
+{
+	static wave v;
+	double truth = make_wave(&v, h), first = 65.0;
+	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), *m = NULL, mid[16];
+	mkdir(run, 0755);
+	write_power(run, &v, h);
+	/* from the first step to the end of the save after the last */
+	write_state(run, h, v.t - first);
+	m = path_join(run, "wattcast-run.json");
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
+	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
+	                        " \"seq_len\": 2048, \"grad_accum\": 1, \"gpus\": 2, \"lora_rank\": 16,\n"
+	                        " \"checkpointing\": false}}\n"), 0);
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--quiet", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	wc_ft_table *t = NULL;
+	wc_error error;
+	snprintf(mid, sizeof mid, "%d", h->steps / h->eval_steps);
+	CHECK(wc_ft_table_read(out, &t, &error) == WC_OK && t->n_runs == 1);
+	if (t && t->n_runs == 1) {
+		double e = t->runs[0].energy_per_step_j;
+		const char *lp = wc_ft_table_get_extra(t, 0, "logged_pauses"),
+		           *ml = wc_ft_table_get_extra(t, 0, "midlevel_stretches"),
+		           *sv = wc_ft_table_get_extra(t, 0, "saves"), *w = wc_ft_table_get_extra(t, 0, "warnings");
+		double period = atof(wc_ft_table_get_extra(t, 0, "period_s"));
+		fprintf(stderr, "%s: %.1f J/step, truth %.1f (%+.2f %%), logged_pauses %s, midlevel_stretches %s, "
+		        "saves %s, period %.3f s\n%s\n", name, e, truth, 100 * (e / truth - 1), lp, ml, sv, period, w);
+		CHECK(strcmp(lp, "0") == 0);
+		CHECK(strcmp(ml, mid) == 0);
+		CHECK(strcmp(sv, saves) == 0);
+		CHECK(fabs(period / h->step_s - 1) < 0.02);
+		CHECK(fabs(e / truth - 1) < 0.01);
+		CHECK(strstr(w, "steps:") == NULL);
+		CHECK(strstr(w, "evaluations:") == NULL);
+		CHECK(strstr(w, "saves:") == NULL);
+	}
+	wc_ft_table_free(t);
+	run_result_free(&r);
+	free(m);
+	free(out);
+	free(run);
+}
+
+int
+main(void)
+{
+	char *dir = test_tmpdir("ft_state_eval_midlevel");
+	/* saves after steps 100, 200, 300 in the window; the last one's after it */
+	run_case(dir, "eval25-means", &(how){ 400, 25, 1, 3.0 }, "3");
+	run_case(dir, "eval25-instant", &(how){ 400, 25, 0, 3.0 }, "3");
+	run_case(dir, "eval10-6s-instant", &(how){ 200, 10, 0, 6.0 }, "1");
+	free(dir);
+	return check_report("test_ft_state_eval_midlevel");
+}
