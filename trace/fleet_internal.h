@@ -149,6 +149,8 @@ struct wc_fleet {
 	double sample_t;               /* wc__fleet_value_at: a counter's last sample's time */
 	int saved;                     /* series read from files: saved answers keep their grid */
 	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
+	int step_live;                 /* wc__fleet_value_at found a sample (or a stand-in) at this step */
+	size_t n_walked;               /* steps walked: those after an empty step are skipped (fleet_steps.c) */
 };
 
 /* A --selector matcher (fleet_selector.c): label, operator, quoted value. */
@@ -212,6 +214,11 @@ void wc__fleet_label_diff(const wc_prom_series *a, const wc_prom_series *b, char
  * last sample in the step, whose time goes to f->sample_t. */
 enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
 int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
+
+/* fleet_samples.c: the first step >= k at which a series of a group with
+ * GPU power may have a value (a sample in the step, or a stand-in for
+ * one); f->n_steps when none. Early by a step rather than late. */
+size_t wc__fleet_next_live(const wc_fleet *f, const wc_prom_set *set, size_t k);
 
 /* A scratch of doubles as long as the set's longest series (at least 1),
  * for the spacings or values of one series at a time; NULL when out of

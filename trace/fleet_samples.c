@@ -110,12 +110,14 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 		at = s->t[q];
 		n = counter ? 1 : n + 1;
 	}
+	f->step_live |= q != j;
 	if (nan)
 		return FLEET_NAN;
 	if (q == j) {
 		long k = stand_in(f, s, j, t, m);
 		if (k < 0)
 			return FLEET_ABSENT;
+		f->step_live = 1;
 		*v = s->v[k];
 		f->sample_t = s->t[k];
 		return FLEET_VALUE;
@@ -125,4 +127,42 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	*v = sum / (double)n;
 	f->sample_t = at;
 	return FLEET_VALUE;
+}
+
+/* Series s's first step >= k whose window (t - step, t] holds a sample
+ * or whose value a stand-in gives (stand_in), as wc__fleet_value_at reads
+ * it; f->n_steps when none. */
+static size_t
+series_next_live(const wc_fleet *f, const wc_prom_series *s, size_t k)
+{
+	double t = f->o.start + (double)k * f->o.step, lo = t - f->o.step + 1e-6;
+	size_t a = 0, b = s->n;
+	while (a < b) { /* the first sample after lo */
+		size_t mid = a + (b - a) / 2;
+		if (s->t[mid] <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a == s->n)
+		return f->n_steps;
+	if (s->t[a] <= t + 1e-6 || (a > 0 && s->t[a] - s->t[a - 1] <= f->o.step * FLEET_INTERVAL_SLACK + 1e-6))
+		return k;
+	/* The step whose window holds sample a, less one for the rounding. */
+	double at = ceil((s->t[a] - 1e-6 - f->o.start) / f->o.step) - 1.0;
+	if (!(at < (double)f->n_steps))
+		return f->n_steps;
+	return at > (double)k ? (size_t)at : k + 1;
+}
+
+size_t
+wc__fleet_next_live(const wc_fleet *f, const wc_prom_set *set, size_t k)
+{
+	size_t next = f->n_steps;
+	for (size_t i = 0; i < set->n && next > k; i++)
+		if (f->group[i] >= 0 && f->g[f->group[i]].ever_gpu) {
+			size_t n = series_next_live(f, &set->s[i], k);
+			next = n < next ? n : next;
+		}
+	return next;
 }

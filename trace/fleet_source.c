@@ -509,6 +509,9 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		f->saved = 1;
 	if (rc == WC_OK)
 		rc = wc_fleet_feed(f, &set, 0, f->n_steps, err);
+	if (rc == WC_OK && f->n_walked < f->n_steps)
+		say(o, "%zu of %zu steps walked: the others hold no sample, as the step before them", f->n_walked,
+		    f->n_steps);
 	if (rc == WC_OK)
 		rc = wc_fleet_finish(f, out, err);
 	wc_fleet_free(f);

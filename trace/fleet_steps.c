@@ -562,12 +562,25 @@ wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_er
 			                    "(--group-by splits them)", f->g[i].name, f->g[i].n_gpus,
 			                    WC_TELEMETRY_MAX_GPUS);
 	for (size_t k = k0; k < k1; k++) {
+		f->step_live = 0;
 		for (size_t i = 0; i < f->n_groups; i++) {
 			if (!f->g[i].ever_gpu)
 				continue;
 			int rc = group_step(f, &f->g[i], set, k, err);
 			if (rc != WC_OK)
 				return rc;
+		}
+		f->n_walked++;
+		/* A step without any sample is a gap of every group, said at
+		 * its first; the empty steps after it change nothing, so the
+		 * walk goes on at the next step a sample may fall in. Saved
+		 * answers over 2000-2099 at 3.2 s holding an hour walked 1e9
+		 * steps, 86 s of CPU; the work follows the data, as pages do
+		 * (docs/fleet.md, "Queries"). */
+		if (!f->step_live) {
+			size_t next = wc__fleet_next_live(f, set, k);
+			if (next > k + 1)
+				k = (next < k1 ? next : k1) - 1;
 		}
 	}
 	return WC_OK;
