@@ -172,9 +172,17 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 		rc = status ? error_status(root, origin, err)
 		            : wc_error_set_path(err, WC_EPARSE, origin, ": /status: missing (not a Prometheus API "
 		                                "response)");
-	else if (!type || strcmp(type, "matrix") != 0 || !json_is_array(result))
+	else if (!type || strcmp(type, "matrix") != 0)
 		rc = wc_error_set_path(err, WC_EPARSE, origin, ": /data/resultType: '%s', expected 'matrix' with a "
 		                       "result array (a query_range response)", type ? type : "");
+	/* A matrix whose result is not an array was refused as "resultType:
+	 * 'matrix', expected 'matrix'": the member at fault is named, with
+	 * what it holds (docs/formats/prometheus.md). */
+	else if (!json_is_array(result))
+		rc = wc_error_set_path(err, WC_EPARSE, origin, ": /data/result: %s, expected an array of series (a "
+		                       "query_range response)", !result ? "missing" : json_is_null(result) ? "null"
+		                       : json_is_object(result) ? "an object" : json_is_string(result) ? "a string"
+		                       : json_is_boolean(result) ? "a boolean" : "a number");
 	for (size_t i = 0; rc == WC_OK && i < json_array_size(result); i++)
 		rc = parse_series(json_array_get(result, i), origin, i, metric, set, err);
 	json_decref(root);
