@@ -152,8 +152,10 @@ apply_flag(int opt, prom_args *a)
 	case OPT_START: return parse_time("--start", optarg, &o->start);
 	case OPT_END: return parse_time("--end", optarg, &o->end);
 	case OPT_STEP: {
-		/* steps are whole milliseconds (docs/cli.md): 1.0005 gave rows of 300.150 s */
-		int rc = cli_parse_double_unbounded(cmd, "--step", optarg, 0.001, 1, &o->step);
+		/* steps are whole milliseconds (docs/cli.md): 1.0005 gave rows of 300.150 s;
+		 * and at least 2 ms, so that the query's range, one ms short of the
+		 * step, is 1 ms at least (docs/fleet.md, "Queries") */
+		int rc = cli_parse_double_unbounded(cmd, "--step", optarg, WC_FLEET_MIN_STEP, 1, &o->step);
 		if (rc == CLI_OK && fabs(o->step * 1000.0 - round(o->step * 1000.0)) > 1e-6 * o->step * 1000.0)
 			return cli_usage_error(cmd, "--step: whole milliseconds, got '%s'", optarg);
 		return rc;

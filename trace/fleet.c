@@ -149,9 +149,9 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	long long ms = llround(step * 1000.0);
 	if (m < 0 || m >= WC_FLEET_N_METRICS)
 		return wc_error_set(err, WC_EINVAL, "metric %d: unknown", m);
-	if (!(ms >= 1 && fabs((double)ms - step * 1000.0) < 1e-6))
-		return wc_error_set(err, WC_EINVAL, "step: %g s is not a whole number of milliseconds >= 1",
-		                    step);
+	if (!(ms >= llround(WC_FLEET_MIN_STEP * 1000.0) && fabs((double)ms - step * 1000.0) < 1e-6))
+		return wc_error_set(err, WC_EINVAL, "--step: %g s is not a whole number of milliseconds >= %g s (the "
+		                    "query's range is one ms shorter)", step, WC_FLEET_MIN_STEP);
 	int rc = wc__fleet_selector_parse(selector, mt, &n_mt, err);
 	if (rc != WC_OK)
 		return rc;
@@ -173,7 +173,7 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	 * exported beside them at 100 x, and a warning named the series it
 	 * did not quote (docs/fleet.md, "Queries"). */
 	const char *fn = m < WC_FLEET_FIRST_COUNTER ? "avg" : "last";
-	long long range = ms - (ms > 1);
+	long long range = ms - 1;
 	size_t used = 0;
 	int w = 0;
 	for (int r = 0, first = 1; w >= 0 && (used += (size_t)w) < size; r++) {

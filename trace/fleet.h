@@ -44,6 +44,12 @@ typedef enum {
  *  low (docs/results.md, "Fleet ingest from Prometheus"). */
 #define WC_FLEET_DEFAULT_PAGE_STEPS 2000
 
+/** The shortest step, s: a query's range is one millisecond short of the
+ *  step, so that no sample counts in two steps (docs/fleet.md, "Queries"),
+ *  and 1 ms is the shortest range PromQL expresses. A 1 ms step queried
+ *  [1ms], each sample counted twice. */
+#define WC_FLEET_MIN_STEP 0.002
+
 /** Other names a metric may have, at most. */
 #define WC_FLEET_MAX_ALIASES 3
 /** Bytes a query needs at most: every name of a metric with the longest

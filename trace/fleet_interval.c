@@ -117,7 +117,7 @@ interval_of(const wc_prom_series *s, double *tmp, double *res)
 static double
 suggested(double interval)
 {
-	return interval >= 0.98 ? ceil(interval * 0.98) : fmax(0.001, round(interval * 1000.0) / 1000.0);
+	return interval >= 0.98 ? ceil(interval * 0.98) : fmax(WC_FLEET_MIN_STEP, round(interval * 1000.0) / 1000.0);
 }
 
 /* The step of a query_range answer's grid, in ms: the greatest common
