@@ -268,6 +268,45 @@ group_idle(wc_fleet *f, fleet_row *rows, size_t n)
 		rows[i].run.idle_power_w = idle;
 }
 
+/* Groups with GPU power and engine load that gave no row, named in one
+ * line past the warnings' budget: under a step shorter than the scrape
+ * interval, h2's and h3's steps never held both, their warnings were past
+ * the 50 and the table lacked them without a word (docs/fleet.md,
+ * "Problems in the data"). */
+static void
+said_no_rows(wc_fleet *f)
+{
+	unsigned char *has = f->o.warn ? calloc(f->n_groups ? f->n_groups : 1, 1) : NULL;
+	char names[160] = "";
+	size_t n = 0, shown = 0, both = 0;
+	int gi;
+	if (!has)
+		return;
+	for (size_t i = 0; i < f->n_rows; i++)
+		if (wc_strmap_get(&f->group_index, f->rows[i].group, &gi))
+			has[gi] = 1;
+	for (size_t i = 0; i < f->n_groups; i++) {
+		const fleet_group *g = &f->g[i];
+		both += g->ever_gpu && g->ever_engine;
+		if (!g->ever_gpu || !g->ever_engine || has[i])
+			continue;
+		n++;
+		if (strlen(names) + strlen(g->name) + 5 < sizeof names) {
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%s'", shown ? ", " : "", g->name);
+			shown++;
+		}
+	}
+	free(has);
+	if (n) {
+		char msg[WC_ERROR_MSG_MAX], more[40] = "";
+		if (n > shown)
+			snprintf(more, sizeof more, " and %zu more", n - shown);
+		snprintf(msg, sizeof msg, "no row of group %s%s (%zu of %zu with GPU power and engine load): no step "
+		         "held both", names, more, n, both);
+		f->o.warn(msg, f->o.warn_payload);
+	}
+}
+
 int
 wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
@@ -304,6 +343,7 @@ wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		wc_runs_free(t);
 		return rc;
 	}
+	said_no_rows(f);
 	/* One count, past the warnings' budget: how much of the table is
 	 * idle is what an operator checks before fitting it. */
 	if (f->n_idle_rows && f->o.warn) {

@@ -53,6 +53,34 @@ fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k
 	return rc;
 }
 
+/* The scrape interval measured before the first page with power is
+ * walked, on the default page's steps from it (power and running alone):
+ * pages of --page-steps under two scrape intervals measured nothing, or
+ * a spacing of the grid (--step 1.5 --page-steps 2 over 2 s scrapes:
+ * 1.5 s, accepted, 47 fragment rows), where the default page refused the
+ * step. The refusal no longer depends on the page size (docs/fleet.md,
+ * "Queries"). The spacing across pages is the groups' own again after. */
+static int
+measure_interval(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k0, wc_error *err)
+{
+	size_t k1 = f->n_steps - k0 > WC_FLEET_DEFAULT_PAGE_STEPS ? k0 + WC_FLEET_DEFAULT_PAGE_STEPS : f->n_steps;
+	double a = f->o.start + (double)k0 * f->o.step, b = f->o.start + (double)(k1 - 1) * f->o.step;
+	static const int m[2] = { WC_FLEET_POWER, WC_FLEET_RUNNING };
+	wc_prom_set set = { 0 };
+	int rc = WC_OK;
+	for (int k = 0; rc == WC_OK && k < 2; k++)
+		rc = wc_prom_http_query_range(url, q[m[k]], a, b, f->o.step, f->o.timeout_s, wc_fleet_metric_name(m[k]),
+		                              &set, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_join_processes(&set, err);
+	if (rc == WC_OK)
+		rc = wc_fleet_feed(f, &set, k0, k0, err);
+	for (size_t g = 0; g < f->n_groups; g++)
+		f->g[g].prev_last[0] = f->g[g].prev_last[1] = 0.0;
+	wc_prom_set_clear(&set);
+	return rc;
+}
+
 /* Pages per probe query: below Prometheus's 11 000 points per series. */
 #define PROBE_PAGES 10000
 
@@ -137,6 +165,7 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	}
 	size_t page = o->page_steps ? o->page_steps : WC_FLEET_DEFAULT_PAGE_STEPS;
 	size_t n_pages = rc == WC_OK ? (f->n_steps + page - 1) / page : 0, skipped = 0;
+	int measured = page >= WC_FLEET_DEFAULT_PAGE_STEPS;
 	for (size_t p0 = 0; rc == WC_OK && p0 < n_pages; p0 += PROBE_PAGES) {
 		size_t p1 = n_pages - p0 > PROBE_PAGES ? p0 + PROBE_PAGES : n_pages;
 		if (n_pages > 1)
@@ -149,6 +178,12 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 			 * it, it only made one more query of four series and its
 			 * gap was counted as a fetched page (docs/fleet.md,
 			 * "Paging"). */
+			if (has[p - p0] && !measured && k1 < f->n_steps) {
+				measured = 1;
+				rc = measure_interval(f, url, q, k0, err);
+			}
+			if (rc != WC_OK)
+				break;
 			if (has[p - p0]) {
 				rc = fetch_page(f, url, q, k0, k1, err);
 			} else {
