@@ -412,8 +412,10 @@ cli_validate_fewshot(int argc, char **argv)
 			cli_validate_in_sample(cmd, &base, t, a.input, 0, &in, &cover_in);
 		refusal_reason(&a, &base, t, why, sizeof why);
 		/* No group keeps a run past the largest k: that, not the base,
-		 * is why nothing was predicted (k 200 on ML.ENERGY's models). */
-		if (r.groups == 0 && r.groups_too_small > 0)
+		 * is why nothing was predicted (k 200 on ML.ENERGY's models);
+		 * not when some group was skipped for a reason of its own (a
+		 * base refit that failed: the table says it) */
+		if (r.groups == 0 && r.groups_too_small > 0 && r.n_skips == 0)
 			snprintf(why, sizeof why, "each of the %d groups (%s and level) has at most %d runs, none left "
 			         "to predict after the largest k, %d: give --k below %d", r.groups_too_small,
 			         a.fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", r.largest_too_small,

@@ -104,6 +104,15 @@ main(void)
 	CHECK_INT(r.status, 0);
 	CHECK(!strstr(r.out ? r.out : "", "not predicted"));
 	run_result_free(&r);
+	/* --lomo on one model: its base, fitted without it, has no run; the
+	 * reason says so as validate lomo does (it said "the base fitted
+	 * without the group failed", and the exit blamed the groups' sizes) */
+	const char *lomo[] = { "wattcast", "validate", "fewshot", fs, "--lomo", "--k", "1", NULL };
+	CHECK_INT(run_wattcast(lomo, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.out, "the base fitted without 'Qwen3-8B' failed: fit: ");
+	CHECK(r.err && !strstr(r.err, "none left to predict"));
+	run_result_free(&r);
 	free(fs);
 
 	free(runs);

@@ -245,12 +245,13 @@ run_subgroup(fs_state *s, const wc_params *base, const unsigned char *member, co
 }
 
 /* The base for a held-out group: the frozen one, or a fit on the rows
- * outside the group. NULL in `*base` when that fit fails. */
+ * outside the group. NULL in `*base` when that fit fails, its reason in
+ * `why` (as validate lomo says it: "without 'Qwen3-8B': fit: ..."). */
 static int
-group_base(fs_state *s, const unsigned char *member, wc_fit_result *fit, const wc_params **base,
-           wc_error *err)
+group_base(fs_state *s, const unsigned char *member, const char *key, wc_fit_result *fit,
+           const wc_params **base, char *why, size_t cap, wc_error *err)
 {
-	wc_error ferr;
+	wc_error ferr = { 0, "" };
 	if (!s->o->refit) {
 		*base = s->o->base;
 		return WC_OK;
@@ -265,6 +266,8 @@ group_base(fs_state *s, const unsigned char *member, wc_fit_result *fit, const w
 	int rc = wc_fit_inference_law(s->t, &fo, fit, &ferr);
 	free(train);
 	*base = rc == WC_OK ? &fit->params : NULL;
+	if (rc != WC_OK)
+		wc_error_format(why, cap, "the base fitted without '%s' failed: %s", key, ferr.msg);
 	if (rc == WC_ENOMEM)
 		return wc_error_set(err, rc, "%s", ferr.msg);
 	return WC_OK;
@@ -279,11 +282,12 @@ run_group(fs_state *s, const unsigned char *member, const char *key, wc_error *e
 	const wc_params *base = NULL;
 	unsigned char *sub = wc_alloc_zeroed(s->n, 1), *seen = wc_alloc_zeroed(s->n, 1);
 	memset(&fit, 0, sizeof fit);
-	int rc = sub && seen ? group_base(s, member, &fit, &base, err)
+	char why[WC_FEWSHOT_WHY_LEN] = "";
+	int rc = sub && seen ? group_base(s, member, key, &fit, &base, why, sizeof why, err)
 	                     : wc_error_set(err, WC_ENOMEM, "fewshot: out of memory");
 	for (size_t i = 0; rc == WC_OK && !base && i < s->n; i++)
 		for (int ki = 0; ki < s->o->n_k; ki++) /* the fold's fit failed: counted, not scored */
-			skip(s, ki, member[i], "the base fitted without the group failed");
+			skip(s, ki, member[i], why);
 	for (size_t i = 0; rc == WC_OK && base && i < s->n; i++) {
 		if (!member[i] || seen[i])
 			continue;
