@@ -30,9 +30,11 @@ wc__predict_widen_power(const wc_law_binding *b, const wc_pred_error *pe, const 
 
 int
 wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double running, const wc_pe_stratum *s,
-                          wc_pe_stratum *out)
+                          wc_pe_stratum *out, int *n_draws)
 {
 	*out = *s;
+	if (n_draws)
+		*n_draws = 0;
 	if (p->n_draws < 2 || !isfinite(running) || !(running > 0.0))
 		return 0;
 	wc_config at = *c;
@@ -64,5 +66,7 @@ wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double running
 	wc_load_histogram_free(&h);
 	if (!folded)
 		*out = *s;
+	else if (n_draws)
+		*n_draws = kept;
 	return folded;
 }

@@ -493,14 +493,16 @@ wc_power_map_covers(const wc_power_map *pm)
 }
 
 int
-wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out)
+wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out, int *n_draws)
 {
 	*out = pm->pe;
+	if (n_draws)
+		*n_draws = 0;
 	if (!pm->has_pe)
 		return 0;
 	/* a calibrated level's draws add to the held-out error, as in the
 	 * power answer (docs/intervals.md, "Calibrated sets") */
 	if (pm->pe_calibrated && pm->params)
-		wc__predict_calibrated_pe(pm->params, &pm->config, running, &pm->pe, out);
+		wc__predict_calibrated_pe(pm->params, &pm->config, running, &pm->pe, out, n_draws);
 	return 1;
 }

@@ -11,6 +11,7 @@
  * for every probed K with the same seed.
  */
 #include "envelope_internal.h"
+#include "predict/capacity_predict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -487,9 +488,13 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
 	if (idle && pm->idle_note[0]) /* the idle is itself an estimate */
 		WC_WARN(out, "%s", pm->idle_note);
-	if (rc == WC_OK && !idle && out->stat_w > 0.0 && wc_power_map_pe(pm, load, &pe) &&
+	int drawn = 0; /* the calibration's draws the interval folds in */
+	if (rc == WC_OK && !idle && out->stat_w > 0.0 && wc_power_map_pe(pm, load, &pe, &drawn) &&
 	    !wc_pe_widen(&pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
 		out->stat_lo_w = out->stat_hi_w = NAN;
+	/* predict inference's caveat about too few of them (docs/intervals.md) */
+	if (isfinite(out->stat_lo_w))
+		wc_predict_note_few_draws(out->warnings, &out->n_warnings, drawn);
 	if (isfinite(out->stat_hi_w)) {
 		/* means over a second or more end where the boards do, and no
 		 * fleet draws less than its idle (docs/intervals.md) */

@@ -319,9 +319,11 @@ double wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelop
  * `ceiling_w` and both at the servers' idle draw; none (NaN) without a
  * prediction_error or when nothing runs -- `load`, the servers' mean
  * count (the workload's under random arrivals), not above 0 -- (returns
- * 1 then: the caller says so, WC_ENVELOPE_IDLE_NOTE). */
+ * 1 then: the caller says so, WC_ENVELOPE_IDLE_NOTE). `*n_draws`: the
+ * calibration's draws the interval folds in (wc_power_map_pe), 0 when
+ * none or no interval -- the caller's few-draws caveat. */
 int wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, double ceiling_w,
-                            double load, wc_envelope_interval *iv);
+                            double load, wc_envelope_interval *iv, int *n_draws);
 
 /* The engine's concurrency limit the KV cache allows (docs/envelopes.md,
  * "Engine"): `eff` is `o` with max_running lowered to what the cache holds

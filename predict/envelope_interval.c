@@ -196,9 +196,10 @@ wc__envelope_open_ceiling(const wc_envelope_workload *w, const wc_envelope_optio
 
 int
 wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, double ceiling_w,
-                        double load, wc_envelope_interval *iv)
+                        double load, wc_envelope_interval *iv, int *n_draws)
 {
 	*iv = (wc_envelope_interval){ NAN, NAN, NAN, NAN };
+	*n_draws = 0;
 	if (!pm->has_pe)
 		return 0;
 	/* Nothing runs: the answer is the idle draw, no dynamic part to miss
@@ -220,12 +221,17 @@ wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, in
 	 * idle was offered means down to 55.8 W. */
 	const double idle = wc__envelope_idle_w(pm, servers) * pm->tp;
 	wc_pe_stratum pe; /* with a calibration's draws at the run's load */
-	wc_power_map_pe(pm, load / servers, &pe);
+	int folded = 0, widened = 0;
+	wc_power_map_pe(pm, load / servers, &pe, &folded);
 	if (s->mean_w.value > 0.0 && wc_pe_widen(&pe, s->mean_w.value, &iv->mean_lo, &iv->mean_hi)) {
 		wc_interval_hold_ceiling(s->mean_w.value, ceiling_w, &iv->mean_hi);
 		wc_interval_hold_floor(s->mean_w.value, idle, &iv->mean_lo);
+		widened = 1;
 	}
-	if (s->p95_w.value > 0.0 && wc_pe_widen(&pe, s->p95_w.value, &iv->p95_lo, &iv->p95_hi))
+	if (s->p95_w.value > 0.0 && wc_pe_widen(&pe, s->p95_w.value, &iv->p95_lo, &iv->p95_hi)) {
 		wc_interval_hold_floor(s->p95_w.value, idle, &iv->p95_lo);
+		widened = 1;
+	}
+	*n_draws = widened ? folded : 0;
 	return 0;
 }

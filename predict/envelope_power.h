@@ -109,8 +109,11 @@ int wc_power_map_from_law(const wc_params *p, const wc_config *c,
 /** The stratum an envelope's or plan's mean power is widened with: pm->pe,
  *  and for a calibrated level (pe_calibrated) the calibration's draws of
  *  node power at `running` requests per server folded in, as the power
- *  answer adds them (wc_pe_calibrated_stratum). Returns has_pe. */
-int wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out);
+ *  answer adds them (wc_pe_calibrated_stratum). Returns has_pe.
+ *  `*n_draws` (may be NULL): the draws folded in, 0 when none -- an
+ *  interval from fewer than WC_BOOTSTRAP_MIN_95 carries predict's caveat
+ *  (wc_predict_note_few_draws; docs/intervals.md). */
+int wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out, int *n_draws);
 
 /** What an envelope's or plan's interval of the law's error covers, in the
  *  power answer's words (wc_predict_pe_covers): "held-out error of mean

@@ -8,6 +8,7 @@
  * the 5th/95th percentiles over replicas, per metric the same.
  */
 #include "envelope_internal.h"
+#include "predict/capacity_predict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -473,8 +474,12 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 				load[i] = load[i] > 0.0 ? load[i] : k[i] * m; /* no arrivals drawn: the workload's count */
 			}
 		}
-		int idle = wc__envelope_predictive(pm, &out->server, 1, top[0], load[0], &out->server_interval);
-		idle |= wc__envelope_predictive(pm, &out->fleet, k[1], top[1], load[1], &out->fleet_interval);
+		int drawn[2];
+		int idle = wc__envelope_predictive(pm, &out->server, 1, top[0], load[0], &out->server_interval, &drawn[0]);
+		idle |= wc__envelope_predictive(pm, &out->fleet, k[1], top[1], load[1], &out->fleet_interval, &drawn[1]);
+		/* intervals that fold in a calibration's draws carry predict
+		 * inference's caveat about too few of them (docs/intervals.md) */
+		wc_predict_note_few_draws(out->warnings, &out->n_warnings, drawn[0] > drawn[1] ? drawn[0] : drawn[1]);
 		if (idle)
 			WC_WARN(out, "%s", WC_ENVELOPE_IDLE_NOTE);
 		if (idle && pm->idle_note[0]) /* the idle is itself an estimate */

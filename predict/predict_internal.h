@@ -97,9 +97,10 @@ int wc__predict_widen_power(const wc_law_binding *b, const wc_pred_error *pe, co
  *  budget plans): `s` with the calibration's draws of node power at
  *  `running` folded in (wc_pe_calibrated_stratum) when configuration `c`
  *  binds a calibrated term or level of `p`; returns 1 then, else 0 with
- *  `*out` = `*s`. */
+ *  `*out` = `*s`. `*n_draws` (may be NULL): the draws folded in, 0 when
+ *  none, for the answer's few-draws caveat (wc_predict_note_few_draws). */
 int wc__predict_calibrated_pe(const wc_params *p, const wc_config *c, double running, const wc_pe_stratum *s,
-                              wc_pe_stratum *out);
+                              wc_pe_stratum *out, int *n_draws);
 
 /** A series under a per-GPU limit `limit_w`, each of its loads `h` settling
  *  at the clock meeting it, or at the platform's lowest clock (`low`, the

@@ -125,7 +125,10 @@ same_draws(const char *params, double running)
 	wc_pe_stratum folded;
 	double lo = NAN, hi = NAN, w = a.power.node_power_w;
 	if (a.pe_stratum) {
-		CHECK(wc__predict_calibrated_pe(wc_predictor_params(pr), &q.config, a.mean_running, a.pe_stratum, &folded));
+		int drawn = -1;
+		CHECK(wc__predict_calibrated_pe(wc_predictor_params(pr), &q.config, a.mean_running, a.pe_stratum, &folded,
+		                                &drawn));
+		CHECK_INT(drawn, a.n_draws); /* the count the few-draws caveat names, the answer's */
 		CHECK(wc_pe_widen(&folded, w, &lo, &hi));
 		wc_interval_hold_ceiling(w, a.node_ceiling_w, &hi);
 		wc_interval_hold_floor(w, a.node_floor_w, &lo);

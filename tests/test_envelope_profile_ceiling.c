@@ -146,10 +146,11 @@ ceiling_below_point(void)
 	fixture *f = setup();
 	wc_envelope_summary s = { 0 };
 	wc_envelope_interval iv;
+	int drawn = -1;
 	s.mean_w.value = 200.0;
 	s.p95_w.value = 300.0;
 	const double board = wc_power_ceiling_w(f->pm.max_w, f->pm.tp);
-	CHECK_INT(wc__envelope_predictive(&f->pm, &s, 1, 150.0, 8.0, &iv), 0);
+	CHECK_INT(wc__envelope_predictive(&f->pm, &s, 1, 150.0, 8.0, &iv, &drawn), 0);
 	printf("ceiling 150 W under a mean of 200 W: %.2f-%.2f W (boards' %.0f W)\n", iv.mean_lo, iv.mean_hi, board);
 	CHECK(iv.mean_hi > 200.0 && iv.mean_hi <= board);
 	teardown(f);
