@@ -30,6 +30,15 @@
  * with save_steps 500 -- save_strategy "no" -- and the checkpoint-200/
  * folder of the run's final save (docs/finetune.md, "Evaluations a
  * trainer state lists": off by about the same, within 30 % of a pause).
+ *
+ * The first evaluation sets up what the later ones reuse (the eval
+ * dataloader, its workers): its pause runs longer. 40 s (or 36) after
+ * step 25, 30 s after the others, all of eval_runtime 26 s, broke their
+ * common excess, and the pauses were read as saves as above (661.9 J per
+ * step for 708.0 on a tester's A100, -6.5 % here too); so with no save
+ * due after it, the first is judged apart (docs/finetune.md, same
+ * section: at least the others' excess, at most it plus 30 % of its
+ * pause).
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -44,9 +53,10 @@
 #define STEP_J (1.6 * 550 + 0.4 * 350) /* one GPU */
 
 /* `eval_rt`: the eval_runtime log_history says; `ckpt`: a checkpoint-200/
- * folder in the run (its final save's). */
+ * folder in the run (its final save's); `first_s`: the first evaluation's
+ * pause (the others' 30 s). */
 static void
-no_saves(const char *dir, const char *name, int save_steps, int due, double eval_rt, int ckpt)
+no_saves_first(const char *dir, const char *name, int save_steps, int due, double eval_rt, int ckpt, double first_s)
 {
 	static synth_trainer_wave v;
 	char state[8192], *p = state, want[160];
@@ -58,7 +68,7 @@ no_saves(const char *dir, const char *name, int save_steps, int due, double eval
 		synth_trainer_add(&v, 1.6, 550.0);
 		synth_trainer_add(&v, 0.4, 350.0);
 		if (k % 25 == 0)
-			synth_trainer_add(&v, 30.0, 150.0);
+			synth_trainer_add(&v, k == 25 ? first_s : 30.0, 150.0);
 	}
 	p += sprintf(p, "{\"global_step\": 200, \"max_steps\": 200, \"logging_steps\": 25, \"save_steps\": %d,\n"
 	             " \"eval_steps\": 25, \"log_history\": [\n", save_steps);
@@ -83,14 +93,24 @@ no_saves(const char *dir, const char *name, int save_steps, int due, double eval
 	}
 	snprintf(want, sizeof want, "saves: the trainer state puts a save after %d evaluations in the run, but the "
 	         "trace's near-idle pauses are none or those evaluations alone", due);
-	if (due > 0)
+	/* the evaluations' pauses, the first's too, are no saves in the
+	 * cross-check (1 of 4 was said with a 40-s first) */
+	if (due > 0) {
 		CHECK_CONTAINS(err, want);
+		CHECK_CONTAINS(err, ", 0 near-idle pauses were found");
+	}
 	else
 		CHECK(err == NULL || strstr(err, "saves:") == NULL);
 	CHECK(err == NULL || strstr(err, "window:") == NULL);
 	wc_ft_table_free(t);
 	free(err);
 	free(run);
+}
+
+static void
+no_saves(const char *dir, const char *name, int save_steps, int due, double eval_rt, int ckpt)
+{
+	no_saves_first(dir, name, save_steps, due, eval_rt, ckpt, 30.0);
 }
 
 int
@@ -105,6 +125,10 @@ main(void)
 	no_saves(dir, "eval-runtime-36-final-checkpoint", 500, 0, 36.0, 1);
 	no_saves(dir, "eval-runtime-26-save-at-last-step", 200, 0, 26.0, 0);
 	no_saves(dir, "eval-runtime-26-no-saves", 50, 3, 26.0, 0);
+	no_saves_first(dir, "first-eval-40-final-checkpoint", 500, 0, 26.0, 1, 40.0);
+	no_saves_first(dir, "first-eval-36-final-checkpoint", 500, 0, 26.0, 1, 36.0);
+	no_saves_first(dir, "first-eval-40-save-at-last-step", 200, 0, 26.0, 0, 40.0);
+	no_saves_first(dir, "first-eval-40-no-saves", 50, 3, 26.0, 0, 40.0);
 	free(dir);
 	return check_report("test_ft_state_saves_unseen");
 }

@@ -108,6 +108,27 @@ pauses_are_evals(double pause_lo, double pause_hi, double eval_lo, double eval_h
 	return some && fabs(hi - lo) < 2.0 * WC_FT_PAUSE_MIN_S && fabs(lo) <= slack && fabs(hi) <= slack;
 }
 
+/* The first evaluation of a run does once what the later ones reuse,
+ * part of it before eval_runtime's clock starts (the eval dataloader
+ * Trainer.evaluate prepares first, kept with persistent workers; the
+ * first switch to eval mode): its pause runs longer than theirs. With no save due after it, it is
+ * judged apart (docs/finetune.md, "Evaluations a trainer state lists"):
+ * the others by pauses_are_evals, and it off its eval_runtime by at least
+ * their least excess (to WC_FT_PAUSE_MIN_S) and by at most their greatest
+ * plus WC_FT_EVAL_SETUP_SHARE of its pause. A 40-s first pause among 30-s
+ * ones, all of 26-s eval_runtimes, broke their common excess: the pauses
+ * were read as saves and 26 s of steps taken out (-6.5 % energy per step;
+ * a 36-s first the same). `first_s`/`first_rt`: its pause and eval_runtime;
+ * the ranges are the others'. */
+static int
+pauses_are_evals_slow_first(double first_s, double first_rt, double pause_lo, double pause_hi, double eval_lo,
+                            double eval_hi)
+{
+	double d = first_s - first_rt, lo = pause_lo - eval_lo, hi = pause_hi - eval_hi;
+	return pauses_are_evals(pause_lo, pause_hi, eval_lo, eval_hi, 1) && d > fmin(lo, hi) - WC_FT_PAUSE_MIN_S &&
+	       d <= fmax(lo, hi) + setup_slack(first_s);
+}
+
 /* Each evaluation starts as shown: from none shown, the steps' time is
  * short by the evaluations' and every place comes early, too early to
  * find the pauses that are there (near-idle evaluations at 330 W were
@@ -134,9 +155,11 @@ start_states(const wc_ft_steps_info *in, unsigned char *state, size_t *first, si
 /* Place the evaluations: which the trace already shows as a pause (fixed
  * point over the step clock: each one shown is not in the active time),
  * then the others where their save or the window's end puts them, else at
- * their lowest stretch. */
+ * their lowest stretch. `slow_first`: the evaluation whose pause was
+ * judged the run's first, setup and all (pauses_are_evals_slow_first);
+ * n_evals none. */
 static int
-place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
+place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, size_t slow_first)
 {
 	ft_clock c;
 	size_t n = in->n_evals, last = n, first = n;
@@ -270,7 +293,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 				e++;
 			double l = (double)(e - at[i]) * g->dt;
 			out->n_evals_in_saves += g->mark[at[i]] == FT_SAVE && !wc__ft_save_follows(in, i) &&
-			                         l - in->eval_s[i] <= setup_slack(l);
+			                         (l - in->eval_s[i] <= setup_slack(l) || i == slow_first);
 			out->last_eval_in |= i == last;
 			continue;
 		}
@@ -455,34 +478,58 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 	 * (docs/finetune.md, "Evaluations a trainer state lists"). */
 	wc_ft_steps_info local = *in;
 	unsigned char *none = NULL;
-	size_t due = 0, inside = 0;
-	double eval_lo = INFINITY, eval_hi = 0.0, pause_lo = INFINITY, pause_hi = 0.0;
+	size_t due = 0, inside = 0, first = in->n_evals, np = 0;
+	/* [0] all in the run, [1] all but the first evaluation (and pause) */
+	double eval_lo[2] = { INFINITY, INFINITY }, eval_hi[2] = { 0.0, 0.0 }, pause_lo[2] = { INFINITY, INFINITY },
+	       pause_hi[2] = { 0.0, 0.0 }, first_s = 0.0;
+	int before = 0; /* an evaluation before the first step (eval_on_start) did the setup */
 	for (size_t i = 0; i < in->n_evals; i++) {
 		int in_run = in->eval_at[i] >= 0.5 && in->eval_at[i] < in->steps - 0.5;
+		before |= in->eval_at[i] < 0.5 && in->eval_s[i] > 0;
 		inside += in_run;
 		due += in_run && wc__ft_save_follows(in, i);
-		eval_lo = in_run ? fmin(eval_lo, in->eval_s[i]) : eval_lo;
-		eval_hi = in_run ? fmax(eval_hi, in->eval_s[i]) : eval_hi;
+		if (in_run && (first == in->n_evals || in->eval_at[i] < in->eval_at[first]))
+			first = i;
+	}
+	for (size_t i = 0; i < in->n_evals; i++) {
+		int in_run = in->eval_at[i] >= 0.5 && in->eval_at[i] < in->steps - 0.5;
+		for (int r = 0; r < 1 + (i != first) && in_run; r++) {
+			eval_lo[r] = fmin(eval_lo[r], in->eval_s[i]);
+			eval_hi[r] = fmax(eval_hi[r], in->eval_s[i]);
+		}
 	}
 	for (size_t k = g->k0, a = k; k < g->k1; k++) {
 		a = k > g->k0 && g->mark[k - 1] == FT_SAVE ? a : k;
 		if (g->mark[k] == FT_SAVE && (k + 1 == g->k1 || g->mark[k + 1] != FT_SAVE)) {
-			pause_lo = fmin(pause_lo, (double)(k + 1 - a) * g->dt);
-			pause_hi = fmax(pause_hi, (double)(k + 1 - a) * g->dt);
+			double l = (double)(k + 1 - a) * g->dt;
+			first_s = np++ == 0 ? l : first_s;
+			for (int r = 0; r < 1 + (np > 1); r++) {
+				pause_lo[r] = fmin(pause_lo[r], l);
+				pause_hi[r] = fmax(pause_hi[r], l);
+			}
 		}
 	}
 	/* ... nor where the near-idle pauses are the evaluations alone: one
 	 * per evaluation in the run, each as long as an evaluation to a
-	 * save's shortest (with a save after some, theirs ran longer). Short
-	 * saves after evaluations at training power are as many as those
-	 * evaluations, with none between: with a save due after every one,
-	 * the steps' clock tells which the pauses are. Taken for saves, the
+	 * save's shortest (with a save after some, theirs ran longer), the
+	 * first, with no save due after it, judged apart when it ran the
+	 * setup (none at step 0 before it). Short saves after evaluations at
+	 * training power are as many as those evaluations, with none
+	 * between: with a save due after every one, the steps' clock tells
+	 * which the pauses are. Taken for saves, the
 	 * evaluations' pauses put a save of their length after the last step,
 	 * the evaluation there near-idle inside the window, and stretches of
 	 * steps were taken out (-10 % energy per step with evaluations and
 	 * saves every 100 of 300 steps, -20 % every 20). */
-	int evals_alone = out->n_saves > 0 && (size_t)out->n_saves == inside &&
-	                  pauses_are_evals(pause_lo, pause_hi, eval_lo, eval_hi, due < inside);
+	int one_each = out->n_saves > 0 && (size_t)out->n_saves == inside;
+	int evals_alone = one_each && pauses_are_evals(pause_lo[0], pause_hi[0], eval_lo[0], eval_hi[0], due < inside);
+	size_t slow_first = in->n_evals;
+	if (one_each && !evals_alone && inside >= 2 && np == inside && !before && !wc__ft_save_follows(in, first) &&
+	    pauses_are_evals_slow_first(first_s, in->eval_s[first], pause_lo[1], pause_hi[1], eval_lo[1], eval_hi[1]))
+	{
+		evals_alone = 1;
+		slow_first = first;
+	}
 	if (evals_alone && inside == due && due > 0 && (evals_alone = evals_are_pauses(g, in, out)) < 0)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 	/* The save at the last step alone (save_steps = global_step, or the
@@ -498,7 +545,7 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 		local.trailing_save = 0;
 		out->saves_unseen = (int)due;
 	}
-	int ok = place(g, &local, out);
+	int ok = place(g, &local, out, slow_first);
 	free(none);
 	if (!ok)
 		return wc_error_set(err, WC_ENOMEM, "trace: out of memory");

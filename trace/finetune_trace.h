@@ -89,8 +89,10 @@ extern "C" {
  *  runs a few s longer, or shorter where the power falls late: near-idle
  *  pauses off their evaluations' eval_runtime by about the same, at most
  *  this share of the shortest pause (or WC_FT_PAUSE_MIN_S), are those
- *  evaluations alone (a choice of wattcast, docs/finetune.md "Evaluations
- *  a trainer state lists"). */
+ *  evaluations alone; the run's first, which sets up what the others
+ *  reuse, may run longer by up to this share of its own pause beyond
+ *  them (a choice of wattcast, docs/finetune.md "Evaluations a trainer
+ *  state lists"). */
 #define WC_FT_EVAL_SETUP_SHARE 0.3
 /** A stated step count whose steps would be shorter than this, s, is
  *  refused: no optimizer step of a model wattcast fits runs so fast (a
