@@ -26,6 +26,10 @@
  *     (levels[H200].eta), as the API's warnings do, not by its index.
  *   - an open loop with no arrival rate is refused under Arrival rate,
  *     not under the engine limit ("empty = no limit");
+ *   - an open loop with a limit and no arrival rate is refused on the
+ *     page, unsent, not answered as a closed loop at the limit;
+ *   - an edit made while a refused request is in flight leaves the
+ *     refusal's status and no stale note;
  *   - an input changed after a refusal says to press Predict, keeps the
  *     refusal, and calls nothing "the earlier inputs" (none are shown);
  *   - a 390 px desktop window with a scrollbar that takes width does not
@@ -300,7 +304,7 @@ check_open_loop_no_rate(void)
 	CHECK(truth("document.getElementById('f-rate').value === '' && document.getElementById('f-concurrency').value === ''"));
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("document.getElementById('f-rate-error').textContent.startsWith('concurrency: required')"));
+	CHECK(truth("document.getElementById('f-rate-error').textContent.startsWith('rate: required')"));
 	CHECK(truth("document.getElementById('f-rate').getAttribute('aria-invalid') === 'true'"
 	            " && document.activeElement === document.getElementById('f-rate')"));
 	CHECK(truth("document.getElementById('f-concurrency-error').textContent === ''"
@@ -311,6 +315,67 @@ check_open_loop_no_rate(void)
 	CHECK(page_wait_runs(B, 3));
 	CHECK(truth("document.getElementById('f-concurrency-error').textContent.startsWith('concurrency: with rate')"
 	            " && document.getElementById('f-rate-error').textContent === ''"));
+}
+
+/* An open loop is the rate and the engine's limit: with the rate empty
+ * and a limit of 64 the page sent {"concurrency":64} alone and showed the
+ * closed-loop answer at 64 running (577.3 W on B200), and its link
+ * reopened as a closed loop. It is refused on the page, unsent, under
+ * Arrival rate, the answer cleared, and the link reopens the open loop
+ * (docs/planner.md, "Warnings and errors next to their input"). */
+static void
+check_open_loop_limit_no_rate(void)
+{
+	open_link("platform=B200&model=Qwen3-8B&concurrency=32&input_tokens=512&output_tokens=256", 1);
+	page_eval_ok(B, "(document.querySelector('input[name=\"load-mode\"][value=\"rate\"]').click(), 1)");
+	type_into("f-concurrency", "64");
+	page_eval_ok(B, "(() => { window.sentPredict = 0; const f = window.fetch; window.fetch = (u, ...a) =>"
+	                " { if (String(u).includes('/v1/predict/inference')) window.sentPredict++; return f(u, ...a); }; return 1; })()");
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("window.sentPredict === 0"));
+	CHECK(truth("document.getElementById('f-rate-error').textContent.startsWith('rate: required')"
+	            " && document.getElementById('f-rate').getAttribute('aria-invalid') === 'true'"
+	            " && document.activeElement === document.getElementById('f-rate')"));
+	CHECK(truth("document.getElementById('node-power').textContent === '\u2014'"
+	            " && document.getElementById('status').dataset.state === 'error'"
+	            " && document.getElementById('stale-note').hidden"));
+	CHECK(truth("/[?&]rate=(&|$)/.test(document.getElementById('share-link').value)"
+	            " && /[?&]concurrency=64(&|$)/.test(document.getElementById('share-link').value)"));
+	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
+	CHECK_INT(cdp_navigate(B, link), 0);
+	free(link);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(truth("loadMode() === 'rate' && document.getElementById('f-concurrency').value === '64'"
+	            " && document.getElementById('f-rate-error').textContent.startsWith('rate: required')"));
+}
+
+/* An edit made while a request is in flight (fetch delayed 1.5 s), the
+ * request then refused: the status saved for the edit was "Computing…"
+ * and the stale note stayed up after the refusal cleared the answer; the
+ * next edit said "Earlier inputs: computing…" in the busy state. After
+ * the refusal the status is the refusal's, with no stale note. */
+static void
+check_edit_in_flight_refused(void)
+{
+	open_link("platform=H100&model=Qwen3-8B&concurrency=32&input_tokens=512&output_tokens=256", 1);
+	page_eval_ok(B, "(() => { const f = window.fetch; window.fetch = async (...a) =>"
+	                " { await new Promise((r) => setTimeout(r, 1500)); return f(...a); }; return 1; })()");
+	type_into("f-input_tokens", "-1");
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(truth("document.getElementById('status').dataset.state === 'busy'"));
+	type_into("f-output_tokens", "300");
+	CHECK(page_wait_runs(B, 2));
+	CHECK(truth("document.getElementById('stale-note').hidden && document.body.dataset.stale === 'false'"));
+	CHECK(truth("(() => { const s = document.getElementById('status');"
+	            " return s.dataset.state === 'error' && s.textContent.startsWith('Inputs changed: press Predict (or Enter) to compute them.')"
+	            " && s.textContent.includes('nothing was computed: the server answered 422'); })()"));
+	type_into("f-output_tokens", "301");
+	CHECK(truth("(() => { const s = document.getElementById('status');"
+	            " return s.dataset.state === 'error' && !/computing/i.test(s.textContent)"
+	            " && document.getElementById('stale-note').hidden; })()"));
+	type_into("f-output_tokens", "256");
+	CHECK(truth("document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
 }
 
 /* After a refusal nothing is on screen, so an input changed then is not
@@ -382,6 +447,8 @@ main(void)
 		check_stale();
 		check_open_loop_no_rate();
 		check_changed_after_refusal();
+		check_open_loop_limit_no_rate();
+		check_edit_in_flight_refused();
 		check_calibration_names();
 		check_desktop_narrow(S.port);
 		CHECK_INT(cdp_page_errors(B), 0);

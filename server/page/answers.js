@@ -15,28 +15,54 @@ function setStatus(state, text) {
   s.textContent = text;
 }
 
+/* The status a computation ends with. Inputs edited while it was in
+ * flight are judged against it, not against "Computing…" (docs/planner.md,
+ * "An answer of earlier inputs"): after a refusal nothing is shown to be
+ * stale, after an answer the edits mark it. */
+function settleStatus(state, text) {
+  setStatus(state, text);
+  S.changed = false;
+  S.shownStatus = null;
+  markStale();
+}
+
+/* A refusal, the server's or the page's own: no number of another
+ * configuration stays on screen (docs/planner.md, "Warnings and errors
+ * next to their input"); the link is the configuration shown, refused
+ * values and all ("Shareable state"). */
+function showRefusal(req, pushUrl, body, why) {
+  clearAnswer();
+  clearCompare();
+  $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the configuration was refused.' }));
+  followPanels();
+  showError(body);
+  updateLink(req, pushUrl);
+  settleStatus('error', `Nothing was computed: ${why}.`);
+  S.runs++;
+  $('status').dataset.runs = S.runs;
+}
+
 async function predict(pushUrl) {
   const gen = ++S.generation;
   clearMessages();
   const req = formRequest();
   S.asked = inputState();
   markStale();
+  /* An open loop is the arrival rate and the engine's limit: without the
+   * rate, a limit sent alone is read as a closed loop at that n, so the
+   * page refuses it unsent (docs/planner.md, "Warnings and errors next to
+   * their input"). */
+  if (loadMode() === 'rate' && S.controls.rate && req.rate === undefined) {
+    showRefusal(req, pushUrl, { error: { code: 'missing_field', field: '/rate',
+      message: 'rate: required in an open loop (requests/s); the engine limit alone is not a load' } },
+    'the arrival rate is empty (open loop)');
+    return;
+  }
   setStatus('busy', 'Computing…');
   const r = await api('/v1/predict/inference', req);
   if (gen !== S.generation) return;
   if (!r.ok) {
-    /* no number of another configuration stays on screen (docs/planner.md) */
-    clearAnswer();
-    clearCompare();
-    $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the server refused the configuration.' }));
-    followPanels();
-    showError(r.body);
-    /* the link is the configuration shown, refused values and all
-     * (docs/planner.md, "Shareable state") */
-    updateLink(req, pushUrl);
-    setStatus('error', `Nothing was computed: ${refusalText(r)}.`);
-    S.runs++;
-    $('status').dataset.runs = S.runs;
+    showRefusal(req, pushUrl, r.body, refusalText(r));
     return;
   }
   renderAnswer(r.body, req);
@@ -52,9 +78,9 @@ async function predict(pushUrl) {
   /* the answer stands; the curves and compared rows the batch was refused
    * are said missing in the status too, not "Computed" (docs/planner.md) */
   const missed = refusedPoints(batch);
-  if (batch.refused) setStatus('error', `Computed the answer ${at}, but not the plots or the compared configurations: ${refusalText(batch.refused)}.`);
-  else if (missed) setStatus('done', `Computed ${at}; ${missed}.`);
-  else setStatus('done', `Computed ${at}.`);
+  if (batch.refused) settleStatus('error', `Computed the answer ${at}, but not the plots or the compared configurations: ${refusalText(batch.refused)}.`);
+  else if (missed) settleStatus('done', `Computed ${at}; ${missed}.`);
+  else settleStatus('done', `Computed ${at}.`);
 }
 
 /* One batch for everything else: each configuration (the form's and the

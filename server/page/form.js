@@ -407,6 +407,9 @@ function emptiedKeys(req) {
 function stateQuery(req) {
   const parts = flat(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
   for (const k of emptiedKeys(req)) parts.push(`${enc(k)}=`);
+  /* an open loop without its rate is still an open loop: "rate=" reopens
+   * it so, not as a closed loop at the limit (docs/planner.md) */
+  if (loadMode() === 'rate' && S.controls.rate && req.rate === undefined) parts.push('rate=');
   /* a pinned field that is not set is "key:" (parseQuery); the entries
    * waiting past the four compared stay in the link (docs/planner.md) */
   for (const c of [...S.compare, ...S.waiting])
