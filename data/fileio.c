@@ -173,6 +173,13 @@ wc_text_bom_len(const char *buf, size_t len)
 }
 
 int
+wc_text_second_bom(const char *buf, size_t len)
+{
+	size_t b = wc_text_bom_len(buf, len);
+	return b && wc_text_bom_len(buf + b, len - b) ? 1 : 0;
+}
+
+int
 wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc_error *err)
 {
 	*out = NULL;
@@ -214,6 +221,11 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	if ((rc = wc_text_refuse_utf16(buf, len, path, err)) != WC_OK) {
 		free(buf);
 		return rc;
+	}
+	if (wc_text_second_bom(buf, len)) {
+		free(buf);
+		return wc_error_set_path(err, WC_EPARSE, path, ":1:1: " WC_TEXT_SECOND_BOM " after the first: "
+		                         "save at most one");
 	}
 	/* A UTF-8 byte order mark is not part of the text. */
 	size_t bom = wc_text_bom_len(buf, len);

@@ -388,21 +388,22 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 
 	*out = NULL;
 	int line, column;
+	/* A second mark is no JSON either; named, not quoted as jansson's
+	 * invisible "invalid token near '\xEF\xBB\xBF'" (the test every file
+	 * reader makes, wc_text_second_bom). */
+	if (wc_text_second_bom(body, len)) {
+		wc_api_error_set(&e, 400, "malformed_json", NULL, "malformed JSON: " WC_TEXT_SECOND_BOM
+		                 " before the JSON: send at most one (line 1, column 1)");
+		e.line = e.column = 1;
+		wc_response_error(res, &e);
+		return -1;
+	}
 	/* A UTF-8 byte order mark before the JSON is skipped, as every text
 	 * file reader skips it (wc_text_bom_len; docs/http-api.md, "Errors");
 	 * line and column count from after it, as in a file. */
 	size_t bom = wc_text_bom_len(body, len);
 	body += bom;
 	len -= bom;
-	/* A second mark is no JSON either; named, not quoted as jansson's
-	 * invisible "invalid token near '\xEF\xBB\xBF'". */
-	if (bom && wc_text_bom_len(body, len)) {
-		wc_api_error_set(&e, 400, "malformed_json", NULL, "malformed JSON: a second byte-order mark (U+FEFF) "
-		                 "before the JSON: send at most one (line 1, column 1)");
-		e.line = e.column = 1;
-		wc_response_error(res, &e);
-		return -1;
-	}
 	/* A UTF-16 body (PowerShell's, or a client's charset=utf-16) is
 	 * refused as every file reader refuses such a file, not as the JSON
 	 * error its first bytes make (docs/http-api.md, "Errors"). */

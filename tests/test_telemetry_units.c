@@ -145,6 +145,17 @@ main(void)
 	CHECK_INT(wc_run_manifest_load(p, &man, &err), WC_OK);
 	CHECK(strcmp(man.run_id, "bom") == 0);
 	free(p);
+	/* Two marks: the second is named at 1:1, not quoted as the invisible
+	 * token a JSON parser stops at (wc_text_second_bom). */
+	p = path_join(dir, "bom2.json");
+	write_text(p, "\xEF\xBB\xBF\xEF\xBB\xBF{\"schema\": \"wattcast.run/2\", \"run_id\": \"b\"}\n");
+	wc_run_manifest man2;
+	wc_run_manifest_init(&man2);
+	CHECK(wc_run_manifest_load(p, &man2, &err) != WC_OK);
+	CHECK(strstr(err.msg, "bom2.json:1:1: a second byte-order mark (U+FEFF)") != NULL);
+	CHECK(strstr(err.msg, "at most one") != NULL);
+	CHECK(strstr(err.msg, "\xEF\xBB\xBF") == NULL);
+	free(p);
 	free(dir);
 	return check_report("test_telemetry_units");
 }
