@@ -432,7 +432,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		if (r.ended)
 			break; /* a header leaving a series out: repeated_header */
 	}
-	wc__engine_clock_drop_held(&r);
+	wc__engine_clock_end(&r);
 	if (!r.matched && r.held > 0 && r.held == bad.bad) {
 		rc = wrong_header(&r, err);
 		goto done;

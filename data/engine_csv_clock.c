@@ -14,9 +14,13 @@
  * row not after the last kept one is. A clock that steps forward keeps
  * every row (each after the last); one that steps back past more rows
  * than the bound leaves the later rows bad, as before.
+ *
+ * At the log's end no row comes after the held row, or after a run, to
+ * vote: the log's own spacing votes instead (wc__engine_clock_end).
  */
 #include "engine_csv_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* The kept rows at the end not before `t` (at most one past the bound). */
@@ -84,4 +88,56 @@ wc__engine_clock_judge(eng_reader *r, double t)
 		return 0;
 	r->held_run = m;
 	return 1;
+}
+
+/* The last m kept rows (1 to WC__ENGINE_GLITCH_ROWS), the log's end, come
+ * after a hole over WC_TELEMETRY_MAX_GAP_S, which no log bridges, and
+ * over the hole bound of the rows before them: each a bad line at its time
+ * cell, the log ending before them. */
+static void
+drop_end(eng_reader *r, size_t m)
+{
+	wc_engine_log *e = r->e;
+	size_t first = e->n - m;
+	for (size_t k = first; k < e->n; k++) {
+		char unit[160];
+		const char *other = wc_prom_time_other_unit(e->t[k], unit, sizeof unit) ? " (another unit than "
+		                                                                          "seconds?)" : "";
+		wc__bad_cell(r->bad, r->line[k], r->cell[k], "timestamp %.3f%s is %.3f s after line %zu's at the "
+		             "log's end, no row after it (over %.0f s, never bridged: a clock glitch); row skipped",
+		             e->t[k], other, e->t[first] - e->t[first - 1], r->line[first - 1],
+		             WC_TELEMETRY_MAX_GAP_S);
+	}
+	e->n = first;
+}
+
+void
+wc__engine_clock_end(eng_reader *r)
+{
+	wc_engine_log *e = r->e;
+	/* A held last row that keeps the log's spacing from the row before
+	 * the run, the run's first row past the hole bound from it: the run
+	 * is out of line, as a next row after the held one would have shown. */
+	if (r->held_row) {
+		size_t first = e->n - r->held_run;
+		double bound = first >= 1 ? wc__engine_hole_bound(e->t, first) : NAN;
+		if (!isnan(bound) && e->t[first] - e->t[first - 1] > bound && !(e->t[e->n] - e->t[first - 1] > bound))
+			drop_run(r, r->held_run);
+	}
+	wc__engine_clock_drop_held(r);
+	/* A final run after a hole no log bridges: with no row after it to
+	 * come back in line, only a hole over WC_TELEMETRY_MAX_GAP_S says it
+	 * is a glitch; a shorter final hole (the engine stopped, one last
+	 * scrape later) is kept and warned as any hole. */
+	for (size_t m = WC__ENGINE_GLITCH_ROWS; m >= 1; m--) {
+		if (e->n < m + 3)
+			continue;
+		size_t first = e->n - m;
+		double hole = e->t[first] - e->t[first - 1];
+		double bound = wc__engine_hole_bound(e->t, first);
+		if (hole > WC_TELEMETRY_MAX_GAP_S && !isnan(bound) && hole > bound) {
+			drop_end(r, m);
+			return;
+		}
+	}
 }

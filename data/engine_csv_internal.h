@@ -88,5 +88,10 @@ int wc__engine_clock_judge(eng_reader *r, double t);
 /* The held row, if any, is a bad line: not after the last kept row, and
  * no row after it showed the run before it out of line. */
 void wc__engine_clock_drop_held(eng_reader *r);
+/* At the log's end, where no row comes after to say which is out of
+ * line: a final run of up to WC__ENGINE_GLITCH_ROWS rows is judged by the
+ * log's own spacing instead, and the held row, if still held, dropped
+ * (data/engine_csv_clock.c). */
+void wc__engine_clock_end(eng_reader *r);
 
 #endif

@@ -76,5 +76,10 @@ void wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line,
  *  length (docs/formats/telemetry.md, "engine.csv"). */
 void wc__engine_warn_gaps(const wc_engine_log *e, const size_t *line, const char *path,
                           const wc_telemetry_options *opt);
+/** The longest spacing of t[0..n) that is no hole: WC_TELEMETRY_GAP_CADENCES
+ *  times the median spacing (the one median rule), or NAN for fewer than
+ *  three rows or a median of 0. The one hole rule, for the warning above
+ *  and the end of the log's clock glitch (data/engine_csv_clock.c). */
+double wc__engine_hole_bound(const double *t, size_t n);
 
 #endif

@@ -331,27 +331,37 @@ wc__engine_settle(wc_engine_log *e, wc__engine_counters *set, size_t *line, cons
 	early_counters(e, set, path, opt);
 }
 
+double
+wc__engine_hole_bound(const double *t, size_t n)
+{
+	if (n < 3)
+		return NAN;
+	double *d = malloc((n - 1) * sizeof *d);
+	if (!d)
+		return NAN;
+	for (size_t i = 1; i < n; i++)
+		d[i - 1] = t[i] - t[i - 1];
+	/* The one median rule (docs/statistics.md): for an even count the mean
+	 * of the two middle spacings, not the upper one, which raised the
+	 * threshold of a log mixing short and long spacings. */
+	double med = wc_stats_median(d, n - 1);
+	free(d);
+	return med > 0 ? WC_TELEMETRY_GAP_CADENCES * med : NAN;
+}
+
 void
 wc__engine_warn_gaps(const wc_engine_log *e, const size_t *line, const char *path,
                      const wc_telemetry_options *opt)
 {
-	if (e->n < 3)
+	double bound = wc__engine_hole_bound(e->t, e->n);
+	if (isnan(bound))
 		return;
-	double *d = malloc((e->n - 1) * sizeof *d);
-	if (!d)
-		return;
-	for (size_t i = 1; i < e->n; i++)
-		d[i - 1] = e->t[i] - e->t[i - 1];
-	/* The one median rule (docs/statistics.md): for an even count the mean
-	 * of the two middle spacings, not the upper one, which raised the
-	 * threshold of a log mixing short and long spacings. */
-	double med = wc_stats_median(d, e->n - 1);
-	free(d);
+	double med = bound / WC_TELEMETRY_GAP_CADENCES;
 	size_t shown = 0, n = 0;
 	double longest = 0.0;
-	for (size_t i = 1; med > 0 && i < e->n; i++) {
+	for (size_t i = 1; i < e->n; i++) {
 		double g = e->t[i] - e->t[i - 1];
-		if (!(g > WC_TELEMETRY_GAP_CADENCES * med))
+		if (!(g > bound))
 			continue;
 		n++;
 		longest = fmax(longest, g);
