@@ -329,7 +329,7 @@ print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why, 
 	       "on the runs after the largest k of each %s and level (%d groups; %d too small)\n",
 	       a->input, wc_calibrate_scope_name(a->fo.scope),
 	       a->lomo ? "fitted without the held-out group" : a->params ? a->params : a->profile,
-	       a->fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", r->groups, r->groups_too_small);
+	       wc_calibrate_scope_name(a->fo.scope), r->groups, r->groups_too_small);
 	printf("%-24s %5s", "set", "n");
 	for (int i = 0; i < r->n_k; i++)
 		printf("  %4s k=%-3d", "", r->k[i]);
@@ -418,7 +418,7 @@ cli_validate_fewshot(int argc, char **argv)
 		if (r.groups == 0 && r.groups_too_small > 0 && r.n_skips == 0)
 			snprintf(why, sizeof why, "each of the %d groups (%s and level) has at most %d runs, none left "
 			         "to predict after the largest k, %d: give --k below %d", r.groups_too_small,
-			         a.fo.scope == WC_CALIBRATE_MODEL ? "model" : "platform", r.largest_too_small,
+			         wc_calibrate_scope_name(a.fo.scope), r.largest_too_small,
 			         a.fo.k[a.fo.n_k - 1], r.largest_too_small);
 		char counts[160]; /* the table says it, and the warning with the counts */
 		const int uneven = uneven_n(&r, NULL, 0, counts, sizeof counts);
