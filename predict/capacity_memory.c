@@ -151,9 +151,9 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		return rc;
 	double avail = wc_capacity_memory_for_model(&hw, c->tp, reserve);
 	/* A name with a word not read sized the weights as given or published:
-	 * a refusal says which (docs/capacity.md, "Model names"). */
+	 * a refusal says which (docs/capacity.md, "Model names"); the name is
+	 * read for a refusal only, not for every prediction that passes. */
 	char taken[64];
-	wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 	if (a.weight_bytes > avail) {
 		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
 		if (per_gpu <= 0.0)
@@ -174,6 +174,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		/* names cut so that any board and model fit in 255 bytes (with
 		 * the CLI's "--"); the model's name yields to the weights taken */
 		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40];
+		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		int n = snprintf(head, sizeof head, "tp: the weights need %.1f GB%s but %d x %.24s (%.1f GB each) hold "
 		                 "%.1f GB (%.0f %% kept free, %.2f GB/GPU workspace); at least %.0f GPUs needed",
 		                 a.weight_bytes / 1e9, taken, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
@@ -189,7 +190,8 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	 * preempts, and fewer run (wc_predict_capacity says how many). One
 	 * request that cannot hold its own context cannot run at all. */
 	double ctx = c->input_tokens + c->output_tokens;
-	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0)
+	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0) {
+		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		return wc_error_set(err, WC_EINVAL,
 		                    "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB each) leave "
 		                    "%.2f GB after the weights%s and the engine's workspace (gpu_memory_utilization %.2g)",
@@ -197,6 +199,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
 		                    (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
 		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, taken, 1.0 - reserve);
+	}
 	if (max_fit)
 		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
 	return WC_OK;
