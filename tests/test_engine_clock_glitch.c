@@ -27,32 +27,19 @@ static char *dir;
 
 /* `rows` rows 0.25 s apart from 1784415085.5 with a running count and a
  * token counter (10 per row); row `odd` (0-based; -1 none) stamped
- * `odd_t` instead, and `step` s added from row `from` on (-1 none). */
+ * `odd_t` instead, and rows `first` to `first + count - 1` stamped
+ * `shift` s out of line (a clock step when they run to the end). */
 static char *
-engine_csv(const char *name, int rows, int odd, const char *odd_t, int from, double step)
+engine_csv(const char *name, int rows, int odd, const char *odd_t, int first, int count, double shift)
 {
 	char text[8192];
 	size_t len = (size_t)snprintf(text, sizeof text, "num_requests_running,timestamp,generation_tokens_total\n");
 	for (int i = 0; i < rows; i++) {
-		double t = 1784415085.5 + 0.25 * i + (from >= 0 && i >= from ? step : 0.0);
+		double t = 1784415085.5 + 0.25 * i + (i >= first && i < first + count ? shift : 0.0);
 		if (i == odd)
 			len += (size_t)snprintf(text + len, sizeof text - len, "1, %s,%d\n", odd_t, 10 * i);
 		else
 			len += (size_t)snprintf(text + len, sizeof text - len, "1, %.3f,%d\n", t, 10 * i);
-	}
-	return test_fixture(dir, name, text);
-}
-
-/* `rows` rows as engine_csv's, rows `first` to `first + count - 1`
- * stamped `ahead` s out of line. */
-static char *
-engine_csv_run(const char *name, int rows, int first, int count, double ahead)
-{
-	char text[8192];
-	size_t len = (size_t)snprintf(text, sizeof text, "num_requests_running,timestamp,generation_tokens_total\n");
-	for (int i = 0; i < rows; i++) {
-		double t = 1784415085.5 + 0.25 * i + (i >= first && i < first + count ? ahead : 0.0);
-		len += (size_t)snprintf(text + len, sizeof text - len, "1, %.3f,%d\n", t, 10 * i);
 	}
 	return test_fixture(dir, name, text);
 }
@@ -105,7 +92,7 @@ main(void)
 
 	/* an hour ahead on line 6 (row 4): that line is bad, at the time
 	 * cell past its blank (column 4); the 15 rows after it are read */
-	char *p = engine_csv("hour.csv", 20, 4, "1784418686.500", -1, 0);
+	char *p = engine_csv("hour.csv", 20, 4, "1784418686.500", -1, 0, 0);
 	wc_engine_log *e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 4);
 	snprintf(want, sizeof want, "%s:6:4: timestamp 1784418686.500 is out of line with the rows around it "
@@ -116,7 +103,7 @@ main(void)
 	free(p);
 
 	/* in milliseconds: the same, saying the unit */
-	p = engine_csv("ms.csv", 20, 4, "1784415086500.0", -1, 0);
+	p = engine_csv("ms.csv", 20, 4, "1784415086500.0", -1, 0, 0);
 	e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 4);
 	snprintf(want, sizeof want, "%s:6:4: timestamp 1784415086500.000 (another unit than seconds?) is out of "
@@ -126,7 +113,7 @@ main(void)
 	free(p);
 
 	/* the first data row an hour ahead: it alone is bad */
-	p = engine_csv("first.csv", 20, 0, "1784418685.500", -1, 0);
+	p = engine_csv("first.csv", 20, 0, "1784418685.500", -1, 0, 0);
 	e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 0);
 	snprintf(want, sizeof want, "%s:2:4: timestamp 1784418685.500 is out of line with the rows after it", p);
@@ -135,7 +122,7 @@ main(void)
 	free(p);
 
 	/* a row an hour behind was, and is, the one bad line */
-	p = engine_csv("behind.csv", 20, 4, "1784411486.500", -1, 0);
+	p = engine_csv("behind.csv", 20, 4, "1784411486.500", -1, 0, 0);
 	e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 4);
 	snprintf(want, sizeof want, "%s:6:4: timestamp 1784411486.500 is not after the previous row's "
@@ -146,7 +133,7 @@ main(void)
 
 	/* a repeated row (not after the last, after the one before) while
 	 * the next row is after both: the repeat is the bad line */
-	p = engine_csv("repeat.csv", 20, 4, "1784415086.250", -1, 0);
+	p = engine_csv("repeat.csv", 20, 4, "1784415086.250", -1, 0, 0);
 	e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 4);
 	snprintf(want, sizeof want, "%s:6:4: timestamp 1784415086.250 is not after the previous row's", p);
@@ -156,7 +143,7 @@ main(void)
 
 	/* a clock that steps an hour forward for good: every row read, the
 	 * hour a gap (as before) */
-	p = engine_csv("forward.csv", 40, -1, "", 10, 3600.0);
+	p = engine_csv("forward.csv", 40, -1, "", 10, 30, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	CHECK(e && e->n == 40 && e->bad_lines == 0);
 	if (e)
@@ -167,7 +154,7 @@ main(void)
 
 	/* one that steps back an hour for good: the rows after it stay bad,
 	 * the first of them named at its cell (as before, with the column) */
-	p = engine_csv("back.csv", 40, -1, "", 10, -3600.0);
+	p = engine_csv("back.csv", 40, -1, "", 10, 30, -3600.0);
 	e = read_log(p, &w, WC_EPARSE);
 	snprintf(want, sizeof want, "%s:12:4: timestamp 1784411488.000 is not after the previous row's", p);
 	CHECK_CONTAINS(w.text, want);
@@ -177,7 +164,7 @@ main(void)
 
 	/* two rows an hour ahead (lines 100-101 of the real A100 run's log,
 	 * here lines 6-7): both bad, each at its cell, the rows after read */
-	p = engine_csv_run("two.csv", 20, 4, 2, 3600.0);
+	p = engine_csv("two.csv", 20, -1, "", 4, 2, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 4, 2);
 	snprintf(want, sizeof want, "%s:6:4: timestamp 1784418686.500 is out of line with the rows around it "
@@ -191,7 +178,7 @@ main(void)
 	free(p);
 
 	/* three, in milliseconds: the bound, all three bad */
-	p = engine_csv_run("three.csv", 20, 4, 3, 1784415085.5 * 999.0);
+	p = engine_csv("three.csv", 20, -1, "", 4, 3, 1784415085.5 * 999.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 4, 3);
 	snprintf(want, sizeof want, "%s:8:4: timestamp %.3f (another unit than seconds?) is out of line with the "
@@ -202,7 +189,7 @@ main(void)
 	free(p);
 
 	/* the first two rows an hour ahead: both bad, the rest read */
-	p = engine_csv_run("first2.csv", 20, 0, 2, 3600.0);
+	p = engine_csv("first2.csv", 20, -1, "", 0, 2, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 0, 2);
 	snprintf(want, sizeof want, "%s:3:4: timestamp 1784418685.750 is out of line with the rows after it "
@@ -213,7 +200,7 @@ main(void)
 
 	/* four rows ahead: past the bound, the rows after them bad (as
 	 * before: 12 of 20 lines, refused) */
-	p = engine_csv_run("four.csv", 20, 4, 4, 3600.0);
+	p = engine_csv("four.csv", 20, -1, "", 4, 4, 3600.0);
 	e = read_log(p, &w, WC_EPARSE);
 	snprintf(want, sizeof want, "%s:10:4: timestamp 1784415087.500 is not after the previous row's "
 	         "(1784418687.250, line 9)", p);
