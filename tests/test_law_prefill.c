@@ -9,7 +9,7 @@
  */
 #include "data/data.h"
 #include "models/models.h"
-#include "tests/support/check.h"
+#include "tests/support/support.h"
 
 #include <math.h>
 #include <string.h>
@@ -62,12 +62,7 @@ terms_off_is_published(const wc_params *paper, const wc_params *prefill)
 static void
 mix_by_hand(const wc_params *paper, const wc_params *prefill)
 {
-	wc_config c = WC_CONFIG_INIT;
-	c.platform = "A100";
-	c.tp = 1;
-	c.model = "Qwen3-8B";
-	c.arch = wc_model_lookup("Qwen3-8B");
-	c.active_params_b = c.arch->active_params_b;
+	wc_config c = test_catalog_config("A100", 1, "Qwen3-8B", 0.0);
 	c.input_tokens = 4600;
 	c.output_tokens = 100;
 	for (int k = 0; k < 3; k++) {
@@ -104,12 +99,7 @@ mix_by_hand(const wc_params *paper, const wc_params *prefill)
 static void
 series_idle_draws_idle(const wc_params *paper, const wc_params *prefill)
 {
-	wc_config c = WC_CONFIG_INIT;
-	c.platform = "A100";
-	c.tp = 1;
-	c.model = "Qwen3-8B";
-	c.arch = wc_model_lookup("Qwen3-8B");
-	c.active_params_b = c.arch->active_params_b;
+	wc_config c = test_catalog_config("A100", 1, "Qwen3-8B", 0.0);
 	c.input_tokens = 335;
 	c.output_tokens = 213;
 	const wc_level *lv = wc_params_level(prefill, "A100");
