@@ -26,22 +26,6 @@
 #define T0 1767225600L /* 2026-01-01T00:00:00Z: in the past, kept by a 100-year retention */
 #define SECONDS 3600
 
-/* The table without its comment lines (the source differs). */
-static char *
-table_body(const char *path)
-{
-	char *buf = NULL, *out;
-	size_t len = 0, n = 0;
-	if (wc_read_file(path, 1 << 26, &buf, &len, NULL) != WC_OK)
-		return NULL;
-	out = calloc(len + 1, 1);
-	for (char *line = strtok(buf, "\n"); out && line; line = strtok(NULL, "\n"))
-		if (line[0] != '#')
-			n += (size_t)sprintf(out + n, "%s\n", line);
-	free(buf);
-	return out;
-}
-
 static double
 extra_num(const wc_runs_table *t, size_t i, const char *col)
 {
@@ -172,7 +156,7 @@ check_saved_json(const char *dir, const char *url, const char *verbose, const ch
 	argv[argc] = NULL;
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
-	char *a = table_body(http_csv), *b = table_body(out);
+	char *a = test_uncommented(http_csv, 1 << 26), *b = test_uncommented(out, 1 << 26);
 	CHECK(a && b && strcmp(a, b) == 0);
 	run_result_free(&r);
 	free(a);
@@ -189,7 +173,7 @@ check_scrapes(const char *dir, const char *http_csv)
 	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "-o", out, "--quiet", NULL };
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
-	char *a = table_body(http_csv), *b = table_body(out);
+	char *a = test_uncommented(http_csv, 1 << 26), *b = test_uncommented(out, 1 << 26);
 	CHECK(a && b && strcmp(a, b) == 0);
 	run_result_free(&r);
 	free(a);
@@ -211,7 +195,7 @@ check_pages(const char *dir, const char *url, const char *http_csv)
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0 && r.status == 0);
 	CHECK_CONTAINS(r.err, "page 2026-01-01T00:50:00.000Z .. 2026-01-01T00:59:59.000Z");
-	char *a = table_body(http_csv), *b = table_body(out);
+	char *a = test_uncommented(http_csv, 1 << 26), *b = test_uncommented(out, 1 << 26);
 	CHECK(a && b && strcmp(a, b) == 0);
 	run_result_free(&r);
 	free(a);
@@ -234,7 +218,7 @@ check_sparse_range(const char *dir, const char *url, const char *http_csv)
 	run_result r;
 	CHECK(run_wattcast_limited(argv, NULL, 60, &r) == 0 && r.status == 0);
 	CHECK_CONTAINS(r.err, "15768 of 15770 pages hold no power sample: not fetched");
-	char *a = table_body(http_csv), *b = table_body(out);
+	char *a = test_uncommented(http_csv, 1 << 26), *b = test_uncommented(out, 1 << 26);
 	CHECK(a && b && strcmp(a, b) == 0);
 	run_result_free(&r);
 	free(b);
@@ -245,7 +229,7 @@ check_sparse_range(const char *dir, const char *url, const char *http_csv)
 	CHECK(run_wattcast_limited(argv, NULL, 60, &r) == 0 && r.status == 0);
 	CHECK_CONTAINS(r.err, "15811 of 15813 pages hold no power sample: not fetched");
 	CHECK(r.err && !strstr(r.err, ".. 2026-01-02T00:59:59.000Z: "));
-	b = table_body(out);
+	b = test_uncommented(out, 1 << 26);
 	CHECK(a && b && strcmp(a, b) == 0);
 	run_result_free(&r);
 	free(a);
@@ -316,7 +300,7 @@ check_short_step(const char *dir, const char *url)
 static void
 check_alias_reset(const char *dir)
 {
-	char *sub = path_join(dir, "alias"), *om = path_join(sub, "alias.om"), *tsdb = path_join(sub, "tsdb");
+	char *sub = path_join(dir, "alias"), *om = path_join(sub, "alias.om");
 	char url[64], start[32], end[32], line[256];
 	CHECK_INT(mkdir(sub, 0755) == 0 || access(sub, F_OK) == 0, 1);
 	FILE *f = fopen(om, "w");
@@ -348,9 +332,7 @@ check_alias_reset(const char *dir)
 	}
 	fprintf(f, "# EOF\n");
 	fclose(f);
-	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
-	CHECK_INT(test_prom_run(promtool, NULL), 0);
-	if (!test_prom_start(sub, test_prom_free_port(), url, sizeof url)) {
+	if (!test_prom_serve(sub, om, url, sizeof url)) {
 		CHECK(0);
 		goto done;
 	}
@@ -374,7 +356,6 @@ check_alias_reset(const char *dir)
 done:
 	free(sub);
 	free(om);
-	free(tsdb);
 }
 
 int
@@ -384,14 +365,11 @@ main(void)
 		return TEST_SKIP;
 	char *dir = test_tmpdir("prometheus_fleet"), cmd[2048], url[64];
 	char *csv = path_join(dir, "http.csv"), *om = path_join(dir, "fleet.om");
-	char *tsdb = path_join(dir, "tsdb"), start[32], end[32];
+	char start[32], end[32];
 	snprintf(cmd, sizeof cmd, "sh '%s/tests/support/fleet_openmetrics.sh' 3 8 %d %ld '%s'",
 	         test_env("WC_SOURCE_DIR", "."), SECONDS, T0, dir);
 	CHECK_INT(system(cmd), 0);
-	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb,
-	                           NULL };
-	CHECK_INT(test_prom_run(promtool, NULL), 0);
-	if (!test_prom_start(dir, test_prom_free_port(), url, sizeof url)) {
+	if (!test_prom_serve(dir, om, url, sizeof url)) {
 		CHECK(0);
 		return check_report("test_prometheus_fleet");
 	}
@@ -424,7 +402,6 @@ main(void)
 	check_alias_reset(dir);
 	free(csv);
 	free(om);
-	free(tsdb);
 	free(dir);
 	return check_report("test_prometheus_fleet");
 }

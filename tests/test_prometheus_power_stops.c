@@ -25,7 +25,7 @@ main(void)
 	if (!test_prom_ensure())
 		return TEST_SKIP;
 	char *dir = test_tmpdir("prometheus_power_stops"), *om = path_join(dir, "stop.om");
-	char *tsdb = path_join(dir, "tsdb"), *out = path_join(dir, "out.csv"), url[64], text[8192];
+	char *out = path_join(dir, "out.csv"), url[64], text[8192];
 	size_t len = (size_t)snprintf(text, sizeof text, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n");
 	for (int k = 0; k < 10; k++)
 		len += (size_t)snprintf(text + len, sizeof text - len, "%s 300 %ld\n", GPU, T0 + 15L * k);
@@ -35,9 +35,7 @@ main(void)
 		                        "model_name=\"Qwen/Qwen3-8B\"} 8 %ld\n", T0 + 15L * k);
 	snprintf(text + len, sizeof text - len, "# EOF\n");
 	CHECK(write_text(om, text) == 0);
-	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
-	CHECK_INT(test_prom_run(promtool, NULL), 0);
-	if (!test_prom_start(dir, test_prom_free_port(), url, sizeof url)) {
+	if (!test_prom_serve(dir, om, url, sizeof url)) {
 		CHECK(0);
 		return check_report("test_prometheus_power_stops");
 	}
@@ -61,7 +59,6 @@ main(void)
 	}
 	test_prom_stop();
 	free(out);
-	free(tsdb);
 	free(om);
 	free(dir);
 	return check_report("test_prometheus_power_stops");

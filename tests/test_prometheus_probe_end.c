@@ -28,7 +28,7 @@ main(void)
 	if (!test_prom_ensure())
 		return TEST_SKIP;
 	char *dir = test_tmpdir("prometheus_probe_end"), *om = path_join(dir, "after.om");
-	char *tsdb = path_join(dir, "tsdb"), *out = path_join(dir, "out.csv"), url[64], start[32], end[32];
+	char *out = path_join(dir, "out.csv"), url[64], start[32], end[32];
 	static char text[1 << 18];
 	/* 600 s at 2 s from T0 + 10 s */
 	size_t len = (size_t)snprintf(text, sizeof text, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n");
@@ -39,9 +39,7 @@ main(void)
 		len += (size_t)snprintf(text + len, sizeof text - len, "%s 8 %ld\n", ENGINE, T0 + 10L + 2L * k);
 	snprintf(text + len, sizeof text - len, "# EOF\n");
 	CHECK(write_text(om, text) == 0);
-	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
-	CHECK_INT(test_prom_run(promtool, NULL), 0);
-	if (!test_prom_start(dir, test_prom_free_port(), url, sizeof url)) {
+	if (!test_prom_serve(dir, om, url, sizeof url)) {
 		CHECK(0);
 		return check_report("test_prometheus_probe_end");
 	}
@@ -71,7 +69,6 @@ main(void)
 	run_result_free(&r);
 	test_prom_stop();
 	free(out);
-	free(tsdb);
 	free(om);
 	free(dir);
 	return check_report("test_prometheus_probe_end");

@@ -50,10 +50,7 @@ main(void)
 	snprintf(text + len, cap - len, "# EOF\n");
 	CHECK(write_text(om, text) == 0);
 	free(text);
-	char *tsdb = path_join(dir, "tsdb");
-	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
-	CHECK_INT(test_prom_run(promtool, NULL), 0);
-	if (!test_prom_start(dir, test_prom_free_port(), url, sizeof url)) {
+	if (!test_prom_serve(dir, om, url, sizeof url)) {
 		CHECK(0);
 		return check_report("test_prometheus_step_pages");
 	}
@@ -81,7 +78,6 @@ main(void)
 		run_result_free(&r);
 	}
 	test_prom_stop();
-	free(tsdb);
 	free(out);
 	free(om);
 	free(dir);

@@ -140,3 +140,13 @@ test_prom_start(const char *dir, int port, char *url, size_t size)
 	fprintf(stderr, "prometheus did not become ready (see %s/prometheus.log)\n", dir);
 	return 0;
 }
+
+int
+test_prom_serve(const char *dir, const char *om, char *url, size_t size)
+{
+	char *tsdb = path_join(dir, "tsdb");
+	const char *promtool[] = { "promtool", "tsdb", "create-blocks-from", "openmetrics", om, tsdb, NULL };
+	CHECK_INT(test_prom_run(promtool, NULL), 0);
+	free(tsdb);
+	return test_prom_start(dir, test_prom_free_port(), url, size);
+}

@@ -20,6 +20,10 @@ int test_prom_free_port(void);
 /** Prometheus on `dir`/tsdb at 127.0.0.1:port, its URL into `url`; 1
  *  when ready. The server is stopped at exit and on SIGTERM/SIGINT. */
 int test_prom_start(const char *dir, int port, char *url, size_t size);
+/** `om` (OpenMetrics text) built into `dir`/tsdb by `promtool tsdb
+ *  create-blocks-from openmetrics` (a failure is a failed CHECK), then
+ *  test_prom_start on `dir` at a free port: 1 when ready. */
+int test_prom_serve(const char *dir, const char *om, char *url, size_t size);
 /** Stop the server started, if any. */
 void test_prom_stop(void);
 
