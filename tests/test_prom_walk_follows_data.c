@@ -37,22 +37,6 @@ answer(const char *name, const char *metric, const char *value)
 	return path;
 }
 
-/* The table's rows, its comment lines left out (they name the range). */
-static char *
-rows(const char *path)
-{
-	char *buf = NULL, *out;
-	size_t len = 0, n = 0;
-	if (wc_read_file(path, 1 << 20, &buf, &len, NULL) != WC_OK)
-		return NULL;
-	out = calloc(len + 1, 1);
-	for (char *line = strtok(buf, "\n"); out && line; line = strtok(NULL, "\n"))
-		if (line[0] != '#')
-			n += (size_t)sprintf(out + n, "%s\n", line);
-	free(buf);
-	return out;
-}
-
 int
 main(void)
 {
@@ -89,7 +73,7 @@ main(void)
 	CHECK_CONTAINS(r.err, "not resumed by the end of the range (2099-12-31T00:00:00.000Z), nor the group's GPU "
 	               "power;");
 	run_result_free(&r);
-	char *x = rows(own), *y = rows(century);
+	char *x = test_uncommented(own, 1 << 20), *y = test_uncommented(century, 1 << 20);
 	CHECK(x && y && strcmp(x, y) == 0);
 	CHECK(x && strstr(x, "h1#2026-01-01T00:00:00.000Z") && strstr(x, "h1#2026-01-01T01:00:00.000Z"));
 	free(x);

@@ -438,6 +438,21 @@ test_slurp(const char *path)
 	return buf ? buf : strdup("");
 }
 
+char *
+test_uncommented(const char *path, size_t max)
+{
+	char *buf = NULL, *out;
+	size_t len = 0, n = 0;
+	if (wc_read_file(path, max, &buf, &len, NULL) != WC_OK)
+		return NULL;
+	out = calloc(len + 1, 1);
+	for (char *line = strtok(buf, "\n"); out && line; line = strtok(NULL, "\n"))
+		if (line[0] != '#')
+			n += (size_t)sprintf(out + n, "%s\n", line);
+	free(buf);
+	return out;
+}
+
 int
 test_read_texts(const char *dir, const char *const *names, size_t n, char **text)
 {

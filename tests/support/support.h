@@ -37,6 +37,10 @@ int test_exists(const char *path);
 /** The whole text of file `path` (malloc'd); a file that cannot be read
  *  is a failed CHECK and "" comes back. */
 char *test_slurp(const char *path);
+/** The lines of text file `path` (`max` bytes at most) but its comment
+ *  lines (a leading `#`) and empty ones, each ended by a newline
+ *  (malloc'd): a table's rows. NULL when it cannot be read. */
+char *test_uncommented(const char *path, size_t max);
 /** The whole texts of files `names[0..n)` of folder `dir` (16 MiB at
  *  most each, malloc'd) into `text`, in order: 0 at the first that cannot
  *  be read (a failed CHECK), 1 when all are. */
