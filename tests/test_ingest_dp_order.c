@@ -10,6 +10,7 @@
  * to its engine's series, its idle segments) named no replica.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -79,27 +80,14 @@ write_run(const char *root, const char *name, const char *run, int index, int re
 	return d;
 }
 
-static int
-ingest(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
-{
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	o.segment_s = segment_s;
-	memset(w, 0, sizeof *w);
-	memset(err, 0, sizeof *err);
-	return wc_ingest_run(dir, &o, res, err);
-}
-
 /* Replica 0 at `w0` W, replica 1 at `w1` W, each with its engine's
  * running count (6, and 2 after 3 s of 0). */
 static void
 check_replicas(const char *dir, double w0, double w1, test_warnings *w)
 {
 	wc_ingest_result res = { NULL, 0, 0 };
-	wc_error err;
-	int rc = ingest(dir, 0, &res, w, &err);
+	wc_error err = { 0 };
+	int rc = test_ingest_run(dir, 0, &res, w, &err);
 	if (rc != WC_OK)
 		fprintf(stderr, "%s\n", err.msg);
 	CHECK_INT(rc, WC_OK);
@@ -146,7 +134,7 @@ main(void)
 	/* Replica 1's token counter ends at T0 + 7.25 s: its window is cut,
 	 * said of it, and not of replica 0 (whose window is whole). */
 	d = write_run(root, "cut", "", 1, 0);
-	CHECK_INT(ingest(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
 	CHECK_CONTAINS(w.text, "cut: replica 1: load level 0 ('dp') cut to 1700000001.000-1700000007.250, the span "
 	                       "both logs cover (power 1700000000.000-1700000009.900, engine's counters");
 	CHECK(strstr(w.text, "cut: load level") == NULL && strstr(w.text, "replica 0: load level") == NULL);
@@ -156,7 +144,7 @@ main(void)
 
 	/* Segments of 2 s: replica 1's first is idle (0 running until
 	 * T0 + 3 s), said of it alone. */
-	CHECK_INT(ingest(d, 2.0, &res, &w, &err), WC_OK);
+	CHECK_INT(test_ingest_run(d, 2.0, &res, &w, &err), WC_OK);
 	CHECK_CONTAINS(w.text, "cut: replica 1: 1 of 3 segments idle (mean running below 0.5): excluded as 'idle'");
 	CHECK(strstr(w.text, "cut: 1 of") == NULL && strstr(w.text, "replica 0: 1 of") == NULL);
 	wc_ingest_result_clear(&res);
