@@ -211,7 +211,7 @@ main(void)
 
 	/* the row before the last an hour ahead (line 293 of the real A100
 	 * run's 294, here line 20 of 21): it is bad, the last row kept */
-	p = engine_csv_run("end1.csv", 20, 18, 1, 3600.0);
+	p = engine_csv("end1.csv", 20, -1, "", 18, 1, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 18, 1);
 	snprintf(want, sizeof want, "%s:20:4: timestamp 1784418690.000 is out of line with the rows around it "
@@ -223,7 +223,7 @@ main(void)
 	free(p);
 
 	/* two before the last: both bad */
-	p = engine_csv_run("end2.csv", 20, 17, 2, 3600.0);
+	p = engine_csv("end2.csv", 20, -1, "", 17, 2, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 17, 2);
 	CHECK(strstr(w.text, "not after") == NULL);
@@ -233,7 +233,7 @@ main(void)
 
 	/* the last three, and the last one, an hour ahead: no row after, a
 	 * hole over 3600 s no log bridges: the run is bad, no hole warned */
-	p = engine_csv_run("last3.csv", 20, 17, 3, 3600.0);
+	p = engine_csv("last3.csv", 20, -1, "", 17, 3, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 17, 3);
 	snprintf(want, sizeof want, "%s:21:4: timestamp 1784418690.250 is 3600.250 s after line 18's at the log's "
@@ -242,7 +242,7 @@ main(void)
 	CHECK(strstr(w.text, "no row for") == NULL);
 	wc_engine_free(e);
 	free(p);
-	p = engine_csv_run("last1.csv", 20, 19, 1, 3600.0);
+	p = engine_csv("last1.csv", 20, -1, "", 19, 1, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 19, 1);
 	wc_engine_free(e);
@@ -250,7 +250,7 @@ main(void)
 
 	/* a real final hole (the engine stopped, one last scrape 30 s later)
 	 * is kept and warned, as before */
-	p = engine_csv("stop.csv", 20, -1, "", 19, 30.0);
+	p = engine_csv("stop.csv", 20, -1, "", 19, 1, 30.0);
 	e = read_log(p, &w, WC_OK);
 	CHECK(e && e->n == 20 && e->bad_lines == 0);
 	CHECK_CONTAINS(w.text, "no row for 30.250 s before this line");
@@ -259,7 +259,7 @@ main(void)
 
 	/* a last row half a second back: the run before it keeps the log's
 	 * spacing, so the last row is the bad line, as before */
-	p = engine_csv("endback.csv", 20, -1, "", 19, -0.5);
+	p = engine_csv("endback.csv", 20, -1, "", 19, 1, -0.5);
 	e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 19);
 	snprintf(want, sizeof want, "%s:21:4: timestamp 1784415089.750 is not after the previous row's", p);
