@@ -43,12 +43,12 @@ wc__ingest_warn_at_end(const run_ctx *rc, const wc_ingest_options *opt, const wc
 {
 	if (!opt->warn)
 		return;
-	char msg[WC_ERROR_MSG_MAX], share[64] = "", whose[24] = "";
+	char msg[WC_ERROR_MSG_MAX], share[64] = "", whose[WC__REPLICA_WHOSE];
 	double n = row->requests > 0 ? row->requests : rc->m.requests;
 	if (n > 0 && isfinite(n_a) && isfinite(n_b))
 		snprintf(share, sizeof share, ", %.0f %% of its %.0f", 100.0 * (n_a + n_b) / n, n);
-	if (rc->replica) /* as the replica's other warnings (trace/ingest.c) */
-		snprintf(whose, sizeof whose, " replica %d:", rc->replica - 1);
+	/* as the replica's other warnings */
+	wc__ingest_replica_whose(rc, whose, sizeof whose);
 	/* One running at the start is counted whole, one at the end not at
 	 * all (a gauge unknown there: NaN, said as such). */
 	wc_error_format_path(msg, sizeof msg, rc->dir, ":%s %.40s counts a request's tokens when it finishes: "
