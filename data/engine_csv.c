@@ -358,8 +358,7 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		return append_row(r, row, t, line_no, 0, err);
 	}
 	if (e->n > 0 && !(t > e->t[e->n - 1])) {
-		wc__bad_cell(r->bad, line_no, r->time_at, "timestamp %.3f is not after the previous row's (%.3f, "
-		             "line %zu)", t, e->t[e->n - 1], r->line[e->n - 1]);
+		wc__engine_clock_not_after(r, line_no, r->time_at, t);
 		return WC_OK;
 	}
 	return append_row(r, row, t, line_no, 1, err);

@@ -34,14 +34,21 @@ run_before(const wc_engine_log *e, double t)
 }
 
 void
+wc__engine_clock_not_after(eng_reader *r, size_t line_no, int cell, double t)
+{
+	const wc_engine_log *e = r->e;
+	wc__bad_cell(r->bad, line_no, cell, "timestamp %.3f is not after the previous row's (%.3f, line %zu)", t,
+	             e->t[e->n - 1], r->line[e->n - 1]);
+}
+
+void
 wc__engine_clock_drop_held(eng_reader *r)
 {
 	const wc_engine_log *e = r->e;
 	if (!r->held_row)
 		return;
 	r->held_row = 0;
-	wc__bad_cell(r->bad, r->line[e->n], r->cell[e->n], "timestamp %.3f is not after the previous row's "
-	             "(%.3f, line %zu)", e->t[e->n], e->t[e->n - 1], r->line[e->n - 1]);
+	wc__engine_clock_not_after(r, r->line[e->n], r->cell[e->n], e->t[e->n]);
 }
 
 /* The run of m kept rows before the held row (slot n) is out of line:

@@ -85,6 +85,9 @@ size_t wc__engine_series_left_out(const eng_reader *r, const eng_series *old, si
  * (bad lines), a held row not shown right is a bad line. 1 when the row
  * at `t` is to be held (data/engine_csv_clock.c). */
 int wc__engine_clock_judge(eng_reader *r, double t);
+/* The row of line `line_no` at `t` (its time cell at `cell`) is a bad
+ * line: not after the last kept row. The one text of that reason. */
+void wc__engine_clock_not_after(eng_reader *r, size_t line_no, int cell, double t);
 /* The held row, if any, is a bad line: not after the last kept row, and
  * no row after it showed the run before it out of line. */
 void wc__engine_clock_drop_held(eng_reader *r);
