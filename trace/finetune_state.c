@@ -336,6 +336,13 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, size_t sl
 	return 1;
 }
 
+/* Evaluation i is inside the run: after its first step, before its last. */
+static int
+eval_in_run(const wc_ft_steps_info *in, size_t i)
+{
+	return in->eval_at[i] >= 0.5 && in->eval_at[i] < in->steps - 0.5;
+}
+
 /* Are the trace's pauses the evaluations with a save due after them, not
  * those saves after evaluations at training power? The steps' clock
  * tells (start_adjacent): where each pause starts, and the step period
@@ -484,7 +491,7 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 	       pause_hi[2] = { 0.0, 0.0 }, first_s = 0.0;
 	int before = 0; /* an evaluation before the first step (eval_on_start) did the setup */
 	for (size_t i = 0; i < in->n_evals; i++) {
-		int in_run = in->eval_at[i] >= 0.5 && in->eval_at[i] < in->steps - 0.5;
+		int in_run = eval_in_run(in, i);
 		before |= in->eval_at[i] < 0.5 && in->eval_s[i] > 0;
 		inside += in_run;
 		due += in_run && wc__ft_save_follows(in, i);
@@ -492,7 +499,7 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 			first = i;
 	}
 	for (size_t i = 0; i < in->n_evals; i++) {
-		int in_run = in->eval_at[i] >= 0.5 && in->eval_at[i] < in->steps - 0.5;
+		int in_run = eval_in_run(in, i);
 		for (int r = 0; r < 1 + (i != first) && in_run; r++) {
 			eval_lo[r] = fmin(eval_lo[r], in->eval_s[i]);
 			eval_hi[r] = fmax(eval_hi[r], in->eval_s[i]);
