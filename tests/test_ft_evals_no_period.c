@@ -19,6 +19,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_wave.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,60 +40,34 @@ typedef struct {
 	double dt;
 } how;
 
-/* Per-GPU power over [a, b). */
-typedef struct {
-	double a, b, w;
-	int step;
-} seg;
-
-typedef struct {
-	seg s[4096];
-	size_t n;
-	double t;
-} wave;
-
-static void
-add(wave *v, double len, double w, int step)
-{
-	v->s[v->n++] = (seg){ v->t, v->t + len, w, step };
-	v->t += len;
-}
-
+/* Per-GPU power at t: 70 W outside the run, a step's own tail. */
 static double
-power_at(const wave *v, double t)
+power_at(const synth_wave *v, double t)
 {
-	size_t lo = 0, hi = v->n;
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-		if (v->s[m].b <= t)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	if (lo >= v->n || v->s[lo].a > t)
+	const synth_seg *s = synth_wave_at(v, t);
+	if (!s)
 		return 70.0;
-	const seg *s = &v->s[lo];
 	return s->step && t - s->a >= 1.6 ? 350.0 : s->w;
 }
 
 /* The run and its truth: energy per step of all GPUs, J. */
 static double
-make_wave(wave *v, const how *h)
+make_wave(synth_wave *v, const how *h)
 {
-	memset(v, 0, sizeof *v);
-	add(v, 30.0, 70.0, 0);
+	synth_wave_clear(v);
+	synth_wave_add(v, 30.0, 70.0, 0);
 	for (int k = 1; k <= STEPS; k++) {
-		add(v, 2.0, 600.0, !h->flat);
+		synth_wave_add(v, 2.0, 600.0, !h->flat);
 		if (k % 200 == 0)
-			add(v, EVAL_S, h->eval_w, 0);
+			synth_wave_add(v, EVAL_S, h->eval_w, 0);
 		if (k % 100 == 0)
-			add(v, 30.0, 100.0, 0);
+			synth_wave_add(v, 30.0, 100.0, 0);
 	}
 	return GPUS * (h->flat ? 2.0 * 600.0 : 1.6 * 600.0 + 0.4 * 350.0);
 }
 
 static void
-write_power(const char *run, const wave *v, const how *h)
+write_power(const char *run, const synth_wave *v, const how *h)
 {
 	char *path = path_join(run, "power.csv");
 	FILE *f = fopen(path, "w");
@@ -138,7 +113,8 @@ write_state(const char *run, double runtime)
 static void
 run_case(const char *dir, const char *name, const how *h, const char *logged, const char *midlevel)
 {
-	static wave v;
+	static synth_seg segs[4096];
+	synth_wave v = { segs, 0, 4096, 0.0 };
 	double truth = make_wave(&v, h);
 	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), *m = NULL;
 	mkdir(run, 0755);
