@@ -210,8 +210,11 @@ warn_unusable(const req_arrays *ra, size_t i, double a, double c, const char *pa
 	char *text = json_dumps(json_array_get(arr, i), JSON_ENCODE_ANY);
 	if (isfinite(a) && tt < 0)
 		wc__warn(opt, path, ": /ttfts/%zu: %g must be >= 0 (a time to first token)", i, tt);
-	else if (isfinite(a) && isfinite(c)) /* c < a */
+	else if (isfinite(a) && isfinite(c) && c < a)
 		wc__warn(opt, path, ": /%s/%zu: the completion comes %g s before the arrival", key, i, a - c);
+	else if (isfinite(a) && isfinite(c)) /* the first token after the completion (ttft > e2el) */
+		wc__warn(opt, path, ": /ttfts/%zu: the first token comes %g s after the completion (%s)", i,
+		         a + tt - c, key);
 	else
 		wc__warn(opt, path, ": /%s/%zu: expected a number, got %.40s", key, i, text ? text : "nothing");
 	free(text);
@@ -320,7 +323,8 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		double f = isfinite(tt) ? a + tt : NAN;
 		int count_unknown;
 		c = completion_at(&ra, i, a, f, out_len, &count_unknown);
-		if (!isfinite(a) || (!isfinite(c) && !count_unknown) || (count_unknown ? f : c) < a || tt < 0) {
+		if (!isfinite(a) || (!isfinite(c) && !count_unknown) || (count_unknown ? f : c) < a || tt < 0 ||
+		    f > c) {
 			if ((int)skipped++ < opt->max_warnings)
 				warn_unusable(&ra, i, a, c, path, opt);
 			continue;

@@ -158,6 +158,16 @@ csv_times(wc__bad_lines *bad, const wc_request_log *log, size_t line_no, const d
 		             v[RC_ARRIVAL] - v[RC_COMPLETION]);
 		return 0;
 	}
+	/* a first token outside its request's span: the times of two
+	 * requests or two columns mixed, which would put its prefill or
+	 * its decode where no request was */
+	if (v[RC_FIRST] < v[RC_ARRIVAL] || v[RC_FIRST] > v[RC_COMPLETION]) {
+		int early = v[RC_FIRST] < v[RC_ARRIVAL];
+		wc__bad_cell(bad, line_no, at[RC_FIRST], "first_token_s: first token %s (by %.3g s)",
+		             early ? "before arrival" : "after completion",
+		             early ? v[RC_ARRIVAL] - v[RC_FIRST] : v[RC_FIRST] - v[RC_COMPLETION]);
+		return 0;
+	}
 	return 1;
 }
 

@@ -80,6 +80,12 @@ main(void)
 	/* a completion before its arrival: the completion's cell */
 	expect("order.csv", HEADER LINE2 "1784415086.430259,1784415086.707731,1784415085.430259,4218,44\n" LINE4,
 	       2, ":3:37: completion_s: completion before arrival (by 1 s)", NULL);
+	/* a first token before its arrival, or after its completion: the
+	 * first token's cell (both were kept, a prefill outside the request) */
+	expect("first_early.csv", HEADER LINE2 "1784415086.430259,1784415085.430259,1784415087.249258,4218,44\n" LINE4,
+	       2, ":3:19: first_token_s: first token before arrival (by 1 s)", NULL);
+	expect("first_late.csv", HEADER LINE2 "1784415086.430259,1784415088.249258,1784415087.249258,4218,44\n" LINE4,
+	       2, ":3:19: first_token_s: first token after completion (by 1 s)", NULL);
 	/* an arrival of seconds 1e7 s from the first: its cell */
 	expect("span.csv", HEADER LINE2 "1804415086.5,1804415086.75,1804415087.25,4218,44\n" LINE4,
 	       2, ":3:1: arrival_s: 1804415086.5 is 2e+07 s from the log's first arrival: another unit than "

@@ -300,6 +300,18 @@ test_csv_flags(void)
 	CHECK_CONTAINS(w.text, "requests_str.json: 2 of 3 requests have no usable timing; left out");
 	wc_request_log_free(log);
 	free(p);
+	/* a time to first token longer than the request's end-to-end
+	 * latency puts the first token after the completion: unusable, named
+	 * at its ttft (it was kept, its prefill outside the request) */
+	w.text[0] = 0;
+	p = fixture("requests_ttft.json", "{\"request_timestamps\": [1784415085.5, 1784415086.5],"
+	                                  " \"e2els\": [1.0, 1.0], \"ttfts\": [0.1, 1.5]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 1);
+	CHECK_CONTAINS(w.text, "requests_ttft.json: /ttfts/1: the first token comes 0.5 s after the completion (e2els)");
+	wc_request_log_free(log);
+	free(p);
 }
 
 int
