@@ -33,6 +33,14 @@ wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, int st
 	return wc__field_count_column(nf, want, stop, nf > want ? fields[want].column : stop);
 }
 
+int
+wc__csv_field_count_refuse(wc_error *err, const char *path, int line, const wc__csv_field *fields, int nf,
+                           int want, int stop)
+{
+	return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: expected %d fields as in the header, got %d", line,
+	                         wc__csv_field_count_column(fields, nf, want, stop), want, nf);
+}
+
 /* Past the blanks wc__trim skipped: the byte column where the value
  * starts (docs/formats/telemetry.md, "Bad lines"). */
 int

@@ -36,6 +36,11 @@ int wc__field_count_column(int nf, int want, int end_column, int extra_column);
  *  `fields` (`nf` of them, or WC__CSV_BAD), its split stopped at `stop`:
  *  `stop` when short, field `want`'s start when long. */
 int wc__csv_field_count_column(const wc__csv_field *fields, int nf, int want, int stop);
+/** The refusal of a whole-file CSV reader (runs table, steps.csv, ...)
+ *  whose line has `nf` fields against the header's `want`, at that
+ *  column: `path:line:column: expected W fields as in the header, got N`. */
+int wc__csv_field_count_refuse(wc_error *err, const char *path, int line, const wc__csv_field *fields, int nf,
+                               int want, int stop);
 /** The 1-based byte column where a cell's value starts: `value` is where
  *  wc__trim left it inside field->text, past the blanks before it -- the
  *  column every one-cell reason of a telemetry CSV names. */

@@ -312,8 +312,7 @@ read_lines(reader *rd, wc_ft_table *t, wc__csv_lines *it, wc__csv_field *fields,
 				return rc;
 			n_header = n;
 		} else if (n != n_header) {
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: expected %d fields as in the header, got %d",
-			                         rd->line, n_header, n);
+			return wc__csv_field_count_refuse(rd->err, rd->path, rd->line, fields, n, n_header, it->stop);
 		} else if ((rc = read_row(rd, t, fields, col_of, n)) != WC_OK) {
 			return rc;
 		}

@@ -295,8 +295,7 @@ wc_import_mlenergy_buffer_warn(const char *buf, size_t len, const char *path, wc
 			continue;
 		}
 		if (n != n_header) {
-			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: expected %d fields as in the header, got %d",
-			                       lineno, n_header, n);
+			rc = wc__csv_field_count_refuse(err, path, lineno, f, n, n_header, it.stop);
 			goto done;
 		}
 		wc_run r;

@@ -183,8 +183,7 @@ parse(reader *rd, const char *buf, size_t len, wc_periods_table *t)
 			have_header = 1;
 			n_header = n;
 		} else if (n != n_header) {
-			rc = wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: expected %d fields as in the header, got %d",
-			                       rd->line, n_header, n);
+			rc = wc__csv_field_count_refuse(rd->err, rd->path, rd->line, f, n, n_header, it.stop);
 		} else {
 			rc = row(rd, f, idx, t);
 		}

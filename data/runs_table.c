@@ -505,8 +505,7 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 			continue;
 		}
 		if (n != n_header) {
-			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: expected %d fields as in the header, got %d",
-			                       rd.line, n_header, n);
+			rc = wc__csv_field_count_refuse(err, path, rd.line, fields, n, n_header, it.stop);
 			goto done;
 		}
 		if ((rc = read_run(&rd, t, fields, col_of, n, extras)) != WC_OK)

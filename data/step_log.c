@@ -157,8 +157,7 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 		else if (n_header == 0)
 			rc = map_header(&rd, fields, n), n_header = n;
 		else if (n != n_header)
-			rc = wc_error_set_path(err, WC_EPARSE, path, ":%d:1: expected %d fields as in the header, got %d",
-			                       rd.line, n_header, n);
+			rc = wc__csv_field_count_refuse(err, path, rd.line, fields, n, n_header, it.stop);
 		else if (strcmp(fields[rd.col_step].text, "step") == 0 && strcmp(fields[rd.col_t].text, "epoch_s") == 0)
 			continue; /* the header again: a resumed run appended its own log (as power.csv may) */
 		else

@@ -65,6 +65,12 @@ not_text(void)
 	const char *semi = "step;epoch_s;event\n0;100.0;start\n";
 	steps_refused(semi, strlen(semi), "steps.csv:1:5: fields separated by ';', not by commas");
 	steps_refused(gz, sizeof gz - 1, "steps.csv:1:1: a gzip-compressed file, not a text log");
+	/* a line short of the header's fields at its end, a long one at its
+	 * first field past them, as the line readers' (it was column 1) */
+	const char *shortl = "step,epoch_s,event\n0,100.0,start\n1,101.5\n";
+	steps_refused(shortl, strlen(shortl), "steps.csv:3:8: expected 3 fields as in the header, got 2");
+	const char *longl = "step,epoch_s,event\n0,100.0,start\n1,101.5,step,x\n";
+	steps_refused(longl, strlen(longl), "steps.csv:3:14: expected 3 fields as in the header, got 4");
 	/* and power.csv as before, from the same function */
 	char *p = test_fixture(dir, "semi_power.csv", "timestamp;power.draw [W]\n2026/07/18 15:57:25.621;82.37\n");
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;

@@ -141,7 +141,7 @@ refusals(void)
 	        "a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,10,\n",
 	        "ft.csv:4:1: duplicate run_id 'a' (first on line 3)");
 	refused("a,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70\n",
-	        "ft.csv:3:1: expected 16 fields as in the header, got 14");
+	        "ft.csv:3:48: expected 16 fields as in the header, got 14"); /* at the line's end */
 	/* a length limit in bytes, named with the length: 32 CJK characters
 	 * are 96 bytes ("value too long" gave neither) */
 	refused("模模模模模模模模模模模模模模模模模模模模模模模模模模模模模模模模,H200,1,Qwen3-8B,,,,qlora,16,8,1024,4,false,70,10,\n",

@@ -81,7 +81,7 @@ main(void)
 	refused(s, "runs.csv:2:", "column 'mean_power_w': value is required");
 	free(s);
 	s = table(header, "r1,A100,1,Qwen3-8B,8,32,300,extra\n");
-	refused(s, "runs.csv:2:1:", "expected 7 fields as in the header, got 8");
+	refused(s, "runs.csv:2:29:", "expected 7 fields as in the header, got 8"); /* the extra field */
 	free(s);
 	s = table(header, "r1,A100,1,Qwen3-8B,8,32,300\nr1,A100,1,Qwen3-8B,8,64,320\n");
 	refused(s, "runs.csv:3:1:", "duplicate run_id 'r1' (first on line 2)");
