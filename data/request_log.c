@@ -285,19 +285,29 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		lowest = fmin(lowest, num_at(ra.arr, i));
 	log->relative_clock = ra.start_times && lowest < WC_REQUEST_EPOCH_MIN_S;
 	double shift = log->relative_clock ? 0.0 : opt->epoch_offset_s;
-	for (size_t i = 0; !log->relative_clock && i < n; i++) {
-		if (!isfinite(num_at(ra.arr, i)))
-			continue;
+	size_t first = 0;
+	while (first < n && !isfinite(num_at(ra.arr, first)))
+		first++;
+	if (first < n && !log->relative_clock) {
 		char where[128];
-		snprintf(where, sizeof where, ": /%s/%zu", ra.arr_key, i);
-		if ((rc = wc__request_log_other_unit(num_at(ra.arr, i), path, where, err)) != WC_OK)
+		snprintf(where, sizeof where, ": /%s/%zu", ra.arr_key, first);
+		if ((rc = wc__request_log_other_unit(num_at(ra.arr, first), path, where, err)) != WC_OK)
 			goto done;
-		break;
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_t *why = ra.errors ? json_array_get(ra.errors, i) : NULL;
 		if (why && json_is_string(why) && json_string_length(why) > 0) {
 			failed++; /* it generated nothing: not a request served */
+			continue;
+		}
+		/* each later arrival judged on its own, as requests.csv's cells
+		 * are: one in milliseconds was replayed months after the run */
+		char odd[200];
+		if (i > first && isfinite(num_at(ra.arr, i)) &&
+		    wc__request_log_time_odd(num_at(ra.arr, i), num_at(ra.arr, first), !log->relative_clock, odd,
+		                             sizeof odd)) {
+			if ((int)skipped++ < opt->max_warnings)
+				wc__warn(opt, path, ": /%s/%zu: %s", ra.arr_key, i, odd);
 			continue;
 		}
 		double a = num_at(ra.arr, i) + shift, c;

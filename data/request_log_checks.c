@@ -3,9 +3,12 @@
  * requests that repeat another exactly, and the requests without a token
  * count (docs/formats/telemetry.md, "Request logs").
  */
+#include "prom.h"
+#include "request_log_internal.h"
 #include "telemetry_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "data/request_log.h"
@@ -65,3 +68,24 @@ wc__request_log_warn_repeats(const wc_request_log *log, const char *path, const 
 		         "lengths): a log appended to itself counts each twice; kept", rep, log->n);
 }
 
+
+void
+wc__request_log_far(double t, double first, char *why, size_t cap)
+{
+	snprintf(why, cap, "%.17g is %.3g s from the log's first arrival: another unit than seconds?", t,
+	         fabs(t - first));
+}
+
+int
+wc__request_log_time_odd(double t, double first, int epoch, char *why, size_t cap)
+{
+	char unit[160];
+	if (epoch && wc_prom_time_other_unit(t, unit, sizeof unit)) {
+		snprintf(why, cap, "%s: another unit than seconds?", unit);
+		return 1;
+	}
+	if (!(fabs(t - first) > WC__REQ_MAX_SPAN_S))
+		return 0;
+	wc__request_log_far(t, first, why, cap);
+	return 1;
+}

@@ -20,11 +20,6 @@
 #include <strings.h>
 
 #define REQ_MAX_FIELDS WC_REQUESTS_COLUMNS_MAX
-/* A request log spans one run: a time this far from the log's first
- * arrival (about four months) is in another unit or corrupt, not a
- * request of the run (a millisecond arrival on a later line was dropped
- * from the window without a word). */
-#define REQ_MAX_SPAN_S 1e7
 
 enum { RC_ARRIVAL, RC_COMPLETION, RC_FIRST, RC_INPUT, RC_OUTPUT, RC_ERRORS, RC_SUCCESS, RC_COUNT };
 /* The last two are text: a load generator's failure flags. */
@@ -145,11 +140,13 @@ csv_times(wc__bad_lines *bad, const wc_request_log *log, size_t line_no, const d
 	}
 	if (log->n > 0) {
 		double first = log->arrival[0] - bad->opt->epoch_offset_s;
-		int c = fabs(v[RC_ARRIVAL] - first) > REQ_MAX_SPAN_S ? RC_ARRIVAL
-		        : v[RC_COMPLETION] - v[RC_ARRIVAL] > REQ_MAX_SPAN_S ? RC_COMPLETION : -1;
+		int c = -1;
+		if (wc__request_log_time_odd(v[RC_ARRIVAL], first, 0, why, sizeof why))
+			c = RC_ARRIVAL;
+		else if (v[RC_COMPLETION] - v[RC_ARRIVAL] > WC__REQ_MAX_SPAN_S)
+			wc__request_log_far(v[c = RC_COMPLETION], first, why, sizeof why);
 		if (c >= 0) {
-			wc__bad_cell(bad, line_no, at[c], "%s: %.17g is %.3g s from the log's first arrival: another "
-			             "unit than seconds?", csv_names[c], v[c], fabs(v[c] - first));
+			wc__bad_cell(bad, line_no, at[c], "%s: %s", csv_names[c], why);
 			return 0;
 		}
 	}

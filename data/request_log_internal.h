@@ -18,6 +18,19 @@ int wc__request_log_is_token_count(const wc_telemetry_options *opt, int input, d
 /** WC_EINVAL naming the unit when the first arrival t is no epoch second
  *  (`path` then `where`, ":line:column" or ": /JSON/path", name the cell). */
 int wc__request_log_other_unit(double t, const char *path, const char *where, wc_error *err);
+/** A request log spans one run: a time this far from the log's first
+ *  arrival (about four months) is in another unit or corrupt, not a
+ *  request of the run. */
+#define WC__REQ_MAX_SPAN_S 1e7
+
+/** Why a later time `t` of a log whose first arrival is `first` is in
+ *  another unit than seconds, or corrupt (docs/formats/telemetry.md,
+ *  "Times in another unit"): its own unit (an epoch log's), else its
+ *  distance from the first arrival beyond a run's span (about four
+ *  months), in `why`. 0 when it is a time of the run. */
+int wc__request_log_time_odd(double t, double first, int epoch, char *why, size_t cap);
+/** The second reason alone, for a time known to lie beyond the span. */
+void wc__request_log_far(double t, double first, char *why, size_t cap);
 /** Say, once, how many of n requests failed and are left out. */
 void wc__request_log_warn_failed(const char *path, const wc_telemetry_options *opt, size_t failed, size_t n);
 /** A log with room for `cap` requests in every array; NULL out of memory. */

@@ -312,6 +312,21 @@ test_csv_flags(void)
 	CHECK_CONTAINS(w.text, "requests_ttft.json: /ttfts/1: the first token comes 0.5 s after the completion (e2els)");
 	wc_request_log_free(log);
 	free(p);
+	/* a later arrival in milliseconds, or months from the first, is
+	 * judged on its own entry as requests.csv's cells are (it was
+	 * replayed 50 years after the run) */
+	w.text[0] = 0;
+	p = fixture("requests_later_ms.json", "{\"request_timestamps\": [1784415085.5, 1784415086500.0, 1804415086.5,"
+	                                      " 1784415087.5], \"e2els\": [1.0, 1.0, 1.0, 1.0]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 2);
+	CHECK_CONTAINS(w.text, "requests_later_ms.json: /request_timestamps/1: time 1784415086500 (seconds since the "
+	                       "epoch) is after 2100-01-01; it looks like milliseconds: another unit than seconds?");
+	CHECK_CONTAINS(w.text, "requests_later_ms.json: /request_timestamps/2: 1804415086.5 is 2e+07 s from the log's "
+	                       "first arrival: another unit than seconds?");
+	wc_request_log_free(log);
+	free(p);
 }
 
 int
