@@ -218,6 +218,7 @@ print_json(const fewshot_args *a, const wc_fewshot_report *r, const char *why, c
 	json_object_set_new(o, "base", json_string(a->lomo ? "lomo" : a->params ? a->params : a->profile));
 	json_object_set_new(o, "groups", json_integer(r->groups));
 	json_object_set_new(o, "groups_too_small", json_integer(r->groups_too_small));
+	json_object_set_new(o, "groups_without_base", json_integer(r->groups_without_base));
 	for (int i = 0; i < r->n_k; i++) {
 		const wc_heldout_report *h = &r->by_k[i];
 		json_t *sets = json_object();
@@ -321,15 +322,27 @@ print_rows(const wc_fewshot_report *r, int cover)
 		}
 }
 
+/* What one group is: a model (or platform) on one level, and one
+ * workload with --per-set. */
+static const char *
+group_words(const fewshot_args *a, char *buf, size_t cap)
+{
+	snprintf(buf, cap, a->fo.per_set ? "%s, level and set" : "%s and level", wc_calibrate_scope_name(a->fo.scope));
+	return buf;
+}
+
 /* `uneven`: its k columns scored different runs (uneven_n of all runs) */
 static void
 print_table(const fewshot_args *a, const wc_fewshot_report *r, const char *why, int uneven)
 {
+	char words[48], no_base[48] = "";
+	if (r->groups_without_base > 0)
+		snprintf(no_base, sizeof no_base, "; %d whose base failed", r->groups_without_base);
 	printf("few-shot calibration on %s (scope %s, base %s): median |error| %% of mean power\n"
-	       "on the runs after the largest k of each %s and level (%d groups; %d too small)\n",
+	       "on the runs after the largest k of each %s (%d groups; %d too small%s)\n",
 	       a->input, wc_calibrate_scope_name(a->fo.scope),
 	       a->lomo ? "fitted without the held-out group" : a->params ? a->params : a->profile,
-	       wc_calibrate_scope_name(a->fo.scope), r->groups, r->groups_too_small);
+	       group_words(a, words, sizeof words), r->groups, r->groups_too_small, no_base);
 	printf("%-24s %5s", "set", "n");
 	for (int i = 0; i < r->n_k; i++)
 		printf("  %4s k=%-3d", "", r->k[i]);
@@ -415,10 +428,11 @@ cli_validate_fewshot(int argc, char **argv)
 		 * is why nothing was predicted (k 200 on ML.ENERGY's models);
 		 * not when some group was skipped for a reason of its own (a
 		 * base refit that failed: the table says it) */
+		char words[48];
 		if (r.groups == 0 && r.groups_too_small > 0 && r.n_skips == 0)
-			snprintf(why, sizeof why, "each of the %d groups (%s and level) has at most %d runs, none left "
+			snprintf(why, sizeof why, "each of the %d groups (%s) has at most %d runs, none left "
 			         "to predict after the largest k, %d: give --k below %d", r.groups_too_small,
-			         wc_calibrate_scope_name(a.fo.scope), r.largest_too_small,
+			         group_words(&a, words, sizeof words), r.largest_too_small,
 			         a.fo.k[a.fo.n_k - 1], r.largest_too_small);
 		char counts[160]; /* the table says it, and the warning with the counts */
 		const int uneven = uneven_n(&r, NULL, 0, counts, sizeof counts);

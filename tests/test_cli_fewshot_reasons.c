@@ -112,6 +112,18 @@ main(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.out, "the base fitted without 'Qwen3-8B' failed: fit: ");
 	CHECK(r.err && !strstr(r.err, "none left to predict"));
+	/* its two levels are counted in the header's totals, as what they
+	 * are (the header said "0 groups; 0 too small") */
+	CHECK_CONTAINS(r.out, "(0 groups; 0 too small; 2 whose base failed)");
+	run_result_free(&r);
+	/* --per-set groups are a model's level and set: said so (they were
+	 * called "model and level", with the counts of model, level and set) */
+	const char *per_set[] = { "wattcast", "validate", "fewshot", fs, "--profile", "paper", "--k", "1,1000",
+	                          "--per-set", NULL };
+	CHECK_INT(run_wattcast(per_set, NULL, &r), 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, " groups (model, level and set) has at most ");
+	CHECK_CONTAINS(r.out, "of each model, level and set (0 groups; 2 too small)");
 	run_result_free(&r);
 	free(fs);
 

@@ -288,7 +288,7 @@ run_group(fs_state *s, const unsigned char *member, const char *key, wc_error *e
 	for (size_t i = 0; rc == WC_OK && !base && i < s->n; i++)
 		for (int ki = 0; ki < s->o->n_k; ki++) /* the fold's fit failed: counted, not scored */
 			skip(s, ki, member[i], why);
-	for (size_t i = 0; rc == WC_OK && base && i < s->n; i++) {
+	for (size_t i = 0; rc == WC_OK && i < s->n; i++) {
 		if (!member[i] || seen[i])
 			continue;
 		for (size_t j = 0; j < s->n; j++) {
@@ -296,7 +296,12 @@ run_group(fs_state *s, const unsigned char *member, const char *key, wc_error *e
 			         (!s->o->per_set || strcmp(s->t->runs[j].set, s->t->runs[i].set) == 0);
 			seen[j] |= sub[j];
 		}
-		rc = run_subgroup(s, base, sub, key, err);
+		/* its subgroups counted still, so the header's totals hold
+		 * every group (docs/validation.md, "Few-shot calibration") */
+		if (base)
+			rc = run_subgroup(s, base, sub, key, err);
+		else
+			s->out->groups_without_base++;
 	}
 	if (s->o->refit)
 		wc_fit_result_clear(&fit);

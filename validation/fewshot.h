@@ -65,6 +65,7 @@ typedef struct {
 	int n_skips;
 	int groups;                 /* models (or platforms) scored */
 	int groups_too_small;       /* with no run left after the largest k */
+	int groups_without_base;    /* whose base, refitted without them (--lomo), failed */
 	int largest_too_small;      /* runs of the largest of those */
 } wc_fewshot_report;
 
