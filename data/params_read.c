@@ -568,8 +568,11 @@ wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params
 	int rc = load_root(&ld, root, out);
 	if (rc == WC_OK) {
 		wc_error verr;
-		if ((rc = wc_params_validate(out, &verr)) != WC_OK ||
-		    (rc = wc__params_check_ranges(out, &verr)) != WC_OK ||
+		/* the ranges first: a value outside them is named at its leaf
+		 * with the value ("p0_w/value: -50 is outside ..."), as one too
+		 * large is, before the law's own checks */
+		if ((rc = wc__params_check_ranges(out, &verr)) != WC_OK ||
+		    (rc = wc_params_validate(out, &verr)) != WC_OK ||
 		    (rc = wc__params_check_intervals(root, &verr)) != WC_OK)
 			rc = wc_error_set_path(err, rc, ld.source, ": /%s", verr.msg);
 	}

@@ -287,7 +287,8 @@ wc_params_validate(const wc_params *p, wc_error *err)
 				                    "case-insensitive: '" : "", strcmp(p->levels[j].name, l->name)
 				                    ? p->levels[j].name : "", strcmp(p->levels[j].name, l->name) ? "')" : "");
 		if (!isfinite(l->p0.value) || l->p0.value < 0.0)
-			return wc_error_set(err, WC_EINVAL, "levels/%d/p0_w: must be finite and >= 0", i);
+			return wc_error_set(err, WC_EINVAL, "levels/%d/p0_w/value: must be finite and >= 0, got %s", i,
+			                    WC_NUM_TEXT(l->p0.value));
 		if (!isfinite(l->theta.value))
 			return wc_error_set(err, WC_EINVAL, "levels/%d/theta: must be finite", i);
 		if (wc_form_has_floor(p->form) && !isfinite(l->floor_logit.value))
@@ -303,7 +304,8 @@ wc_params_validate(const wc_params *p, wc_error *err)
 				                    "levels/%d/s_shared_with: '%s' shares its own S; chains are not allowed",
 				                    i, l->s_shared_with);
 		} else if (uses_own_scale(p, l) && (!isfinite(l->s.value) || l->s.value <= 0.0)) {
-			return wc_error_set(err, WC_EINVAL, "levels/%d/s_w: must be finite and > 0", i);
+			return wc_error_set(err, WC_EINVAL, "levels/%d/s_w/value: must be finite and > 0, got %s", i,
+			                    WC_NUM_TEXT(l->s.value));
 		}
 	}
 	if (wc_form_has_prefill(p->form) && !(isfinite(p->phi.value) && p->phi.value > 0.0))

@@ -72,6 +72,12 @@ p0_1(json_t *root)
 }
 
 static json_t *
+s_1(json_t *root)
+{
+	return json_object_get(json_array_get(json_object_get(root, "levels"), 1), "s_w");
+}
+
+static json_t *
 gamma2(json_t *root)
 {
 	return json_object_get(json_object_get(root, "shared"), "gamma2");
@@ -126,6 +132,13 @@ main(void)
 	refused("residual_rms", provenance, 10.0000001, "provenance/residual_rms: 10.0000001 is outside the documented "
 	                                                "range [0, 10]");
 	refused("value", p0_1, 10000.000000001, "levels/1/p0_w/value: 10000.000000001 is outside");
+	/* a negative power is named at its leaf with its value, as one too
+	 * large is (it said "levels/1/p0_w: must be finite and >= 0"); a zero
+	 * S, inside the range, by the law's own check at its leaf too */
+	refused("value", p0_1, -50, "levels/1/p0_w/value: -50 is outside the documented range [0, 10000]");
+	refused("value", s_1, -5, "levels/1/s_w/value: -5 is outside the documented range [0, 10000]");
+	CHECK_INT(load_with("value", s_1, 0, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "edited.json: /levels/1/s_w/value: must be finite and > 0, got 0");
 	CHECK_INT(load_with("residual_rms", provenance, 1e-300, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, 1e-15, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MIN, &err), WC_OK);
