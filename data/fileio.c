@@ -173,10 +173,26 @@ wc_text_bom_len(const char *buf, size_t len)
 }
 
 int
-wc_text_second_bom(const char *buf, size_t len)
+wc_text_second_bom(const char *buf, size_t len, int *column)
 {
 	size_t b = wc_text_bom_len(buf, len);
-	return b && wc_text_bom_len(buf + b, len - b) ? 1 : 0;
+	int line = 1, col = 1;
+	*column = 0;
+	if (!b)
+		return 0;
+	for (size_t i = b; i < len; i++) {
+		if (wc_text_bom_len(buf + i, len - i)) {
+			*column = col;
+			return line;
+		}
+		if (buf[i] == '\n')
+			line++, col = 1;
+		else if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r')
+			col++;
+		else
+			return 0;
+	}
+	return 0;
 }
 
 int
@@ -222,10 +238,11 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 		free(buf);
 		return rc;
 	}
-	if (wc_text_second_bom(buf, len)) {
+	int bom_col, bom_line = wc_text_second_bom(buf, len, &bom_col);
+	if (bom_line) {
 		free(buf);
-		return wc_error_set_path(err, WC_EPARSE, path, ":1:1: " WC_TEXT_SECOND_BOM " after the first: "
-		                         "save at most one");
+		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: " WC_TEXT_SECOND_BOM " after the first: "
+		                         "save at most one", bom_line, bom_col);
 	}
 	/* A UTF-8 byte order mark is not part of the text. */
 	size_t bom = wc_text_bom_len(buf, len);

@@ -110,13 +110,15 @@ const char *wc_text_utf16_what(const char *buf, size_t len, char what[48]);
  *  else 0: the mark is not part of any text input, file or HTTP body, and
  *  is skipped (docs/formats/telemetry.md, "Bad lines"). The one test. */
 size_t wc_text_bom_len(const char *buf, size_t len);
-/** 1 when buf[0..len) begins with two UTF-8 byte order marks, else 0: the
- *  second is no text either, and a reader that skipped the first would
- *  quote it as an invisible '<U+FEFF>' (a JSON parser's "near" token). Every
- *  file wc_read_file reads and an HTTP body are refused with
- *  WC_TEXT_SECOND_BOM, at line 1, column 1 (docs/formats/telemetry.md,
- *  "Bad lines"). The one test. */
-int wc_text_second_bom(const char *buf, size_t len);
+/** When buf[0..len) begins with a UTF-8 byte order mark and another
+ *  follows it, past blanks and line ends alone, that second mark's line
+ *  and column (1-based, counted after the first mark, as a reader that
+ *  skipped it counts), else 0 for both: the second is no text either, and
+ *  a reader that skipped the first would quote it as an invisible
+ *  '<U+FEFF>' (a JSON parser's "near" token). Every file wc_read_file
+ *  reads and an HTTP body are refused with WC_TEXT_SECOND_BOM at that
+ *  place (docs/formats/telemetry.md, "Bad lines"). The one test. */
+int wc_text_second_bom(const char *buf, size_t len, int *column);
 #define WC_TEXT_SECOND_BOM "a second byte-order mark (U+FEFF)"
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).

@@ -391,10 +391,12 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	/* A second mark is no JSON either; named, not quoted as jansson's
 	 * invisible "invalid token near '\xEF\xBB\xBF'" (the test every file
 	 * reader makes, wc_text_second_bom). */
-	if (wc_text_second_bom(body, len)) {
+	int bom_col, bom_line = wc_text_second_bom(body, len, &bom_col);
+	if (bom_line) {
 		wc_api_error_set(&e, 400, "malformed_json", NULL, "malformed JSON: " WC_TEXT_SECOND_BOM
-		                 " before the JSON: send at most one (line 1, column 1)");
-		e.line = e.column = 1;
+		                 " before the JSON: send at most one (line %d, column %d)", bom_line, bom_col);
+		e.line = bom_line;
+		e.column = bom_col;
 		wc_response_error(res, &e);
 		return -1;
 	}

@@ -81,6 +81,15 @@ main(void)
 	if (msg)
 		fprintf(stderr, "  two marks: %s\n", msg);
 	http_reply_free(&r);
+	/* past a blank (or a line end) between them, named where it is (it
+	 * was jansson's "invalid token near '<U+FEFF>' (line 1, column 2)") */
+	post_bom("/v1/predict/inference", " \xEF\xBB\xBF{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":32}", &r);
+	CHECK_INT(r.status, 400);
+	msg = http_error_str(&r, "message");
+	CHECK(msg && strstr(msg, "a second byte-order mark (U+FEFF) before the JSON: send at most one (line 1, "
+	                         "column 2)"));
+	CHECK(msg && !strstr(msg, "\xEF\xBB\xBF"));
+	http_reply_free(&r);
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);

@@ -156,6 +156,13 @@ main(void)
 	CHECK(strstr(err.msg, "at most one") != NULL);
 	CHECK(strstr(err.msg, "\xEF\xBB\xBF") == NULL);
 	free(p);
+	/* past a line end between them: named where it is */
+	p = path_join(dir, "bom3.json");
+	write_text(p, "\xEF\xBB\xBF\n  \xEF\xBB\xBF{\"schema\": \"wattcast.run/2\", \"run_id\": \"b\"}\n");
+	wc_run_manifest_init(&man2);
+	CHECK(wc_run_manifest_load(p, &man2, &err) != WC_OK);
+	CHECK(strstr(err.msg, "bom3.json:2:3: a second byte-order mark (U+FEFF)") != NULL);
+	free(p);
 	free(dir);
 	return check_report("test_telemetry_units");
 }
