@@ -353,8 +353,8 @@ predict_and_print(const char *cmd, cli_predict_args *a, const wc_params *params)
 	}
 	if (no_cap[0])
 		wc_predict_note_no_capacity(&out, no_cap, &cap);
-	if (want_cap) /* one load, one line (docs/capacity.md, "Warnings") */
-		wc_predict_join_load_lines(&out, &cap);
+	if (want_cap) /* one quantity, one line (docs/capacity.md, "Warnings") */
+		wc_predict_join_span_lines(&out, &cap);
 	if (!want_cap) /* as the server says it (docs/http-api.md) */
 		wc_predict_note_ignored(out.warnings, &out.n_warnings, a->price, a->co2, a->q.config.expert_parallel,
 		                        !no_cap[0] ? WC_IGNORED_NO_LENGTHS

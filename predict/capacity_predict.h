@@ -61,12 +61,13 @@ typedef struct {
 	                             * "Clocks and power caps") */
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */
 	double price_per_kwh, grams_co2_per_kwh; /* used (NaN = none) */
-	int load_line;              /* 1 + the index of the warning that the load
-	                             * is outside the capacity calibration's span
-	                             * load_lo-load_hi; 0 = none. A power answer
-	                             * at this load names that span in its own
-	                             * load line (wc_predict_join_load_lines) */
-	double load_lo, load_hi;
+	int both_line[WC_SPANS_BOTH]; /* 1 + the index of the warning that
+	                             * quantity k (wc_span_both) is outside the
+	                             * capacity calibration's span both_span[k];
+	                             * 0 = none. A power answer names that span
+	                             * in its own line of k
+	                             * (wc_predict_join_span_lines) */
+	double both_span[WC_SPANS_BOTH][2];
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_capacity_prediction;
@@ -214,11 +215,16 @@ int wc_predict_capacity_at_rate(const wc_predictor *pr, const wc_inference_query
  *  power is the capacity answer's (docs/capacity.md, "Closed loop, open
  *  loop, energy"). */
 void wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap);
-/** One load, one line: where the power answer `pred` (asked at `cap`'s
- *  load through wc_predict_take_running) named the capacity calibration's
- *  span beside its own, `cap`'s line of that span is dropped. Every answer
- *  that shows both calls it (docs/capacity.md, "Warnings"). */
-void wc_predict_join_load_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap);
+/** One quantity, one line: where the power answer `pred` (asked at
+ *  `cap`'s load through wc_predict_take_running) named the capacity
+ *  calibration's span of a quantity (load, tp, active_params_b) beside its
+ *  own, `cap`'s line of that span is dropped. Every answer that shows both
+ *  calls it (docs/capacity.md, "Warnings"). */
+void wc_predict_join_span_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap);
+/** 1 when `cap`'s warning `i` is its line of a quantity a power answer at
+ *  its load may name beside its own span (both_line), which that answer
+ *  says instead when it does (docs/capacity.md, "Warnings"). */
+int wc_predict_both_line(const wc_capacity_prediction *cap, int i);
 
 /** The clock in [f_min, f_top] (f_top <= 0: the top of the platform's
  *  range) at which q->config's per-GPU power is least, on the grid

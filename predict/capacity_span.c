@@ -226,18 +226,19 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	const struct {
 		const char *field, *fmt, *what, *unit, *where, *level; /* the warning: "field: what v unit ... where level" */
 		double v, lo, hi;
+		int both; /* the power law's span of it too (wc_span_both), or -1 */
 	} f[] = {
-		{ load, "running %g", "load ", "", on, lname, n, r->running_min, r->running_max },
-		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi },
+		{ load, "running %g", "load ", "", on, lname, n, r->running_min, r->running_max, WC_SPAN_LOAD },
+		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi, -1 },
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
 		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, lname,
 		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
-		  ctx ? ctx_span[0] : r->output_min, ctx ? ctx_span[1] : r->output_max },
-		{ "tp", "tp %g", "", "", on, lname, c->tp, r->tp_min, r->tp_max },
+		  ctx ? ctx_span[0] : r->output_min, ctx ? ctx_span[1] : r->output_max, -1 },
+		{ "tp", "tp %g", "", "", on, lname, c->tp, r->tp_min, r->tp_max, WC_SPAN_TP },
 		/* the step times scale with the bytes and FLOPs of the active
 		 * parameters, fitted only on the sizes of the level's rows */
 		{ "active_params_b", "%g B active parameters", "", " B", on, lname, c->active_params_b, r->active_b_min,
-		  r->active_b_max },
+		  r->active_b_max, WC_SPAN_ACTIVE },
 	};
 	char covered[160] = "";
 	int off = 0;
@@ -254,10 +255,10 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 			const int dv = wc__predict_span_digits(f[i].v, f[i].v, f[i].lo, f[i].hi),
 			          dw = wc__predict_span_digits(floor(f[i].lo), ceil(f[i].hi), f[i].lo, f[i].hi),
 			          dg = dv > dw ? dv : dw;
-			if (outside(f[i].v, f[i].lo, f[i].hi) && i == 0) { /* the load: a power answer may join it */
-				out->load_line = out->n_warnings + 1;
-				out->load_lo = f[i].lo;
-				out->load_hi = f[i].hi;
+			if (outside(f[i].v, f[i].lo, f[i].hi) && f[i].both >= 0) { /* a power answer may join it */
+				out->both_line[f[i].both] = out->n_warnings + 1;
+				out->both_span[f[i].both][0] = f[i].lo;
+				out->both_span[f[i].both][1] = f[i].hi;
 			}
 			if (outside(f[i].v, f[i].lo, f[i].hi))
 				WC_WARN(out, "%s: %s%.*g%s is outside the capacity calibration's span %s-%s %s%s", f[i].field,

@@ -446,8 +446,10 @@ wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap
 	const int arrivals = cap->open_loop && !cap->over_capacity;
 	q->open_loop_max = arrivals ? cap->running_max : 0.0;
 	q->serving_w = arrivals ? cap->steady_power_w : 0.0;
-	q->cap_load_lo = cap->load_line ? cap->load_lo : 0.0;
-	q->cap_load_hi = cap->load_line ? cap->load_hi : 0.0;
+	for (int k = 0; k < WC_SPANS_BOTH; k++) {
+		q->cap_span[k][0] = cap->both_line[k] ? cap->both_span[k][0] : 0.0;
+		q->cap_span[k][1] = cap->both_line[k] ? cap->both_span[k][1] : 0.0;
+	}
 }
 
 const wc_platform_info *

@@ -101,7 +101,7 @@ state_at(const wc_predictor *pr, const wc_inference_query *q, double *mhz, int s
 	 * the same load, with its own span when both are left (power_caveats,
 	 * sources; docs/capacity.md, "Warnings"): one load, one line. */
 	for (int i = 0; rc == WC_OK && i < cap->n_warnings; i++)
-		if (i == cap->load_line - 1)
+		if (wc_predict_both_line(cap, i))
 			continue;
 		else if (step < 0)
 			warn_once(f, cap->warnings[i]);
@@ -132,9 +132,11 @@ power_caveats(const wc_predictor *pr, const wc_inference_query *q, int step, dou
 	at.config.sm_clock_mhz = mhz;
 	wc_predict_take_running(&at, cap);
 	const int ok = wc_predict_inference(pr, &at, ip, &ignored) == WC_OK;
-	/* the capacity span's load line, unless the power answer's names it */
-	if (cap->load_line > 0 && cap->load_line <= cap->n_warnings && !(ok && ip->load_joined))
-		rc = wc__flex_caveat_add(cv, step, cap->warnings[cap->load_line - 1], err);
+	/* the capacity span's lines of the load, tp and size, unless the power
+	 * answer's names them */
+	for (int k = 0; rc == WC_OK && k < WC_SPANS_BOTH; k++)
+		if (cap->both_line[k] > 0 && cap->both_line[k] <= cap->n_warnings && !(ok && ip->joined[k]))
+			rc = wc__flex_caveat_add(cv, step, cap->warnings[cap->both_line[k] - 1], err);
 	if (ok)
 		for (int i = 0; rc == WC_OK && i < ip->n_warnings; i++) {
 			char msg[WC_WARNING_LEN];
@@ -236,8 +238,9 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
  * outside the calibrated span). On the heap: server handler stacks are
  * small. */
 static int
-sources(const wc_predictor *pr, const wc_inference_query *lim, double running, const double cap_span[2],
-        const char *cap_line, wc_flexibility *out, wc_error *err)
+sources(const wc_predictor *pr, const wc_inference_query *lim, double running,
+        const double cap_span[WC_SPANS_BOTH][2], const char cap_line[WC_SPANS_BOTH][WC_WARNING_LEN],
+        wc_flexibility *out, wc_error *err)
 {
 	wc_inference_prediction *ip = malloc(sizeof *ip);
 	/* the point as `predict inference` answers it: at the clock the
@@ -248,11 +251,11 @@ sources(const wc_predictor *pr, const wc_inference_query *lim, double running, c
 		return wc_error_set(err, WC_ENOMEM, "flexibility: out of memory");
 	at.want_interval = 0;
 	at.config.running = running;
-	at.cap_load_lo = cap_span[0]; /* the point's capacity span, whose line state_at left out */
-	at.cap_load_hi = cap_span[1];
+	memcpy(at.cap_span, cap_span, sizeof at.cap_span); /* the point's capacity spans, whose lines state_at left out */
 	int rc = wc_predict_inference(pr, &at, ip, err);
-	if (rc == WC_OK && cap_line[0] && !ip->load_joined)
-		warn_once(out, cap_line);
+	for (int k = 0; rc == WC_OK && k < WC_SPANS_BOTH; k++)
+		if (cap_line[k][0] && !ip->joined[k])
+			warn_once(out, cap_line[k]);
 	if (rc == WC_OK) {
 		snprintf(out->profile, sizeof out->profile, "%s", ip->profile);
 		out->level_source = ip->level_source;
@@ -352,18 +355,19 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		top = lim.config.sm_clock_mhz;
 		out->board_limit_w = lim.board_limit_w;
 	}
-	double ref_running = NAN, cap_span[2] = { 0.0, 0.0 };
-	char cap_line[WC_WARNING_LEN] = "";
+	double ref_running = NAN, cap_span[WC_SPANS_BOTH][2] = { { 0.0, 0.0 } };
+	char cap_line[WC_SPANS_BOTH][WC_WARNING_LEN] = { "" };
 	/* the board's limit is said by the point's power answer (sources), in
 	 * `predict inference`'s words */
 	wc__flex_caveats cv = { 0 };
 	if (rc == WC_OK && (rc = state_at(pr, q, &top, -1, cap, out, &cv, err)) == WC_OK) {
 		ref_running = out->ref_mean_running = cap->value[WC_CAPQ_RUNNING];
-		if (cap->load_line > 0 && cap->load_line <= cap->n_warnings) { /* said by the point's power answer */
-			cap_span[0] = cap->load_lo;
-			cap_span[1] = cap->load_hi;
-			snprintf(cap_line, sizeof cap_line, "%s", cap->warnings[cap->load_line - 1]);
-		}
+		for (int k = 0; k < WC_SPANS_BOTH; k++)
+			if (cap->both_line[k] > 0 && cap->both_line[k] <= cap->n_warnings) { /* said by the point's power answer */
+				cap_span[k][0] = cap->both_span[k][0];
+				cap_span[k][1] = cap->both_span[k][1];
+				snprintf(cap_line[k], sizeof cap_line[k], "%s", cap->warnings[cap->both_line[k] - 1]);
+			}
 		out->capacity_level_source = cap->level_source ? cap->level_source : "fitted";
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
@@ -388,7 +392,8 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 	}
 	free(cap);
 	if (rc == WC_OK)
-		rc = sources(pr, &lim, ref_running, cap_span, cap_line, out, err);
+		rc = sources(pr, &lim, ref_running, (const double(*)[2])cap_span, (const char(*)[WC_WARNING_LEN])cap_line,
+		             out, err);
 	if (rc != WC_OK) {
 		free(cv.at);
 		return rc;

@@ -44,6 +44,11 @@ const wc_params *wc_predictor_params(const wc_predictor *pr);
 /** Upper bound on the length of an n(t) series in one query. */
 #define WC_SERIES_MAX 1000000
 
+/** The quantities both calibrations, the power law's and the capacity
+ *  fit's, have a span of: a value outside both is one line naming both
+ *  spans (docs/capacity.md, "Warnings"). */
+typedef enum { WC_SPAN_LOAD = 0, WC_SPAN_TP, WC_SPAN_ACTIVE, WC_SPANS_BOTH } wc_span_both;
+
 /** One question. When `running_series` is set (length > 0), the mean power
  *  is the time average of the law over the series (each sample held
  *  `dt_s`, or `series_hold[i]` seconds when that is given), and
@@ -89,10 +94,11 @@ typedef struct {
 	double serving_w;          /* > 0: with open_loop_max, the group's draw
 	                            * while it serves, which a cap or the board's
 	                            * limit is met by (wc_predict_take_running) */
-	double cap_load_lo, cap_load_hi; /* hi > 0: the capacity calibration's
-	                            * load span, which the capacity answer's load
-	                            * lies outside (wc_predict_take_running): the
-	                            * power answer's load line names it too */
+	double cap_span[WC_SPANS_BOTH][2]; /* [k][1] > 0: the capacity
+	                            * calibration's span of quantity k, which the
+	                            * capacity answer's value lies outside
+	                            * (wc_predict_take_running): the power
+	                            * answer's line of it names it too */
 } wc_inference_query;
 
 typedef struct {
@@ -139,8 +145,9 @@ typedef struct {
 	 * catalog: docs/fitting.md). Static strings / copied. */
 	char profile[64];
 	const char *level_source;
-	int load_joined;            /* 1: its load line names the capacity
-	                             * calibration's span as well (q->cap_load_hi) */
+	int joined[WC_SPANS_BOTH];  /* 1: its line of quantity k names the
+	                             * capacity calibration's span as well
+	                             * (q->cap_span[k]) */
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_inference_prediction;

@@ -31,11 +31,12 @@ int wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const w
  *  level's runs; part 1 the model size, load (named `field`) and tp
  *  outside their calibrated spans. 0 to 2 of them into `notes`; one rule
  *  for the power answer and the envelope's power map. `cap_span` (NULL:
- *  none) is the capacity calibration's load span the same load left
- *  (wc_inference_query's cap_load_lo/hi): a load outside both is one line
- *  naming both, *joined then 1 (docs/capacity.md, "Warnings"). */
+ *  none) holds the capacity calibration's spans the same load, tp and size
+ *  left (wc_inference_query's cap_span; [k][1] = 0: not left): a quantity
+ *  outside both is one line naming both, joined[k] then 1 (`joined` NULL:
+ *  not reported; docs/capacity.md, "Warnings"). */
 int wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-                           const wc_load_histogram *h, const double *cap_span, int *joined, int part,
+                           const wc_load_histogram *h, const double (*cap_span)[2], int *joined, int part,
                            char notes[3][WC_WARNING_LEN]);
 
 /** The warning of a series whose steps the law puts above `limit_w` per

@@ -113,7 +113,7 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
  * `settled`: a series' share settled under it step by step. */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-               const wc_load_histogram *h, const double *cap_span, const char *clock_field, double least,
+               const wc_load_histogram *h, const double (*cap_span)[2], const char *clock_field, double least,
                double settled, wc_inference_prediction *out)
 {
 	char notes[3][WC_WARNING_LEN];
@@ -143,7 +143,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	if (p->runs > 0 && r->runs == 0 && lvl->theta.source != WC_SRC_DATASHEET)
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
-	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, cap_span, &out->load_joined, 1, notes); i < n; i++)
+	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, cap_span, out->joined, 1, notes); i < n; i++)
 		WC_WARN(out, "%s", notes[i]);
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
@@ -453,8 +453,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	                                                   ? "sm_clock_mhz" : "platform")
 	                          : q->board_limit_w > 0 ? "platform"
 	                          : q->power_cap_w > 0 ? "power_cap_w" : "sm_clock_mhz";
-	/* the capacity answer's load span, when that load left it (one line, docs/capacity.md "Warnings") */
-	const double cap_span[2] = { q->cap_load_lo, q->cap_load_hi };
+	/* the capacity answer's spans its load, tp and size left (one line
+	 * each, docs/capacity.md "Warnings"); a series' loads are not its one */
+	double cap_span[WC_SPANS_BOTH][2];
+	memcpy(cap_span, q->cap_span, sizeof cap_span);
+	if (q->series_len)
+		cap_span[WC_SPAN_LOAD][1] = 0.0;
 	/* No clock meets the limit or cap that set the clock: the clock of
 	 * least power, which the caveat says as the warnings below do; a
 	 * series settled step by step runs there only for the share of its
@@ -467,7 +471,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	const double least = have_low ? (series_lock ? 0.0 : unmet_share)
 	                     : set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w) ? 1.0 : 0.0;
 	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
-	               !q->series_len && q->cap_load_hi > 0 ? cap_span : NULL, clock_field, least,
+	               (const double(*)[2])cap_span, clock_field, least,
 	               by_lock ? 0.0 : settled, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then

@@ -455,9 +455,34 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	return k;
 }
 
+/* The capacity calibration's span of quantity `k` beside the power law's
+ * (lo-hi) for values v_lo-v_hi outside both: " and the capacity
+ * calibration's span c0-c1<unit>" into `both` ("" when the capacity
+ * answer's value is inside its span), and the digits both spans print at
+ * (the span rule at the digits both need), so one quantity outside both is
+ * one line in one number format, not two lines quoting it twice
+ * (docs/capacity.md, "Warnings"). */
+static int
+both_spans(double v_lo, double v_hi, double lo, double hi, const double (*cap_span)[2], wc_span_both k,
+           const char *unit, int *joined, char *both, size_t cap)
+{
+	int dg = wc__predict_span_digits(v_lo, v_hi, lo, hi);
+	both[0] = '\0';
+	if (!(cap_span && cap_span[k][1] > 0))
+		return dg;
+	const int dc = wc__predict_span_digits(v_lo, v_hi, cap_span[k][0], cap_span[k][1]);
+	dg = dc > dg ? dc : dg;
+	char c0[40], c1[40];
+	snprintf(both, cap, " and the capacity calibration's span %s-%s%s", wc__predict_sig(c0, sizeof c0, cap_span[k][0], dg),
+	         wc__predict_sig(c1, sizeof c1, cap_span[k][1], dg), unit);
+	if (joined)
+		joined[k] = 1;
+	return dg;
+}
+
 int
 wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-                       const wc_load_histogram *h, const double *cap_span, int *joined, int part,
+                       const wc_load_histogram *h, const double (*cap_span)[2], int *joined, int part,
                        char notes[3][WC_WARNING_LEN])
 {
 	wc_range ur;
@@ -488,24 +513,19 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 			         "overstate power (docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
 		return n;
 	}
-	char a[40], b[40], d[40];
-	int dg = wc__predict_span_digits(c->active_params_b, c->active_params_b, r->active_b_min, r->active_b_max);
-	if (span.active)
-		snprintf(notes[n++], WC_WARNING_LEN, "active_params_b: %s B is outside the calibrated span %s-%s B %s",
+	char a[40], b[40], d[40], both[96];
+	if (span.active) {
+		const int dg = both_spans(c->active_params_b, c->active_params_b, r->active_b_min, r->active_b_max, cap_span,
+		                          WC_SPAN_ACTIVE, " B", joined, both, sizeof both);
+		wc_error_format(notes[n++], WC_WARNING_LEN, "active_params_b: %s B is outside the calibrated span %s-%s B%s %s",
 		         wc__predict_sig(d, sizeof d, c->active_params_b, dg > 6 ? dg : 6),
 		         wc__predict_sig(a, sizeof a, r->active_b_min, dg), wc__predict_sig(b, sizeof b, r->active_b_max, dg),
-		         on);
+		         both, on);
+	}
 	if (span.running) {
 		char load[96];
-		dg = wc__predict_span_digits(span.lo, span.hi, r->running_min, r->running_max);
-		/* the same load outside the capacity calibration's span too: one
-		 * line, both spans, one number format (the span rule at the digits
-		 * both need), not two lines quoting the load twice */
-		const int both = cap_span && cap_span[1] > 0;
-		if (both) {
-			const int dc = wc__predict_span_digits(span.lo, span.hi, cap_span[0], cap_span[1]);
-			dg = dc > dg ? dc : dg;
-		}
+		const int dg = both_spans(span.lo, span.hi, r->running_min, r->running_max, cap_span, WC_SPAN_LOAD, "",
+		                          joined, both, sizeof both);
 		/* the loads outside, below the span and above it */
 		const double outside[2][2] = { { span.lo, span.below_hi }, { span.above_lo, span.hi } };
 		load[0] = '\0';
@@ -522,32 +542,44 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 		}
 		char share[48] = "";
 		wc__predict_series_share(share, sizeof share, span.outside_share);
-		char both_text[96] = "";
-		if (both) {
-			char c0[40], c1[40];
-			snprintf(both_text, sizeof both_text, " and the capacity calibration's span %s-%s",
-			         wc__predict_sig(c0, sizeof c0, cap_span[0], dg), wc__predict_sig(c1, sizeof c1, cap_span[1], dg));
-		}
-		if (joined)
-			*joined = both;
 		const int two = strstr(load, " and ") != NULL;
 		wc_error_format(notes[n++], WC_WARNING_LEN, "%s: load%s %s %s outside the calibrated span %s-%s%s %s%s", field,
 		         two ? "s" : "", load, two ? "are" : "is", wc__predict_sig(a, sizeof a, r->running_min, dg),
-		         wc__predict_sig(b, sizeof b, r->running_max, dg), both_text, on, share);
+		         wc__predict_sig(b, sizeof b, r->running_max, dg), both, on, share);
 	}
-	if (span.tp)
-		snprintf(notes[n++], WC_WARNING_LEN, "tp: %d is outside the calibrated span %d-%d %s", c->tp, r->tp_min,
-		         r->tp_max, on);
+	if (span.tp) {
+		const int dg = both_spans(c->tp, c->tp, r->tp_min, r->tp_max, cap_span, WC_SPAN_TP, "", joined, both,
+		                          sizeof both);
+		wc_error_format(notes[n++], WC_WARNING_LEN, "tp: %d is outside the calibrated span %s-%s%s %s", c->tp,
+		         wc__predict_sig(a, sizeof a, r->tp_min, dg), wc__predict_sig(b, sizeof b, r->tp_max, dg), both, on);
+	}
 	return n;
 }
 
 void
-wc_predict_join_load_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap)
+wc_predict_join_span_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap)
 {
-	const int i = cap ? cap->load_line - 1 : -1;
-	if (!pred || !pred->load_joined || i < 0 || i >= cap->n_warnings)
+	if (!pred || !cap)
 		return;
-	memmove(cap->warnings[i], cap->warnings[i + 1], (size_t)(cap->n_warnings - i - 1) * sizeof cap->warnings[0]);
-	cap->n_warnings--;
-	cap->load_line = 0;
+	/* the joined lines, dropped from the last up so each index still holds */
+	for (int i = cap->n_warnings - 1; i >= 0; i--)
+		for (int k = 0; k < WC_SPANS_BOTH; k++)
+			if (pred->joined[k] && cap->both_line[k] == i + 1) {
+				memmove(cap->warnings[i], cap->warnings[i + 1],
+				        (size_t)(cap->n_warnings - i - 1) * sizeof cap->warnings[0]);
+				cap->n_warnings--;
+				cap->both_line[k] = 0;
+				for (int j = 0; j < WC_SPANS_BOTH; j++) /* the lines after it move up one */
+					cap->both_line[j] -= cap->both_line[j] > i + 1;
+				break;
+			}
+}
+
+int
+wc_predict_both_line(const wc_capacity_prediction *cap, int i)
+{
+	for (int k = 0; k < WC_SPANS_BOTH; k++)
+		if (cap->both_line[k] == i + 1)
+			return 1;
+	return 0;
 }

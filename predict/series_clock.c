@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The clock `n` running settles at under q's limit `limit_w` (a cap when
  * it is q->power_cap_w), from the clock locked, as a single load does. */
@@ -33,7 +34,7 @@ step_clock(const wc_predictor *pr, const wc_inference_query *q, double n, double
 	at.skip_memory_check = 1; /* the series' steps are held to the KV cache already */
 	at.want_interval = 0;
 	at.open_loop_max = at.serving_w = 0.0;
-	at.cap_load_hi = 0.0;
+	memset(at.cap_span, 0, sizeof at.cap_span);
 	if (wc__predict_limit_is_cap(q, limit_w))
 		return wc_predict_power_cap(pr, &at, limit_w, mhz, err);
 	at.power_cap_w = 0.0;

@@ -110,8 +110,8 @@ wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e)
 	}
 	if (no_cap[0])
 		wc_predict_note_no_capacity(pred, no_cap, cap);
-	if (r.want_capacity) /* one load, one line (docs/capacity.md, "Warnings") */
-		wc_predict_join_load_lines(pred, cap);
+	if (r.want_capacity) /* one quantity, one line (docs/capacity.md, "Warnings") */
+		wc_predict_join_span_lines(pred, cap);
 	/* Fields that enter only the capacity answers: an answer without them
 	 * says each one it was given is ignored, and why (docs/http-api.md,
 	 * "POST /v1/predict/inference"). */

@@ -83,10 +83,56 @@ main(void)
 		CHECK_INT(wc_predict_capacity_settled(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 		wc_predict_take_running(&q, &cap);
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
-		wc_predict_join_load_lines(&pw, &cap);
+		wc_predict_join_span_lines(&pw, &cap);
 		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load ") + has(cap.warnings, cap.n_warnings, "rate: load "), 1);
 		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load 2.09 is outside the calibrated span 7.9-1915 and the "
 		                                          "capacity calibration's span 5.13-1915 on H100"), 1);
+	}
+	/* One quantity, one line, for every quantity both calibrations span:
+	 * a group or a model size outside both is one line naming both spans,
+	 * as the load is (each was two lines, "tp: 16 is outside the
+	 * calibrated span 1-8" and "... the capacity calibration's span 1-8"). */
+	{
+		static const struct {
+			const char *platform, *model;
+			int tp;
+			wc_precision w;
+			double running, in, out;
+			const char *field, *line;
+		} both[] = {
+			{ "H100", "Llama-3.1-70B", 16, WC_PREC_BF16, 64, 1000, 500, "tp: ",
+			  "tp: 16 is outside the calibrated span 1-8 and the capacity calibration's span 1-8 on H100" },
+			{ "A100", "Llama-3.1-405B", 16, WC_PREC_FP8, 64, 1000, 500, "tp: ",
+			  "tp: 16 is outside the calibrated span 1-4 and the capacity calibration's span 1-4 on A100" },
+			{ "H100", "Qwen3-0.6B", 1, WC_PREC_BF16, 32, 512, 256, "active_params_b: ",
+			  "active_params_b: 0.6 B is outside the calibrated span 3-70 B and the capacity calibration's span "
+			  "3.3-70.6 B on H100" },
+		};
+		for (size_t i = 0; i < sizeof both / sizeof both[0]; i++) {
+			wc_inference_query q = { .config = test_catalog_config(both[i].platform, both[i].tp, both[i].model,
+			                                                       both[i].running) };
+			wc_capacity_prediction cap;
+			wc_inference_prediction pw;
+			q.config.weights = both[i].w;
+			q.config.input_tokens = both[i].in;
+			q.config.output_tokens = both[i].out;
+			CHECK_INT(wc_predict_capacity_settled(pr, &q, NAN, NAN, &cap, &err), WC_OK);
+			wc_predict_take_running(&q, &cap);
+			CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
+			wc_predict_join_span_lines(&pw, &cap);
+			int before = check_failures;
+			CHECK_INT(has(pw.warnings, pw.n_warnings, both[i].line), 1);
+			/* the field's span lines, in both answers: this one alone */
+			int lines = 0;
+			for (int k = 0; k < pw.n_warnings + cap.n_warnings; k++) {
+				const char *wk = k < pw.n_warnings ? pw.warnings[k] : cap.warnings[k - pw.n_warnings];
+				lines += strncmp(wk, both[i].field, strlen(both[i].field)) == 0 && strstr(wk, " span ") != NULL;
+			}
+			CHECK_INT(lines, 1);
+			if (check_failures != before)
+				for (int k = 0; k < pw.n_warnings + cap.n_warnings; k++)
+					fprintf(stderr, "  %s\n", k < pw.n_warnings ? pw.warnings[k] : cap.warnings[k - pw.n_warnings]);
+		}
 	}
 	/* The prompt's span prints alike at either end, with the digits a
 	 * whole number of tokens just outside it needs: 329 read "span

@@ -128,9 +128,46 @@ warns(const char *path, const char *body, const char *prefix)
 	return found;
 }
 
+/* How many of `body`'s span lines (a warning starting with `field`
+ * naming a span) its answer and its capacity answer carry, the first of
+ * them starting with `line` (else -1). */
+static int
+span_lines(const char *body, const char *field, const char *line)
+{
+	http_reply r;
+	size_t i;
+	const json_t *w;
+	int n = 0, first = 0;
+	http_post_json(h, url(INF), body, &r);
+	CHECK_INT(r.status, 200);
+	const json_t *lists[] = { json_object_get(r.json, "warnings"),
+		                  json_object_get(json_object_get(r.json, "capacity"), "warnings") };
+	for (int k = 0; k < 2; k++)
+		json_array_foreach(lists[k], i, w) {
+			const char *s = json_string_value(w);
+			if (strncmp(s, field, strlen(field)) == 0 && strstr(s, " span ")) {
+				first |= n == 0 && strncmp(s, line, strlen(line)) == 0;
+				n++;
+			}
+		}
+	if (n != 1 || !first)
+		fprintf(stderr, "  %s -> %s\n", body, r.body ? r.body : "");
+	http_reply_free(&r);
+	return first ? n : -1;
+}
+
 static void
 test_load_warnings(void)
 {
+	/* a group or a size outside both calibrations: one line naming both
+	 * spans, as the load's (docs/capacity.md, "Warnings") */
+	CHECK_INT(span_lines("{\"platform\":\"H100\",\"model\":\"Llama-3.1-70B\",\"tp\":16,\"concurrency\":64,"
+	                     "\"input_tokens\":1000,\"output_tokens\":500}", "tp: ",
+	                     "tp: 16 is outside the calibrated span 1-8 and the capacity calibration's span 1-8 on H100"), 1);
+	CHECK_INT(span_lines("{\"platform\":\"H100\",\"model\":\"Qwen3-0.6B\",\"concurrency\":32,"
+	                     "\"input_tokens\":512,\"output_tokens\":256}", "active_params_b: ",
+	                     "active_params_b: 0.6 B is outside the calibrated span 3-70 B and the capacity calibration's "
+	                     "span 3.3-70.6 B on H100"), 1);
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":4000}", "concurrency: load 4000 is outside"));
 	CHECK(warns(INF, "{" CFG ",\"running_series\":[4000,4000],\"dt_s\":1}", "running_series: load 4000"));
 	/* the sweep's are predict inference's: 616 run (the KV cache's), a load
