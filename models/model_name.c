@@ -34,6 +34,27 @@ is_tag(const char *w, size_t n)
 	return 1;
 }
 
+/* Words that say nothing of the weights' size (docs/capacity.md, "Model
+ * names"), read as if absent so a precision the name states holds: the
+ * publisher's own name repeated after the model's (unsloth's
+ * "unsloth/Qwen2.5-72B-Instruct-unsloth-bnb-4bit", `org` the part of the
+ * id before its '/', `org_n` its length, 0 when none), and the words of
+ * how a quantization was chosen, not its width: Unsloth's "unsloth" (its
+ * Dynamic 4-bit quants) and "dynamic" (activation scales taken at run
+ * time, "FP8-Dynamic"). The one list; a word that is neither a tag, a
+ * precision nor one of these is not understood. */
+static int
+says_no_size(const char *w, size_t n, const char *org, size_t org_n)
+{
+	static const char *const words[] = { "unsloth", "dynamic" };
+	if (org_n && n == org_n && strncasecmp(w, org, n) == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == n && strncasecmp(w, words[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* A word that states the weights' bytes (docs/capacity.md, "Model
  * names"). `format`: the quantization it names when wattcast has no
  * precision of its own for it and counts it as `p`'s bytes -- 8-bit
@@ -79,7 +100,12 @@ wc_model_name_read(const char *name, wc_model_name *out)
 	const char *s = NULL;
 	if (!name || !(out->entry = wc_model_lookup_rest(name, &s)))
 		return;
-	const quant_word *prev = NULL, *method = NULL;
+	const char *slash = strrchr(name, '/'), *org = name;
+	for (const char *o = name; slash && o < slash; o++) /* "hf.co/unsloth/...": the segment before the model */
+		if (*o == '/')
+			org = o + 1;
+	const size_t org_n = slash ? (size_t)(slash - org) : 0;
+	const quant_word *method = NULL;
 	while (*s == '-') {
 		const char *w = ++s;
 		size_t n = strcspn(w, "-");
@@ -94,11 +120,9 @@ wc_model_name_read(const char *name, wc_model_name *out)
 			out->states_weights = 1;
 			out->weights = (wc_precision)q->p;
 			out->format = q->format;
-		} else if (!is_tag(w, n) && !(prev && prev->p == WC_PREC_FP8 && !prev->format && n == 7 &&
-		                              strncasecmp(w, "Dynamic", 7) == 0)) {
-			out->renamed = 1; /* "FP8-Dynamic" is FP8 */
+		} else if (!is_tag(w, n) && !says_no_size(w, n, org, org_n)) {
+			out->renamed = 1; /* "Banana", "exl2", "GGUF" */
 		}
-		prev = q;
 		s = w + n;
 	}
 	if (method && out->states_weights && out->weights == WC_PREC_INT4 && !out->format)

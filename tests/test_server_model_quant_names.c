@@ -53,6 +53,22 @@ test_rule(void)
 		{ "Llama-3.1-8B-Instruct-NVFP4", "Llama-3.1-8B", 1, WC_PREC_INT4, "nvfp4", 0 },
 		{ "Qwen3-8B-MXFP4", "Qwen3-8B", 1, WC_PREC_INT4, "mxfp4", 0 },
 		{ "Qwen3-8B-NF4", "Qwen3-8B", 1, WC_PREC_INT4, "nf4", 0 },
+		/* Unsloth's names: its own name repeated and its words of how the
+		 * quantization was chosen say nothing of the width, so the stated
+		 * bnb-4bit holds (the extra "unsloth" had the 72B sized as bf16,
+		 * 145.4 GB, and refused on one H100) */
+		{ "unsloth/Qwen2.5-72B-Instruct-unsloth-bnb-4bit", "Qwen2.5-72B", 1, WC_PREC_INT4, "nf4", 0 },
+		{ "unsloth/Llama-3.1-8B-Instruct-unsloth-bnb-4bit", "Llama-3.1-8B", 1, WC_PREC_INT4, "nf4", 0 },
+		{ "Qwen3-8B-unsloth-dynamic-bnb-4bit", "Qwen3-8B", 1, WC_PREC_INT4, "nf4", 0 },
+		{ "neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "Llama-3.1-8B", 1, WC_PREC_FP8, NULL, 0 },
+		{ "RedHatAI/Qwen3-8B-RedHatAI-FP8", "Qwen3-8B", 1, WC_PREC_FP8, NULL, 0 },
+		{ "unsloth/Qwen3-8B-unsloth", "Qwen3-8B", 0, WC_PREC_BF16, NULL, 0 },
+		/* a GGUF repository holds files of many widths (llama.cpp's, not
+		 * a vLLM checkpoint): the name states none, said */
+		{ "unsloth/Qwen3-8B-GGUF", "Qwen3-8B", 0, WC_PREC_BF16, NULL, 1 },
+		/* another publisher's name is a word not read; a conflict stays one */
+		{ "Qwen3-8B-turboderp-bnb-4bit", "Qwen3-8B", 0, WC_PREC_BF16, NULL, 1 },
+		{ "unsloth/Qwen3-8B-unsloth-FP8-bnb-4bit", "Qwen3-8B", 0, WC_PREC_BF16, NULL, 1 },
 		/* still not one precision, or a method without its width */
 		{ "Qwen3-8B-Int8-AWQ", "Qwen3-8B", 0, WC_PREC_BF16, NULL, 1 },
 		{ "Qwen3-8B-bnb", "Qwen3-8B", 0, WC_PREC_BF16, NULL, 1 },
@@ -229,6 +245,11 @@ main(void)
 		answered("B200", 2, "nvidia/Llama-3.1-405B-Instruct-FP4", "int4", "weights: fp4 (counted as int4) on B200",
 		         0);
 		answered("H100", 1, "unsloth/Llama-3.1-8B-Instruct-bnb-4bit", "int4", "weights: nf4 (counted as int4)", 0);
+		/* Unsloth's own name in its checkpoint's says nothing of the
+		 * width: 36.4 GB of NF4 on one H100 (it was refused as 145.4 GB
+		 * of bf16, "at least 2 GPUs needed") */
+		answered("H100", 1, "unsloth/Qwen2.5-72B-Instruct-unsloth-bnb-4bit", "int4", "weights: nf4 (counted as int4)",
+		         0);
 		/* a word not read: the refusal says the weights were sized as
 		 * bf16 (as published: DeepSeek's fp8), and how to say otherwise */
 		refused("H100", 1, "turboderp/Qwen2.5-72B-Instruct-exl2",
