@@ -320,6 +320,48 @@ wc__nv_glued_header(const char *line, size_t len)
 	return best;
 }
 
+/* nvidia-smi killed mid-row, then restarted appending (`>>`), writes its
+ * header on the cut row's line. A line whose last field begins with a
+ * letter (a reading is a number: one test a line) is looked at for it
+ * (wc__nv_glued_header); data_line (nvsmi_csv.c) then reads the header as
+ * a header repeated (docs/formats/telemetry.md, "A second header"). Not
+ * seen, the lines after a header with other columns were each a bad line
+ * (148 of 298, refused). The row before it is cut short when it lacks
+ * fields or its last is empty (cut after a comma): one bad line, said
+ * where the header begins. With all its fields, the logger stopped
+ * between two lines whose newline was lost: nothing was cut, and the row
+ * is read as any other (a bad line only of its own cause); it was said
+ * "a row cut short" and dropped. */
+int
+wc__nv_glued_row(nv_reader *rd, const char *line, size_t len, size_t line_no, const char *last, size_t last_len)
+{
+	size_t i = 0;
+	if (!last) { /* past the fields kept: after the line's last comma */
+		const char *c = line + len;
+		while (c > line && c[-1] != ',')
+			c--;
+		last = c;
+		last_len = (size_t)(line + len - c);
+	}
+	while (i < last_len && (last[i] == ' ' || last[i] == '\t'))
+		i++;
+	if (i == last_len || !((last[i] >= 'a' && last[i] <= 'z') || (last[i] >= 'A' && last[i] <= 'Z')) ||
+	    (rd->glued_at = wc__nv_glued_header(line, len)) == 0)
+		return NV_GLUED_NONE;
+	size_t at = rd->glued_at, tail = at;
+	int fields = 1;
+	for (size_t k = 0; k < at; k++)
+		fields += line[k] == ',';
+	while (tail > 0 && (line[tail - 1] == ' ' || line[tail - 1] == '\t'))
+		tail--;
+	if (fields >= rd->n_cols && tail > 0 && line[tail - 1] != ',') {
+		rd->glued_whole = 1;
+		return NV_GLUED_WHOLE;
+	}
+	wc__bad_cell(&rd->bad, line_no, (int)at + 1, "a row cut short, then a header: the logger restarted?");
+	return NV_GLUED_CUT;
+}
+
 /* The columns a header tells GPUs apart by, in words. */
 static const char *
 gpu_keys(int col_index, int col_uuid)

@@ -214,35 +214,6 @@ name_silent_gpu(const nv_reader *rd, wc_error *err)
 		             rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
 }
 
-/* nvidia-smi killed mid-row, then restarted appending (`>>`), writes its
- * header on the cut row's line. A line whose last field begins with a
- * letter (a reading is a number: one test a line) is looked at for it
- * (wc__nv_glued_header); the cut row is one bad line, said so where the
- * header begins, and data_line reads the header as a header repeated
- * (docs/formats/telemetry.md, "A second header"). `last` is the line's
- * last field, NULL when the split stopped before it. Not seen, the lines
- * after a header with other columns were each a bad line (148 of 298,
- * refused). 1 when so. */
-static int
-glued_header(nv_reader *rd, const char *line, size_t len, size_t line_no, const char *last, size_t last_len)
-{
-	size_t i = 0;
-	if (!last) { /* past the fields kept: after the line's last comma */
-		const char *c = line + len;
-		while (c > line && c[-1] != ',')
-			c--;
-		last = c;
-		last_len = (size_t)(line + len - c);
-	}
-	while (i < last_len && (last[i] == ' ' || last[i] == '\t'))
-		i++;
-	if (i == last_len || !((last[i] >= 'a' && last[i] <= 'z') || (last[i] >= 'A' && last[i] <= 'Z')) ||
-	    (rd->glued_at = wc__nv_glued_header(line, len)) == 0)
-		return 0;
-	wc__bad_cell(&rd->bad, line_no, (int)rd->glued_at + 1, "a row cut short, then a header: the logger restarted?");
-	return 1;
-}
-
 /* Fields of a data line into `row`; -1 = bad line (reported). The GPU is
  * read before the power: a row whose power reading is missing or
  * unreadable still names its GPU (row->idx, row->uuid), which keeps its
@@ -259,9 +230,12 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 		wc__bad_line(&rd->bad, line_no, "NUL byte at column %zu", (size_t)(-1 - nf) + 1);
 		return -1;
 	}
-	if (glued_header(rd, line, len, line_no, nf <= NV_MAX_FIELDS ? start[nf - 1] : NULL,
-	                 nf <= NV_MAX_FIELDS ? flen[nf - 1] : 0))
+	int glued = wc__nv_glued_row(rd, line, len, line_no, nf <= NV_MAX_FIELDS ? start[nf - 1] : NULL,
+	                             nf <= NV_MAX_FIELDS ? flen[nf - 1] : 0);
+	if (glued == NV_GLUED_CUT)
 		return -1;
+	if (glued == NV_GLUED_WHOLE) /* the row is what comes before the header */
+		nf = split_fields(line, len = rd->glued_at, start, flen);
 	if (nf != rd->n_cols) {
 		/* The column where the fields ran out: one past the line's end
 		 * when short, the first extra field's start when long (1 when
@@ -386,6 +360,7 @@ data_line(nv_reader *rd, char *line, size_t len, size_t line_no, int unfinished)
 	nv_row row;
 	int prc;
 	rd->glued_at = 0;
+	rd->glued_whole = 0;
 	if (unfinished && drop_unfinished(rd, line, len, line_no, &row) == WC_OK)
 		return WC_OK;
 	prc = unfinished ? 0 : parse_row(rd, line, len, line_no, &row);
@@ -395,6 +370,10 @@ data_line(nv_reader *rd, char *line, size_t len, size_t line_no, int unfinished)
 	if (!row.ok)
 		row.t = row.watts = NAN;
 	size_t at = rd->glued_at;
+	if (at > 0 && rd->glued_whole)
+		wc__warn(rd->opt, rd->path, ":%zu:%zu: a whole row, then a header glued after it (no newline: the logger "
+		         "restarted?); %s, the header read as a second header", line_no, at + 1,
+		         row.ok ? "the row is kept" : "the row is a bad line (above)");
 	prc = wc__nv_take_row(rd, &row, line_no);
 	/* the cut row holds its place, then the header is read as a header
 	 * repeated (docs/formats/telemetry.md, "A second header") */

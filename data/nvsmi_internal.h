@@ -282,9 +282,11 @@ typedef struct {
 	double t_seen;
 	size_t t_seen_line;
 	size_t reheader_line;
-	/* the offset of a header glued after a row cut short on the line
-	 * just read (parse_row), 0 none */
+	/* the offset of a header glued after a row on the line just read
+	 * (parse_row), 0 none; glued_whole when the row before it has all its
+	 * fields (wc__nv_glued_row) */
 	size_t glued_at;
+	int glued_whole;
 	/* a merged multi-node log, read node by node once the first sample
 	 * is delivered (nvsmi_nodes.c) */
 	nv_nodes nodes;
@@ -305,6 +307,14 @@ int wc__nv_is_header(const char *line, size_t len);
  *  column) from which on the line is a header whose other fields are
  *  names; 0 when none does. */
 size_t wc__nv_glued_header(const char *line, size_t len);
+/** A header glued after a row on a data line whose last field (`last`,
+ *  NULL when the split stopped before it) begins with a letter: NV_GLUED_NONE
+ *  when there is none; NV_GLUED_CUT when the row before it lacks fields or
+ *  ends in an empty one (cut short: one bad line, reported at the header);
+ *  NV_GLUED_WHOLE when it has them all (rd->glued_whole: read as a row,
+ *  ending where the header begins). rd->glued_at is the header's offset. */
+enum { NV_GLUED_NONE, NV_GLUED_CUT, NV_GLUED_WHOLE };
+int wc__nv_glued_row(nv_reader *rd, const char *line, size_t len, size_t line_no, const char *last, size_t last_len);
 /** Such a line: same columns read, nothing happens; other places, the
  *  columns are re-mapped (warned); lacking what was read, refused. */
 int wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no);

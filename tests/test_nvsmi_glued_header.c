@@ -9,7 +9,11 @@
  * line, said as such at its file:line:column, and the header is read as a
  * header repeated: with other columns the lines after it are read by
  * them, with the same, as before. A header whose first name is glued into
- * a uuid (`GPU-c5d3timestamp,...`) is found from that name on.
+ * a uuid (`GPU-c5d3timestamp,...`) is found from that name on. A whole
+ * row (all its fields) with the header glued after it lost its newline,
+ * nothing more: it was said "a row cut short" and dropped; it is read as
+ * a row, said as a whole row with a header after it, and is a bad line
+ * only of its own cause (an unreadable reading).
  */
 #include "data/nvsmi.h"
 #include "tests/support/support.h"
@@ -20,6 +24,7 @@
 
 #define ROWS 200
 #define CUT_AT 20 /* the row cut short: the header follows it on its line */
+#define WHOLE 75  /* the length of row CUT_AT: cut there, nothing is cut */
 
 typedef struct {
 	double sum;
@@ -118,6 +123,38 @@ main(void)
 	CHECK_INT(info.bad_lines, 1);
 	CHECK_NEAR(s.n ? s.sum / s.n : 0.0, 300.0, 1e-9);
 	CHECK_CONTAINS(w.text, "inuuid.csv:22:34: a row cut short, then a header");
+	free(t);
+
+	/* a whole row, then the header: the row kept, read as any other,
+	 * the header read as a second header (other columns) */
+	t = log_text(WHOLE, other, 1);
+	CHECK(strstr(t, ",300.00,40timestamp,index") != NULL); /* the row is all there */
+	CHECK_INT(read_log(dir, "whole.csv", t, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 0);
+	CHECK_INT(s.n, ROWS);
+	CHECK_NEAR(s.n ? s.sum / s.n : 0.0, 300.0, 1e-9);
+	CHECK_CONTAINS(w.text, "whole.csv:22:76: a whole row, then a header glued after it (no newline: the logger "
+	                       "restarted?); the row is kept, the header read as a second header");
+	CHECK_CONTAINS(w.text, "whole.csv:22: a second header with other columns than line 1's");
+	CHECK(!strstr(w.text, "cut short"));
+	/* its reading unreadable: a bad line of that cause, the header read */
+	char *pw = strstr(t, ",300.00,40timestamp");
+	pw[2] = 'x';
+	CHECK_INT(read_log(dir, "wholebad.csv", t, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 1);
+	CHECK_INT(s.n, ROWS - 1);
+	CHECK_NEAR(s.n ? s.sum / s.n : 0.0, 300.0, 1e-9);
+	CHECK_CONTAINS(w.text, "wholebad.csv:22:67: unreadable power.draw '3x0.00'");
+	CHECK_CONTAINS(w.text, "wholebad.csv:22:76: a whole row, then a header glued after it (no newline: the "
+	                       "logger restarted?); the row is a bad line (above)");
+	CHECK(!strstr(w.text, "cut short"));
+	free(t);
+
+	/* cut after the last comma (the last field empty): cut short */
+	t = log_text(WHOLE - 2, other, 1);
+	CHECK_INT(read_log(dir, "comma.csv", t, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(info.bad_lines, 1);
+	CHECK_CONTAINS(w.text, "comma.csv:22:74: a row cut short, then a header");
 	free(t);
 
 	/* a header glued lacking the power column read: refused as a second
