@@ -26,7 +26,7 @@ extern "C" {
 /** A row whose time runs back more than this below the latest row above
  *  it, with no header repeated between, is where a second log joined to
  *  the first begins (per-GPU logs joined with `tail -n +2`): the log is
- *  refused there. Less is a clock stepped back (NTP steps under a second),
+ *  refused there. As much or less is a clock stepped back (NTP steps under a second),
  *  a bad line of the sweep rules (docs/formats/telemetry.md, "Samples"). */
 #define WC_NVSMI_JOIN_BACK_S 1.0
 

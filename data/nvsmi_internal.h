@@ -350,10 +350,10 @@ void wc__nv_put_value(nv_reader *rd, int slot, double t, double watts);
  *  (the order changed, counted); and, for a row whose time is before the
  *  open sample's by more than a sweep spreads, the refusal (WC_EPARSE;
  *  WC_OK when it is a daylight-saving hour, the row taken in; NV_ROW_BAD
- *  when the clock stepped back under a second). */
+ *  when the clock stepped back a second or less). */
 int wc__nv_order_changed(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
 /* wc__nv_time_backward: the row is a bad line (reported) of its sweep,
- * not a second log: the clock stepped back under WC_NVSMI_JOIN_BACK_S. */
+ * not a second log: the clock stepped back WC_NVSMI_JOIN_BACK_S or less. */
 #define NV_ROW_BAD 1
 int wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no);
 /** Any log, whether a header repeats or not: a readable row whose time

@@ -90,10 +90,6 @@ wc__nv_forget_gpus(nv_reader *rd)
 int
 wc__nv_deliver(nv_reader *rd)
 {
-	double span = rd->t_max - rd->t_min;
-	if (span > rd->info->max_sweep_span_s)
-		rd->info->max_sweep_span_s = span;
-	rd->info->wide_sweeps += span > WC_NVSMI_SWEEP_TOL_S;
 	rd->t += rd->clock_shift;
 	/* nvidia-smi writes the host's local time: a daylight-saving change
 	 * moves it by an hour between two samples a sampling interval apart.
@@ -134,6 +130,12 @@ wc__nv_deliver(nv_reader *rd)
 		rd->last_bad_line = rd->first_line;
 		return WC_OK;
 	}
+	/* a sample read, not one skipped above: a skipped row made a "spread"
+	 * (docs/formats/telemetry.md, "Samples") */
+	double span = rd->t_max - rd->t_min;
+	if (span > rd->info->max_sweep_span_s)
+		rd->info->max_sweep_span_s = span;
+	rd->info->wide_sweeps += span > WC_NVSMI_SWEEP_TOL_S;
 	if (rd->have_last)
 		rd->last_gap = rd->t - rd->last_t;
 	rd->have_last = 1;

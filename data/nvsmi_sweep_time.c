@@ -53,8 +53,9 @@ dst_hour(const nv_reader *rd, double back)
  * dropped. Refused, naming the line and the remedy
  * (docs/formats/telemetry.md, "Samples"), by the rule of every log
  * (wc__nv_runs_back): more than a second back (WC_NVSMI_JOIN_BACK_S), or
- * past a header repeated. Less, without a header between, is a clock
- * stepped back (NTP steps under a second) between two rows of a sweep:
+ * past a header repeated. A second or less (1.000 s included, as the
+ * message says), without a header between, is a clock stepped back (NTP
+ * steps under a second) between two rows of a sweep:
  * a bad line that drops its sample (NV_ROW_BAD), as the same step between
  * two sweeps is; it refused the real TP 2 run stepped 0.2 s back as
  * "per-GPU logs joined". A local clock's daylight-saving hour within a
@@ -78,7 +79,7 @@ wc__nv_time_backward(nv_reader *rd, const nv_row *row, int slot, size_t line_no)
 	wc__nv_gpu_label(rd, latest, other, sizeof other);
 	if (!wc__nv_runs_back(rd, row)) {
 		wc__bad_cell(&rd->bad, line_no, rd->col_time + 1, "%s's row is %.3f s before %s's of the sweep from "
-		             "line %zu: the clock stepped back (under %.0f s: no second log); sample dropped",
+		             "line %zu: the clock stepped back (%.0f s or less: no second log); sample dropped",
 		             label, back, other, rd->first_line, WC_NVSMI_JOIN_BACK_S);
 		return NV_ROW_BAD;
 	}

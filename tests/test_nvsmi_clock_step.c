@@ -10,6 +10,11 @@
  * another?)" in every keyed form (index and uuid, index, uuid), where the
  * step at a sweep's start read with one bad line. A step of more than a
  * second, and one past a header repeated, still refuse naming both GPUs.
+ * A step of exactly a second is a clock stepped, and said so ("1 s or
+ * less"; it was said "under 1 s"). A row stepped back at a sweep's head,
+ * its sample skipped as "not later than the one before", spreads no sweep:
+ * it was counted one sweep "spread over more than 40 ms" read as one
+ * sample, as in the real TP 2 gemma run with line 202 set 0.3 s back.
  */
 #include "data/nvsmi.h"
 #include "data/telemetry.h"
@@ -38,6 +43,20 @@ log_text(int form, double back, int header)
 				strcat(text, test_nvsmi_header(form));
 			test_nvsmi_row(text, cap, form, k, g, later ? -back : 0.0);
 		}
+	return text;
+}
+
+/* The same log with one row alone, GPU g's of sweep STEP_AT, `shift` s
+ * off its time. */
+static char *
+one_row_text(int form, int g_at, double shift)
+{
+	size_t cap = 128 + 2 * SWEEPS * 96;
+	char *text = calloc(1, cap);
+	strcat(text, test_nvsmi_header(form));
+	for (int k = 0; k < SWEEPS; k++)
+		for (int g = 0; g < 2; g++)
+			test_nvsmi_row(text, cap, form, k, g, k == STEP_AT && g == g_at ? shift : 0.0);
 	return text;
 }
 
@@ -80,7 +99,7 @@ main(void)
 		snprintf(at, sizeof at, "%s:43:1: ", name);
 		CHECK_CONTAINS(w.text, at);
 		CHECK_CONTAINS(w.text, "0.148 s before");
-		CHECK_CONTAINS(w.text, "the clock stepped back (under 1 s: no second log); sample dropped");
+		CHECK_CONTAINS(w.text, "the clock stepped back (1 s or less: no second log); sample dropped");
 		CHECK(!strstr(w.text, "joined"));
 		wc_power_trace_free(pt);
 
@@ -104,6 +123,38 @@ main(void)
 		CHECK_CONTAINS(err.msg, at);
 		CHECK_CONTAINS(err.msg, "1.498 s before");
 		CHECK_CONTAINS(err.msg, "time runs backward (per-GPU logs joined one after another?)");
+		wc_power_trace_free(pt);
+		free(path);
+		free(text);
+
+		/* exactly a second back (GPU 1's row, 2 ms after GPU 0's, 1.002 s
+		 * earlier): not more than WC_NVSMI_JOIN_BACK_S, a clock stepped,
+		 * and the message says the second is on its side */
+		text = one_row_text(forms[f], 1, -1.002);
+		snprintf(name, sizeof name, "one%d.csv", forms[f]);
+		path = test_fixture(dir, name, text);
+		CHECK_INT(read_log(path, &pt, &w, &err), WC_OK);
+		CHECK(pt && pt->info.bad_lines == 1 && pt->info.samples == SWEEPS - 1);
+		snprintf(at, sizeof at, "%s:43:1: ", name);
+		CHECK_CONTAINS(w.text, at);
+		CHECK_CONTAINS(w.text, "1.000 s before");
+		CHECK_CONTAINS(w.text, "the clock stepped back (1 s or less: no second log); sample dropped");
+		CHECK(!strstr(w.text, "under 1 s"));
+		wc_power_trace_free(pt);
+		free(path);
+		free(text);
+
+		/* GPU 0's row of a sweep 0.15 s back, before the last sample:
+		 * that sample skipped, and no sweep spread over 0.152 s */
+		text = one_row_text(forms[f], 0, -0.15);
+		snprintf(name, sizeof name, "head%d.csv", forms[f]);
+		path = test_fixture(dir, name, text);
+		CHECK_INT(read_log(path, &pt, &w, &err), WC_OK);
+		snprintf(at, sizeof at, "%s:42:1: sample is not later than the one before; skipped", name);
+		CHECK_CONTAINS(w.text, at);
+		CHECK(pt && pt->info.samples == SWEEPS - 1);
+		CHECK(pt && pt->info.wide_sweeps == 0);
+		CHECK(pt && pt->info.max_sweep_span_s < 0.01);
 		wc_power_trace_free(pt);
 		free(path);
 		free(text);
