@@ -75,9 +75,9 @@ int wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err);
  *  becomes the `instance` label of samples without one). Only metrics
  *  named in `keep` (NULL-terminated; NULL = all) are stored; lines of
  *  other metrics are skipped unparsed. Errors name file:line:column and
- *  the reason; a last line without a newline that does not parse (a file
- *  still being appended to) is dropped with a warning through `warn`
- *  (NULL: silent; docs/formats/telemetry.md). */
+ *  the reason; a last line without a newline that would be an error (a
+ *  file still being appended to) is dropped with a warning through `warn`
+ *  giving that error's reason (NULL: silent; docs/formats/prometheus.md). */
 int wc_prom_text_parse(const char *buf, size_t len, const char *origin,
                        const char *const *keep, wc_prom_set *set, wc_warn_fn warn, void *payload,
                        wc_error *err);

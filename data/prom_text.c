@@ -386,12 +386,41 @@ not_exposition(cursor *c, scrape_state *st, const char *start, size_t lead, size
 	return WC_OK;
 }
 
+/* An unfinished last line that would be an error (`why`, the error's
+ * text) is dropped: half a line may parse (`4` of `42`, a timestamp cut
+ * short, then "not after the previous one"), so it is no sample to refuse
+ * the file for (docs/formats/prometheus.md, "A file still being
+ * written"). The warning gives the error's reason, after its place,
+ * keeping the reason's end when it must be cut. */
+static void
+unfinished_drop(const char *why, const char *origin, int line, wc_warn_fn warn, void *payload)
+{
+	char at[24], msg[WC_ERROR_MSG_MAX];
+	snprintf(at, sizeof at, ":%d:", line);
+	const char *r = strstr(why, at), *sep = r ? strstr(r, ": ") : NULL;
+	r = sep ? sep + 2 : why;
+	int n = wc_error_format_path(msg, sizeof msg, origin, ":%d: unfinished last line (no newline: the log "
+	                             "was still being written?) dropped, as it cannot be read: ", line);
+	size_t used = strlen(msg), len = strlen(r), room = sizeof msg - 1 - used;
+	if (!n && len > room && room > 8) {
+		const char *tail = r + len - (room - 3);
+		while ((*tail & 0xC0) == 0x80)
+			tail++; /* not inside a UTF-8 character */
+		snprintf(msg + used, sizeof msg - used, "...%s", tail);
+	} else if (!n) {
+		snprintf(msg + used, sizeof msg - used, "%s", r);
+	}
+	if (warn)
+		warn(msg, payload);
+}
+
 int
 wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *const *keep,
                    wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err)
 {
 	scrape_state st = { .time = NAN, .keep = keep, .set = set };
-	cursor c = { .origin = origin, .err = err };
+	wc_error own; /* the reason an unfinished last line is dropped, with err NULL */
+	cursor c = { .origin = origin, .err = err ? err : &own };
 	size_t pos = 0, n;
 	const char *start;
 	int rc = WC_OK;
@@ -443,11 +472,7 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		 * (docs/formats/telemetry.md, "A log still being written"). A
 		 * line that fails adds no sample. */
 		if (rc != WC_OK && unfinished && rc != WC_ENOMEM) {
-			char msg[WC_ERROR_MSG_MAX];
-			wc_error_format_path(msg, sizeof msg, origin, ":%d: unfinished last line (no newline: the log "
-			                     "was still being written); dropped", c.line);
-			if (warn)
-				warn(msg, payload);
+			unfinished_drop(c.err->msg, origin, c.line, warn, payload);
 			rc = WC_OK;
 		}
 	}

@@ -469,11 +469,31 @@ check_unfinished(void)
 			check_row(t, 1, 120, 239, 2, 20);
 			CHECK_CONTAINS(r.err, "warning: ");
 			CHECK_CONTAINS(r.err, "cut.prom:1441: unfinished last line (no newline: the log was still "
-			               "being written); dropped");
+			               "being written?) dropped, as it cannot be read: label value not closed");
 		}
 		wc_runs_free(t);
 		run_result_free(&r);
 	}
+	free(in);
+	/* A whole line that would be an error (a running count of 00:01:40,
+	 * its timestamp given, after the last scrape's) is dropped too, for
+	 * the reason it cannot be read: it was dropped as if cut short, the
+	 * reason unsaid, where the docs said a last line that parses is read
+	 * (docs/formats/prometheus.md). */
+	in = scrapes("again.prom", 0);
+	FILE *fp = fopen(in, "a");
+	CHECK(fp && fprintf(fp, "vllm:num_requests_running{instance=\"a:8000\",model_name=\"Qwen/Qwen3-8B\"} 4 "
+	                    "%ld000", T0 + 100) > 0 && fclose(fp) == 0);
+	run_result r;
+	wc_runs_table *t = ingest(in, &r);
+	CHECK_INT(r.status, 0);
+	CHECK(t && t->n_runs == 2);
+	CHECK_CONTAINS(r.err, "again.prom:1441: unfinished last line (no newline: the log was still being "
+	               "written?) dropped, as it cannot be read: ");
+	CHECK_CONTAINS(r.err, "sample at 2026-01-01T00:01:40.000Z is not after the previous one "
+	               "(2026-01-01T00:03:59.000Z)");
+	wc_runs_free(t);
+	run_result_free(&r);
 	free(in);
 }
 
