@@ -104,7 +104,7 @@ check_redeploy(void)
 		                        t < 120 ? "Qwen/Qwen3-8B" : "meta-llama/Llama-3.1-8B-Instruct");
 	char *in = path_join(dir, "redeploy.prom");
 	CHECK(write_text(in, text) == 0);
-	check_two_engines(in, NULL, "group 'h1': two engines one after the other (--start/--end take one) differ "
+	check_two_engines(in, NULL, "group 'h1' left out: two engines one after the other (--start/--end take one) differ "
 	                  "in model_name: 'Qwen/Qwen3-8B' 2026-01-01T00:00:00Z..00:01:59Z, "
 	                  "'meta-llama/Llama-3.1-8B-Instruct' 2026-01-01T00:02:00Z..00:03:59Z");
 	check_two_engines(in, "2026-01-01T00:01:50Z", NULL);
@@ -304,7 +304,8 @@ main(void)
 	in = scrapes("two.prom", "h1", "h1:8000",
 	             "model_name=\"Qwen/Qwen3-8B\",rack=\"" LONG_UTF8 "\",zone=\"" LONG_UTF8 "\"",
 	             "instance=\"h1:8001\",model_name=\"Qwen/Qwen3-8B\",rack=\"" LONG_UTF8 "\",zone=\"b" LONG_UTF8 "\"");
-	check_two_engines(in, NULL, "group 'h1': two engines at once (--group-by adds the label) differ in instance: "
+	check_two_engines(in, NULL, "group 'h1' left out: two engines at once, by a label no GPU has (give each server's scrape its "
+	                  "GPU's gpu label, --group-by host,gpu; or run folders) differ in instance: "
 	                  "'h1:8000' 2026-01-01T00:00:00Z..00:01:59Z, 'h1:8001' 2026-01-01T00:00:00Z..00:01:59Z");
 	free(in);
 	check_redeploy();

@@ -254,7 +254,7 @@ check_at_once(void)
 {
 	char *prom, *csv;
 	write_run("at_once", 1, NULL, &prom, &csv);
-	wc_runs_table *t = scrapes(prom, 1, "group 'a': one engine's series under two processes at once (an old "
+	wc_runs_table *t = scrapes(prom, 1, "group 'a' left out: one engine's series under two processes at once (an old "
 	                           "process's left over?) differ in pid: '82' ");
 	wc_runs_free(t);
 	free(prom);
@@ -268,7 +268,8 @@ check_two_servers(void)
 {
 	char *prom, *csv;
 	write_run("servers", 1, "meta-llama/Llama-3.1-8B-Instruct", &prom, &csv);
-	wc_runs_table *t = scrapes(prom, 1, "group 'a': two engines at once (--group-by adds the label) differ "
+	wc_runs_table *t = scrapes(prom, 1, "group 'a' left out: two engines at once, by a label no GPU has (give each "
+	                           "server's scrape its GPU's gpu label, --group-by host,gpu; or run folders) differ "
 	                           "in model_name");
 	wc_runs_free(t);
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;

@@ -438,8 +438,17 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	if (any_gpu && !any_engine)
 		return wc_error_set(err, WC_EINVAL, "no engine load series (%s) in the range, only GPU power: is the "
 		                    "engine's metric named so, and does --selector match its series?", load);
+	int read = 0;
+	for (size_t i = 0; i < f->n_groups; i++)
+		read |= f->g[i].ever_gpu && f->g[i].ever_engine;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
+		/* A group left out (fleet_groups.c) is said beside the groups
+		 * read; with none, it is the refusal (fleet_rows.c). */
+		if (g->left_out[0] && read)
+			wc__fleet_warn(f, "%s", g->left_out);
+		if (g->left_out[0])
+			continue;
 		if (g->ever_gpu && !g->ever_engine) {
 			/* Engines whose groups have no GPU are named: scraped by IP
 			 * (instance="10.0.0.5:8000") beside DCGM's Hostname, no

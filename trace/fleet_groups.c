@@ -288,13 +288,31 @@ span_text(const wc_prom_series *s, char *out, size_t size)
 		snprintf(out, size, "%.19sZ..%.19sZ", a, b);
 }
 
+/* Does a GPU power series of the set carry `label` with value v? Only
+ * then can --group-by that label put an engine with its GPUs. */
+static int
+gpu_carries(const wc_prom_set *set, const char *label, const char *v)
+{
+	for (size_t j = 0; v[0] && j < set->n; j++) {
+		const char *w = wc_prom_label(&set->s[j], label);
+		if (w && strcmp(w, v) == 0 && wc_fleet_metric_from_name(set->s[j].metric) == WC_FLEET_POWER)
+			return 1;
+	}
+	return 0;
+}
+
 /* Two engine series of one metric in group g that --group-by does not
  * tell apart. The label that differs is named with both values and their
  * spans (docs/fleet.md, "Grouping"): the keys, cut to fit, read the same
  * where they differed at the end (a model redeployed under another
- * model_name), and one after the other --start/--end take one of them. */
+ * model_name), and one after the other --start/--end take one of them.
+ * --group-by is advised only where the GPUs carry the label with an
+ * engine's value: two vLLM servers on one host, told apart by their
+ * `instance` port alone, were sent to --group-by, whose every choice was
+ * refused again. */
 static int
-two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series *b, int process, wc_error *err)
+two_engines(const fleet_group *g, const wc_prom_set *set, const wc_prom_series *a, const wc_prom_series *b,
+            int process, wc_error *err)
 {
 	const char *va, *vb, *label = differing_label(a, b, &va, &vb);
 	if (label) {
@@ -302,21 +320,25 @@ two_engines(const fleet_group *g, const wc_prom_series *a, const wc_prom_series 
 		span_text(a, sa, sizeof sa);
 		span_text(b, sb, sizeof sb);
 		int apart = a->n && b->n && (a->t[a->n - 1] < b->t[0] || b->t[b->n - 1] < a->t[0]);
+		int by = gpu_carries(set, label, va) || gpu_carries(set, label, vb);
 		/* The hint before the values and spans, which a long message cuts.
 		 * Series differing in a process label alone are one engine's,
 		 * joined when one follows the other (fleet_processes.c): at once,
 		 * no --group-by parts them. */
-		return wc_error_set(err, WC_EINVAL, "group '%.30s': %s differ in %.30s: "
+		return wc_error_set(err, WC_EINVAL, "group '%.30s' left out: %s differ in %.30s: "
 		                    "'%.40s' %s, '%.40s' %s", g->name,
 		                    process ? "one engine's series under two processes at once (an old process's left "
 		                              "over?)"
 		                    : apart ? "two engines one after the other (--start/--end take one)"
-		                            : "two engines at once (--group-by adds the label)",
+		                    : by    ? "two engines at once (--group-by adds the label)"
+		                            : "two engines at once, by a label no GPU has (give each server's scrape its "
+		                              "GPU's gpu label, --group-by host,gpu; or run folders)",
 		                    label, va, sa, vb, sb);
 	}
 	static const char hint[] = " (--group-by adds the label that tells them apart)";
 	char head[WC_ERROR_MSG_MAX], ka[WC_ERROR_MSG_MAX], kb[WC_ERROR_MSG_MAX];
-	int n = snprintf(head, sizeof head, "group '%.40s' has two engine series of %.60s: ", g->name, a->metric);
+	int n = snprintf(head, sizeof head, "group '%.40s' left out: two engine series of %.60s: ", g->name,
+	                 a->metric);
 	size_t room = wc_error_name_room((size_t)n + strlen(" and ") + strlen(hint), 2);
 	wc_error_name_cut(a->key, room, ka, sizeof ka);
 	wc_error_name_cut(b->key, room, kb, sizeof kb);
@@ -357,7 +379,15 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 		free(read[j]);
 	long *slot = NULL;
 	if (rc == WC_OK && (place == WC_ENGINE_PLACE_REFUSE || place == WC_ENGINE_PLACE_JOIN)) {
-		rc = two_engines(g, &set->s[g->engine[m][slot_of[which]]], s, place == WC_ENGINE_PLACE_JOIN, err);
+		/* The group is left out, said at the end (wc_fleet_finish); the
+		 * others keep their rows (docs/fleet.md, "Grouping"). When no
+		 * other group is read, no_rows refuses with this reason
+		 * (fleet_rows.c). */
+		wc_error why;
+		two_engines(g, set, &set->s[g->engine[m][slot_of[which]]], s, place == WC_ENGINE_PLACE_JOIN, &why);
+		snprintf(g->left_out, sizeof g->left_out, "%s", why.msg);
+		free(block);
+		return WC_OK;
 	} else if (rc == WC_OK && place == WC_ENGINE_PLACE_ADD) {
 		wc_engine_labels_summed(block, label, sizeof label);
 		int k = engine_slot(g, label);
@@ -483,79 +513,21 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 			return err ? err->code : WC_ENOMEM;
 		fleet_group *g = &f->g[gi];
 		f->group[i] = gi;
+		if (g->left_out[0])
+			continue;
 		rc = m == WC_FLEET_POWER ? add_power(f, g, set, i, err) : add_engine(f, g, set, m, i, err);
 		if (rc != WC_OK)
 			return rc;
 	}
+	/* A group left out reads no series: neither its steps nor its
+	 * interval (docs/fleet.md, "Grouping"). */
+	for (size_t i = 0; i < set->n; i++)
+		if (f->group[i] >= 0 && f->g[f->group[i]].left_out[0]) {
+			fleet_group *g = &f->g[f->group[i]];
+			f->group[i] = -1;
+			f->metric[i] = -1;
+			g->ever_gpu = g->ever_engine = 0;
+			g->n_gpus = 0;
+		}
 	return WC_OK;
-}
-
-/* The labels of b that a lacks or holds with another value, `n="v"`
- * comma-separated: what tells two series of one GPU apart. */
-void
-wc__fleet_label_diff(const wc_prom_series *a, const wc_prom_series *b, char *out, size_t size)
-{
-	size_t len = 0;
-	out[0] = '\0';
-	for (size_t k = 0; k < b->n_labels && len < size; k++) {
-		const char *v = wc_prom_label(a, b->names[k]);
-		if (v && strcmp(v, b->values[k]) == 0)
-			continue;
-		int w = snprintf(out + len, size - len, "%s%s=\"%s\"", len ? "," : "", b->names[k], b->values[k]);
-		len += w > 0 ? (size_t)w : 0;
-	}
-}
-
-/* One GPU in two power series at once, its `UUID` the same: an exporter
- * scraped by two jobs (a static job beside a ServiceMonitor), which
- * Prometheus keeps as two series differing in `job`. TP is the group's
- * GPUs (docs/fleet.md, "Grouping"): counted twice, TP and power doubled
- * and energy per token with them, unsaid. The series present at the last
- * step is kept (a second job added mid-range cuts nothing), else the
- * first; a GPU's series one after the other (an exporter restarted
- * under a new instance) are not two jobs, even where the old one's last
- * scrape and the new one's first fall in one step. */
-size_t
-wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t *present, double *pw,
-                      size_t np, double t)
-{
-	size_t kept = 0;
-	for (size_t j = 0; j < np; j++) {
-		const char *u = wc_prom_label(&set->s[present[j]], "UUID"), *o = NULL;
-		size_t k = 0;
-		for (; u && u[0] && k < kept; k++)
-			if ((o = wc_prom_label(&set->s[present[k]], "UUID")) && wc_telemetry_uuid_same(o, u, strlen(u)))
-				break;
-		if (!u || !u[0] || k == kept) {
-			present[kept] = present[j];
-			pw[kept++] = pw[j];
-			continue;
-		}
-		size_t read = present[k], other = present[j];
-		if (wc__fleet_is_member(g, set->s[other].key) && !wc__fleet_is_member(g, set->s[read].key)) {
-			present[k] = other;
-			pw[k] = pw[j];
-			other = read;
-			read = present[k];
-		}
-		/* The series read ends in this step as the other begins: one
-		 * exporter relabelled (restarted under a new instance), whose
-		 * last and first scrapes fall in one step (08:43:57 and 08:43:59
-		 * in the step to 08:44:00); said at the next step, where the new
-		 * series continues the GPU (fleet_steps.c), not two jobs. */
-		const wc_prom_series *rs = &set->s[read], *os = &set->s[other];
-		int handover = wc__fleet_is_member(g, rs->key) && !wc__fleet_is_member(g, os->key) && os->n &&
-		               os->t[0] > t - f->o.step && rs->n && rs->t[rs->n - 1] <= t + 1e-9;
-		if (!handover && !g->two_jobs_said) {
-			char at[40], sa[WC_ERROR_MSG_MAX], diff[160];
-			g->two_jobs_said = 1;
-			wc_prom_format_time(t, at, sizeof at);
-			wc_error_name_cut(set->s[read].key, 220, sa, sizeof sa);
-			wc__fleet_label_diff(&set->s[read], &set->s[other], diff, sizeof diff);
-			wc__fleet_warn(f, "group '%.40s': %s%.60s in two power series at %s (one exporter in two "
-			               "scrape jobs?), counted once: %s read, not the one with %s", g->name,
-			               wc_telemetry_gpu_word(u), u, at, sa, diff);
-		}
-	}
-	return kept;
 }

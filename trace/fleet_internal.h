@@ -68,6 +68,9 @@ typedef struct {
 	int ever_gpu, ever_engine;
 	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
 	int two_jobs_said;             /* a GPU in two power series was said (fleet_groups.c) */
+	/* Why the group is left out, "" read: two engines no --group-by
+	 * parts (fleet_groups.c), said once; the others keep their rows. */
+	char left_out[256];
 	/* Across pages (fleet_interval.c), per power [0] and running [1]: the
 	 * last sample time of the page before (0 none) and the shortest
 	 * spacing from it to a page's first (0 none), with its series. */

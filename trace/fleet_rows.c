@@ -207,10 +207,15 @@ static int
 no_rows(const wc_fleet *f, wc_error *err)
 {
 	int gpu = 0, engine = 0;
+	const char *left = NULL;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		gpu |= f->g[i].ever_gpu;
 		engine |= f->g[i].ever_engine;
+		left = left ? left : f->g[i].left_out[0] ? f->g[i].left_out : NULL;
 	}
+	/* Groups left out and none other to read: the first one's reason. */
+	if (left && !(gpu && engine))
+		return wc_error_set(err, WC_EINVAL, "%s", left);
 	char load[128];
 	wc__fleet_load_names(load, sizeof load);
 	if (!gpu && !engine)
@@ -310,6 +315,19 @@ said_no_rows(wc_fleet *f)
 int
 wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
+	/* The rows a group left out on a later page had given (docs/fleet.md,
+	 * "Grouping"): none of it is read. */
+	size_t kept = 0;
+	for (size_t i = 0; i < f->n_rows; i++) {
+		int gi;
+		if (wc_strmap_get(&f->group_index, f->rows[i].group, &gi) && f->g[gi].left_out[0]) {
+			f->n_idle_rows -= strncmp(f->rows[i].run.exclude, WC_IDLE_REASON, strlen(WC_IDLE_REASON)) == 0 &&
+			                  f->n_idle_rows > 0;
+			continue;
+		}
+		f->rows[kept++] = f->rows[i];
+	}
+	f->n_rows = kept;
 	if (f->n_rows == 0)
 		return no_rows(f, err);
 	qsort(f->rows, f->n_rows, sizeof *f->rows, by_group_start);
