@@ -235,6 +235,12 @@ int wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 /* At the end: a group never measured on one page is checked on the
  * spacings measured across pages. */
 int wc__fleet_check_interval_end(wc_fleet *f, wc_error *err);
+/* fleet_interval.c: a server's scrape times (timestamp() of the power
+ * and running series of queries q, over the default page's steps from k0)
+ * against --step: any step shorter than a group's scrape interval is
+ * refused (docs/fleet.md, "Queries"). */
+int wc__fleet_check_scrape_times(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k0,
+                                 wc_error *err);
 /* The step that series s's scrape interval suggests (the check's measure
  * and rounding; a query_range answer's: its grid's step, or the least
  * multiple of it the check accepts; tmp holds s->n values); 0 below two

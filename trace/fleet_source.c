@@ -165,7 +165,7 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	}
 	size_t page = o->page_steps ? o->page_steps : WC_FLEET_DEFAULT_PAGE_STEPS;
 	size_t n_pages = rc == WC_OK ? (f->n_steps + page - 1) / page : 0, skipped = 0;
-	int measured = page >= WC_FLEET_DEFAULT_PAGE_STEPS;
+	int measured = page >= WC_FLEET_DEFAULT_PAGE_STEPS, timed = 0;
 	for (size_t p0 = 0; rc == WC_OK && p0 < n_pages; p0 += PROBE_PAGES) {
 		size_t p1 = n_pages - p0 > PROBE_PAGES ? p0 + PROBE_PAGES : n_pages;
 		if (n_pages > 1)
@@ -185,7 +185,14 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 			if (rc != WC_OK)
 				break;
 			if (has[p - p0]) {
-				rc = fetch_page(f, url, q, k0, k1, err);
+				/* The scrapes' own times before the first page is
+				 * walked, whose holes it would report as outages. */
+				if (!timed) {
+					timed = 1;
+					rc = wc__fleet_check_scrape_times(f, url, q, k0, err);
+				}
+				if (rc == WC_OK)
+					rc = fetch_page(f, url, q, k0, k1, err);
 			} else {
 				/* No power in the page: every step is the gap its first
 				 * step makes (reported, the window closed), so that one
