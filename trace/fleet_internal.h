@@ -191,7 +191,8 @@ int wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt
 void wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metric, char *key, size_t ksize,
                          char *name, size_t nsize);
 /* fleet_groups.c: every series of the page to its group (created when
- * new); a group with two engines is refused. */
+ * new); a group with two engines no --group-by parts is left out
+ * (fleet_group.left_out). */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
 
 /* fleet_processes.c: series of one engine metric differing in process
