@@ -101,10 +101,17 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	/* When every line is bad, allowing more would read nothing: the hint
 	 * to raise the share is left out. */
 	const char *option = b->opt && b->bad < data_lines ? b->opt->max_bad_option : NULL;
-	int over = b->bad > 0 && (double)b->bad > limit * (double)data_lines;
+	/* A run of bad lines of one cause (a clock glitch's rows) counts once
+	 * toward the share; the count said is every bad line, and how many
+	 * the share counted when fewer. */
+	size_t counted = b->bad - (b->one_cause < b->bad ? b->one_cause : 0);
+	char once[64] = "";
+	if (counted < b->bad)
+		snprintf(once, sizeof once, ", %zu counting a clock glitch's rows once", counted);
+	int over = counted > 0 && (double)counted > limit * (double)data_lines;
 	/* Splitting is the whole remedy only when the pause's lines are what
 	 * push the share over; else the other bad lines need fixing too. */
-	int own_over = b->bad > b->split_bad && (double)(b->bad - b->split_bad) > limit * (double)data_lines;
+	int own_over = counted > b->split_bad && (double)(counted - b->split_bad) > limit * (double)data_lines;
 	if (over && b->split_line > 0 && !own_over)
 		return wc_error_set_path(err, WC_EPARSE,
 		                    b->path, ": split the log at line %zu, where it pauses for over %.0f s (the later "
@@ -114,17 +121,18 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	if (over && b->split_line > 0) {
 		char text[WC_ERROR_MSG_MAX + 64];
 		snprintf(text, sizeof text, ": fix the bad lines%s%s%s and split the log at line %zu (a pause over %.0f "
-		         "s): %zu of %zu data lines are malformed (more than %g %%), %zu after the pause%s",
+		         "s): %zu of %zu data lines are malformed%s (more than %g %%), %zu after the pause%s",
 		         option ? " or allow more with " : "", option ? option : "", option ? " FRACTION" : "",
-		         b->split_line, WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_bad,
+		         b->split_line, WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, once, 100.0 * limit, b->split_bad,
 		         first_bad(b, first, sizeof first));
 		return refuse_first(b, err, text);
 	}
 	if (over) {
 		char text[WC_ERROR_MSG_MAX + 64];
-		snprintf(text, sizeof text, ": fix the bad lines%s%s%s: %zu of %zu data lines are malformed (more "
+		snprintf(text, sizeof text, ": fix the bad lines%s%s%s: %zu of %zu data lines are malformed%s (more "
 		         "than %g %%)%s", option ? " or allow more with " : "", option ? option : "",
-		         option ? " FRACTION" : "", b->bad, data_lines, 100.0 * limit, first_bad(b, first, sizeof first));
+		         option ? " FRACTION" : "", b->bad, data_lines, once, 100.0 * limit,
+		         first_bad(b, first, sizeof first));
 		return refuse_first(b, err, text);
 	}
 	return WC_OK;

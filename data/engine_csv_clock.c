@@ -16,7 +16,14 @@
  * than the bound leaves the later rows bad, as before.
  *
  * At the log's end no row comes after the held row, or after a run, to
- * vote: the log's own spacing votes instead (wc__engine_clock_end).
+ * vote: the log's own spacing votes instead (wc__engine_clock_end); nor
+ * before a run at its start that is behind the rest, judged by the same
+ * rule as a run at its end that is ahead (edge_glitch).
+ *
+ * A run is one glitch, one cause: its rows are bad lines, counted once
+ * toward --max-bad's share (wc__bad_lines.one_cause), so the bound of
+ * three rows is not refused by the default 1 % on the ~300-line logs it
+ * is for (docs/formats/telemetry.md, "engine.csv").
  */
 #include "engine_csv_internal.h"
 
@@ -52,7 +59,8 @@ wc__engine_clock_drop_held(eng_reader *r)
 }
 
 /* The run of m kept rows before the held row (slot n) is out of line:
- * each a bad line at its time cell, the held row kept in their place. */
+ * each a bad line at its time cell, the held row kept in their place; one
+ * glitch, counted once toward the share of bad lines. */
 static void
 drop_run(eng_reader *r, size_t m)
 {
@@ -70,6 +78,7 @@ drop_run(eng_reader *r, size_t m)
 			wc__bad_cell(r->bad, r->line[k], r->cell[k], "timestamp %.3f%s is out of line with the rows "
 			             "after it (%.3f on line %zu); row skipped", e->t[k], other, e->t[n], r->line[n]);
 	}
+	r->bad->one_cause += m - 1;
 	e->t[first] = e->t[n];
 	r->line[first] = r->line[n];
 	r->cell[first] = r->cell[n];
@@ -97,25 +106,56 @@ wc__engine_clock_judge(eng_reader *r, double t)
 	return 1;
 }
 
-/* The last m kept rows (1 to WC__ENGINE_GLITCH_ROWS), the log's end, come
- * after a hole over WC_TELEMETRY_MAX_GAP_S, which no log bridges, and
- * over the hole bound of the rows before them: each a bad line at its time
- * cell, the log ending before them. */
+/* A run of m rows (1 to WC__ENGINE_GLITCH_ROWS) at an edge of a log of n,
+ * parted from the other rows by `hole`: the run is a clock glitch when the
+ * hole is over WC_TELEMETRY_MAX_GAP_S, which no log bridges, and over the
+ * hole bound of the other rows (from `rest`, n - m of them). The one rule
+ * for the log's start and its end: with no row beyond the run to come
+ * back in line, only such a hole says it is out of line. */
+static int
+edge_glitch(size_t n, size_t m, double hole, const double *rest)
+{
+	if (n < m + 3)
+		return 0;
+	double bound = wc__engine_hole_bound(rest, n - m);
+	return hole > WC_TELEMETRY_MAX_GAP_S && !isnan(bound) && hole > bound;
+}
+
+/* The m kept rows from `first`, the log's first rows (first 0) or its last
+ * ones, are an edge_glitch: each a bad line at its time cell, naming its
+ * own distance from the nearest row kept, and the log starts after them
+ * or ends before them. The run is one glitch: its later rows are counted
+ * once with the first toward the share of bad lines. */
 static void
-drop_end(eng_reader *r, size_t m)
+drop_edge(eng_reader *r, size_t first, size_t m)
 {
 	wc_engine_log *e = r->e;
-	size_t first = e->n - m;
-	for (size_t k = first; k < e->n; k++) {
+	int start = first == 0;
+	size_t ref = start ? m : first - 1;
+	for (size_t k = first; k < first + m; k++) {
 		char unit[160];
 		const char *other = wc_prom_time_other_unit(e->t[k], unit, sizeof unit) ? " (another unit than "
 		                                                                          "seconds?)" : "";
-		wc__bad_cell(r->bad, r->line[k], r->cell[k], "timestamp %.3f%s is %.3f s after line %zu's at the "
-		             "log's end, no row after it (over %.0f s, never bridged: a clock glitch); row skipped",
-		             e->t[k], other, e->t[first] - e->t[first - 1], r->line[first - 1],
-		             WC_TELEMETRY_MAX_GAP_S);
+		wc__bad_cell(r->bad, r->line[k], r->cell[k], "timestamp %.3f%s is %.3f s %s line %zu's at the "
+		             "log's %s, no row %s it (over %.0f s, never bridged: a clock glitch); row skipped",
+		             e->t[k], other, fabs(e->t[k] - e->t[ref]), start ? "before" : "after", r->line[ref],
+		             start ? "start" : "end", start ? "before" : "after", WC_TELEMETRY_MAX_GAP_S);
 	}
-	e->n = first;
+	r->bad->one_cause += m - 1;
+	if (!start) {
+		e->n = first;
+		return;
+	}
+	for (size_t k = m; k < e->n; k++) {
+		e->t[k - m] = e->t[k];
+		r->line[k - m] = r->line[k];
+		r->cell[k - m] = r->cell[k];
+		for (int c = 0; c < WC_ENG_COLUMNS; c++)
+			if (e->col[c])
+				e->col[c][k - m] = e->col[c][k];
+		wc__engine_counters_move(&r->counters, k, k - m);
+	}
+	e->n -= m;
 }
 
 void
@@ -132,19 +172,22 @@ wc__engine_clock_end(eng_reader *r)
 			drop_run(r, r->held_run);
 	}
 	wc__engine_clock_drop_held(r);
-	/* A final run after a hole no log bridges: with no row after it to
-	 * come back in line, only a hole over WC_TELEMETRY_MAX_GAP_S says it
-	 * is a glitch; a shorter final hole (the engine stopped, one last
-	 * scrape later) is kept and warned as any hole. */
+	/* A final or first run after (before) a hole no log bridges: with no
+	 * row beyond it to come back in line, only a hole over
+	 * WC_TELEMETRY_MAX_GAP_S says it is a glitch; a shorter hole (the
+	 * engine stopped, one last scrape later; one early scrape before the
+	 * run) is kept and warned as any hole. */
 	for (size_t m = WC__ENGINE_GLITCH_ROWS; m >= 1; m--) {
-		if (e->n < m + 3)
-			continue;
-		size_t first = e->n - m;
-		double hole = e->t[first] - e->t[first - 1];
-		double bound = wc__engine_hole_bound(e->t, first);
-		if (hole > WC_TELEMETRY_MAX_GAP_S && !isnan(bound) && hole > bound) {
-			drop_end(r, m);
-			return;
+		size_t first = e->n > m ? e->n - m : 0;
+		if (first > 0 && edge_glitch(e->n, m, e->t[first] - e->t[first - 1], e->t)) {
+			drop_edge(r, first, m);
+			break;
+		}
+	}
+	for (size_t m = WC__ENGINE_GLITCH_ROWS; m >= 1; m--) {
+		if (e->n > m && edge_glitch(e->n, m, e->t[m] - e->t[m - 1], e->t + m)) {
+			drop_edge(r, 0, m);
+			break;
 		}
 	}
 }

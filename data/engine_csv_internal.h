@@ -93,7 +93,8 @@ void wc__engine_clock_not_after(eng_reader *r, size_t line_no, int cell, double 
 void wc__engine_clock_drop_held(eng_reader *r);
 /* At the log's end, where no row comes after to say which is out of
  * line: a final run of up to WC__ENGINE_GLITCH_ROWS rows is judged by the
- * log's own spacing instead, and the held row, if still held, dropped
+ * log's own spacing instead, and the held row, if still held, dropped;
+ * a first run of as many rows, with no row before it, by the same rule
  * (data/engine_csv_clock.c). */
 void wc__engine_clock_end(eng_reader *r);
 

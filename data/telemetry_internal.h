@@ -82,6 +82,11 @@ typedef struct {
 	 * bad lines are the pause's: when the others alone exceed the share,
 	 * fixing them (or --max-bad) is said too. */
 	size_t split_line, split_bad;
+	/* Bad lines that are the later rows of a run of one cause (an
+	 * engine.csv clock glitch of two or three rows): each is a bad line,
+	 * but the run counts once toward the share (docs/formats/telemetry.md,
+	 * "Bad lines"). */
+	size_t one_cause;
 	/* The first bad line, where and why: a refusal names it, so a
 	 * --quiet run that hid the warnings still says which line to fix
 	 * (docs/formats/telemetry.md, "Bad lines"). */

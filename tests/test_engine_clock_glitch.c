@@ -13,7 +13,12 @@
  * At the log's end no row comes after to vote: a run before the last row
  * is judged by the log's spacing, and a final run after a hole over 3600 s
  * is the glitch; before, the real last row was the bad line (the run
- * kept, a 3600-s hole warned before it) or the run kept as a hole.
+ * kept, a 3600-s hole warned before it) or the run kept as a hole. Each
+ * row of such a run names its own distance (every row said the first
+ * one's), and the first rows an hour behind are judged by the same rule
+ * (they were kept, a hole warned after them). A run of up to three rows
+ * is one glitch, counted once toward the default 1 %: three of 250 lines
+ * were refused.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -32,7 +37,7 @@ static char *dir;
 static char *
 engine_csv(const char *name, int rows, int odd, const char *odd_t, int first, int count, double shift)
 {
-	char text[8192];
+	char text[16384];
 	size_t len = (size_t)snprintf(text, sizeof text, "num_requests_running,timestamp,generation_tokens_total\n");
 	for (int i = 0; i < rows; i++) {
 		double t = 1784415085.5 + 0.25 * i + (i >= first && i < first + count ? shift : 0.0);
@@ -44,18 +49,29 @@ engine_csv(const char *name, int rows, int odd, const char *odd_t, int first, in
 	return test_fixture(dir, name, text);
 }
 
+static wc_error last_err;
+
+/* Read with a share of bad lines `max_bad` (WC_TELEMETRY_MAX_BAD, the
+ * default 1 %, when negative). */
 static wc_engine_log *
-read_log(const char *p, test_warnings *w, int want_rc)
+read_share(const char *p, test_warnings *w, int want_rc, double max_bad)
 {
 	wc_telemetry_options opt = WC_TELEMETRY_OPTIONS_INIT;
 	wc_engine_log *e = NULL;
-	wc_error err;
 	memset(w, 0, sizeof *w);
+	memset(&last_err, 0, sizeof last_err);
 	opt.warn = test_collect_warning;
 	opt.warn_payload = w;
-	opt.max_bad_fraction = 0.5;
-	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &err), want_rc);
+	if (max_bad >= 0)
+		opt.max_bad_fraction = max_bad;
+	CHECK_INT(wc_engine_read(p, &opt, 0, &e, &last_err), want_rc);
 	return e;
+}
+
+static wc_engine_log *
+read_log(const char *p, test_warnings *w, int want_rc)
+{
+	return read_share(p, w, want_rc, 0.5);
 }
 
 /* The log's rows are every row but the `count` from `skip` (0-based),
@@ -236,10 +252,24 @@ main(void)
 	p = engine_csv("last3.csv", 20, -1, "", 17, 3, 3600.0);
 	e = read_log(p, &w, WC_OK);
 	check_run(e, 20, 17, 3);
-	snprintf(want, sizeof want, "%s:21:4: timestamp 1784418690.250 is 3600.250 s after line 18's at the log's "
+	snprintf(want, sizeof want, "%s:21:4: timestamp 1784418690.250 is 3600.750 s after line 18's at the log's "
 	         "end, no row after it (over 3600 s, never bridged: a clock glitch); row skipped", p);
 	CHECK_CONTAINS(w.text, want);
 	CHECK(strstr(w.text, "no row for") == NULL);
+	wc_engine_free(e);
+	free(p);
+	/* each row of a final run names its own distance from the last row
+	 * kept: line 21 is 3600.500 s after line 19's (it said 3600.250, the
+	 * run's first row's) */
+	p = engine_csv("last2.csv", 20, -1, "", 18, 2, 3600.0);
+	e = read_log(p, &w, WC_OK);
+	check_run(e, 20, 18, 2);
+	snprintf(want, sizeof want, "%s:20:4: timestamp 1784418690.000 is 3600.250 s after line 19's at the log's "
+	         "end", p);
+	CHECK_CONTAINS(w.text, want);
+	snprintf(want, sizeof want, "%s:21:4: timestamp 1784418690.250 is 3600.500 s after line 19's at the log's "
+	         "end", p);
+	CHECK_CONTAINS(w.text, want);
 	wc_engine_free(e);
 	free(p);
 	p = engine_csv("last1.csv", 20, -1, "", 19, 1, 3600.0);
@@ -264,6 +294,61 @@ main(void)
 	check_rows(e, 20, 19);
 	snprintf(want, sizeof want, "%s:21:4: timestamp 1784415089.750 is not after the previous row's", p);
 	CHECK_CONTAINS(w.text, want);
+	wc_engine_free(e);
+	free(p);
+
+	/* the first two rows an hour behind: the mirror of a final run ahead,
+	 * by the same rule -- both bad, each naming its own distance from the
+	 * first row kept; they were kept, a 3600-s hole warned after them */
+	p = engine_csv("start2back.csv", 20, -1, "", 0, 2, -3600.0);
+	e = read_log(p, &w, WC_OK);
+	check_run(e, 20, 0, 2);
+	snprintf(want, sizeof want, "%s:2:4: timestamp 1784411485.500 is 3600.500 s before line 4's at the log's "
+	         "start, no row before it (over 3600 s, never bridged: a clock glitch); row skipped", p);
+	CHECK_CONTAINS(w.text, want);
+	snprintf(want, sizeof want, "%s:3:4: timestamp 1784411485.750 is 3600.250 s before line 4's at the log's "
+	         "start", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "no row for") == NULL);
+	wc_engine_free(e);
+	free(p);
+	/* four behind: past the bound, kept with the hole, as before */
+	p = engine_csv("start4back.csv", 20, -1, "", 0, 4, -3600.0);
+	e = read_log(p, &w, WC_OK);
+	CHECK(e && e->n == 20 && e->bad_lines == 0);
+	CHECK_CONTAINS(w.text, "no row for 3600.250 s before this line");
+	wc_engine_free(e);
+	free(p);
+	/* a first row 30 s before the rest (one early scrape) is kept */
+	p = engine_csv("early.csv", 20, -1, "", 0, 1, -30.0);
+	e = read_log(p, &w, WC_OK);
+	CHECK(e && e->n == 20 && e->bad_lines == 0);
+	wc_engine_free(e);
+	free(p);
+
+	/* a run of three, the bound, is one glitch: counted once toward the
+	 * default 1 % of 250 lines (it was 3 of 250, over it: refused), at
+	 * the middle, the start and the end; a run of four is past the bound
+	 * and still refused (the rows after it bad) */
+	static const int at[] = { 125, 0, 247 };
+	for (int k = 0; k < 3; k++) {
+		p = engine_csv("share3.csv", 250, -1, "", at[k], 3, 3600.0);
+		e = read_share(p, &w, WC_OK, -1);
+		check_run(e, 250, at[k], 3);
+		if (!e)
+			fprintf(stderr, "run at %d: %s\n", at[k], last_err.msg);
+		wc_engine_free(e);
+		free(p);
+	}
+	p = engine_csv("share4.csv", 250, -1, "", 125, 4, 3600.0);
+	e = read_share(p, &w, WC_EPARSE, -1);
+	CHECK(e == NULL);
+	free(p);
+	/* with --max-bad 0 one glitch is refused, its rows all said */
+	p = engine_csv("share0.csv", 20, -1, "", 4, 3, 3600.0);
+	e = read_share(p, &w, WC_EPARSE, 0);
+	CHECK_CONTAINS(last_err.msg, "3 of 20 data lines are malformed, 1 counting a clock glitch's rows once "
+	               "(more than 0 %)");
 	wc_engine_free(e);
 	free(p);
 

@@ -1,0 +1,151 @@
+/*
+ * The real A100 4 req/s run of ../shared/data/real/powertrace-sim (label
+ * realdata) with engine.csv's timestamps shifted on a few lines, read by
+ * `wattcast ingest` (docs/formats/telemetry.md, "engine.csv" and "Bad
+ * lines"). A run of three rows an hour ahead -- the most the glitch rule
+ * takes -- at lines 100-102, 2-4 or 292-294 is one glitch, counted once
+ * toward the default 1 %: it was "3 of 293 data lines are malformed (more
+ * than 1 %)", the run refused; four rows still are. Each row of a final
+ * run names its own distance from the last row kept (line 294 of 293-294
+ * said 3600.255 s after line 292's, the first row's; it is 3600.510). The
+ * first two rows an hour behind are the bad lines, as two an hour ahead
+ * are: they were kept, a 3600-s hole warned at line 4.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+#include "trace/trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const files[] = { "power.csv", "engine.csv", "manifest.json" };
+static char *text[3];
+
+/* engine.csv with the time cell of file lines `from` to `to` (from 1)
+ * moved by `shift` s, written as glitch.py writes it ("%.7f"). */
+static char *
+shifted(int from, int to, double shift)
+{
+	size_t cap = strlen(text[1]) + 4096, len = 0;
+	char *out = malloc(cap);
+	const char *s = text[1];
+	for (int line = 1; *s; line++) {
+		const char *nl = strchr(s, '\n'), *end = nl ? nl + 1 : s + strlen(s);
+		if (line >= from && line <= to) {
+			char *rest = NULL;
+			double t = strtod(s, &rest);
+			len += (size_t)snprintf(out + len, cap - len, "%.7f%.*s", t + shift, (int)(end - rest), rest);
+		} else {
+			len += (size_t)snprintf(out + len, cap - len, "%.*s", (int)(end - s), s);
+		}
+		s = end;
+	}
+	return out;
+}
+
+/* Ingest a copy of the run in root/name with engine.csv's lines `from`
+ * to `to` shifted by `shift` s: its rc, the result in `res`, warnings in
+ * `w`, the error in `err`. */
+static int
+ingest(const char *root, const char *name, int from, int to, double shift, wc_ingest_result *res,
+       test_warnings *w, wc_error *err)
+{
+	char *run = path_join(root, name), *engine = shifted(from, to, shift);
+	mkdir(run, 0755);
+	for (int k = 0; k < 3; k++) {
+		char *p = path_join(run, files[k]);
+		CHECK_INT(write_text(p, k == 1 ? engine : text[k]), 0);
+		free(p);
+	}
+	wc_ingest_options o;
+	wc_ingest_options_init(&o);
+	o.warn = test_collect_warning;
+	o.warn_payload = w;
+	memset(w, 0, sizeof *w);
+	memset(err, 0, sizeof *err);
+	int rc = wc_ingest_run(run, &o, res, err);
+	free(engine);
+	free(run);
+	return rc;
+}
+
+int
+main(void)
+{
+	const char *shared = test_shared_dir();
+	if (!shared)
+		return TEST_SKIP;
+	char *src = path_join(shared, "data/real/powertrace-sim/validate_qwen3-8b_a100/"
+	                              "a100_validate_tp1_r4p0_b1p0_s20260712_1784415439");
+	char *root = test_tmpdir("real_engine_clock_glitch_runs");
+	if (!test_read_texts(src, files, 3, text))
+		return check_report("test_real_engine_clock_glitch_runs");
+	test_warnings w;
+	wc_error err;
+
+	/* three rows an hour ahead, in the middle, at the start and at the
+	 * end: one glitch each, read with the default share */
+	static const int first[] = { 100, 2, 292 };
+	for (int k = 0; k < 3; k++) {
+		wc_ingest_result res = { NULL, 0, 0 };
+		char name[32];
+		snprintf(name, sizeof name, "ahead3_%d", first[k]);
+		int rc = ingest(root, name, first[k], first[k] + 2, 3600.0, &res, &w, &err);
+		CHECK_INT(rc, WC_OK);
+		if (rc != WC_OK)
+			fprintf(stderr, "lines %d-%d: %s\n", first[k], first[k] + 2, err.msg);
+		CHECK_INT(res.n_rows, 1);
+		if (res.n_rows == 1) {
+			CHECK_INT(res.rows[0].bad_lines, 3);
+			CHECK_NEAR(res.rows[0].run.mean_power_w, 251.35, 0.1);
+		}
+		if (k == 2) {
+			CHECK_CONTAINS(w.text, "engine.csv:293:1: timestamp 1784419120.181 is 3600.510 s after line 291's");
+			CHECK_CONTAINS(w.text, "engine.csv:294:1: timestamp 1784419120.435 is 3600.765 s after line 291's");
+		}
+		wc_ingest_result_clear(&res);
+	}
+
+	/* four: past the bound, the rows after it bad, refused as before */
+	wc_ingest_result four = { NULL, 0, 0 };
+	CHECK_INT(ingest(root, "ahead4", 100, 103, 3600.0, &four, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "191 of 293 data lines are malformed (more than 1 %)");
+	wc_ingest_result_clear(&four);
+
+	/* the last two ahead: each its own distance from line 292 */
+	wc_ingest_result last = { NULL, 0, 0 };
+	CHECK_INT(ingest(root, "ahead_last2", 293, 294, 3600.0, &last, &w, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "engine.csv:293:1: timestamp 1784419120.181 is 3600.255 s after line 292's");
+	CHECK_CONTAINS(w.text, "engine.csv:294:1: timestamp 1784419120.435 is 3600.510 s after line 292's");
+	wc_ingest_result_clear(&last);
+
+	/* the first two behind, as the first two ahead: both bad lines, the
+	 * same row, no hole */
+	wc_ingest_result ahead = { NULL, 0, 0 }, behind = { NULL, 0, 0 };
+	CHECK_INT(ingest(root, "ahead_first2", 2, 3, 3600.0, &ahead, &w, &err), WC_OK);
+	CHECK_INT(ingest(root, "behind_first2", 2, 3, -3600.0, &behind, &w, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "engine.csv:2:1: timestamp 1784411845.639 is 3600.511 s before line 4's at the "
+	               "log's start, no row before it (over 3600 s, never bridged: a clock glitch); row skipped");
+	CHECK_CONTAINS(w.text, "engine.csv:3:1: timestamp 1784411845.895 is 3600.255 s before line 4's");
+	CHECK(strstr(w.text, "no row for") == NULL);
+	if (ahead.n_rows == 1 && behind.n_rows == 1) {
+		const wc_ingest_row *a = &ahead.rows[0], *b = &behind.rows[0];
+		CHECK_INT(b->bad_lines, 2);
+		CHECK_NEAR(b->run.running, a->run.running, 0);
+		CHECK_NEAR(b->run.mean_power_w, a->run.mean_power_w, 0);
+		CHECK_NEAR(b->run.throughput_tok_s, a->run.throughput_tok_s, 0);
+		CHECK_NEAR(b->start_epoch, a->start_epoch, 0);
+	} else {
+		CHECK(0);
+	}
+	wc_ingest_result_clear(&ahead);
+	wc_ingest_result_clear(&behind);
+
+	for (int k = 0; k < 3; k++)
+		free(text[k]);
+	free(src);
+	free(root);
+	return check_report("test_real_engine_clock_glitch_runs");
+}
