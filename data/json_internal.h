@@ -63,6 +63,16 @@ int wc__json_pair(wc__json_loader *ld, json_t *v, const char *path, double *lo, 
  *  absent leaves `*out` as it was. */
 int wc__json_optional_number(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
                              double lo, double hi, double *out);
+/** 1 when v is a count of [lo, hi]: a whole number in it. One rule for
+ *  every count a reader takes -- a request log's token counts
+ *  (data/request_log.c), a manifest's request counts and token totals
+ *  (data/run_manifest.c). */
+int wc__json_is_count(double v, double lo, double hi);
+/** obj[key] when present: null gives NaN, a number must be a count of
+ *  [lo, hi] (wc__json_is_count), refused as "<pointer>: 12.5 is no <what>
+ *  (a whole number, 0 to 1e+17)"; absent leaves `*out` as it was. */
+int wc__json_optional_count(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
+                            const char *what, double lo, double hi, double *out);
 /** obj[key] when present (null gives ""); absent leaves `out` as it was. */
 int wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
                              char *out, size_t cap);

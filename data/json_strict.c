@@ -175,6 +175,24 @@ wc__json_optional_number(wc__json_loader *ld, json_t *obj, const char *path, con
 }
 
 int
+wc__json_is_count(double v, double lo, double hi)
+{
+	return v >= lo && v <= hi && v == floor(v);
+}
+
+int
+wc__json_optional_count(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
+                        const char *what, double lo, double hi, double *out)
+{
+	char p[WC__JSON_PATH_MAX];
+	int rc = wc__json_optional_number(ld, obj, path, key, -HUGE_VAL, HUGE_VAL, out);
+	if (rc != WC_OK || !json_object_get(obj, key) || isnan(*out) || wc__json_is_count(*out, lo, hi))
+		return rc;
+	wc__json_join(p, path, key);
+	return wc__json_fail(ld, p, "%s is no %s (a whole number, %g to %g)", WC_NUM_TEXT(*out), what, lo, hi);
+}
+
+int
 wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path, const char *key,
                          char *out, size_t cap)
 {

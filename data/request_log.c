@@ -41,7 +41,7 @@ wc__request_log_is_token_count(const wc_telemetry_options *opt, int input, doubl
 {
 	double lo, hi;
 	wc__request_log_token_range(opt, input, &lo, &hi);
-	return v >= lo && v <= hi && v == floor(v);
+	return wc__json_is_count(v, lo, hi);
 }
 
 /* A first arrival that is no epoch second but one of another unit

@@ -229,7 +229,8 @@ own_numbers(wc__json_loader *ld, json_t *root, wc_run_manifest *m)
 	    (rc = wc__json_optional_number(ld, root, "", "utc_offset_s", -day, day, &m->utc_offset_s)) ||
 	    (rc = wc__json_optional_number(ld, root, "", "power_epoch_offset_s", -big, big, &po)) ||
 	    (rc = wc__json_optional_number(ld, root, "", "engine_epoch_offset_s", -big, big, &eo)) ||
-	    (rc = wc__json_optional_number(ld, root, "", "requests", 0, big, &m->requests)))
+	    (rc = wc__json_optional_count(ld, root, "", "requests", "request count", 0, WC_RUN_MAX_REQUESTS,
+	                                  &m->requests)))
 		return rc;
 	/* Stated as null: the clock is not locked; the offsets are zero. */
 	if (json_object_get(root, "sm_clock_mhz"))
@@ -320,9 +321,12 @@ own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv, in
 	    (rc = wc__json_optional_number(ld, v, path, "concurrency", 1e-12, big, &lv->concurrency)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "request_rate", 1e-12, big, &lv->request_rate)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "burstiness", 1e-12, big, &lv->burstiness)) ||
-	    (rc = wc__json_optional_number(ld, v, path, "requests", 0, big, &lv->requests)) ||
-	    (rc = wc__json_optional_number(ld, v, path, totals[0], 0, big, &lv->input_tokens)) ||
-	    (rc = wc__json_optional_number(ld, v, path, totals[1], 0, big, &lv->output_tokens)))
+	    (rc = wc__json_optional_count(ld, v, path, "requests", "request count", 0, WC_RUN_MAX_REQUESTS,
+	                                  &lv->requests)) ||
+	    (rc = wc__json_optional_count(ld, v, path, totals[0], "token total", 0, WC_RUN_MAX_TOTAL_TOKENS,
+	                                  &lv->input_tokens)) ||
+	    (rc = wc__json_optional_count(ld, v, path, totals[1], "token total", 0, WC_RUN_MAX_TOTAL_TOKENS,
+	                                  &lv->output_tokens)))
 		return rc;
 	for (int k = 0; k < 2; k++) {
 		const double n = k ? lv->output_tokens : lv->input_tokens;

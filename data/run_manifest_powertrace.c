@@ -7,6 +7,7 @@
  */
 #include "run_manifest_internal.h"
 #include "json_internal.h"
+#include "models/limits.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -50,6 +51,18 @@ num(pt_reader *r, json_t *o, const char *path, const char *key)
 {
 	json_t *v = typed(r, o, path, key, JSON_REAL);
 	return v ? json_number_value(v) : NAN;
+}
+
+/* o[key] as a count of [0, hi] (wc__json_optional_count), NaN when
+ * absent or null: the summary's counts are wattcast-run.json's level
+ * counts, by the same rule (docs/formats/telemetry.md, "Manifests"). */
+static double
+count(pt_reader *r, json_t *o, const char *path, const char *key, const char *what, double hi)
+{
+	double v = NAN;
+	if (typed(r, o, path, key, JSON_REAL) && r->rc == WC_OK)
+		r->rc = wc__json_optional_count(&r->ld, o, path, key, what, 0, hi, &v);
+	return r->rc == WC_OK ? v : NAN;
 }
 
 static const char *
@@ -173,9 +186,9 @@ powertrace_level(pt_reader *r, json_t *l, const char *at, int first, wc_run_leve
 	wc__run_level_init(lv);
 	lv->start_epoch = num(r, l, at, "t_start_epoch");
 	lv->end_epoch = num(r, l, at, "t_end_epoch");
-	lv->requests = num(r, s, sp, "completed");
-	lv->input_tokens = num(r, s, sp, "total_input_tokens");
-	lv->output_tokens = num(r, s, sp, "total_output_tokens");
+	lv->requests = count(r, s, sp, "completed", "request count", WC_RUN_MAX_REQUESTS);
+	lv->input_tokens = count(r, s, sp, "total_input_tokens", "token total", WC_RUN_MAX_TOTAL_TOKENS);
+	lv->output_tokens = count(r, s, sp, "total_output_tokens", "token total", WC_RUN_MAX_TOTAL_TOKENS);
 	if (!(lv->end_epoch > lv->start_epoch))
 		return 0;
 	snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");

@@ -108,6 +108,24 @@
 #define WC_CAPACITY_MAX_RATE 1e6
 #define WC_CAPACITY_MAX_TOKENS 1e8
 
+/** A run manifest's completed requests (wattcast-run.json's "requests",
+ *  a level's "requests", a PowerTrace-Sim summary's "completed"): whole
+ *  numbers to 10^9, a thousand requests a second for eleven days, past
+ *  any run one engine.csv and power.csv record. A level's token totals
+ *  (schema 4, "total_input_tokens", "total_output_tokens") sum its
+ *  requests' counts, so they are whole numbers to the most tokens a
+ *  request has (WC_CAPACITY_MAX_TOKENS) times this many requests
+ *  (docs/formats/telemetry.md, "wattcast's own manifest"). */
+#define WC_RUN_MAX_REQUESTS 1e9
+#define WC_RUN_MAX_TOTAL_TOKENS (WC_CAPACITY_MAX_TOKENS * WC_RUN_MAX_REQUESTS)
+/** How far a level's stated token total may lie from the one the engine's
+ *  counters or the request log give (a share of the larger) before ingest
+ *  says so: the real PowerTrace-Sim runs' counters exceed their manifests'
+ *  totals by 0.04 % (output) and 1.1-1.2 % (input: the chat template's few
+ *  tokens a request), so 5 % passes them and names a total of another run
+ *  or unit (docs/formats/telemetry.md, "wattcast's own manifest"). */
+#define WC_RUN_TOTALS_TOLERANCE 0.05
+
 /** vLLM's gpu_memory_utilization, the engine's share of each GPU's memory:
  *  0.1-1 (docs/http-api.md, docs/cli.md). One check and one message for
  *  every value outside, 0 and negatives too (0 inside a wc_config means

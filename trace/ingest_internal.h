@@ -224,6 +224,13 @@ typedef struct {
 	double requests, input_tokens, output_tokens;
 } wc__ingest_stated;
 wc__ingest_stated wc__ingest_stated_of(const run_ctx *rc, int w);
+/** Warn, once for level window `w`'s whole row, when a stated token total
+ *  and the counted one (`in_counted`, `out_counted`, the row's, NaN
+ *  unknown) differ by more than WC_RUN_TOTALS_TOLERANCE of the larger,
+ *  naming both and the counted figures' `source`, which the row uses
+ *  (trace/ingest_stated.c). */
+void wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, double in_counted,
+                            double out_counted, const char *source);
 
 /* ingest_row.c: one row over [a, b] inside window `w` (segment `seg` of
  * it when segmenting), its request loops over `reqs` (NULL: all). */

@@ -455,6 +455,7 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 	/* The load generator's counts hold for a whole level (or a whole run
 	 * without levels) only. */
 	const wc__ingest_stated given = wc__ingest_stated_of(rc, w);
+	const double in_cnt = in_tok, out_cnt = out_tok; /* before a stated total stands in */
 	if (rc->req && rc->log_accounts == 0) {
 		/* A log leaving out work the engine did misses requests too: its
 		 * count, means and latencies are not the load's, and engine.csv
@@ -483,6 +484,10 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 			run->output_tokens = out_tok / row->requests;
 		}
 	}
+	if (whole) /* a stated total the counted contradict (trace/ingest_stated.c) */
+		wc__ingest_warn_stated(rc, opt, w, rc->req ? run->input_tokens * row->requests : in_cnt,
+		                       rc->req ? out_tok : out_cnt,
+		                       rc->req ? "the request log and engine.csv" : "engine.csv's counters");
 	if (ends && run_row && !by_log && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
 		wc__ingest_warn_at_end(rc, opt, row, n_a, n_b);
 	return out_tok;

@@ -1,0 +1,117 @@
+/*
+ * A level's stated totals (docs/formats/telemetry.md, "wattcast's own
+ * manifest"). Its requests and token totals took any number: a total of
+ * 1e20 tokens gave a throughput of 1e18 tok/s, 482.5 half a token, 2.5
+ * requests were kept, and -5 was refused as outside [0, 1e+300], a bound
+ * no count has. Each is a whole number to WC_RUN_MAX_REQUESTS requests
+ * and WC_CAPACITY_MAX_TOKENS tokens each, refused naming its pointer and
+ * the bound, PowerTrace-Sim's summary by the same rule. A stated total
+ * that the engine's counters contradict (ten times their tokens) was
+ * dropped without a word: said once, both figures and the one used.
+ */
+#include "data/data.h"
+#include "tests/support/ingest_run.h"
+#include "tests/support/support.h"
+#include "tests/support/synth_pair.h"
+#include "trace/trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define T0 SYNTH_PAIR_T0
+
+/* The two requests of tests/support/synth_pair.h (482 output tokens over
+ * 0-10 s), one level over 0-10 s: `top` at the manifest's top, `level`
+ * after the level's window. */
+static char *
+write_run(const char *root, const char *name, synth_pair_engine engine, const char *top, const char *level)
+{
+	char *d = synth_pair_folder(root, name, engine, engine == SYNTH_PAIR_TGI ? 9.5 : 10.0, 0), buf[1024];
+	snprintf(buf, sizeof buf,
+	         "{\"schema\": \"wattcast.run/4\", \"run_id\": \"%s\", \"platform\": \"A100\", \"tp\": 1,"
+	         " \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"poisson\"%s,"
+	         " \"levels\": [{\"label\": \"all\", \"start_epoch\": %.3f, \"end_epoch\": %.3f, \"request_rate\": 0.2%s}]}\n",
+	         name, top, T0, T0 + 10.0, level);
+	free(test_fixture(d, "wattcast-run.json", buf));
+	return d;
+}
+
+static void
+refused(const char *root, const char *name, const char *top, const char *level, const char *want)
+{
+	wc_ingest_result res = { NULL, 0, 0 };
+	test_warnings w;
+	wc_error err;
+	char *d = write_run(root, name, SYNTH_PAIR_TGI, top, level);
+	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, want);
+	CHECK(strlen(err.msg) <= 255);
+	wc_ingest_result_clear(&res);
+	free(d);
+}
+
+int
+main(void)
+{
+	char *root = test_tmpdir("ingest_level_totals");
+	wc_ingest_result res = { NULL, 0, 0 };
+	test_warnings w;
+	wc_error err;
+
+	refused(root, "huge", "", ", \"requests\": 2, \"total_output_tokens\": 1e20",
+	        "wattcast-run.json: /levels/0/total_output_tokens: 1e+20 is no token total (a whole number, 0 to 1e+17)");
+	refused(root, "frac", "", ", \"requests\": 2, \"total_output_tokens\": 482.5",
+	        "/levels/0/total_output_tokens: 482.5 is no token total (a whole number, 0 to 1e+17)");
+	refused(root, "negative", "", ", \"requests\": 2, \"total_output_tokens\": -5",
+	        "/levels/0/total_output_tokens: -5 is no token total (a whole number, 0 to 1e+17)");
+	refused(root, "in_frac", "", ", \"requests\": 2, \"total_input_tokens\": 0.5, \"total_output_tokens\": 482",
+	        "/levels/0/total_input_tokens: 0.5 is no token total (a whole number, 0 to 1e+17)");
+	refused(root, "req_frac", "", ", \"requests\": 2.5, \"total_output_tokens\": 482",
+	        "/levels/0/requests: 2.5 is no request count (a whole number, 0 to 1e+09)");
+	refused(root, "req_huge", "", ", \"requests\": 1e15",
+	        "/levels/0/requests: 1e+15 is no request count (a whole number, 0 to 1e+09)");
+	refused(root, "run_req", ", \"requests\": 200.5", "",
+	        "wattcast-run.json: /requests: 200.5 is no request count (a whole number, 0 to 1e+09)");
+
+	/* PowerTrace-Sim's summary, by the same rule */
+	char *d = synth_pair_folder(root, "pts", SYNTH_PAIR_TGI, 9.5, 0), buf[1024];
+	snprintf(buf, sizeof buf,
+	         "{\"hardware\": \"A100\", \"model\": \"Qwen/Qwen3-8B\", \"tp\": 1, \"probe\": {\"levels\": [{\"label\": \"L\","
+	         " \"t_start_epoch\": %.3f, \"t_end_epoch\": %.3f, \"summary\": {\"completed\": 2,"
+	         " \"total_input_tokens\": 200, \"total_output_tokens\": 482.5}}]}}\n", T0, T0 + 10.0);
+	free(test_fixture(d, "manifest.json", buf));
+	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/0/summary/total_output_tokens: 482.5 is no token total "
+	                        "(a whole number, 0 to 1e+17)");
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* The bound itself is a count */
+	d = write_run(root, "bound", SYNTH_PAIR_TGI, "", ", \"requests\": 1000000000, \"total_output_tokens\": 1e17");
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* Ten times the counters' 482: said, and the counters' used */
+	d = write_run(root, "x10", SYNTH_PAIR_VLLM, "", ", \"requests\": 2, \"total_output_tokens\": 4820");
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
+	CHECK_INT(res.n_rows, 1);
+	if (res.n_rows == 1)
+		CHECK_NEAR(res.rows[0].run.throughput_tok_s * 10.0, 482.0, 1e-6);
+	CHECK_CONTAINS(w.text, "x10: level 0 ('all'): total_output_tokens stated 4820, counted 482 (-90 %), more than "
+	                       "5 % apart: the counted figure (from engine.csv's counters) used");
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* Within the tolerance (1.7 %): no word */
+	d = write_run(root, "near", SYNTH_PAIR_VLLM, "", ", \"requests\": 2, \"total_output_tokens\": 490");
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
+	CHECK(strstr(w.text, "apart") == NULL);
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	free(root);
+	return check_report("test_ingest_level_totals");
+}
