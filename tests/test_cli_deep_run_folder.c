@@ -63,12 +63,12 @@ under(const char *dir, const char *seg)
 	CHECK(mkdir(empty, 0755) == 0);
 
 	const char *ing[] = { "wattcast", "ingest", none, "-o", out, "--quiet", NULL };
-	refused(ing, "ingest", "", "/nonexist: not a folder");
+	refused(ing, "ingest", "", "/nonexist: cannot open (No such file or directory)");
 	const char *emp[] = { "wattcast", "ingest", empty, "-o", out, "--quiet", NULL };
 	refused(emp, "ingest", "", "/emptyrun: no run folder (one holding power.csv) in or under it");
 	const char *env[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8",
 		              "--measured", none, NULL };
-	refused(env, "envelope", "", "/nonexist: not a folder");
+	refused(env, "envelope", "", "/nonexist: cannot open (No such file or directory)");
 
 	const char *o[] = { "wattcast", "ingest", empty, "-o", nodir, "--quiet", NULL };
 	refused(o, "ingest", "-o: ", "/nodir/x.json: its folder does not exist");

@@ -6,7 +6,8 @@
  * required (see --help)", exit 2, while with --platform and --model the
  * same command said "PATH: not a folder" or "no run folder (one holding
  * power.csv) in or under it", exit 1. Both now say the path's problem,
- * exit 1, whatever flags are given.
+ * exit 1, whatever flags are given; a path that does not exist says so
+ * (the system's reason), not "not a folder".
  */
 #include "tests/support/support.h"
 
@@ -41,7 +42,7 @@ main(void)
 	char *file = test_fixture(dir, "afile", "x\n");
 	CHECK_INT(mkdir(empty, 0755), 0);
 	for (int flags = 0; flags <= 1; flags++) {
-		refused(none, flags, ": not a folder");
+		refused(none, flags, ": cannot open (No such file or directory)");
 		refused(file, flags, ": not a folder");
 		refused(empty, flags, ": no run folder (one holding power.csv) in or under it");
 	}
