@@ -62,7 +62,10 @@ replay_length_json(const wc_envelope_workload *w, int input)
 	size_t missing = own ? 0 : w->n_arrivals;
 	for (size_t i = 0; own && i < w->n_arrivals; i++)
 		missing += !isfinite(own[i]);
-	json_t *o = json_pack("{s:s,s:f,s:I}", "distribution", "log", "mean", wc_envelope_mean_length(w, input),
+	/* none replayed: no mean (the distribution's would describe requests
+	 * never simulated; docs/envelopes.md, "replay") */
+	json_t *o = json_pack("{s:s,s:o,s:I}", "distribution", "log", "mean",
+	                      w->n_arrivals ? json_real(wc_envelope_mean_length(w, input)) : json_null(),
 	                      "missing", (json_int_t)missing);
 	if (o && missing)
 		json_object_set_new(o, "missing_drawn_from", length_json(input ? &w->input : &w->output));

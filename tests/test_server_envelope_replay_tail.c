@@ -13,7 +13,8 @@
  * 4783.04 W. Over HTTP one request at 100 s of 5 000 000 input tokens
  * beyond a 10 s horizon made the whole replay 422 on
  * /workload/input_tokens. Now both answer alike, but for the warning of
- * the requests left out and workload.requests.
+ * the requests left out and workload.requests. With none replayed the
+ * mean lengths are null (they were the defaults, 512 and 256).
  */
 #include "data/params_file.h"
 #include "predict/envelope.h"
@@ -238,6 +239,31 @@ test_http(void)
 	CHECK_INT((int)json_integer_value(json_object_get(w, "requests_replayed")), 4);
 	for (int k = 0; k < 2; k++)
 		http_reply_free(&r[k]);
+	/* none replayed (every request after a 5 s horizon): no mean, where
+	 * the defaults' 512 and 256 stood for requests never simulated; the
+	 * envelope and the plan alike */
+	static const char *const none =
+		"\"horizon_s\":5,\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":"
+		"[10,11,12],\"input_tokens\":[500,500,500],\"output_tokens\":[200,200,200]}}}";
+	const char *route[2] = { "/v1/forecast/envelope", "/v1/plan/budget" };
+	for (int k = 0; k < 2; k++) {
+		char b[512];
+		snprintf(b, sizeof b, "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",%s%s",
+		         k ? "\"budget_w\":2000," : "\"include_bins\":false,", none);
+		http_reply q;
+		http_post_json(h, url(route[k]), b, &q);
+		CHECK_INT(q.status, 200);
+		const json_t *wl = json_object_get(q.json, "workload");
+		CHECK_INT((int)json_integer_value(json_object_get(wl, "requests_replayed")), 0);
+		for (int i = 0; i < 2; i++) {
+			const json_t *len = json_object_get(wl, i ? "output_tokens" : "input_tokens");
+			CHECK(json_is_null(json_object_get(len, "mean")));
+			CHECK_INT((int)json_integer_value(json_object_get(len, "missing")), 0);
+		}
+		if (q.status != 200 || !json_is_null(json_object_get(json_object_get(wl, "input_tokens"), "mean")))
+			fprintf(stderr, "%s: %s\n", route[k], q.body ? q.body : "");
+		http_reply_free(&q);
+	}
 }
 
 int
