@@ -140,7 +140,8 @@ typedef struct {
 	double horizon_s, warmup_s, sample_s;
 	double idle_w;               /* the run's measured idle per GPU (NaN: none) */
 	wc_trace_metrics metrics;
-	size_t runs;                 /* windows found (the first is replayed) */
+	size_t runs;                 /* windows of the run folder replayed (the first is) */
+	size_t run_folders;          /* run folders at or under the path (the first is read) */
 	char run_id[128];
 	char arrival_source[32];
 	char platform[64], model[96]; /* the run's, as its manifest or the flags give them ("" unknown) */

@@ -522,7 +522,8 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		if (a->measured)
 			printf("measured: %s, its own %zu arrivals (from %s) over its window of %g s (%g s warm-up "
 			       "first)%s\n", a->win.run_id, a->w.n_arrivals, a->win.arrival_source, a->o.horizon_s,
-			       a->o.warmup_s, a->win.runs > 1 ? "; the folder's first window" : "");
+			       a->o.warmup_s,
+			       a->win.runs > 1 || a->win.run_folders > 1 ? "; the folder's first window" : "");
 		cli_print_envelope_summary("one server", &res.server, res.replicas, &a->o,
 		                           a->measured ? &a->win.metrics : NULL);
 		cli_print_envelope_interval(&res.server_interval, &s->pm);

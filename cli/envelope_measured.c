@@ -75,16 +75,29 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
                   cli_measured_window *win)
 {
 	cli_run_set set = { 0 };
-	char *dirs[1] = { (char *)dir };
+	char **found = NULL;
+	size_t n_found = 0;
+	wc_error ferr;
 	int rc;
+	/* Only the run replayed is read -- the folder's first window is in
+	 * its first run folder (docs/envelopes.md, "Replaying a measured
+	 * run"): the others' missing UTC offset refused the command, and the
+	 * first run's platform and model, given to them as defaults, were
+	 * said "not applied" of flags never given. */
+	if (wc_ingest_find_runs(dir, &found, &n_found, &ferr) != WC_OK)
+		return cli_fail(cmd, "%s", ferr.msg);
+	char *dirs[1] = { found[0] };
 	/* the run's bad lines, gaps and clock jumps are said as `ingest` and
 	 * `validate envelope` say them: the "measured" column is partly a
 	 * straight line across a gap (docs/formats/telemetry.md, "Time gaps") */
 	/* no fit runs here: without the run's idle the envelope takes the
 	 * level's P0, or the one --idle-power gives (cmd_envelope.c) */
-	if ((rc = cli_run_set_load(cmd, dirs, 1, defaults, cli_quiet(),
-	                           "the envelope predicts with the platform's P0 (or --idle-power's)", &set)) != CLI_OK ||
-	    (rc = cli_run_set_prepare(cmd, &set, p, max_running, service)) != CLI_OK) {
+	rc = cli_run_set_load(cmd, dirs, 1, defaults, cli_quiet(),
+	                      "the envelope predicts with the platform's P0 (or --idle-power's)", &set);
+	for (size_t i = 0; i < n_found; i++)
+		free(found[i]);
+	free(found);
+	if (rc != CLI_OK || (rc = cli_run_set_prepare(cmd, &set, p, max_running, service)) != CLI_OK) {
 		cli_run_set_free(&set);
 		return rc;
 	}
@@ -104,6 +117,7 @@ cli_load_measured(const char *cmd, const char *dir, const wc_run_manifest *defau
 	win->idle_w = r->idle_w;
 	win->metrics = r->metrics;
 	win->runs = set.n;
+	win->run_folders = n_found;
 	snprintf(win->run_id, sizeof win->run_id, "%s", r->run_id);
 	snprintf(win->platform, sizeof win->platform, "%s", r->m.platform);
 	snprintf(win->model, sizeof win->model, "%s", r->m.model);
@@ -349,6 +363,8 @@ cli_measured_json(const char *text, const cli_measured_window *win, size_t arriv
 	json_t *meas = json_pack("{s:s,s:I,s:s,s:f,s:f,s:I}", "run_id", win->run_id, "arrivals", (json_int_t)arrivals,
 	                         "arrival_source", win->arrival_source, "horizon_s", win->horizon_s, "warmup_s",
 	                         win->warmup_s, "windows_in_folder", (json_int_t)win->runs);
+	if (meas && win->run_folders > 1) /* the others not read: their windows not counted */
+		json_object_set_new(meas, "run_folders", json_integer((json_int_t)win->run_folders));
 	for (size_t i = 0; meas && i < sizeof vals / sizeof vals[0]; i++)
 		json_object_set_new(meas, vals[i].k, isfinite(vals[i].v) ? json_real(vals[i].v) : json_null());
 	char *s = NULL;

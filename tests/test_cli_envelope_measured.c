@@ -8,7 +8,8 @@
  * beside the one server measured; and the replay predicts what `validate
  * envelope` predicts for the run, to the last digit. A balancer's fleet
  * is refused: it split the run's arrivals over its servers and set one
- * server's share beside the one server that served them all.
+ * server's share beside the one server that served them all. A folder of
+ * several runs reads only the run it replays.
  */
 #include "tests/support/support.h"
 
@@ -335,6 +336,54 @@ test_what_if_clock(const char *dir, const char *run)
 	free(locked);
 }
 
+/* A folder of several runs replays its first window, in its first run
+ * folder, and reads only that run: a second run without its UTC offset,
+ * on another board and model, refused the command ("the UTC offset is
+ * unknown; give --utc-offset"), and with --utc-offset the first run's
+ * platform and model were said "not applied" of it, flags never given. */
+static void
+test_folder_of_runs(const char *dir)
+{
+	char *folder = path_join(dir, "several"), *lone = path_join(dir, "lone");
+	mkdir(folder, 0755);
+	mkdir(lone, 0755);
+	char *first = h100_run(folder, "a_first", 120.0), *second = h100_run(folder, "b_second", 120.0);
+	char *alone = h100_run(lone, "a_first", 120.0), *m = path_join(second, "wattcast-run.json");
+	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"A100\", \"model\": "
+	                        "\"Qwen3-14B\"}"), 0);
+	const char *plain[] = { "wattcast", "envelope", "--profile", "measured", "--measured", folder, "--json", NULL };
+	const char *offset[] = { "wattcast", "envelope", "--profile", "measured", "--measured", folder, "--utc-offset",
+		                 "0", "--json", NULL };
+	const char *one[] = { "wattcast", "envelope", "--profile", "measured", "--measured", lone, "--json", NULL };
+	char *err, *err_one;
+	json_t *o = measured_json(one, &err_one);
+	for (int k = 0; k < 2; k++) {
+		json_t *j = measured_json(k ? offset : plain, &err);
+		CHECK(err && strstr(err, "not applied") == NULL && strstr(err, "UTC offset") == NULL);
+		if (err && (strstr(err, "not applied") || strstr(err, "UTC offset")))
+			fprintf(stderr, "%s", err);
+		const json_t *meas = json_object_get(j, "measured");
+		CHECK(json_is_string(json_object_get(meas, "run_id")));
+		CHECK_INT((int)json_integer_value(json_object_get(meas, "run_folders")), 2);
+		CHECK_INT((int)json_integer_value(json_object_get(meas, "windows_in_folder")), 1);
+		/* the first run's prediction, as if it were alone */
+		const json_t *a = json_object_get(json_object_get(j, "server"), "summary");
+		const json_t *b = json_object_get(json_object_get(o, "server"), "summary");
+		CHECK(json_number_value(json_object_get(json_object_get(a, "mean_w"), "value")) ==
+		      json_number_value(json_object_get(json_object_get(b, "mean_w"), "value")));
+		json_decref(j);
+		free(err);
+	}
+	json_decref(o);
+	free(err_one);
+	free(m);
+	free(alone);
+	free(second);
+	free(first);
+	free(lone);
+	free(folder);
+}
+
 int
 main(void)
 {
@@ -347,6 +396,7 @@ main(void)
 	test_shared_fleet(run);
 	test_same_as_validate(dir, run);
 	test_idle_unknown(dir);
+	test_folder_of_runs(dir);
 	free(run);
 	free(dir);
 	return check_report("test_cli_envelope_measured");
