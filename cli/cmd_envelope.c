@@ -483,7 +483,8 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 		return CLI_OK;
 	}
 	print_header(a, s);
-	cli_print_budget_plan(&a->bo, &plan, wc_envelope_fleet_label(&a->w, a->o.fleet_mode), secs, &s->pm);
+	cli_print_budget_plan(&a->bo, &plan, wc_envelope_fleet_mode_label(plan.lockstep, a->o.fleet_mode), secs,
+	                      &s->pm);
 	return CLI_OK;
 }
 
@@ -530,7 +531,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		if (res.fleet_size > 1) {
 			char title[64];
 			snprintf(title, sizeof title, "fleet of %d (%s)", res.fleet_size,
-			         wc_envelope_fleet_label(&a->w, res.fleet_mode));
+			         wc_envelope_fleet_mode_label(res.lockstep, res.fleet_mode));
 			cli_print_envelope_summary(title, &res.fleet, res.replicas, &a->o, NULL);
 			cli_print_envelope_interval(&res.fleet_interval, &s->pm);
 			printf("  %-28s %12.5g W\n", "peak_w (every replica)", res.fleet_peak_w);

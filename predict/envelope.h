@@ -195,6 +195,15 @@ int wc_envelope_fleet_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode
 /** How answers name a fleet's mode: "lockstep" for such a fleet, else
  *  wc_fleet_mode_name(mode). */
 const char *wc_envelope_fleet_label(const wc_envelope_workload *w, wc_fleet_mode mode);
+/** Did the servers of a fleet of `w` run in step, as a run saw them:
+ *  wc_envelope_fleet_lockstep, or (independent, a closed loop or a
+ *  replay) no length drawn came out another whole token than its
+ *  distribution's fixed one (`varied` 0): every server drew the same
+ *  requests (docs/envelopes.md, "Lockstep fleets"). */
+int wc_envelope_fleet_seen_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode, int varied);
+/** "lockstep" when `lockstep`, else wc_fleet_mode_name(mode): how answers
+ *  name a fleet's mode from a result's or a plan's `lockstep`. */
+const char *wc_envelope_fleet_mode_label(int lockstep, wc_fleet_mode mode);
 
 typedef struct {
 	double horizon_s;     /* simulated time after the warm-up */
@@ -296,6 +305,7 @@ typedef struct {
 	wc_envelope_band server_band;
 	int fleet_size;
 	wc_fleet_mode fleet_mode;
+	int lockstep;                /* its servers ran in step (wc_envelope_fleet_seen_lockstep) */
 	wc_envelope_summary fleet;   /* the aggregate (= server when fleet_size 1) */
 	wc_envelope_band fleet_band;
 	double fleet_peak_w;         /* largest aggregate sample over every replica */

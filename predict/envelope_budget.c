@@ -49,19 +49,21 @@ typedef struct {
 	double hold[3];      /* of the last probe, per server: as hold_cache */
 	double plan_hold[3]; /* the plan's servers' (one server's when none fits) */
 	int lockstep;        /* every server is server 0 (wc_envelope_fleet_lockstep) */
+	int varied;          /* a server simulated drew a length off its fixed one (wc__replica_ctx) */
 } budget_state;
 
 typedef struct {
 	budget_state *bs;
 	int first, last, tid, threads, rc;
 	wc_error err;
+	int varied;          /* its servers' wc__replica_ctx.varied */
 } budget_worker;
 
 static int
 ctx_alloc(budget_state *bs, wc__replica_ctx *c)
 {
 	*c = (wc__replica_ctx){ bs->w, bs->st, bs->pm, bs->o, bs->dynamic_w, bs->len, bs->skip,
-	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 }, { NULL, NULL } };
+	                        { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 }, { NULL, NULL }, 0 };
 	for (int i = 0; i < 2; i++) {
 		c->power[i] = wc_alloc_array(bs->len, sizeof(double));
 		c->running[i] = wc_alloc_array(bs->len, sizeof(double));
@@ -119,6 +121,7 @@ simulate_new(void *arg)
 			hold_stats(bs, &c, bs->hold_cache + (size_t)k * WC__HOLD_STATS);
 		}
 	}
+	wk->varied = c.varied;
 	ctx_free(&c);
 	return NULL;
 }
@@ -155,10 +158,12 @@ extend_cache(budget_state *bs, int k, wc_error *err)
 	if (!wk)
 		return wc_error_set(err, WC_ENOMEM, "budget: out of memory");
 	for (int t = 0; t < threads; t++)
-		wk[t] = (budget_worker){ bs, bs->cached, k, t, threads, WC_OK, { 0, "" } };
+		wk[t] = (budget_worker){ bs, bs->cached, k, t, threads, WC_OK, { 0, "" }, 0 };
 	wc_progress_begin("budget: servers simulated", k - bs->cached);
 	wc_run_jobs(wk, sizeof *wk, threads, simulate_new);
 	wc_progress_end();
+	for (int t = 0; t < threads; t++) /* an OR: whichever thread ran which server */
+		bs->varied |= wk[t].varied;
 	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			if (err)
@@ -459,8 +464,6 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		WC_WARN(out, "%s", kv_note);
 	if (wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
-	if (wc__envelope_fleet_note(w, o->fleet_mode, 0, kv_note, sizeof kv_note))
-		WC_WARN(out, "%s", kv_note);
 	/* the workload's input against the window, as an envelope says it */
 	if (wc__envelope_window_note(w, &one, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
@@ -471,6 +474,12 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK)
 		rc = search(&bs, out, err);
+	/* whether its servers ran in step is known once they have run: a
+	 * spread too small to move a rounded length draws them alike
+	 * (docs/envelopes.md, "Lockstep fleets") */
+	out->lockstep = wc_envelope_fleet_seen_lockstep(w, o->fleet_mode, bs.varied);
+	if (rc == WC_OK && wc__envelope_fleet_note(w, o->fleet_mode, out->lockstep, 0, kv_note, sizeof kv_note))
+		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK)
 		rc = plan_hold_note(&bs, out, err);
 	/* the law's error moves every server of the fleet alike (one frozen

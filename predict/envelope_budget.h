@@ -39,6 +39,7 @@ typedef struct {
 	int simulation_bound;    /* 1: search_bound is the simulation's limit, below max_fleet */
 	int probes;              /* fleet sizes evaluated */
 	int servers_simulated;
+	int lockstep;            /* its servers ran in step (wc_envelope_fleet_seen_lockstep) */
 	/* stat_w's predictive 95 % interval: the law's held-out error of mean
 	 * power around it, a calibrated level's draws added (docs/intervals.md; NaN without one, or at 0
 	 * servers). The Monte-Carlo spread is not in it; the plan's size is

@@ -109,6 +109,8 @@ int wc__envelope_beyond_boards(const wc_envelope_workload *w, const wc_power_map
 typedef struct {
 	wc_pcg32 pcg;
 	gsl_rng rng;
+	int varied;   /* a length drawn came out another whole token than its
+	               * distribution's fixed one (wc__length_sampler.fixed) */
 } wc__envelope_rng;
 
 void wc__envelope_rng_init(wc__envelope_rng *r, uint64_t seed, uint64_t stream);
@@ -116,10 +118,13 @@ void wc__envelope_rng_init(wc__envelope_rng *r, uint64_t seed, uint64_t stream);
 typedef struct {
 	const wc_length_dist *d;
 	double mu, sigma;
+	double fixed; /* the length it gives when it draws nothing: its mean
+	               * (an empirical's first value) rounded and capped */
 } wc__length_sampler;
 
 void wc__length_sampler_init(wc__length_sampler *ls, const wc_length_dist *d);
-/** One length (whole tokens >= 1, capped). */
+/** One length (whole tokens >= 1, capped); sets r->varied when it is
+ *  not ls->fixed (the servers drawing it may then differ). */
 double wc__envelope_draw_length(wc__envelope_rng *r, const wc__length_sampler *ls);
 
 /* ---------------------------------------------------------- arrivals */
@@ -271,6 +276,9 @@ typedef struct {
 	double *kept[2];           /* per bin: the share of it kept above P0, by
 	                            * running requests or by the hold and decay
 	                            * (wc_response_grid's `loaded`; NULL: not kept) */
+	int varied;                /* set (never cleared here) when a server drew a
+	                            * length other than its distribution's fixed
+	                            * one: servers not seen in step */
 } wc__replica_ctx;
 
 /** Simulate `servers` servers on streams first_stream + k (independent)
@@ -338,7 +346,8 @@ int wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *s
 int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap);
 
 /* 1 with `note` set when the servers of an independent fleet of `servers`
- * (0: a plan's) of `w` run in lockstep (wc_envelope_fleet_lockstep): the
+ * (0: a plan's) of `w` ran in lockstep (`lockstep`, as
+ * wc_envelope_fleet_seen_lockstep saw them): the
  * warning that its p95 and ramps are the synchronised worst case; or when
  * `w` is a replay whose missing lengths are drawn: the warning that its
  * arrivals are synchronised across servers though its lengths are not
@@ -346,7 +355,8 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
  * balancer splits: the warning that its one log is the fleet's load, not
  * each server's (docs/envelopes.md, "Fleets"); else 0 and "". One rule for
  * envelopes and plans. */
-int wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int servers, char *note, size_t cap);
+int wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int lockstep, int servers, char *note,
+                            size_t cap);
 
 /* The servers a plan of `w` simulates at most, as its work bound charges
  * them: one for lockstep servers (wc_envelope_fleet_lockstep: every server

@@ -100,14 +100,36 @@ wc_envelope_fleet_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode)
 	return mode == WC_FLEET_INDEPENDENT && !draws_at_random(w);
 }
 
+int
+wc_envelope_fleet_seen_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode, int varied)
+{
+	/* Lengths drawn from a spread too small to move a rounded length
+	 * (lognormal 512 +- 0.1) come out the same whole token every time:
+	 * the servers drew and still ran the same requests at the same times.
+	 * Whether they did is seen, not guessed from the spread: no draw came
+	 * out another token than the distribution's fixed one (`varied` 0,
+	 * wc__envelope_draw_length). Random arrivals differ whatever. */
+	if (wc_envelope_fleet_lockstep(w, mode))
+		return 1;
+	return mode == WC_FLEET_INDEPENDENT && !varied &&
+	       (w->kind == WC_ENVELOPE_CLOSED || w->kind == WC_ENVELOPE_REPLAY);
+}
+
+const char *
+wc_envelope_fleet_mode_label(int lockstep, wc_fleet_mode mode)
+{
+	return lockstep ? "lockstep" : wc_fleet_mode_name(mode);
+}
+
 const char *
 wc_envelope_fleet_label(const wc_envelope_workload *w, wc_fleet_mode mode)
 {
-	return wc_envelope_fleet_lockstep(w, mode) ? "lockstep" : wc_fleet_mode_name(mode);
+	return wc_envelope_fleet_mode_label(wc_envelope_fleet_lockstep(w, mode), mode);
 }
 
 int
-wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int servers, char *note, size_t cap)
+wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int lockstep, int servers, char *note,
+                        size_t cap)
 {
 	note[0] = '\0';
 	const char *lower = servers < 1 ? "; the plan's size is a lower bound" : "";
@@ -123,7 +145,7 @@ wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int s
 		         "each server serving a share of its arrivals (docs/envelopes.md)", who, wc_fleet_mode_name(mode));
 		return 1;
 	}
-	if (mode == WC_FLEET_INDEPENDENT && w->kind == WC_ENVELOPE_REPLAY && draws_at_random(w)) {
+	if (mode == WC_FLEET_INDEPENDENT && w->kind == WC_ENVELOPE_REPLAY && draws_at_random(w) && !lockstep) {
 		/* the same arrivals on every server, lengths drawn per server:
 		 * less narrowing than independent servers', less than K times
 		 * one server's too (docs/envelopes.md, "Lockstep fleets") */
@@ -132,12 +154,17 @@ wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int s
 		         "desynchronised servers%s (docs/envelopes.md)", lower);
 		return 1;
 	}
-	if (!wc_envelope_fleet_lockstep(w, mode))
+	if (!lockstep)
 		return 0;
-	const char *same = w->kind == WC_ENVELOPE_REPLAY ? "replay the same arrivals in step (a replay draws none at "
-	                                                   "random)"
+	const int drew = draws_at_random(w); /* in step as seen: every length drawn came out the same */
+	const char *same = w->kind == WC_ENVELOPE_REPLAY
+	                       ? (drew ? "replay the same arrivals in step (every missing length drawn rounded to the "
+	                                 "same whole token)"
+	                               : "replay the same arrivals in step (a replay draws none at random)")
 	                 : w->kind == WC_ENVELOPE_SERIES ? "run the same n(t) in step (an n(t) draws nothing at random)"
-	                                                 : "run the same closed loop in step (fixed lengths draw nothing)";
+	                 : drew ? "run the same closed loop in step (every length drawn rounded to the same whole "
+	                          "token)"
+	                        : "run the same closed loop in step (fixed lengths draw nothing)";
 	snprintf(note, cap, "fleet: its servers %s, not independently: p95 and ramps are the synchronised worst case, an "
 	         "upper bound for desynchronised servers%s (docs/envelopes.md)", same, lower);
 	return 1;

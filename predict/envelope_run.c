@@ -38,12 +38,14 @@ typedef struct {
 	                                 * prediction_error) of a load the request fixes; random arrivals take
 	                                 * the workload's (wc__envelope_open_ceiling), so no `kept` nor ceiling */
 	const wc__envelope_settled *settled; /* the clock the board's limit settled (settled 0: none) */
+	int varied;                     /* a replica's server drew a length off its fixed one (wc__replica_ctx) */
 } run_state;
 
 typedef struct {
 	run_state *rs;
 	int tid, threads, rc;
 	wc_error err;
+	int varied;                     /* its replicas' wc__replica_ctx.varied */
 } worker;
 
 static int
@@ -108,7 +110,7 @@ work(void *arg)
 	worker *wk = arg;
 	run_state *rs = wk->rs;
 	wc__replica_ctx c = { rs->w, rs->st, rs->pm, rs->o, rs->dynamic_w, rs->len, rs->skip,
-	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 }, { NULL, NULL } };
+	                      { NULL, NULL }, { NULL, NULL }, { 0 }, { 0, 0 }, 0.0, { 0, 0 }, { NULL, NULL }, 0 };
 	for (int i = 0; i < 2; i++) {
 		c.power[i] = wc_alloc_array(rs->len, sizeof(double));
 		c.running[i] = wc_alloc_array(rs->len, sizeof(double));
@@ -128,6 +130,7 @@ work(void *arg)
 		free(c.kept[i]);
 	}
 	wc__stats_ws_clear(&c.ws);
+	wk->varied = c.varied;
 	return NULL;
 }
 
@@ -143,10 +146,12 @@ run_workers(run_state *rs, wc_error *err)
 	/* Replica r is worker r % threads's, whichever thread runs it; its
 	 * numbers depend on r alone (docs/envelopes.md, "The pipeline"). */
 	for (int t = 0; t < threads; t++)
-		wk[t] = (worker){ rs, t, threads, WC_OK, { 0, "" } };
+		wk[t] = (worker){ rs, t, threads, WC_OK, { 0, "" }, 0 };
 	wc_progress_begin("envelope replicas", rs->o->replicas);
 	wc_run_jobs(wk, sizeof *wk, threads, work);
 	wc_progress_end();
+	for (int t = 0; t < threads; t++) /* an OR: whichever thread ran which replica */
+		rs->varied |= wk[t].varied;
 	for (int t = 0; t < threads && rc == WC_OK; t++)
 		if (wk[t].rc != WC_OK) {
 			rc = wk[t].rc;
@@ -449,13 +454,16 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
-	if (rc == WC_OK && o->fleet_size > 1 && wc__envelope_fleet_note(w, o->fleet_mode, o->fleet_size, kv_note, sizeof kv_note))
+	const int lockstep = wc_envelope_fleet_seen_lockstep(w, o->fleet_mode, rs.varied);
+	if (rc == WC_OK && o->fleet_size > 1 &&
+	    wc__envelope_fleet_note(w, o->fleet_mode, lockstep, o->fleet_size, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_samples_note(o, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK) {
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;
+		out->lockstep = lockstep;
 		out->replicas = o->replicas;
 		/* A load the request fixes (an n(t), a log's arrivals, a closed
 		 * loop's clients): the replicas' mean ends no higher than their

@@ -212,6 +212,7 @@ simulate_servers(wc__replica_ctx *c, wc__server *sv, int servers, wc_fleet_mode 
 			else
 				rc = shared ? run_shared(sv, servers, &a, mode, end) : run_single(&sv[0], &a, end);
 			overflow |= a.overflow;
+			c->varied |= rng.varied;
 			wc__arrivals_clear(&a);
 		}
 		for (int j = 0; j < count; j++) {

@@ -48,8 +48,17 @@ void
 wc__envelope_rng_init(wc__envelope_rng *r, uint64_t seed, uint64_t stream)
 {
 	wc_pcg32_seed(&r->pcg, seed, stream);
+	r->varied = 0;
 	r->rng.type = &pcg_type;
 	r->rng.state = &r->pcg;
+}
+
+/* A length as the engine takes it: whole tokens, at least 1, capped. */
+static double
+whole_tokens(double x)
+{
+	x = round(x);
+	return x < 1 ? 1.0 : x > WC_ENVELOPE_MAX_TOKENS ? WC_ENVELOPE_MAX_TOKENS : x;
 }
 
 void
@@ -57,6 +66,7 @@ wc__length_sampler_init(wc__length_sampler *ls, const wc_length_dist *d)
 {
 	ls->d = d;
 	ls->mu = ls->sigma = 0.0;
+	ls->fixed = whole_tokens(d->kind == WC_LENGTH_EMPIRICAL && d->n_values ? d->values[0] : d->mean);
 	if (d->kind == WC_LENGTH_LOGNORMAL && d->sd > 0) {
 		/* mean m, sd s: sigma^2 = log(1 + s^2/m^2), mu = log m - sigma^2/2 */
 		double cv = d->sd / d->mean, s2 = log1p(cv * cv);
@@ -76,8 +86,13 @@ wc__envelope_draw_length(wc__envelope_rng *r, const wc__length_sampler *ls)
 		x = d->values[wc_pcg32_bounded(&r->pcg, (uint32_t)d->n_values)];
 	else
 		x = d->mean;
-	x = round(x);
-	return x < 1 ? 1.0 : x > WC_ENVELOPE_MAX_TOKENS ? WC_ENVELOPE_MAX_TOKENS : x;
+	x = whole_tokens(x);
+	/* a spread too small to move a rounded length draws the same requests
+	 * on every server: seen, they ran in step (docs/envelopes.md,
+	 * "Lockstep fleets") */
+	if (x != ls->fixed)
+		r->varied = 1;
+	return x;
 }
 
 /* ------------------------------------------------------------- names */

@@ -265,7 +265,8 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 	json_object_set_new(root, "server", server);
 	if (res->fleet_size > 1) {
 		json_t *fleet = json_pack("{s:i,s:s,s:f,s:o,s:o}", "size", res->fleet_size, "mode",
-		                          wc_envelope_fleet_label(c->workload, res->fleet_mode), "peak_w", res->fleet_peak_w,
+		                          wc_envelope_fleet_mode_label(res->lockstep, res->fleet_mode), "peak_w",
+		                          res->fleet_peak_w,
 		                          "summary", summary_json(&res->fleet), "interval_95",
 		                          interval_json(&res->fleet_interval, c->power));
 		if (c->include_bins)
@@ -304,7 +305,8 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	json_object_set_new(root, "plan", json_pack("{s:o,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i,s:f}",
 	                    "budget_w", wc__render_digits(wc_num_text(bt, bo->budget_w)),
 	                    "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
-	                    "fleet_mode", wc_envelope_fleet_label(c->workload, o->fleet_mode), "max_fleet", bo->max_fleet,
+	                    "fleet_mode", wc_envelope_fleet_mode_label(plan->lockstep, o->fleet_mode),
+	                    "max_fleet", bo->max_fleet,
 	                    "fleet_size", plan->fleet_size, "stat_w", beside(plan->stat_w, bo->budget_w),
 	                    "next_stat_w", beside(plan->next_stat_w, bo->budget_w), "at_bound", plan->at_bound,
 	                    "stopped_by", stopped, "search_bound", plan->search_bound,
