@@ -82,8 +82,8 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 /* How far off its eval_runtime a near-idle pause `pause_s` long may be
  * and still be that evaluation alone: eval_runtime leaves out the
  * evaluation's setup (WC_FT_EVAL_SETUP_SHARE). */
-static double
-setup_slack(double pause_s)
+double
+wc__ft_setup_slack(double pause_s)
 {
 	return fmax(WC_FT_PAUSE_MIN_S, WC_FT_EVAL_SETUP_SHARE * pause_s);
 }
@@ -102,7 +102,7 @@ setup_slack(double pause_s)
 static int
 pauses_are_evals(double pause_lo, double pause_hi, double eval_lo, double eval_hi, int some)
 {
-	double lo = pause_lo - eval_lo, hi = pause_hi - eval_hi, slack = setup_slack(pause_lo);
+	double lo = pause_lo - eval_lo, hi = pause_hi - eval_hi, slack = wc__ft_setup_slack(pause_lo);
 	if (lo > -WC_FT_PAUSE_MIN_S && hi < WC_FT_PAUSE_MIN_S)
 		return 1;
 	return some && fabs(hi - lo) < 2.0 * WC_FT_PAUSE_MIN_S && fabs(lo) <= slack && fabs(hi) <= slack;
@@ -126,7 +126,7 @@ pauses_are_evals_slow_first(double first_s, double first_rt, double pause_lo, do
 {
 	double d = first_s - first_rt, lo = pause_lo - eval_lo, hi = pause_hi - eval_hi;
 	return pauses_are_evals(pause_lo, pause_hi, eval_lo, eval_hi, 1) && d > fmin(lo, hi) - WC_FT_PAUSE_MIN_S &&
-	       d <= fmax(lo, hi) + setup_slack(first_s);
+	       d <= fmax(lo, hi) + wc__ft_setup_slack(first_s);
 }
 
 /* Each evaluation starts as shown: from none shown, the steps' time is
@@ -293,7 +293,7 @@ place(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, size_t sl
 				e++;
 			double l = (double)(e - at[i]) * g->dt;
 			out->n_evals_in_saves += g->mark[at[i]] == FT_SAVE && !wc__ft_save_follows(in, i) &&
-			                         (l - in->eval_s[i] <= setup_slack(l) || i == slow_first);
+			                         (l - in->eval_s[i] <= wc__ft_setup_slack(l) || i == slow_first);
 			out->last_eval_in |= i == last;
 			continue;
 		}
@@ -459,11 +459,17 @@ wc__ft_trainer_evals(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result 
 	 * fewer steps than global_step (a crash at 137 resumed from
 	 * checkpoint-100: 284 s for 200 steps of 2 s), and every resumed run
 	 * was told to check its clocks. At the step the period reads: a
-	 * 13-s period of two 6.5-s steps read a complete run as a resume. */
-	if (out->period_clear && isfinite(in->train_runtime_s))
-		out->runtime_steps = in->train_runtime_s / wc__ft_period_step_s(out);
-	out->resumed = in->state_restarts > 0 ||
-	               (isfinite(out->runtime_steps) && in->state_steps > (1 + FT_RUNTIME_TOL) * out->runtime_steps);
+	 * 13-s period of two 6.5-s steps read a complete run as a resume.
+	 * Less the session's evaluations and saves, which train_runtime
+	 * holds too (finetune_session.c). */
+	double most = NAN;
+	if (out->period_clear && isfinite(in->train_runtime_s)) {
+		out->runtime_steps = wc__ft_session_steps(g, in, wc__ft_period_step_s(out), 0);
+		/* judged with the evaluations at their shortest: eval_runtime
+		 * 36 s over 30-s pauses made a single session a resume */
+		most = wc__ft_session_steps(g, in, wc__ft_period_step_s(out), 1);
+	}
+	out->resumed = in->state_restarts > 0 || (isfinite(most) && in->state_steps > (1 + FT_RUNTIME_TOL) * most);
 	if (in->n_evals == 0)
 		return WC_OK;
 	if (out->resumed || !(fabs(in->steps - in->state_steps) < 0.5) || g->k1 <= g->k0) {

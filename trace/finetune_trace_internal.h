@@ -114,6 +114,18 @@ int wc__ft_period_drift(const ft_grid *g, double parts[2], wc_error *err);
  * more than this share: it holds only the last session (a choice of
  * wattcast, the window check's 10 %). */
 #define FT_RUNTIME_TOL 0.1
+/** How far off its eval_runtime a near-idle pause `pause_s` long may be
+ *  and still be that evaluation alone (WC_FT_EVAL_SETUP_SHARE;
+ *  finetune_state.c). */
+double wc__ft_setup_slack(double pause_s);
+/** The steps train_runtime holds at steps of `step_s`: less the listed
+ *  evaluations and the saves (at the trace's length, where it shows them
+ *  apart) that fall inside the last session, whose first step follows a
+ *  checkpoint's save; `shortest`: each evaluation at the shortest pause
+ *  its eval_runtime may be (wc__ft_setup_slack), the most steps it may
+ *  hold (finetune_session.c, docs/finetune.md "A resumed run in a
+ *  trainer state"). */
+double wc__ft_session_steps(const ft_grid *g, const wc_ft_steps_info *in, double step_s, int shortest);
 /** The greatest common divisor of a and b. */
 size_t wc__ft_gcd(size_t a, size_t b);
 /** Steps the samples fold into more simply than the counted `period`
