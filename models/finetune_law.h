@@ -19,6 +19,7 @@
 #include "models/draws.h"
 #include "models/error.h"
 #include "models/law.h"
+#include "models/limits.h"
 #include "models/scalar.h"
 
 #ifdef __cplusplus
@@ -39,9 +40,6 @@ const char *wc_ft_method_choices(void);
  *  ("full+lora") into `buf`; returns how many. */
 int wc_ft_methods_join(unsigned methods, const char *sep, char *buf, size_t cap);
 
-/** Largest values a configuration may take (sanity bounds, not physics). */
-#define WC_FT_MAX_GPUS 65536
-#define WC_FT_MAX_INT 100000000
 /** tokens_per_step must lie in [1, WC_FT_MAX_TOKENS]: a step trains on at
  *  least one token, and 1e15 is ten million times the largest published
  *  batches (sanity bound, not physics; it keeps every energy finite). */

@@ -189,6 +189,12 @@
 #define WC_FT_MAX_HEADS 100000
 #define WC_FT_MAX_D_MODEL 10000000
 #define WC_FT_MAX_LORA_RANK 1000000
+/** A fine-tuning configuration's GPUs and data-parallel replicas, and its
+ *  micro-batch, sequence length and gradient accumulation (CLI flags and
+ *  HTTP fields alike): sanity bounds, not physics (docs/cli.md,
+ *  "predict finetune"). */
+#define WC_FT_MAX_GPUS 65536
+#define WC_FT_MAX_INT 100000000
 
 /** One evaluation of a fine-tuning run (a trainer state's `eval_runtime`,
  *  `eval_<name>_runtime`): at most a week, past any evaluation a Trainer
