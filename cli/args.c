@@ -77,6 +77,16 @@ cli_fail_path(const char *cmd, const char *path, const char *fmt, ...)
 }
 
 int
+cli_fail_refused(const char *cmd, int failed, const char *first)
+{
+	if (!first)
+		return cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
+	if (failed == 1)
+		return cli_fail_path(cmd, first, ": 1 run refused; nothing written");
+	return cli_fail_path(cmd, first, ": %d runs refused, this the first; nothing written", failed);
+}
+
+int
 cli_fail_flag_path(const char *cmd, const char *flag, const char *path, const char *fmt, ...)
 {
 	char msg[WC_ERROR_MSG_MAX];

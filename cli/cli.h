@@ -97,6 +97,10 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
  *  (wc_error_format_path, docs/architecture.md "Errors"): the message
  *  after "wattcast CMD: " within 255 bytes, the reason whole. */
 int cli_fail_path(const char *cmd, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** The last line of an ingest that refused `failed` runs, naming the
+ *  first refused (`first`, a run folder or RUN_DIR; NULL names none):
+ *  with --quiet it is what says which run (docs/cli.md, "ingest"). */
+int cli_fail_refused(const char *cmd, int failed, const char *first);
 /** cli_fail_path with "FLAG: " in front: the path quoted in the room the
  *  flag leaves, so the reason stays whole. */
 int cli_fail_flag_path(const char *cmd, const char *flag, const char *path, const char *fmt, ...)

@@ -176,9 +176,9 @@ parse_ingest_args(int argc, char **argv, ingest_args *a)
 }
 
 /* Ingest every run found under the RUN_DIRs into `res`, reporting each
- * refusal; returns how many were refused. */
+ * refusal; returns how many were refused, the first in *refused (malloc'd). */
 static int
-ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ingest_result *res)
+ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ingest_result *res, char **refused)
 {
 	wc_error err;
 	int failed = 0;
@@ -187,7 +187,8 @@ ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ing
 		size_t n = 0;
 		if (wc_ingest_find_runs(argv[i_arg], &runs, &n, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
-			failed++;
+			if (failed++ == 0)
+				*refused = strdup(argv[i_arg]);
 			continue;
 		}
 		/* A run left out of a fleet tree changes every aggregate
@@ -203,7 +204,8 @@ ingest_dirs(const char *cmd, int argc, char **argv, const ingest_args *a, wc_ing
 		for (size_t i = 0; i < n; i++) {
 			if (wc_ingest_run(runs[i], &a->o, res, &err) != WC_OK) {
 				cli_fail(cmd, "%s", err.msg);
-				failed++;
+				if (failed++ == 0)
+					*refused = strdup(runs[i]);
 			}
 			free(runs[i]);
 		}
@@ -294,9 +296,11 @@ cli_cmd_ingest(int argc, char **argv)
 		return rc;
 	wc_ingest_result res = { NULL, 0, 0 };
 	wc_error err;
-	int failed = ingest_dirs(cmd, argc, argv, &a, &res);
+	char *first = NULL;
+	int failed = ingest_dirs(cmd, argc, argv, &a, &res, &first);
 	if (failed) {
-		rc = cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
+		rc = cli_fail_refused(cmd, failed, first);
+		free(first);
 		goto done;
 	}
 	char comment[256], now[24];

@@ -76,6 +76,7 @@ cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_inges
 	wc_ft_table *t = wc_ft_table_new();
 	wc_error err;
 	int failed = 0, rc = CLI_FAIL;
+	const char *first = NULL; /* the first run refused */
 	if (!t)
 		return cli_fail(cmd, "out of memory");
 	/* Which argument each row came from, to name both folders of a
@@ -107,7 +108,8 @@ cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_inges
 		size_t before = t->n_runs;
 		if (wc_ft_ingest_run(runs[i], o, t, &err) != WC_OK) {
 			cli_fail(cmd, "%s", err.msg);
-			failed++;
+			if (failed++ == 0)
+				first = runs[i];
 			continue;
 		}
 		if (t->n_runs > cap_from) {
@@ -126,14 +128,15 @@ cli_ingest_finetune(const char *cmd, char *const *runs, size_t n, const wc_inges
 				if (strcmp(t->runs[q].run_id, t->runs[r].run_id) == 0) {
 					cli_fail(cmd, "%s: run_id '%s' is also the id of a run of %s (run ids must be unique: "
 					         "set run_id in one wattcast-run.json)", runs[i], t->runs[r].run_id, runs[from[q]]);
-					failed++;
+					if (failed++ == 0)
+						first = runs[i];
 					break;
 				}
 		}
 	}
 	free(from);
 	if (failed) {
-		cli_fail(cmd, "%d run%s refused; nothing written", failed, failed == 1 ? "" : "s");
+		cli_fail_refused(cmd, failed, first);
 		goto done;
 	}
 	char comment[256], now[24];

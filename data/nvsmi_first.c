@@ -203,8 +203,10 @@ wc__nv_name_late_gpus(const nv_reader *rd)
 {
 	if (!rd->err || rd->late_rows == 0 || 2 * rd->late_rows <= rd->bad.bad)
 		return 0;
+	/* the GPU named is an example, and gives way before the run's
+	 * folder (docs/architecture.md, "Errors") */
 	wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: %zu of %zu data lines are of GPUs the first sample lacks "
-	                  "(%s here: a node's logger started later?); give the job's GPU count (finetune.gpus, tp, "
+	                  "(" WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE " here: a node's logger started later?); give the job's GPU count (finetune.gpus, tp, "
 	                  "--gpus) or name its GPUs (gpu_uuids)", rd->late_line, rd->late_rows, rd->info->data_lines,
 	                  rd->late_gpu);
 	return 1;

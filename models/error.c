@@ -157,6 +157,18 @@ wc_utf8_mend(const char *s, char *out, size_t cap)
 	return bad;
 }
 
+/* The marks of a message's quoted parts (WC_QUOTE_OPEN, WC_QUOTE_CLOSE)
+ * are never shown: removed here, in every wc_error format. */
+static void
+quote_unmark(char *s)
+{
+	char *o = s;
+	for (const char *c = s; *c; c++)
+		if (*c != WC_QUOTE_OPEN[0] && *c != WC_QUOTE_CLOSE[0])
+			*o++ = *c;
+	*o = '\0';
+}
+
 /* The one place a message meets its bound (WC_ERROR_MSG_MAX,
  * WC_WARNING_LEN): cut silently, a message ended mid-word ("of the loa",
  * "MI325" for MI325X) and read as whole text (docs/architecture.md,
@@ -166,10 +178,25 @@ wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	if (!buf || size == 0)
 		return 0;
-	int n = vsnprintf(buf, size, fmt, ap);
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(buf, size, fmt, aq);
+	va_end(aq);
 	if (n < 0) {
 		buf[0] = '\0';
 		return 0;
+	}
+	/* whole, so that the marks it drops leave their bytes to the text */
+	char *whole = (size_t)n >= size ? malloc((size_t)n + 1) : NULL;
+	if (whole) {
+		vsnprintf(whole, (size_t)n + 1, fmt, ap);
+		quote_unmark(whole);
+		n = snprintf(buf, size, "%s", whole);
+		free(whole);
+	} else {
+		quote_unmark(buf);
+		if ((size_t)n < size)
+			n = (int)strlen(buf);
 	}
 	wc_text_mend_cut(buf, size);
 	if ((size_t)n < size || size < 4)
@@ -225,11 +252,69 @@ path_tail_parent(const char *path, size_t len, size_t cap, size_t text)
 	return keep <= cap / 2 && keep + 3 + text <= cap ? parent : tail;
 }
 
+/* Bytes of `s` without its marks. */
+static size_t
+quote_len(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s != WC_QUOTE_OPEN[0] && *s != WC_QUOTE_CLOSE[0];
+	return n;
+}
+
+/* The marked parts of `s` (WC_QUOTE_OPEN ... WC_QUOTE_CLOSE) shortened,
+ * in order, by up to `excess` bytes in all, each ending in "..." after
+ * its last whole UTF-8 character; the bytes taken. */
+static size_t
+quote_shrink(char *s, size_t excess)
+{
+	size_t taken = 0;
+	char *open = s;
+	while (taken < excess && (open = strchr(open, WC_QUOTE_OPEN[0])) != NULL) {
+		char *close = strchr(open + 1, WC_QUOTE_CLOSE[0]);
+		if (!close)
+			break;
+		size_t len = (size_t)(close - open - 1), want = excess - taken;
+		size_t k = len > want + 3 ? wc_utf8_keep(open + 1, len - want - 3) : 0;
+		if (k + 3 < len) {
+			memcpy(open + 1 + k, "...", 3);
+			memmove(open + 1 + k + 3, close, strlen(close) + 1);
+			taken += len - k - 3;
+			close = open + 1 + k + 3;
+		}
+		open = close;
+	}
+	return taken;
+}
+
+/* The path, as it fits beside `text` (unmarked), then the text. */
+static int
+path_then_text(char *buf, size_t size, const char *path, const char *text_s)
+{
+	size_t len = strlen(path), cap = size - 1, text = strlen(text_s);
+	if (len + text <= cap) {
+		memcpy(buf, path, len);
+		return wc_error_format(buf + len, size - len, "%s", text_s);
+	}
+	size_t tail = path_tail_parent(path, len, cap, text);
+	size_t room = cap > text ? cap - text : 0, keep = len - tail;
+	size_t head = room > keep + 3 ? wc_utf8_keep(path, room - keep - 3) : 0;
+	memcpy(buf, path, head);
+	memcpy(buf + head, "...", 3);
+	memcpy(buf + head + 3, path + tail, keep);
+	size_t used = head + 3 + keep;
+	wc_error_format(buf + used, size - used, "%s", text_s);
+	return 1;
+}
+
 /* A reader quotes the file's path before its text; under a deep folder
  * the path alone filled the 255 bytes and the reason, the part that says
  * what is wrong, was what got cut (docs/architecture.md, "Errors"). The
  * path gives way first, in its middle: its head says where the tree is,
- * its file name which file, and "..." that some was left out. */
+ * its file name which file, and "..." that some was left out. The
+ * text's quoted parts give way before the file's folder, when that is
+ * enough to keep it: a 40-byte GPU uuid in a refusal left
+ * "runs4.../power.csv", and every run holds a power.csv. */
 int
 wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt, va_list ap)
 {
@@ -241,20 +326,33 @@ wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt,
 	va_copy(aq, ap);
 	int n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
-	size_t len = strlen(path), cap = size - 1, text = n < 0 ? 0 : (size_t)n;
-	if (len + text <= cap) {
-		memcpy(buf, path, len);
-		return wc_error_vformat(buf + len, size - len, fmt, ap);
+	char *t = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!t) {
+		char cut[WC_ERROR_MSG_MAX];
+		wc_error_vformat(cut, sizeof cut, fmt, ap);
+		return path_then_text(buf, size, path, cut);
 	}
-	size_t tail = path_tail_parent(path, len, cap, text);
-	size_t room = cap > text ? cap - text : 0, keep = len - tail;
-	size_t head = room > keep + 3 ? wc_utf8_keep(path, room - keep - 3) : 0;
-	memcpy(buf, path, head);
-	memcpy(buf + head, "...", 3);
-	memcpy(buf + head + 3, path + tail, keep);
-	size_t used = head + 3 + keep;
-	wc_error_vformat(buf + used, size - used, fmt, ap);
-	return 1;
+	vsnprintf(t, (size_t)n + 1, fmt, ap);
+	size_t len = strlen(path), cap = size - 1, text = quote_len(t), shrunk = 0;
+	size_t need = len - path_tail_parent(path, len, cap, 0) + 3; /* "...", the folder and the file name */
+	need = need < len ? need : len;
+	if (len + text > cap && need + text > cap) {
+		/* shortened only when that keeps the folder: else the folder
+		 * goes, as before, and the quotes are left whole */
+		char *was = malloc((size_t)n + 1);
+		if (was)
+			memcpy(was, t, (size_t)n + 1);
+		shrunk = was ? quote_shrink(t, need + text - cap) : 0;
+		if (shrunk > 0 && shrunk < need + text - cap) {
+			memcpy(t, was, (size_t)n + 1);
+			shrunk = 0;
+		}
+		free(was);
+	}
+	quote_unmark(t);
+	int cut = path_then_text(buf, size, path, t);
+	free(t);
+	return cut || shrunk > 0;
 }
 
 int

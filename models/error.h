@@ -53,12 +53,21 @@ int wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
  *  (docs/architecture.md, "Errors"): when the two do not fit, the path
  *  loses its middle -- its head and its file name kept, joined by "...",
  *  never inside a UTF-8 character -- so the text, the reason, stays whole;
- *  a text too long even then keeps "...<file name>" and is cut at its end
- *  as wc_error_vformat cuts. Returns 1 when anything was cut, else 0. */
+ *  the text's quoted parts (WC_QUOTE_OPEN) are shortened before the file's
+ *  folder is dropped, when that keeps it; a text too long even beside
+ *  "...<file name>" is cut at its end as wc_error_vformat cuts. Returns 1
+ *  when anything was cut, else 0. */
 int wc_error_format_path(char *buf, size_t size, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int wc_error_vformat_path(char *buf, size_t size, const char *path, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
+/** Around a part of such a text that quotes its input (a GPU's uuid):
+ *  when the path's folder and file name would not fit beside the text,
+ *  the quoted part is shortened first, ending in "...", so the folder
+ *  that says which run stays (docs/architecture.md, "Errors"). The marks
+ *  are control bytes, never shown; every wc_error format removes them. */
+#define WC_QUOTE_OPEN "\x1e"
+#define WC_QUOTE_CLOSE "\x1f"
 /** wc_error_set of `path` then the text, by wc_error_vformat_path's rule. */
 int wc_error_set_path(wc_error *err, int code, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -174,6 +174,22 @@ refusals(void)
 	                    "GPU-00000001-aaaa-bbbb-cccc-000000000000 here: a node's logger started later?); give the "
 	                    "job's GPU count (finetune.gpus, tp, --gpus) or name its GPUs (gpu_uuids)");
 	free(err);
+	/* The same in a folder of runs, under a long name: the run's folder
+	 * stays in the path, the uuid giving way ("runs2026.../power.csv"
+	 * named no run: every run holds a power.csv), and the last line
+	 * names the run (docs/architecture.md, "Errors") */
+	char *parent = path_join(dir, "runs2026");
+	mkdir(parent, 0755);
+	char *c = run_folder("runs2026/llama-3.1-8b-lora-r16-8xH100-b4-seq2048-run5", NODES, 370, 100, 0);
+	CHECK_INT(ingest(parent, out, &err), 1);
+	CHECK_CONTAINS(err, ".../llama-3.1-8b-lora-r16-8xH100-b4-seq2048-run5/power.csv:34: 9600 of 19200 data lines "
+	                    "are of GPUs the first sample lacks (GPU 0 G");
+	CHECK_CONTAINS(err, "... here: a node's logger started later?); give the job's GPU count (finetune.gpus, tp, "
+	                    "--gpus) or name its GPUs (gpu_uuids)\n");
+	CHECK_CONTAINS(err, "runs2026/llama-3.1-8b-lora-r16-8xH100-b4-seq2048-run5: 1 run refused; nothing written\n");
+	free(err);
+	free(c);
+	free(parent);
 	free(a);
 	free(b);
 	free(out);

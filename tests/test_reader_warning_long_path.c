@@ -169,6 +169,33 @@ main(void)
 	CHECK_CONTAINS(msg, ".../engine.csv: xxx");
 	CHECK(strstr(msg, "node_") == NULL);
 	CHECK(strlen(msg) <= 255);
+	/* a quoted part (GPUs' uuids) gives way before the folder when that
+	 * keeps it, the reason after it whole: "runs4.../power.csv:170: ..."
+	 * named no run, and every run holds a power.csv */
+	char quoted[200];
+	snprintf(quoted, sizeof quoted, "%.150s", big);
+	const char *uuids = "GPU-00000008-aaaa-bbbb-cccc-000000000006 GPU-00000009-aaaa-bbbb-cccc-000000000006";
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, "runs4/nogpus/power.csv", ":170: %s (" WC_QUOTE_OPEN "%s"
+	                               WC_QUOTE_CLOSE "); give the count", quoted, uuids), 1);
+	CHECK(strncmp(msg, ".../nogpus/power.csv:170: xxx", 29) == 0);
+	CHECK_CONTAINS(msg, " (GPU-00000008-aaaa-bbbb-cccc-000000000006 GPU-0000");
+	CHECK_CONTAINS(msg, "...); give the count");
+	CHECK(strlen(msg) == 255);
+	/* where shortening it cannot keep the folder, it stays whole and the
+	 * folder goes, as above */
+	char many[240];
+	memset(many, 'x', 225);
+	many[225] = '\0';
+	CHECK_INT(wc_error_format_path(msg, sizeof msg, "runs4/nogpus/power.csv", ":170: %s (" WC_QUOTE_OPEN "%s"
+	                               WC_QUOTE_CLOSE ")", many, "GPU-1"), 1);
+	CHECK(strncmp(msg, "run.../power.csv:170: xxx", 25) == 0);
+	CHECK_CONTAINS(msg, "x (GPU-1)");
+	/* the marks are never shown, whether or not anything gives way */
+	wc_error e2;
+	wc_error_set_path(&e2, WC_EINVAL, "runs/a/power.csv", ": (" WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ")", "GPU-1");
+	CHECK(strcmp(e2.msg, "runs/a/power.csv: (GPU-1)") == 0);
+	wc_error_set(&e2, WC_EINVAL, "(" WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ")", "GPU-1");
+	CHECK(strcmp(e2.msg, "(GPU-1)") == 0);
 	/* a folder's path ending in '/' keeps its last name, not the slash
 	 * alone (".../: xxx" named no run), though the text is then cut */
 	char folder[1200];
