@@ -294,7 +294,7 @@ averaged_power(void)
 	in.steps_source = "trainer_state";
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("averaged, step count", &x, &r);
-	CHECK(warned(&r, "power: power.draw.average (a 1-s mean) smears the "));
+	CHECK(warned(&r, "power: log power.draw.instant; power.draw.average (a 1-s mean) smears the "));
 	/* Instantaneous readings of the same run: no such warning. */
 	wfree(&x);
 	d.smooth = 0;
@@ -417,7 +417,7 @@ runtime_check(void)
 	in.trailing_save = 0;
 	in.trailing_eval_s = 0;
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
-	CHECK(warned(&r, "window: training lasted"));
+	CHECK(warned(&r, "window: check the clocks and that the power log covers the run: training lasted"));
 	in.trailing_save = 1;
 	in.trailing_eval_s = 30;
 	in.train_runtime_s = x.runtime + 60;

@@ -471,11 +471,13 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		        c.steps_by, c.m.finetune.steps, logged);
 	/* A checkpoint short of max_steps: the run either stopped there or
 	 * went on, and a few steps on are within what the trace's period can
-	 * tell (docs/finetune.md, "Counting steps"). */
+	 * tell (docs/finetune.md, "Counting steps"). The remedy first, the
+	 * counts after: ingest cuts the line at 255 bytes after the run's
+	 * folder (docs/finetune.md, "A stated count against the trace"). */
 	if (in.steps_at_save && c.state.max_steps > c.state.global_step)
-		WC_WARN(&res, "%s: global_step %d is below max_steps %d: steps run after this save are in the power "
-		        "log but not in the count; if the run went on, give finetune.steps in wattcast-run.json",
-		        in.steps_file, c.state.global_step, c.state.max_steps);
+		WC_WARN(&res, "checkpoint: if the run went on past its last save, give finetune.steps in wattcast-run.json: "
+		        "steps past it are in the power log but not in the count; %s: global_step %d is below "
+		        "max_steps %d", in.steps_file, c.state.global_step, c.state.max_steps);
 	rc = wc__ft_make_row(run_dir, &run, &res, c.pt->info.bad_lines, opt, table, err);
 done:
 	free(buf);

@@ -95,8 +95,10 @@ wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring
 	char by[64] = "";
 	if (out->period_clear && isfinite(out->period_s) && fabs(out->period_s / out->step_s - 1.0) > g->dt / out->period_s)
 		snprintf(by, sizeof by, " (by the count; %.2f s by the period)", out->period_s);
-	WC_WARN(out, "power: %s (a %.0f-s mean) smears the %.0f of %.0f steps (%.1f %%) beside a pause, of %.2f s%s: "
-	        "%+.1f to %+.1f %% per step%s; log power.draw.instant", wc__ft_averaged_what(in), in->averaged_s, near,
+	/* the remedy first: ingest cuts the line at 255 bytes after the
+	 * run's folder, and "l..." was left of it */
+	WC_WARN(out, "power: log power.draw.instant; %s (a %.0f-s mean) smears the %.0f of %.0f steps (%.1f %%) beside "
+	        "a pause, of %.2f s%s: %+.1f to %+.1f %% per step%s", wc__ft_averaged_what(in), in->averaged_s, near,
 	        out->steps, 100.0 * share, out->step_s, by, -17.0 * share, 37.0 * share,
 	        share < 1.0 ? " (-17 to +37 % if all are)" : "");
 }

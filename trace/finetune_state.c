@@ -398,29 +398,33 @@ wc__ft_cross_checks(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_re
 		         wc__ft_period_step_s(out));
 	else
 		snprintf(why, sizeof why, "log_history's steps go back");
+	/* Each says its reason or remedy first, the durations after: ingest
+	 * cuts the line at 255 bytes after the run's folder, and "(check the
+	 * clocks and that the power log c..." was left of the remedy
+	 * (docs/finetune.md, "A stated count against the trace"). */
 	if (off && out->resumed)
 		/* HF's train_runtime is the last train() call's: a resumed run's
 		 * last session. The trace's window apart from what follows the
 		 * last step, as below: 2371 s "by the trace" held 70 s of the
 		 * trainer state's save and evaluation, the row's window 2301 s. */
-		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
-		        "the last step, train_runtime %.0f s by the trainer state: a resumed run (%s)",
-		        out->window_s, out->window_s + trailing, trailing, in->train_runtime_s, why);
+		WC_WARN(out, "window: a resumed run (%s): training lasted %.0f s by the trace, %.0f s with %.0f s of save "
+		        "and evaluation after the last step, train_runtime %.0f s by the trainer state", why,
+		        out->window_s, out->window_s + trailing, trailing, in->train_runtime_s);
 	else if (off && in->expected_eval_s >= in->train_runtime_s)
 		/* The evaluations of a train() call run inside its train_runtime;
 		 * more says eval_runtime is not this trace's (or lists a resumed
 		 * run's earlier sessions): the trace is not what is off. */
-		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
-		        "the last step%s, train_runtime %.0f s by the trainer state, whose evaluations add up to %.0f s: "
-		        "eval_runtime is not this trace's", out->window_s, out->window_s + trailing, trailing,
+		WC_WARN(out, "window: eval_runtime is not this trace's: training lasted %.0f s by the trace, %.0f s with "
+		        "%.0f s of save and evaluation after the last step%s, train_runtime %.0f s by the trainer state, "
+		        "whose evaluations add up to %.0f s", out->window_s, out->window_s + trailing, trailing,
 		        out->lead_eval_out_s > 0 ? " and before the first" : "", in->train_runtime_s, in->expected_eval_s);
 	else if (off)
 		/* The window is the trace's; what follows the last step is the
 		 * trainer state's evaluation and the trace's saves: 910 s "by the
 		 * trace" held 250 s of evaluation the trace showed as 30 */
-		WC_WARN(out, "window: training lasted %.0f s by the trace, %.0f s with %.0f s of save and evaluation after "
-		        "the last step%s, train_runtime %.0f s by the trainer state (check the clocks and that the power log "
-		        "covers the run)", out->window_s, out->window_s + trailing, trailing,
+		WC_WARN(out, "window: check the clocks and that the power log covers the run: training lasted %.0f s by "
+		        "the trace, %.0f s with %.0f s of save and evaluation after the last step%s, train_runtime %.0f s "
+		        "by the trainer state", out->window_s, out->window_s + trailing, trailing,
 		        out->lead_eval_out_s > 0 ? " and before the first" : "", in->train_runtime_s);
 	/* The true reason, of those the trace and the state show: a resume
 	 * inferred from train_runtime alone re-ran no step the log shows, and
