@@ -330,7 +330,7 @@ one_second_readings(void)
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("1-s readings, step count", &x, &r);
 	/* the bursts' length, not the steps' (1.3 s), and step_s named */
-	CHECK(warned(&r, "power: samples every 1.000 s and "));
+	CHECK(warned(&r, "power: log every 100 ms or give steps.csv; samples every 1.000 s and "));
 	CHECK(warned(&r, " s of burst per step (under 3 samples)"));
 	CHECK(warned(&r, "and step_s run high"));
 	CHECK(fabs(r.energy_per_step_j / x.truth - 1) < 0.3);
@@ -342,6 +342,7 @@ one_second_readings(void)
 	wc_ft_steps_info_init(&in);
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("1-s readings of 3-s steps", &x, &r);
+	CHECK(warned(&r, "power: log every 100 ms or give steps.csv; samples every "));
 	CHECK(warned(&r, " s of burst per step (under 4.5 samples): edge samples are partly save"));
 	CHECK(fabs(r.energy_per_step_j / x.truth - 1) < 0.12);
 	d.step_s = 1.3;

@@ -169,9 +169,10 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		        "known to %.1f %%)", out->resumed ? ":" : "?", give, file, in->steps, out->period_s,
 		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	else if (ratio > 1.0)
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%), beyond its %zu evaluations (%d taken out, %d found as "
-		        "pauses): unlisted pauses? used as stated: give steps.csv", file,
+		/* the cause and the remedy first, as above */
+		WC_WARN(out, "steps: unlisted pauses? used as stated: give steps.csv; %s gives %.0f steps, the trace's step "
+		        "period (%.3f s over %.0f s of training) %.0f (%+.1f %%, known to %.1f %%), beyond its %zu "
+		        "evaluations (%d taken out, %d found as pauses)", file,
 		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known,
 		        in->n_evals, out->n_evals_placed, out->n_evals_in_saves);
 	/* Fewer steps in the trace, as many as train_runtime holds, and no
@@ -184,8 +185,8 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		        "training) %.0f (%+.1f %%, known to %.1f %%)", in->train_runtime_s, give, file, in->steps,
 		        out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	else
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's step period (%.3f s over %.0f s of training) "
-		        "%.0f (%+.1f %%, known to %.1f %%); used as stated: check it, or give a steps.csv", file,
+		WC_WARN(out, "steps: check it, or give a steps.csv; used as stated: %s gives %.0f steps, the trace's step "
+		        "period (%.3f s over %.0f s of training) %.0f (%+.1f %%, known to %.1f %%)", file,
 		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	return WC_OK;
 }

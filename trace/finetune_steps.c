@@ -529,15 +529,15 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	else if (per_step && !wc__ft_resolved(&g, out->step_s))
 		/* The bursts' length, not the steps': the edge samples that
 		 * are partly save lengthen it as they raise the energy (1.5-s
-		 * steps measured 2.45 s). */
-		WC_WARN(out, "power: samples every %.3f s and %.2f s of burst per step (under %.0f samples): edge samples are "
-		        "partly save, so energy per step (+18 to +23 %% on synthetic 1.3-1.5-s steps) and step_s run "
-		        "high; log every 100 ms or give steps.csv", g.dt, out->step_s,
-		        WC_FT_MIN_SAMPLES_PER_STEP);
+		 * steps measured 2.45 s). The remedy first: ingest cuts the
+		 * line at 255 bytes after the run's folder. */
+		WC_WARN(out, "power: log every 100 ms or give steps.csv; samples every %.3f s and %.2f s of burst per step "
+		        "(under %.0f samples): edge samples are partly save, so energy per step (+18 to +23 %% on "
+		        "synthetic 1.3-1.5-s steps) and step_s run high", g.dt, out->step_s, WC_FT_MIN_SAMPLES_PER_STEP);
 	else if (per_step && out->step_s < WC_FT_EDGE_SAMPLES_PER_STEP * g.dt)
-		WC_WARN(out, "power: samples every %.3f s and %.2f s of burst per step (under %.1f samples): edge samples "
-		        "are partly save, so energy per step (+2 to +9 %% on synthetic 3-4-s steps) and step_s run "
-		        "high; log every 100 ms or give steps.csv", g.dt, out->step_s, WC_FT_EDGE_SAMPLES_PER_STEP);
+		WC_WARN(out, "power: log every 100 ms or give steps.csv; samples every %.3f s and %.2f s of burst per step "
+		        "(under %.1f samples): edge samples are partly save, so energy per step (+2 to +9 %% on synthetic "
+		        "3-4-s steps) and step_s run high", g.dt, out->step_s, WC_FT_EDGE_SAMPLES_PER_STEP);
 	wc__ft_cross_checks(&g, in, out);
 done:
 	wc__ft_grid_free(&g);
