@@ -215,8 +215,11 @@ check_warnings(void)
 	type_into("f-concurrency", "512");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, before + 1));
+	/* the page's request: its token lengths (512/256 by default) bring
+	 * the capacity calibration's spans into the warnings it shows */
 	json_t *api = page_api_post(H, url("/v1/predict/inference"), "{\"platform\":\"H200\",\"tp\":8,"
-	                            "\"model\":\"Llama-3.1-70B\",\"concurrency\":512}");
+	                            "\"model\":\"Llama-3.1-70B\",\"concurrency\":512,\"input_tokens\":512,"
+	                            "\"output_tokens\":256}");
 	const json_t *list = json_object_get(api, "warnings"), *w;
 	size_t i;
 	int matched = 0;
