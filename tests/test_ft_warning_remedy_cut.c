@@ -6,7 +6,9 @@
  * c..." and "log power.draw.instant" cut to "l..." lost what to do
  * (docs/finetune.md, "A stated count against the trace"). A run of 100
  * steps whose checkpoint-90 state says global_step 90 of max_steps 100
- * and a train_runtime of 240 s, its power.draw an H100's 1-s mean.
+ * and a train_runtime of 400 s, longer than the trace's training (a
+ * shorter one would read as a resumed run's last session), its power.draw
+ * an H100's 1-s mean.
  */
 #include "tests/support/support.h"
 #include "tests/support/synth_trainer.h"
@@ -51,7 +53,7 @@ main(void)
 	synth_trainer_session(&v, 1, 100, 20, 0, 0.0);
 	char *run = synth_trainer_folder(deep, "llama-3.1-8b-qlora-r64-b8-seq1024-very-long-experiment-name", &v, 5, 0,
 	                                 0, "{\"global_step\": 90, \"max_steps\": 100, \"save_steps\": 20,\n"
-	                                    " \"log_history\": [{\"step\": 90, \"train_runtime\": 240}]}\n");
+	                                    " \"log_history\": [{\"step\": 90, \"train_runtime\": 400}]}\n");
 	CHECK(strlen(run) > 200);
 	/* the state of checkpoint-90, saved before the run's end */
 	char *ck = path_join(run, "checkpoint-90"), *from = path_join(run, "trainer_state.json");
