@@ -89,6 +89,10 @@ wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring
 	/* a step on each side of each pause, more when steps are shorter
 	 * than the window */
 	double near = fmin(out->steps, 2.0 * pauses * ceil(in->averaged_s / out->step_s));
+	/* no step beside a pause: nothing smeared, nothing to say (it said
+	 * "smears the 0 of 130 steps ... -0.0 to +0.0 %") */
+	if (near <= 0.0 && out->steps > 0)
+		return;
 	double share = out->steps > 0 ? near / out->steps : 1.0;
 	/* the step the row uses, and the trace's period when it differs
 	 * beyond what the period is known to (a stated count off) */
