@@ -125,6 +125,18 @@ main(void)
 	CHECK_CONTAINS(r.err, " groups (model, level and set) has at most ");
 	CHECK_CONTAINS(r.out, "of each model, level and set (0 groups; 2 too small)");
 	run_result_free(&r);
+	/* a curve of six calibration counts is taken (at most 5 values were,
+	 * unsaid); nine values are refused naming the bound */
+	const char *curve[] = { "wattcast", "validate", "fewshot", fs, "--profile", "paper", "--k", "1,2,3,5,8,13", NULL };
+	CHECK_INT(run_wattcast(curve, NULL, &r), 0);
+	CHECK(r.status != 2);
+	CHECK(r.err && !strstr(r.err, "--k: at most"));
+	run_result_free(&r);
+	curve[7] = "1,2,3,4,5,6,7,8,9";
+	CHECK_INT(run_wattcast(curve, NULL, &r), 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--k: at most 8 values");
+	run_result_free(&r);
 	free(fs);
 
 	free(runs);

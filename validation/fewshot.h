@@ -17,7 +17,9 @@
 extern "C" {
 #endif
 
-#define WC_FEWSHOT_K_MAX 6
+/** k = 0 and at most eight more: a curve of calibration counts (1,2,3,5,8,13,
+ *  ...) without a report too large for a caller's stack. */
+#define WC_FEWSHOT_K_MAX 9
 
 typedef struct {
 	wc_calibrate_scope scope;
