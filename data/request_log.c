@@ -44,6 +44,22 @@ wc__request_log_is_token_count(const wc_telemetry_options *opt, int input, doubl
 	return wc__json_is_count(v, lo, hi);
 }
 
+/* The one reason a token count is refused for, in every reader of a log
+ * and in what takes a log's counts as JSON arrays (the HTTP replay's
+ * workload.arrivals, docs/http-api.md "Envelopes"): the value in full,
+ * since %g rounds 44.0000001 to a whole 44. */
+int
+wc_request_log_check_token(const wc_telemetry_options *opt, int input, double v, char *why, size_t cap)
+{
+	double lo, hi;
+	char num[32];
+	if (wc__request_log_is_token_count(opt, input, v))
+		return 1;
+	wc__request_log_token_range(opt, input, &lo, &hi);
+	snprintf(why, cap, "%s is no token count (a whole number, %g to %g)", wc_num_text(num, v), lo, hi);
+	return 0;
+}
+
 /* A first arrival that is no epoch second but one of another unit
  * (milliseconds from Date.now(), nanoseconds from time.time_ns()) is
  * refused naming the unit, as engine.csv's first time is, instead of
@@ -319,15 +335,11 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		}
 		/* a count no request has is named at its entry, not later at an
 		 * index of the sorted arrivals */
-		int bad_in = !isnan(in_len) && !wc__request_log_is_token_count(opt, 1, in_len);
-		if (bad_in || (!isnan(out_len) && !wc__request_log_is_token_count(opt, 0, out_len))) {
-			/* the value in full: %g rounds 44.0000001 to a whole 44 */
-			char num[32];
-			double lo, hi;
-			wc__request_log_token_range(opt, bad_in, &lo, &hi);
-			rc = wc_error_set_path(err, WC_EPARSE, path, ": /%s/%zu: %s is no token count (a whole number, %g to %g)",
-			                  bad_in ? "input_lens" : "output_lens", i,
-			                  wc_num_text(num, bad_in ? in_len : out_len), lo, hi);
+		char no_count[120];
+		int bad_in = !isnan(in_len) && !wc_request_log_check_token(opt, 1, in_len, no_count, sizeof no_count);
+		if (bad_in || (!isnan(out_len) && !wc_request_log_check_token(opt, 0, out_len, no_count, sizeof no_count))) {
+			rc = wc_error_set_path(err, WC_EPARSE, path, ": /%s/%zu: %s", bad_in ? "input_lens" : "output_lens",
+			                       i, no_count);
 			goto done;
 		}
 		double f = isfinite(tt) ? a + tt : NAN;

@@ -62,6 +62,12 @@ int wc_request_log_read_json_buffer(const char *buf, size_t len, const char *pat
                                     const wc_telemetry_options *opt, wc_request_log **out,
                                     wc_error *err);
 void wc_request_log_free(wc_request_log *log);
+/** 1 when v is a token count a request of a log read with `opt` may have
+ *  (whole, from 0 -- a prompt's from opt's min_input_tokens -- to
+ *  opt's max_tokens or WC_CAPACITY_MAX_TOKENS: docs/formats/telemetry.md,
+ *  "Request logs"); else 0, with the reason in `why`, "12.5 is no token
+ *  count (a whole number, 1 to 1e+07)", as every reader of a log says it. */
+int wc_request_log_check_token(const wc_telemetry_options *opt, int input, double v, char *why, size_t cap);
 
 #ifdef __cplusplus
 }
