@@ -21,7 +21,6 @@
 #include <string.h>
 #include <strings.h>
 
-
 void
 wc__run_level_init(wc_run_level *l)
 {
@@ -314,6 +313,7 @@ own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv, in
 	char p[WC__JSON_PATH_MAX];
 	int rc;
 	wc__run_level_init(lv);
+	snprintf(lv->at, sizeof lv->at, "%.39s", path); /* "/levels/63" */
 	if ((rc = wc__json_check_keys(ld, v, path, keys, required)) ||
 	    (rc = wc__json_optional_string(ld, v, path, "label", lv->label, sizeof lv->label)) ||
 	    (rc = wc__json_optional_number(ld, v, path, "start_epoch", -big, big, &lv->start_epoch)) ||
@@ -337,6 +337,8 @@ own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv, in
 		if (!isnan(n) && isnan(lv->requests))
 			return wc__json_fail(ld, p, "needs the level's \"requests\", the completed requests it totals");
 	}
+	if ((rc = wc__run_level_check_totals(ld, lv)))
+		return rc;
 	wc__json_join(p, path, "end_epoch");
 	if (!(lv->end_epoch > lv->start_epoch))
 		return wc__json_fail(ld, p, "must be after start_epoch");

@@ -26,6 +26,7 @@ typedef struct {
 	double request_rate, burstiness; /* open loop */
 	double requests;                 /* completed, the load generator's count */
 	double input_tokens, output_tokens; /* totals over the level */
+	char at[40]; /* its totals' JSON pointer, "/levels/0" or "/probe/levels/0/summary" */
 } wc_run_level;
 
 /** The fine-tuning facts of a run (wattcast-run.json "finetune",
@@ -91,6 +92,15 @@ int wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, w
                                 wc_error *err);
 /** Copy into `m` each value `defaults` knows and `m` does not. */
 void wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *defaults);
+
+/** Which of level `lv`'s token totals is more than `requests` requests
+ *  hold, at most WC_CAPACITY_MAX_TOKENS each (docs/formats/telemetry.md,
+ *  "wattcast's own manifest"): 1 total_input_tokens, 2 total_output_tokens,
+ *  0 neither or `requests` unknown (NaN). `requests` is the level's stated
+ *  count or the one a request log gives (a share rounds up); `why` gets
+ *  "1e+17 is more than 10 requests hold (at most 1e+09, 1e+08 tokens a
+ *  request)". The one rule of both manifest readers and of ingest. */
+int wc_run_level_totals_beyond(const wc_run_level *lv, double requests, char *why, size_t cap);
 
 /** Bytes of a level's part of a row's run id, its '\0' included. */
 #define WC_RUN_LEVEL_ID_MAX 40

@@ -13,6 +13,9 @@
 
 /** A level with every number unknown (NaN) and no name. */
 void wc__run_level_init(wc_run_level *l);
+/** Refuse a token total of `lv` more than its stated requests hold
+ *  (wc_run_level_totals_beyond), at lv->at's pointer to it. */
+int wc__run_level_check_totals(wc__json_loader *ld, const wc_run_level *lv);
 /** Refuse a GPU that m->gpu_uuids names twice, at the later entry's
  *  pointer under `at` (the array's, e.g. "/gpu_uuids"): the power reader
  *  gives its rows to one place only, and refused the other as a GPU in

@@ -189,6 +189,9 @@ powertrace_level(pt_reader *r, json_t *l, const char *at, int first, wc_run_leve
 	lv->requests = count(r, s, sp, "completed", "request count", WC_RUN_MAX_REQUESTS);
 	lv->input_tokens = count(r, s, sp, "total_input_tokens", "token total", WC_RUN_MAX_TOTAL_TOKENS);
 	lv->output_tokens = count(r, s, sp, "total_output_tokens", "token total", WC_RUN_MAX_TOTAL_TOKENS);
+	snprintf(lv->at, sizeof lv->at, "%.39s", sp); /* "/probe/levels/63/summary" */
+	if (r->rc == WC_OK)
+		r->rc = wc__run_level_check_totals(&r->ld, lv);
 	if (!(lv->end_epoch > lv->start_epoch))
 		return 0;
 	snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");

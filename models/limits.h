@@ -114,8 +114,10 @@
  *  any run one engine.csv and power.csv record. A level's token totals
  *  (schema 4, "total_input_tokens", "total_output_tokens") sum its
  *  requests' counts, so they are whole numbers to the most tokens a
- *  request has (WC_CAPACITY_MAX_TOKENS) times this many requests
- *  (docs/formats/telemetry.md, "wattcast's own manifest"). */
+ *  request has (WC_CAPACITY_MAX_TOKENS) times this many requests, and
+ *  to that many times the level's own requests (wc_run_level_totals_beyond,
+ *  data/run_level_totals.c; docs/formats/telemetry.md, "wattcast's own
+ *  manifest"). */
 #define WC_RUN_MAX_REQUESTS 1e9
 #define WC_RUN_MAX_TOTAL_TOKENS (WC_CAPACITY_MAX_TOKENS * WC_RUN_MAX_REQUESTS)
 /** How far a level's stated token total may lie from the one the engine's

@@ -8,6 +8,10 @@
  * the bound, PowerTrace-Sim's summary by the same rule. A stated total
  * that the engine's counters contradict (ten times their tokens) was
  * dropped without a word: said once, both figures and the one used.
+ * A total is also at most 1e8 tokens for each of the level's requests,
+ * stated or counted by the request log (1e17 over 10 requests under TGI
+ * gave 1.4e15 tok/s), and the warning names what counted it: the request
+ * log alone was said to be "the request log and engine.csv".
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
@@ -26,9 +30,10 @@
  * 0-10 s), one level over 0-10 s: `top` at the manifest's top, `level`
  * after the level's window. */
 static char *
-write_run(const char *root, const char *name, synth_pair_engine engine, const char *top, const char *level)
+write_run_log(const char *root, const char *name, synth_pair_engine engine, const char *top, const char *level,
+              int with_log)
 {
-	char *d = synth_pair_folder(root, name, engine, engine == SYNTH_PAIR_TGI ? 9.5 : 10.0, 0), buf[1024];
+	char *d = synth_pair_folder(root, name, engine, engine == SYNTH_PAIR_TGI ? 9.5 : 10.0, with_log), buf[1024];
 	snprintf(buf, sizeof buf,
 	         "{\"schema\": \"wattcast.run/4\", \"run_id\": \"%s\", \"platform\": \"A100\", \"tp\": 1,"
 	         " \"model\": \"Qwen/Qwen3-8B\", \"utc_offset_s\": 0, \"workload\": \"poisson\"%s,"
@@ -36,6 +41,12 @@ write_run(const char *root, const char *name, synth_pair_engine engine, const ch
 	         name, top, T0, T0 + 10.0, level);
 	free(test_fixture(d, "wattcast-run.json", buf));
 	return d;
+}
+
+static char *
+write_run(const char *root, const char *name, synth_pair_engine engine, const char *top, const char *level)
+{
+	return write_run_log(root, name, engine, top, level, 0);
 }
 
 static void
@@ -75,6 +86,27 @@ main(void)
 	refused(root, "run_req", ", \"requests\": 200.5", "",
 	        "wattcast-run.json: /requests: 200.5 is no request count (a whole number, 0 to 1e+09)");
 
+	/* A total the level's own requests cannot hold, 1e8 tokens each: 1e17
+	 * over 2 requests passed the fixed bound (1e15 tok/s over TGI) */
+	refused(root, "over_req", "", ", \"requests\": 2, \"total_output_tokens\": 99999999999999999",
+	        "wattcast-run.json: /levels/0/total_output_tokens: 1e+17 is more than 2 requests hold (at most "
+	        "200000000, 1e+08 tokens a request)");
+	refused(root, "over_req_in", "", ", \"requests\": 2, \"total_input_tokens\": 200000001",
+	        "/levels/0/total_input_tokens: 200000001 is more than 2 requests hold (at most 200000000");
+
+	/* The request log's 2 requests bound them alike, a stated 1e9 aside */
+	{
+		char *dl = write_run_log(root, "over_log", SYNTH_PAIR_TGI, "",
+		                         ", \"requests\": 1000000000, \"total_output_tokens\": 1e17", 1);
+		CHECK(test_ingest_run(dl, 0, &res, &w, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "over_log/wattcast-run.json: /levels/0/total_output_tokens: 1e+17 is more than "
+		                        "2 requests hold (at most 200000000, 1e+08 tokens a request), as many as "
+		                        "requests.json counts");
+		CHECK(strlen(err.msg) <= 255);
+		wc_ingest_result_clear(&res);
+		free(dl);
+	}
+
 	/* PowerTrace-Sim's summary, by the same rule */
 	char *d = synth_pair_folder(root, "pts", SYNTH_PAIR_TGI, 9.5, 0), buf[1024];
 	snprintf(buf, sizeof buf,
@@ -85,6 +117,19 @@ main(void)
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/0/summary/total_output_tokens: 482.5 is no token total "
 	                        "(a whole number, 0 to 1e+17)");
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* ... its completed requests bounding its totals */
+	d = synth_pair_folder(root, "pts_over", SYNTH_PAIR_TGI, 9.5, 0);
+	snprintf(buf, sizeof buf,
+	         "{\"hardware\": \"A100\", \"model\": \"Qwen/Qwen3-8B\", \"tp\": 1, \"probe\": {\"levels\": [{\"label\": \"L\","
+	         " \"t_start_epoch\": %.3f, \"t_end_epoch\": %.3f, \"summary\": {\"completed\": 2,"
+	         " \"total_input_tokens\": 200, \"total_output_tokens\": 1e12}}]}}\n", T0, T0 + 10.0);
+	free(test_fixture(d, "manifest.json", buf));
+	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
+	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/0/summary/total_output_tokens: 1000000000000 is more "
+	                        "than 2 requests hold (at most 200000000, 1e+08 tokens a request)");
 	wc_ingest_result_clear(&res);
 	free(d);
 
@@ -102,6 +147,16 @@ main(void)
 		CHECK_NEAR(res.rows[0].run.throughput_tok_s * 10.0, 482.0, 1e-6);
 	CHECK_CONTAINS(w.text, "x10: level 0 ('all'): total_output_tokens stated 4820, counted 482 (-90 %), more than "
 	                       "5 % apart: the counted figure (from engine.csv's counters) used");
+	wc_ingest_result_clear(&res);
+	free(d);
+
+	/* Counted by the request log alone (no token counter): it is named,
+	 * not engine.csv */
+	d = write_run_log(root, "x10log", SYNTH_PAIR_TGI, "", ", \"requests\": 2, \"total_output_tokens\": 4820", 1);
+	CHECK_INT(test_ingest_run(d, 0, &res, &w, &err), WC_OK);
+	CHECK_CONTAINS(w.text, "x10log: level 0 ('all'): total_output_tokens stated 4820, counted 482 (-90 %), more "
+	                       "than 5 % apart: the counted figure (from requests.json) used");
+	CHECK(strstr(w.text, "engine.csv") == NULL);
 	wc_ingest_result_clear(&res);
 	free(d);
 

@@ -227,10 +227,18 @@ wc__ingest_stated wc__ingest_stated_of(const run_ctx *rc, int w);
 /** Warn, once for level window `w`'s whole row, when a stated token total
  *  and the counted one (`in_counted`, `out_counted`, the row's, NaN
  *  unknown) differ by more than WC_RUN_TOTALS_TOLERANCE of the larger,
- *  naming both and the counted figures' `source`, which the row uses
- *  (trace/ingest_stated.c). */
+ *  naming both and what gave the counted figures the row uses (`in_from`,
+ *  `out_from`: "requests.json", "engine.csv's counters";
+ *  trace/ingest_stated.c). */
 void wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, double in_counted,
-                            double out_counted, const char *source);
+                            double out_counted, const char *in_from, const char *out_from);
+/** Refuse level window `w`'s stated token totals when the `counted`
+ *  requests the request log gives its whole row cannot hold them
+ *  (wc_run_level_totals_beyond, the manifests' rule), naming the
+ *  manifest's pointer and the bound. WC_OK or WC_EPARSE. */
+int wc__ingest_check_stated(const run_ctx *rc, int w, double counted, wc_error *err);
+/** The request log's file name (rc->req_path's last part). */
+const char *wc__ingest_req_name(const run_ctx *rc);
 
 /* ingest_row.c: one row over [a, b] inside window `w` (segment `seg` of
  * it when segmenting), its request loops over `reqs` (NULL: all). */

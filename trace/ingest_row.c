@@ -424,10 +424,11 @@ wc__ingest_stated_of(const run_ctx *rc, int w)
 }
 
 /* Counts: requests completed in the window, tokens and iterations from
- * the engine's counters. Returns the output tokens (NaN if unknown). */
-static double
+ * the engine's counters; the output tokens into *out (NaN if unknown).
+ * WC_OK, or the refusal of a stated total the log's requests cannot hold. */
+static int
 row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_reqs *reqs, int w, double a,
-           double b, int last, int whole, wc_ingest_row *row)
+           double b, int last, int whole, wc_ingest_row *row, double *out, wc_error *err)
 {
 	wc_run *run = &row->run;
 	/* Tokens and energy over the same window: the request log's when it
@@ -456,6 +457,8 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 	 * without levels) only. */
 	const wc__ingest_stated given = wc__ingest_stated_of(rc, w);
 	const double in_cnt = in_tok, out_cnt = out_tok; /* before a stated total stands in */
+	/* what gave the counted totals, named where a stated one differs */
+	const char *log = rc->req ? wc__ingest_req_name(rc) : NULL, *counters = "engine.csv's counters";
 	if (rc->req && rc->log_accounts == 0) {
 		/* A log leaving out work the engine did misses requests too: its
 		 * count, means and latencies are not the load's, and engine.csv
@@ -484,13 +487,18 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 			run->output_tokens = out_tok / row->requests;
 		}
 	}
-	if (whole) /* a stated total the counted contradict (trace/ingest_stated.c) */
+	*out = out_tok;
+	/* a stated total the log's requests cannot hold, or the counted
+	 * contradict (trace/ingest_stated.c) */
+	if (whole && rc->req && wc__ingest_check_stated(rc, w, row->requests, err) != WC_OK)
+		return WC_EPARSE;
+	if (whole)
 		wc__ingest_warn_stated(rc, opt, w, rc->req ? run->input_tokens * row->requests : in_cnt,
-		                       rc->req ? out_tok : out_cnt,
-		                       rc->req ? "the request log and engine.csv" : "engine.csv's counters");
+		                       rc->req ? out_tok : out_cnt, log ? log : counters,
+		                       log && (by_log || isnan(out_cnt)) ? log : counters);
 	if (ends && run_row && !by_log && rc->eng->at_end[WC_ENG_GENERATION_TOKENS])
 		wc__ingest_warn_at_end(rc, opt, row, n_a, n_b);
-	return out_tok;
+	return WC_OK;
 }
 
 /* Throughput and the energies per token, request and iteration. */
@@ -540,7 +548,10 @@ wc__ingest_make_row(const run_ctx *rc, const wc_ingest_options *opt, int w, int 
 	}
 	if ((r = row_series(rc, a, b, last, row, err)) != WC_OK)
 		goto done;
-	row_per_unit(row, a, b, row_counts(rc, opt, reqs, w, a, b, last, whole, row));
+	double out_tok;
+	if ((r = row_counts(rc, opt, reqs, w, a, b, last, whole, row, &out_tok, err)) != WC_OK)
+		goto done;
+	row_per_unit(row, a, b, out_tok);
 	/* Best effort: out of memory here leaves the phases blank. */
 	wc__ingest_phases(rc, reqs, a, ct, cp, cn, row);
 	r = WC_OK;

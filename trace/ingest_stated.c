@@ -11,10 +11,36 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+const char *
+wc__ingest_req_name(const run_ctx *rc)
+{
+	const char *slash = strrchr(rc->req_path, '/');
+	return slash ? slash + 1 : rc->req_path;
+}
+
+/* The level's totals name the requests they sum: where the request log
+ * counts the level's, its count bounds them as a stated one does
+ * (data/run_level_totals.c, the one rule). */
+int
+wc__ingest_check_stated(const run_ctx *rc, int w, double counted, wc_error *err)
+{
+	static const char *const key[2] = { "total_input_tokens", "total_output_tokens" };
+	const int l = rc->windows[w].level;
+	char why[160];
+	int k;
+	if (l < 0 || !(k = wc_run_level_totals_beyond(&rc->m.levels[l], counted, why, sizeof why)))
+		return WC_OK;
+	const wc_run_level *lv = &rc->m.levels[l];
+	return wc_error_set_path(err, WC_EPARSE, rc->dir, "/%s: %s/%s: %s, as many as %s counts",
+	                         strncmp(lv->at, "/probe/", 7) == 0 ? "manifest.json" : "wattcast-run.json", lv->at,
+	                         key[k - 1], why, wc__ingest_req_name(rc));
+}
 
 void
 wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, double in_counted,
-                       double out_counted, const char *source)
+                       double out_counted, const char *in_from, const char *out_from)
 {
 	const int l = rc->windows[w].level;
 	if (!opt->warn || l < 0)
@@ -23,17 +49,24 @@ wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, d
 	const double stated[2] = { given.input_tokens, given.output_tokens };
 	const double counted[2] = { in_counted, out_counted };
 	static const char *const key[2] = { "total_input_tokens", "total_output_tokens" };
-	char said[2][160], msg[WC_ERROR_MSG_MAX];
-	int n = 0;
+	const char *from[2] = { in_from, out_from };
+	char said[2][160], msg[WC_ERROR_MSG_MAX], source[120];
+	int n = 0, which[2];
 	for (int k = 0; k < 2; k++) {
 		const double s = stated[k], c = counted[k], most = fmax(s, c);
 		if (!isfinite(s) || !isfinite(c) || !(fabs(s - c) > WC_RUN_TOTALS_TOLERANCE * most))
 			continue;
+		which[n] = k;
 		snprintf(said[n++], sizeof said[0], "%s stated %.0f, counted %.0f (%+.0f %%)", key[k], s, c,
 		         100.0 * (c - s) / (s > 0 ? s : c));
 	}
 	if (n == 0)
 		return;
+	/* what counted each total named: engine.csv only where it gave it */
+	if (n == 1 || strcmp(from[0], from[1]) == 0)
+		snprintf(source, sizeof source, "%s", from[which[0]]);
+	else
+		snprintf(source, sizeof source, "%s for input, %s for output", from[0], from[1]);
 	/* once per level: both totals in one warning */
 	wc_error_format_path(msg, sizeof msg, rc->dir, ": level %d ('%.40s'): %s%s%s, more than %.0f %% apart: the "
 	                     "counted figure%s (from %s) used", l, rc->m.levels[l].label, said[0], n > 1 ? "; " : "",
