@@ -163,18 +163,20 @@ wc__fleet_series_step(const wc_prom_series *s, double *tmp)
 	return (k > 1.0 ? k : 1.0) * (double)g / 1000.0;
 }
 
-/* The refusal, naming group g, the interval and a series of it (s: the
- * series when the page holds it). A server answers at any step, so the
+/* The refusal, naming the group, the interval and a series of it (s: the
+ * series when the page holds it; advice: the step to advise, 0 to take
+ * the interval's as below). A server answers at any step, so the
  * interval is advised; saved answers have only their grid's values, and
  * the step advised is the least multiple of the grid the check accepts,
  * their default: 2 s on a 1.85 s grid left one step in 12 or 13 without
  * a value, 22 gaps where 3.7 s has none (docs/fleet.md, "Queries"). */
 static int
-refuse(const wc_fleet *f, const char *group, double worst, const wc_prom_series *s, const char *series,
-       wc_error *err)
+refuse(const wc_fleet *f, const char *group, double worst, double advice, const wc_prom_series *s,
+       const char *series, wc_error *err)
 {
 	char head[300], name[WC_ERROR_MSG_MAX];
-	double advice = suggested(worst), *tmp = f->saved && s && s->query_range ? malloc(s->n * sizeof *tmp) : NULL;
+	advice = advice > 0.0 ? advice : suggested(worst);
+	double *tmp = f->saved && s && s->query_range ? malloc(s->n * sizeof *tmp) : NULL;
 	if (tmp) {
 		double v = wc__fleet_series_step(s, tmp);
 		advice = v > 0.0 ? v : advice;
@@ -305,7 +307,7 @@ wc__fleet_check_interval(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	free(pm);
 	if (wg < 0 || (res > 0.0 ? worst - res <= f->o.step : worst <= f->o.step * FLEET_INTERVAL_SLACK))
 		return WC_OK;
-	return refuse(f, f->g[wg].name, worst, &set->s[series], set->s[series].key, err);
+	return refuse(f, f->g[wg].name, worst, 0.0, &set->s[series], set->s[series].key, err);
 }
 
 /* A group of GPUs never measured on a page (an engine whose samples
@@ -327,20 +329,28 @@ wc__fleet_check_interval_end(wc_fleet *f, wc_error *err)
 			}
 	if (wg < 0 || worst <= f->o.step * FLEET_INTERVAL_SLACK)
 		return WC_OK;
-	return refuse(f, f->g[wg].name, worst, NULL, f->g[wg].iv_series[wk], err);
+	return refuse(f, f->g[wg].name, worst, 0.0, NULL, f->g[wg].iv_series[wk], err);
 }
 
 /* The scrape interval of a series of scrape times (v: each step's latest
- * sample's own time): the mean of the spacings between its distinct
- * times within 10 % of the shortest. Scrapes come every interval I, so
- * spacings are I, 2I (a missed scrape, or a step longer than I), ...;
- * the shortest cluster is I whatever the step, to a millisecond's jitter
- * over the mean. 0 when fewer than 2 spacings. */
+ * sample's own time) and *res, its measure's resolution. Scrapes come
+ * every interval I, to tens of milliseconds' jitter, so the spacings
+ * between distinct times are I, 2I (a missed scrape, or a step longer
+ * than I), ...: the shortest cluster (within 10 % of the shortest) gives
+ * a first I, each spacing counts round(spacing / I) scrapes, and the
+ * interval is the spacings' sum over the scrapes they count, the span
+ * seen over the scrapes in it. Not the shortest cluster's mean: a grid
+ * at a step near I sees the scrape after a short spacing less often than
+ * one after a long one, and live 2 s scrapes (spacings 1.957 to 2.027 s,
+ * 2 s on average) measured 2.001 s. The span's ends are each late by up
+ * to the jitter, so *res is the spread of the scrapes' lateness over the
+ * scrapes counted. 0 when fewer than 2 spacings. */
 static double
-scrape_interval(const wc_prom_series *s)
+scrape_interval(const wc_prom_series *s, double *res)
 {
-	double least = INFINITY, sum = 0.0, prev = NAN;
+	double least = INFINITY, first = 0.0, sum = 0.0, count = 0.0, prev = NAN;
 	size_t n = 0;
+	*res = 0.0;
 	for (int pass = 0; pass < 2; pass++) {
 		prev = NAN;
 		for (size_t j = 0; j < s->n; j++) {
@@ -352,26 +362,72 @@ scrape_interval(const wc_prom_series *s)
 				if (pass == 0 && d < least)
 					least = d;
 				else if (pass == 1 && d <= least * 1.1) {
-					sum += d;
+					first += d;
 					n++;
 				}
 			}
 			prev = isfinite(prev) && v < prev ? prev : v;
 		}
 	}
-	return n >= 2 ? sum / (double)n : 0.0;
+	if (n < 2)
+		return 0.0;
+	first /= (double)n;
+	/* Each distinct time's lateness against the first time's grid at
+	 * the first I, for the spread. */
+	double lo = INFINITY, hi = -INFINITY, t0 = NAN;
+	prev = NAN;
+	for (size_t j = 0; j < s->n; j++) {
+		double v = s->v[j];
+		if (!isfinite(v) || (isfinite(prev) && v <= prev))
+			continue;
+		if (isfinite(prev)) {
+			double d = v - prev;
+			sum += d;
+			count += fmax(1.0, round(d / first));
+		} else
+			t0 = v;
+		prev = v;
+	}
+	double iv = sum / count;
+	prev = NAN;
+	for (size_t j = 0; j < s->n; j++) {
+		double v = s->v[j];
+		if (!isfinite(v) || (isfinite(prev) && v <= prev))
+			continue;
+		double late = v - t0 - round((v - t0) / iv) * iv;
+		lo = fmin(lo, late);
+		hi = fmax(hi, late);
+		prev = v;
+	}
+	*res = (hi - lo) / count;
+	return iv;
+}
+
+/* The least step to advise that is taken (at least need): whole seconds,
+ * tenths, hundredths or milliseconds, the coarsest within 5 % of need. */
+static double
+advised(double need)
+{
+	static const double unit[3] = { 1.0, 0.1, 0.01 };
+	for (int k = 0; k < 3; k++) {
+		double c = ceil(need / unit[k] - 1e-9) * unit[k];
+		if (c <= need * 1.05)
+			return c;
+	}
+	return ceil(need * 1000.0 - 1e-6) / 1000.0;
 }
 
 /* A step shorter than the scrapes' interval leaves one step without a
  * value every 1 / (1 - step / interval) steps: 2 s scrapes under --step
  * 1.998 left one in 1000, too few for grid_outran's four holes, and each
  * claimed an outage where Prometheus held every scrape. The scrapes' own
- * times show the interval however few the holes; half a millisecond is
- * allowed, a step being whole milliseconds (docs/fleet.md, "Queries"). */
+ * times show the interval however few the holes; the measure's
+ * resolution is allowed, and half a millisecond at least, a step being
+ * whole milliseconds (docs/fleet.md, "Queries"). */
 static int
 check_times(const wc_fleet *f, const wc_prom_set *ts, wc_error *err)
 {
-	double worst = 0.0;
+	double worst = 0.0, need = 0.0;
 	char wname[80] = "";
 	size_t which = 0;
 	for (size_t i = 0; i < ts->n; i++) {
@@ -383,16 +439,17 @@ check_times(const wc_fleet *f, const wc_prom_set *ts, wc_error *err)
 		wc__fleet_group_key(f->o.group_by, s, m, key, sizeof key, name, sizeof name);
 		if (wc_strmap_get(&f->group_index, key, &gi) && f->g[gi].left_out[0])
 			continue;
-		double v = scrape_interval(s);
-		if (v > worst) {
+		double res, v = scrape_interval(s, &res), nv = v - fmax(0.0005, res);
+		if (v > 0.0 && nv > need) {
+			need = nv;
 			worst = v;
 			snprintf(wname, sizeof wname, "%s", name);
 			which = i;
 		}
 	}
-	if (worst == 0.0 || f->o.step >= worst - 0.0005)
+	if (worst == 0.0 || f->o.step >= need)
 		return WC_OK;
-	return refuse(f, wname, worst, NULL, ts->s[which].key, err);
+	return refuse(f, wname, worst, advised(need), NULL, ts->s[which].key, err);
 }
 
 /* q's query of each series' samples' own times: every
