@@ -589,7 +589,7 @@ cli_cmd_envelope(int argc, char **argv)
 	    (rc = cli_envelope_work_check(cmd, &a.w, &a.o, a.w.kind == WC_ENVELOPE_SERIES ? NULL : &s.st,
 	                                  a.budget ? &a.bo : NULL, &s.pm)) != CLI_OK)
 		goto done;
-	wc_service_calibration_notes(&s.p, &a.c, &a.w, &s.service); /* the workload is final */
+	wc_service_calibration_notes(&s.p, &a.c, &a.w, &s.service, &s.pm); /* the workload is final */
 	rc = a.budget ? run_budget(cmd, &a, &s, &in) : run_forecast(cmd, &a, &s, &in);
 done:
 	cli_envelope_inputs_free(&in);

@@ -227,18 +227,19 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		const char *field, *fmt, *what, *unit, *where, *level; /* the warning: "field: what v unit ... where level" */
 		double v, lo, hi;
 		int both; /* the power law's span of it too (wc_span_both), or -1 */
+		const char *span_unit; /* after the span's ends, as the power law's line has it */
 	} f[] = {
-		{ load, "running %g", "load ", "", on, lname, n, r->running_min, r->running_max, WC_SPAN_LOAD },
-		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi, -1 },
+		{ load, "running %g", "load ", "", on, lname, n, r->running_min, r->running_max, WC_SPAN_LOAD, "" },
+		{ "input_tokens", "input %.0f tokens", "", "", shared, "", c->input_tokens, in_lo, in_hi, -1, "" },
 		{ "output_tokens", ctx ? "decode context %.0f tokens" : "output %g tokens",
 		  ctx ? "the decode context, input + output / 2 = " : "", ctx ? " tokens," : "", on, lname,
 		  ctx ? c->input_tokens + 0.5 * c->output_tokens : c->output_tokens,
-		  ctx ? ctx_span[0] : r->output_min, ctx ? ctx_span[1] : r->output_max, -1 },
-		{ "tp", "tp %g", "", "", on, lname, c->tp, r->tp_min, r->tp_max, WC_SPAN_TP },
+		  ctx ? ctx_span[0] : r->output_min, ctx ? ctx_span[1] : r->output_max, -1, "" },
+		{ "tp", "tp %g", "", "", on, lname, c->tp, r->tp_min, r->tp_max, WC_SPAN_TP, "" },
 		/* the step times scale with the bytes and FLOPs of the active
 		 * parameters, fitted only on the sizes of the level's rows */
 		{ "active_params_b", "%g B active parameters", "", " B", on, lname, c->active_params_b, r->active_b_min,
-		  r->active_b_max, WC_SPAN_ACTIVE },
+		  r->active_b_max, WC_SPAN_ACTIVE, " B" },
 	};
 	char covered[160] = "";
 	int off = 0;
@@ -261,9 +262,10 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 				out->both_span[f[i].both][1] = f[i].hi;
 			}
 			if (outside(f[i].v, f[i].lo, f[i].hi))
-				WC_WARN(out, "%s: %s%.*g%s is outside the capacity calibration's span %s-%s %s%s", f[i].field,
+				WC_WARN(out, "%s: %s%.*g%s is outside the capacity calibration's span %s-%s%s %s%s", f[i].field,
 				        f[i].what, dg > 6 ? dg : 6, f[i].v, f[i].unit, wc__predict_sig(lo, sizeof lo, f[i].lo, dg),
-				        wc__predict_sig(hi, sizeof hi, f[i].hi, dg), f[i].where, f[i].level);
+				        wc__predict_sig(hi, sizeof hi, f[i].hi, dg), f[i].span_unit,
+				        f[i].where, f[i].level);
 			continue;
 		}
 		size_t used = strlen(covered);
@@ -304,4 +306,30 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 		WC_WARN(out, "capacity: %s", eta);
 	if (line[0])
 		WC_WARN(out, "capacity: %s", line);
+}
+
+void
+wc__capacity_both_spans(const wc_capacity_prediction *cap, double span[WC_SPANS_BOTH][2])
+{
+	for (int k = 0; k < WC_SPANS_BOTH; k++) {
+		span[k][0] = cap->both_line[k] ? cap->both_span[k][0] : 0.0;
+		span[k][1] = cap->both_line[k] ? cap->both_span[k][1] : 0.0;
+	}
+}
+
+void
+wc__capacity_drop_joined(wc_capacity_prediction *cap, const int joined[WC_SPANS_BOTH])
+{
+	/* the joined lines, dropped from the last up so each index still holds */
+	for (int i = cap->n_warnings - 1; i >= 0; i--)
+		for (int k = 0; k < WC_SPANS_BOTH; k++)
+			if (joined[k] && cap->both_line[k] == i + 1) {
+				memmove(cap->warnings[i], cap->warnings[i + 1],
+				        (size_t)(cap->n_warnings - i - 1) * sizeof cap->warnings[0]);
+				cap->n_warnings--;
+				cap->both_line[k] = 0;
+				for (int j = 0; j < WC_SPANS_BOTH; j++) /* the lines after it move up one */
+					cap->both_line[j] -= cap->both_line[j] > i + 1;
+				break;
+			}
 }

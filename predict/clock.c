@@ -11,6 +11,7 @@
  */
 #include "predict/capacity_predict.h"
 #include "capacity_root_internal.h"
+#include "predict_internal.h"
 #include "models/limits.h"
 
 #include <math.h>
@@ -446,10 +447,7 @@ wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap
 	const int arrivals = cap->open_loop && !cap->over_capacity;
 	q->open_loop_max = arrivals ? cap->running_max : 0.0;
 	q->serving_w = arrivals ? cap->steady_power_w : 0.0;
-	for (int k = 0; k < WC_SPANS_BOTH; k++) {
-		q->cap_span[k][0] = cap->both_line[k] ? cap->both_span[k][0] : 0.0;
-		q->cap_span[k][1] = cap->both_line[k] ? cap->both_span[k][1] : 0.0;
-	}
+	wc__capacity_both_spans(cap, q->cap_span);
 }
 
 const wc_platform_info *

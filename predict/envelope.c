@@ -381,6 +381,37 @@ law_dynamic(const void *ctx, double running)
 static int power_map_bind(const wc_params *p, const wc_config *c, const wc_response_params *response,
                           wc_power_map_law *store, wc_power_map *out, wc_error *err);
 
+/* The law's span caveats, the power answer's words with the load not
+ * judged (a trace's load moves): beyond the span, a level at a bound or
+ * saturating, then the model size and tp outside it, each naming the
+ * capacity calibration's span `cap_span` (NULL: none) too where the
+ * capacity service times left it as well (joined[k] then 1; docs/capacity.md,
+ * "Warnings"). */
+static void
+map_span_notes(const wc_params *p, const wc_level *lv, const wc_config *at, const double (*cap_span)[2],
+               int *joined, wc_power_map *out)
+{
+	out->n_span_notes = 0;
+	for (int part = 0; part < 2; part++)
+		out->n_span_notes += wc__predict_span_notes(p, lv, at, "concurrency", NULL, cap_span, joined, part,
+		                                            out->span_notes + out->n_span_notes);
+}
+
+void
+wc__power_map_join_spans(wc_power_map *pm, const double (*cap_span)[2], int joined[WC_SPANS_BOTH])
+{
+	wc_params *tmp = NULL;
+	wc_config at = pm->config;
+	wc_error why;
+	/* the level the map was bound on, a datasheet transfer's as before */
+	if (!pm->params || wc_predict_resolve_platform(pm->params, &at, &tmp, &why) != WC_OK)
+		return;
+	const wc_level *lv = wc_params_level(tmp ? tmp : pm->params, at.platform);
+	if (lv)
+		map_span_notes(tmp ? tmp : pm->params, lv, &at, cap_span, joined, pm);
+	free(tmp);
+}
+
 int
 wc_power_map_from_law(const wc_params *p, const wc_config *c, const wc_response_params *response,
                       wc_power_map_law *store, wc_power_map *out, wc_error *err)
@@ -427,9 +458,7 @@ wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char *cl
 		                       sizeof out->clock_note);
 		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, clock_field, at.sm_clock_mhz, out->clock_low_note,
 		                           sizeof out->clock_low_note);
-		for (int part = 0; part < 2; part++)
-			out->n_span_notes += wc__predict_span_notes(tmp ? tmp : p, lv, &at, "concurrency", NULL, NULL, NULL, part,
-			                                            out->span_notes + out->n_span_notes);
+		map_span_notes(tmp ? tmp : p, lv, &at, NULL, NULL, out);
 	}
 	free(tmp);
 	if (rc == WC_OK) { /* to bind again at the clock the board's limit settles at (envelope_settle.c) */

@@ -355,9 +355,12 @@ int wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_
  *  "Warnings") for the workload `w` (at its mean lengths) on `c`, into
  *  store->warnings: the same words as `predict` gives for tp, lengths and
  *  model size (the load moves over a trace and is not judged). None for
- *  the stand-in, whose fallback says what it is, or an n(t). */
+ *  the stand-in, whose fallback says what it is, or an n(t). With the
+ *  power map `pm` (NULL: none) of the same configuration, a tp or model
+ *  size outside both calibrations is said once, as `predict` says it: the
+ *  map's span line names both spans and the capacity line is left out. */
 void wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
-                                  wc_service_store *store);
+                                  wc_service_store *store, wc_power_map *pm);
 
 /** The warnings an envelope or a budget plan carries besides its own
  *  (docs/envelopes.md, "Outputs"), in the order said: the power map's

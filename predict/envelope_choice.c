@@ -110,7 +110,7 @@ wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_enve
 
 void
 wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
-                             wc_service_store *store)
+                             wc_service_store *store, wc_power_map *pm)
 {
 	store->n_warnings = 0;
 	wc_capacity_binding b;
@@ -124,6 +124,13 @@ wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_en
 	at.output_tokens = wc_envelope_mean_length(w, 0);
 	/* the load is NaN: no span judges it (a trace's load moves) */
 	wc__capacity_span_warnings(&p->capacity, b.level, &at, "concurrency", NAN, tmp);
+	if (pm) { /* a tp or size outside both calibrations: the map's one line names both */
+		double span[WC_SPANS_BOTH][2];
+		int joined[WC_SPANS_BOTH] = { 0 };
+		wc__capacity_both_spans(tmp, span);
+		wc__power_map_join_spans(pm, (const double(*)[2])span, joined);
+		wc__capacity_drop_joined(tmp, joined);
+	}
 	for (int i = 0; i < tmp->n_warnings; i++)
 		WC_WARN(store, "%s", tmp->warnings[i]);
 	free(tmp);

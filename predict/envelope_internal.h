@@ -16,6 +16,7 @@
 #include "models/stats.h"
 #include "predict/envelope.h"
 #include "predict/envelope_budget.h"
+#include "predict/predict.h"
 
 /* A fleet sharing one arrival process runs its servers at once, each on a
  * grid of its own so each is limited alone (docs/envelopes.md, "Board
@@ -76,6 +77,12 @@ typedef struct {
 int wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char *clock_field,
                               const wc_response_params *response, wc_power_map_law *store, wc_power_map *out,
                               wc_error *err);
+/** The map's span caveats again, each quantity (tp, model size) the
+ *  capacity service times left as well named with that span `cap_span`
+ *  ([k][1] = 0: not left), one line for both, joined[k] then 1: the power
+ *  answer's rule (wc__predict_span_notes; docs/capacity.md, "Warnings").
+ *  Nothing changes for a map not bound from a parameter set. */
+void wc__power_map_join_spans(wc_power_map *pm, const double (*cap_span)[2], int joined[WC_SPANS_BOTH]);
 /** Settle `s` for the run (s->settled 0 when the limit does not bind, the
  *  workload is an n(t) or a closed loop with a think time, or the service
  *  times or power map were not bound from a parameter set). Fails only

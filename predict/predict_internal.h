@@ -278,6 +278,16 @@ void wc__predict_queue_note(double m, double n_max, double latency_s, char (*lis
  *  (predict/capacity_span.c). */
 void wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
                                 const char *load, double n, wc_capacity_prediction *out);
+/** The capacity calibration's spans `cap` names a line of (both_line;
+ *  [k][1] = 0: none) into `span`, as a power answer's cap_span takes them
+ *  (wc_inference_query; predict/capacity_span.c). */
+void wc__capacity_both_spans(const wc_capacity_prediction *cap, double span[WC_SPANS_BOTH][2]);
+/** One quantity, one line: `cap`'s lines of the quantities a power answer
+ *  named beside its own span (joined[k] 1: wc__predict_span_notes) are
+ *  dropped, the one rule of every answer that shows both, a point answer
+ *  (wc_predict_join_span_lines), an envelope or a plan
+ *  (wc_service_calibration_notes; docs/capacity.md, "Warnings"). */
+void wc__capacity_drop_joined(wc_capacity_prediction *cap, const int joined[WC_SPANS_BOTH]);
 
 /** Which held-out error widens capacity quantity `k` (WC_CAPQ_*) of
  *  `out` (docs/intervals.md, "Where it applies"; predict/capacity_covers.c). */

@@ -559,20 +559,8 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 void
 wc_predict_join_span_lines(const wc_inference_prediction *pred, wc_capacity_prediction *cap)
 {
-	if (!pred || !cap)
-		return;
-	/* the joined lines, dropped from the last up so each index still holds */
-	for (int i = cap->n_warnings - 1; i >= 0; i--)
-		for (int k = 0; k < WC_SPANS_BOTH; k++)
-			if (pred->joined[k] && cap->both_line[k] == i + 1) {
-				memmove(cap->warnings[i], cap->warnings[i + 1],
-				        (size_t)(cap->n_warnings - i - 1) * sizeof cap->warnings[0]);
-				cap->n_warnings--;
-				cap->both_line[k] = 0;
-				for (int j = 0; j < WC_SPANS_BOTH; j++) /* the lines after it move up one */
-					cap->both_line[j] -= cap->both_line[j] > i + 1;
-				break;
-			}
+	if (pred && cap)
+		wc__capacity_drop_joined(cap, pred->joined);
 }
 
 int

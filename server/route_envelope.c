@@ -109,7 +109,7 @@ prepare(wc_request *req, const json_t *body, int budget, envelope_job *j)
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		return -1;
 	}
-	wc_service_calibration_notes(p, &j->rq.c, &j->rq.w, &j->ss); /* none for an n(t) */
+	wc_service_calibration_notes(p, &j->rq.c, &j->rq.w, &j->ss, &j->pm); /* none for an n(t) */
 	return wc_envelope_request_bound(&j->rq, j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->st, budget, &j->pm,
 	                                 &j->e);
 }

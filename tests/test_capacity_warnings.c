@@ -177,7 +177,7 @@ main(void)
 		q.config.output_tokens = 256;
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 		CHECK_INT(has(cap.warnings, cap.n_warnings, "active_params_b: "), 1);
-		CHECK_INT(has(cap.warnings, cap.n_warnings, "is outside the capacity calibration's span 4-32.8 on A100"), 1);
+		CHECK_INT(has(cap.warnings, cap.n_warnings, "is outside the capacity calibration's span 4-32.8 B on A100"), 1);
 	}
 	/* A prompt long enough for prefill to take a large share of the
 	 * engine's time: the power answer says its law has no prefill term

@@ -383,6 +383,70 @@ cli_warnings(const char *const *argv, char *buf, size_t cap)
 	return buf;
 }
 
+/* How many of `wattcast envelope ARGS --json`'s warnings start with
+ * `field` and name a span, the first of them `line` (else -1). */
+static int
+span_lines(const char *const *argv, const char *field, const char *line)
+{
+	char buf[8192];
+	int n = 0, first = 0;
+	for (const char *w = cli_warnings(argv, buf, sizeof buf), *end; *w; w = end + 3) {
+		if (!(end = strstr(w, " | ")))
+			break;
+		const int len = (int)(end - w);
+		if (strncmp(w, field, strlen(field)) == 0 && strstr(w, " span ") && strstr(w, " span ") < end) {
+			first |= n == 0 && (size_t)len == strlen(line) && strncmp(w, line, (size_t)len) == 0;
+			n++;
+		}
+	}
+	if (n != 1 || !first)
+		fprintf(stderr, "  %s: %s\n", field, buf);
+	return first ? n : -1;
+}
+
+/* A tp or model size outside both calibrations, the power law's and the
+ * capacity service times', is one line naming both spans, as `predict`
+ * says it (docs/capacity.md, "Warnings"; tests/test_capacity_warnings.c
+ * holds predict's): the envelope and the plan said it twice, the power
+ * law's line and the capacity one's ("... 3.3-70.6 on H100", no unit). */
+static void
+test_one_line_both_spans(void)
+{
+	static const struct {
+		const char *platform, *model, *tp, *weights, *field, *line;
+	} both[] = {
+		{ "H100", "Qwen3-0.6B", "1", "bf16", "active_params_b: ",
+		  "active_params_b: 0.6 B is outside the calibrated span 3-70 B and the capacity calibration's span 3.3-70.6 "
+		  "B on H100" },
+		{ "H100", "Llama-3.1-405B", "16", "fp8", "tp: ",
+		  "tp: 16 is outside the calibrated span 1-8 and the capacity calibration's span 1-8 on H100" },
+		{ "H100", "Llama-3.1-405B", "16", "fp8", "active_params_b: ",
+		  "active_params_b: 405 B is outside the calibrated span 3-70 B and the capacity calibration's span "
+		  "3.3-70.6 B on H100" },
+		{ "H200", "Llama-3.1-70B", "8", "bf16", "tp: ",
+		  "tp: 8 is outside the calibrated span 1-4 and the capacity calibration's span 1-2 on H200" },
+	};
+	for (size_t i = 0; i < sizeof both / sizeof both[0]; i++) {
+		const char *argv[] = { "wattcast", "envelope", "--platform", both[i].platform, "--model", both[i].model,
+			               "--tp", both[i].tp, "--weights", both[i].weights, "--closed", "8", "--horizon", "20",
+			               "--quiet", "--json", NULL, NULL, NULL };
+		CHECK_INT(span_lines(argv, both[i].field, both[i].line), 1); /* the envelope */
+		argv[16] = "--budget";
+		argv[17] = "100000";
+		CHECK_INT(span_lines(argv, both[i].field, both[i].line), 1); /* the plan */
+	}
+	/* the text answer prints the same list */
+	const char *text[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-0.6B", "--closed", "8",
+		               "--horizon", "20", "--replicas", "1", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(text, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "warning: active_params_b: 0.6 B is outside the calibrated span 3-70 B and the capacity "
+	                      "calibration's span 3.3-70.6 B on H100\n");
+	CHECK(r.out && !strstr(r.out, "active_params_b: 0.6 B is outside the capacity calibration's span"));
+	run_result_free(&r);
+}
+
 /* Envelopes and budget plans carry the caveats a point answer gives for
  * the same configuration (docs/envelopes.md, "Outputs"): the clock's
  * (kappa assumed at a lock; a lock below half the top clock), the capacity calibration's span (tp, sizes,
@@ -417,7 +481,7 @@ test_caveats_as_predict(void)
 	wc_error err;
 	CHECK_INT(wc_service_select(&paper, &c, WC_SERVICE_AUTO, &ss, &st, &err), WC_OK);
 	fixed_workload(&w, WC_ENVELOPE_POISSON, 2, 512, 256);
-	wc_service_calibration_notes(&paper, &c, &w, &ss);
+	wc_service_calibration_notes(&paper, &c, &w, &ss, NULL);
 	CHECK(ss.n_warnings >= 2);
 	wc_predictor *pr = NULL;
 	wc_capacity_prediction cap;
@@ -490,6 +554,7 @@ main(void)
 	test_choice();
 	test_cli();
 	test_caveats_as_predict();
+	test_one_line_both_spans();
 	wc_params_clear(&paper);
 	return check_report("test_envelope_capacity");
 }

@@ -8,8 +8,8 @@
  * times it asks for (the capacity model by default, the stand-in forced,
  * the capacity model forced without an architecture: 422 /service); a
  * calibrated set's model shift applied by `wattcast envelope --params` as
- * by the routes (the CLI dropped it: +171 W prefill for +180 W); the power
- * law's span and saturation caveats in both answers, as predict's.
+ * by the routes (the CLI dropped it: +171 W prefill for +180 W). The
+ * power law's span and saturation caveats: test_server_envelope_span_lines.c.
  */
 #include "data/data.h"
 #include "data/params_file.h"
@@ -483,40 +483,6 @@ test_service_clock(void)
 	}
 }
 
-/* The law's caveats a point answer gives for the configuration (tp past
- * the calibrated 1-4 on H200, and the saturation above its board limit)
- * come with the envelope and the plan (docs/envelopes.md): both were
- * dropped. */
-static void
-test_point_caveats(void)
-{
-	static const char cfg[] = "\"platform\":\"H200\",\"model\":\"Qwen3-8B\",\"tp\":8,\"profile\":\"measured\"";
-	static const char *const want[2] = { "tp: 8 is outside the calibrated span 1-4 on H200",
-		                             "platform: level 'H200' saturates at P0 + S" };
-	char req[3][400];
-	snprintf(req[0], sizeof req[0], "{%s,\"concurrency\":32}", cfg);
-	snprintf(req[1], sizeof req[1], "{%s,\"workload\":{\"type\":\"poisson\",\"rate\":4},\"horizon_s\":30,"
-	         "\"replicas\":1}", cfg);
-	snprintf(req[2], sizeof req[2], "{%s,\"workload\":{\"type\":\"poisson\",\"rate\":4},\"horizon_s\":30,"
-	         "\"budget_w\":20000}", cfg);
-	const char *paths[3] = { "/v1/predict/inference", "/v1/forecast/envelope", "/v1/plan/budget" };
-	for (int i = 0; i < 3; i++) {
-		http_reply r;
-		http_post_json(h, url(paths[i]), req[i], &r);
-		CHECK_INT(r.status, 200);
-		const json_t *ws = json_object_get(r.json, "warnings");
-		for (int k = 0; k < 2; k++) {
-			int seen = 0;
-			for (size_t j = 0; j < json_array_size(ws); j++)
-				seen += strncmp(json_string_value(json_array_get(ws, j)), want[k], strlen(want[k])) == 0;
-			CHECK_INT(seen, 1);
-			if (seen != 1)
-				fprintf(stderr, "%s: '%s' %d times in %s\n", paths[i], want[k], seen, r.body);
-		}
-		http_reply_free(&r);
-	}
-}
-
 /* A replay that draws nothing at random is simulated once, as the CLI's
  * --replay: the route ran every identical copy (replicas 2 in its
  * answer) and refused 3600 s x 1000 of them 413 on /replicas while the
@@ -587,7 +553,6 @@ main(void)
 	test_profile_and_service(&hot, &paper);
 	test_model_shift_same_as_cli(&cal);
 	test_service_clock();
-	test_point_caveats();
 	test_replay_once();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);

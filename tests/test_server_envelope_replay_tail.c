@@ -124,7 +124,7 @@ test_library(void)
 	CHECK_NEAR(wc_envelope_mean_length(&all, 1), 600.0, 1e-12);
 	wc_envelope_workload_window(&all, o.horizon_s); /* again: the same */
 	CHECK(all.n_arrivals == HEAD && wc_envelope_workload_logged(&all) == LOG);
-	wc_service_calibration_notes(&measured, &c, &all, ss);
+	wc_service_calibration_notes(&measured, &c, &all, ss, NULL);
 	CHECK_INT(ss->n_warnings, 0);
 	free(ss);
 }
