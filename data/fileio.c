@@ -196,6 +196,16 @@ wc_text_second_bom(const char *buf, size_t len, int *column)
 }
 
 int
+wc_text_refuse_second_bom(const char *buf, size_t len, const char *path, wc_error *err)
+{
+	int column, line = wc_text_second_bom(buf, len, &column);
+	if (!line)
+		return WC_OK;
+	return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: " WC_TEXT_SECOND_BOM " after the first: "
+	                         "save at most one", line, column);
+}
+
+int
 wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc_error *err)
 {
 	*out = NULL;
@@ -238,11 +248,9 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 		free(buf);
 		return rc;
 	}
-	int bom_col, bom_line = wc_text_second_bom(buf, len, &bom_col);
-	if (bom_line) {
+	if ((rc = wc_text_refuse_second_bom(buf, len, path, err)) != WC_OK) {
 		free(buf);
-		return wc_error_set_path(err, WC_EPARSE, path, ":%d:%d: " WC_TEXT_SECOND_BOM " after the first: "
-		                         "save at most one", bom_line, bom_col);
+		return rc;
 	}
 	/* A UTF-8 byte order mark is not part of the text. */
 	size_t bom = wc_text_bom_len(buf, len);

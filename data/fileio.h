@@ -120,6 +120,11 @@ size_t wc_text_bom_len(const char *buf, size_t len);
  *  place (docs/formats/telemetry.md, "Bad lines"). The one test. */
 int wc_text_second_bom(const char *buf, size_t len, int *column);
 #define WC_TEXT_SECOND_BOM "a second byte-order mark (U+FEFF)"
+/** WC_EPARSE "PATH:L:C: a second byte-order mark (U+FEFF) after the
+ *  first: save at most one" when wc_text_second_bom finds one in buf (a
+ *  file read whole, or the first block of a CSV log read line by line),
+ *  else WC_OK: the one refusal of both readers. */
+int wc_text_refuse_second_bom(const char *buf, size_t len, const char *path, wc_error *err);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
  *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is
@@ -138,10 +143,17 @@ const char *wc_json_type_name(const struct json_t *v);
 /** Where jansson refused a text, 1-based as every position a message
  *  gives (a file's "path:L:C", the API's "line"/"column"): jansson says
  *  column 0 before a line's first character (a text ending after a
- *  newline) and line 0 before any, which are 1. One rule for files and
- *  request bodies (docs/http-api.md, "Errors"). */
+ *  newline) and line 0 before any, which are 1; and it gives the column
+ *  of its "near" token's last character, so the token's first is given
+ *  (its length in characters less one before) when it lies on the line.
+ *  One rule for files and request bodies (docs/http-api.md, "Errors"). */
 struct json_error_t;
 void wc_json_error_at(const struct json_error_t *e, int *line, int *column);
+/** jansson's reason, but a byte-order mark as its "near" token named as
+ *  "... near a byte-order mark (U+FEFF): remove it" (written into buf)
+ *  rather than quoted invisible. The one rule for files and bodies. */
+#define WC_JSON_ERROR_TEXT_MAX 192
+const char *wc_json_error_text(const struct json_error_t *e, char *buf, size_t cap);
 /** WC_EPARSE with "SOURCE:L:C: LEAD<jansson's reason>" (wc_json_error_at's
  *  position; `lead` "" or e.g. "malformed JSON: "): every file reader's
  *  refusal of text that is not JSON. */

@@ -41,19 +41,64 @@ wc_json_type_name(const json_t *v)
 	}
 }
 
+/* The token quoted by the "near '<token>'" that ends jansson's reason
+ * (its `len` bytes), or NULL: none ("near end of file"; jansson quotes no
+ * token over 20 bytes). */
+static const char *
+near_token(const json_error_t *e, size_t *len)
+{
+	const char *q = strstr(e->text, " near '");
+	size_t n = strlen(e->text);
+	if (!q || n < 1 || e->text[n - 1] != '\'')
+		return NULL;
+	q += 7;
+	if (q > e->text + n - 1)
+		return NULL;
+	*len = (size_t)(e->text + n - 1 - q);
+	return *len ? q : NULL;
+}
+
 void
 wc_json_error_at(const json_error_t *e, int *line, int *column)
 {
 	*line = e->line > 0 ? e->line : 1;
 	*column = e->column > 0 ? e->column : 1;
+	/* jansson's column is its token's last character (counted in UTF-8
+	 * characters, as `column` is; `position` counts bytes): the token
+	 * starts (its length - 1) before, when it lies on that line
+	 * (docs/http-api.md, "Errors"). */
+	size_t len, chars = 0;
+	const char *tok = near_token(e, &len);
+	for (size_t i = 0; tok && i < len; i++) {
+		if (tok[i] == '\n')
+			return;
+		chars += ((unsigned char)tok[i] & 0xC0) != 0x80;
+	}
+	if (tok && e->column > 0 && chars >= 1 && (int)chars <= e->column)
+		*column = e->column - (int)chars + 1;
+}
+
+const char *
+wc_json_error_text(const json_error_t *e, char *buf, size_t cap)
+{
+	size_t len;
+	const char *tok = near_token(e, &len);
+	/* A byte-order mark inside the text is named, not quoted as an
+	 * invisible token (docs/formats/telemetry.md, "Bad lines"). */
+	if (!tok || len != wc_text_bom_len(tok, len))
+		return e->text;
+	snprintf(buf, cap, "%.*s a byte-order mark (U+FEFF): remove it", (int)(tok - 2 - e->text), e->text);
+	return buf;
 }
 
 int
 wc_json_error_set(wc_error *err, const char *source, const char *lead, const json_error_t *e)
 {
 	int line, column;
+	char text[WC_JSON_ERROR_TEXT_MAX];
 	wc_json_error_at(e, &line, &column);
-	return wc_error_set_path(err, WC_EPARSE, source, ":%d:%d: %s%s", line, column, lead, e->text);
+	return wc_error_set_path(err, WC_EPARSE, source, ":%d:%d: %s%s", line, column, lead,
+	                         wc_json_error_text(e, text, sizeof text));
 }
 
 static int

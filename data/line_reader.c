@@ -201,6 +201,12 @@ wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
 	/* A UTF-16 log (PowerShell's `>`) is refused as such, not as a
 	 * control byte in its first line (docs/formats/telemetry.md, "Bad lines"). */
 	int rc = wc_text_refuse_utf16(r->buf + r->start, r->end - r->start, path, err);
+	/* A second byte-order mark (past blanks and line ends alone) is no
+	 * text either: refused where it is, as every file read whole refuses
+	 * it, by the one test (docs/formats/telemetry.md, "Bad lines"); the
+	 * first block holds it. */
+	if (rc == WC_OK)
+		rc = wc_text_refuse_second_bom(r->buf + r->start, r->end - r->start, path, err);
 	if (rc != WC_OK)
 		wc__lr_close(r);
 	return rc;

@@ -452,6 +452,7 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	 * file reader's message takes (wc_json_error_at; docs/http-api.md,
 	 * "Errors"). */
 	int at_line, at_col;
+	char text[WC_JSON_ERROR_TEXT_MAX];
 	wc_json_error_at(&jerr, &at_line, &at_col);
 	if (json_error_code(&jerr) == json_error_null_character || json_error_code(&jerr) == json_error_null_byte_in_key)
 		/* A \u0000 escape is refused (C strings would end at it), in the
@@ -463,7 +464,8 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 		                 json_error_code(&jerr) == json_error_numeric_overflow ? "number_out_of_range"
 		                 : json_error_code(&jerr) == json_error_duplicate_key  ? "duplicate_key"
 		                                                                       : "malformed_json",
-		                 NULL, "malformed JSON: %s (line %d, column %d)", jerr.text, at_line, at_col);
+		                 NULL, "malformed JSON: %s (line %d, column %d)",
+		                 wc_json_error_text(&jerr, text, sizeof text), at_line, at_col);
 	e.line = at_line;
 	e.column = at_col;
 	wc_response_error(res, &e);

@@ -392,8 +392,10 @@ wc_calibrate_request_read(const char *text, size_t len, const wc_params *base, w
 	memset(out, 0, sizeof *out);
 	if (!body) {
 		int line, column; /* 1-based, as every JSON refusal's (wc_json_error_at) */
+		char why[WC_JSON_ERROR_TEXT_MAX];
 		wc_json_error_at(&jerr, &line, &column);
-		return wc_error_set(err, WC_EINVAL, "calibration request: %d:%d: %s", line, column, jerr.text);
+		return wc_error_set(err, WC_EINVAL, "calibration request: %d:%d: %s", line, column,
+		                    wc_json_error_text(&jerr, why, sizeof why));
 	}
 	int rc = wc__calibrate_request_parse(body, base, out, &e);
 	json_decref(body);

@@ -90,6 +90,23 @@ main(void)
 	                         "column 2)"));
 	CHECK(msg && !strstr(msg, "\xEF\xBB\xBF"));
 	http_reply_free(&r);
+	/* a mark inside the JSON is named at its place, not quoted as an
+	 * invisible token (docs/http-api.md, "Errors") */
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"H100\",\xEF\xBB\xBF\"model\":\"Qwen3-8B\",\"concurrency\":8}", &r);
+	CHECK_INT(r.status, 400);
+	msg = http_error_str(&r, "message");
+	CHECK(msg && strstr(msg, "string or '}' expected near a byte-order mark (U+FEFF): remove it (line 1, "
+	                         "column 20)"));
+	CHECK(msg && !strstr(msg, "\xEF\xBB\xBF"));
+	http_reply_free(&r);
+	/* a bad token is placed at its first character (jansson: its last, 34) */
+	http_post_json(h, url("/v1/predict/inference"), "{\"platform\":\"H100\", \"model\": truee}", &r);
+	CHECK_INT(r.status, 400);
+	CHECK_INT(http_error_int(&r, "column"), 30);
+	msg = http_error_str(&r, "message");
+	CHECK(msg && strstr(msg, "invalid token near 'truee' (line 1, column 30)"));
+	http_reply_free(&r);
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
