@@ -205,9 +205,14 @@ report_skipped(const iv_args *a, const wc_runs_table *t, const wc_params *p, con
 	char why[WC_ERROR_MSG_MAX];
 	if (!frozen && wc_runs_excluded_why(t, why, sizeof why))
 		printf("  %s\n", why);
-	if (pooled < 0 || eligible <= (size_t)pooled)
+	/* idle rows are predicted but carry no held-out error (docs/intervals.md,
+	 * "Where it applies"): said apart from the runs not predicted */
+	if (pe->n_idle > 0)
+		printf("  %d idle row(s) (running 0 throughout) left out of the quantiles: the held-out error is of "
+		       "loaded runs\n", pe->n_idle);
+	if (pooled < 0 || eligible <= (size_t)pooled + (size_t)pe->n_idle)
 		return;
-	size_t skipped = eligible - (size_t)pooled;
+	size_t skipped = eligible - (size_t)pooled - (size_t)pe->n_idle;
 	/* A frozen set predicts nothing on a platform it has no level for. */
 	for (size_t i = 0; frozen && i < t->n_runs; i++) {
 		const char *plat = t->runs[i].platform;

@@ -206,6 +206,12 @@ wc_interval_hold_floor(double point, double floor, double *lo)
 }
 
 int
+wc_interval_applies(double mean_running)
+{
+	return mean_running > 0.0;
+}
+
+int
 wc_interval_includes(double lo, double hi, double v)
 {
 	/* The tie tolerance of docs/intervals.md, "Validation": ten printed

@@ -67,6 +67,8 @@ typedef struct {
 	char folds[16];   /* what was held out: "model", "workload", "platform",
 	                   * or "frozen" (runs the frozen law never saw) */
 	char data[160];   /* where the residuals came from (file, sha256) */
+	int n_idle;       /* rows idle throughout, left out of the residuals
+	                   * (not in the file; its `data` says it) */
 	double level;     /* nominal coverage, 0.95 */
 	int n_strata;
 	wc_pe_stratum strata[WC_PE_STRATA_MAX];
@@ -170,6 +172,13 @@ double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
  *  held-out error was measured on loaded runs (docs/intervals.md, "Where
  *  it applies"). One reason for predict, envelopes and budget plans. */
 #define WC_INTERVAL_LOADED_ONLY "the held-out error was measured on loaded runs and does not apply to it"
+/** Is an answer or a run at mean running count `mean_running` (a load
+ *  series' mean) loaded -- the held-out error applies to it -- rather than
+ *  idle throughout (0, or unknown)? The one test: predict gives an idle
+ *  answer no interval, and `fit intervals` leaves idle rows out of the
+ *  residuals it takes its quantiles from (docs/intervals.md, "Where it
+ *  applies"). */
+int wc_interval_applies(double mean_running);
 
 /** Hold the lower end of a mean-power interval at `floor` (W; NaN or not
  *  positive: none), never above `point`: a group of powered GPUs does not

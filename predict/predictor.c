@@ -214,7 +214,7 @@ interval(const wc_law_binding *b, const wc_law_binding *low, double limit_w, con
 	 * runs (docs/intervals.md, "Where it applies"): no interval. The
 	 * line names the field that set the load (docs/http-api.md). */
 	const int tp = q->config.tp;
-	if (!(out->mean_running > 0.0)) {
+	if (!wc_interval_applies(out->mean_running)) {
 		WC_WARN(out, "interval_95: none: at %s 0%s the answer is the idle draw, G x P0; "
 		             WC_INTERVAL_LOADED_ONLY " (docs/intervals.md)", wc__predict_load_field(q),
 		        q->series_len ? " throughout" : "");
