@@ -35,8 +35,10 @@ function showRefusal(req, pushUrl, body, why) {
   clearCompare();
   $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the configuration was refused.' }));
   followPanels();
-  showError(body);
-  updateLink(req, pushUrl);
+  if (body) showError(body);
+  /* a box the browser cannot read has nothing to link: the link keeps
+   * the last configuration sent (docs/planner.md, "Shareable state") */
+  if (req) updateLink(req, pushUrl);
   settleStatus('error', `Nothing was computed: ${why}.`);
   S.runs++;
   $('status').dataset.runs = S.runs;
@@ -48,6 +50,11 @@ async function predict(pushUrl) {
   const req = formRequest();
   S.asked = inputState();
   markStale();
+  const unread = refuseUnreadable($('fields'));
+  if (unread.length) {
+    showRefusal(null, pushUrl, null, `${unread.join(', ')} ${unread.length > 1 ? 'are' : 'is'} not a number, so the request was not sent`);
+    return;
+  }
   /* An open loop is the arrival rate and the engine's limit: without the
    * rate, a limit sent alone is read as a closed loop at that n, so the
    * page refuses it unsent (docs/planner.md, "Warnings and errors next to
@@ -324,6 +331,8 @@ function withBase(base, entry) {
 
 function addCompare() {
   if (S.compare.length >= MAX_COMPARE) return;
+  /* a box the browser cannot read would be pinned as not set */
+  if (refuseUnreadable($('fields')).length) { predict(true); return; }
   S.compare.push(pinnedPart(formRequest()));
   predict(true);
 }

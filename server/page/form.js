@@ -158,11 +158,13 @@ function setValue(control, v) {
 }
 
 /* A control's request entry: {} when empty, {name: value}; text that is
- * not a number is kept as text so the API names the problem. */
+ * not a number is kept as text so the API names the problem. A number box
+ * the browser cannot read (badInput) gives nothing: refuseUnreadable stops
+ * the request before it is made. */
 function valueOf(control, kind, name) {
   if (control.hidden || control.disabled) return {};
   if (kind === 'boolean') return control.checked ? { [name]: true } : {};
-  if (control.validity && control.validity.badInput) return { [name]: '(not a number)' };
+  if (control.validity && control.validity.badInput) return {};
   const v = control.value.trim();
   if (v === '' && control.dataset.typed !== undefined) return { [name]: control.dataset.typed };
   if (v === '') return {};
@@ -171,6 +173,31 @@ function valueOf(control, kind, name) {
     return { [name]: Number.isFinite(x) ? x : v };
   }
   return { [name]: v };
+}
+
+/* The number boxes under `root` whose text the browser cannot read ("1e",
+ * "-"): validity.badInput, value "", what was typed not exposed, so there
+ * is nothing true to send or link. Each is refused in place, under its own
+ * box, marked and the first focused, before any request (docs/planner.md,
+ * "Warnings and errors next to their input"). Returns the boxes' labels. */
+function refuseUnreadable(root) {
+  const bad = [...root.querySelectorAll('input[type="number"]')]
+    .filter((i) => i.validity && i.validity.badInput && !i.disabled && !i.closest('[hidden]'));
+  const labels = bad.map((i) => {
+    const l = i.getAttribute('aria-label') || (document.querySelector(`label[for="${i.id}"]`) || {}).firstChild;
+    const name = typeof l === 'string' ? l : l && l.textContent ? l.textContent.trim() : i.name || i.id;
+    const digits = i.step === '1' || i.dataset.kind === 'integer' ? 'such as 32' : 'such as 32 or 2.5';
+    const box = i.closest('.field');
+    if (box) box.querySelector('.field-error').textContent = `${name}: not a number (the box cannot read what was typed; type digits ${digits})`;
+    i.setAttribute('aria-invalid', 'true');
+    return name;
+  });
+  if (bad.length) {
+    const d = bad[0].closest('details');
+    if (d) d.open = true;
+    bad[0].focus();
+  }
+  return labels;
 }
 
 /* The platform list: the set's levels, then the catalog's boards the set

@@ -39,7 +39,7 @@ function buildPanel(p) {
     /* Left empty, a number takes the API's default, which the placeholder
      * names (docs/http-api.md): the page sends only what a planner set. */
     const c = ps.enum ? selectOf(id, ps.enum, example[k] !== undefined ? example[k] : ps.default)
-      : el('input', { id, type: t === 'string' ? 'text' : 'number', step: 'any', value: example[k] !== undefined ? example[k] : '',
+      : el('input', { id, type: t === 'string' ? 'text' : 'number', step: 'any', 'data-kind': t, value: example[k] !== undefined ? example[k] : '',
         placeholder: ps.default !== undefined ? `default ${ps.default}` : null });
     inputs[k] = { c, t: ps.enum ? 'string' : t };
     form.append(fieldBox(k, humanize(k), unitOf(k), c, ps.description || ''));
@@ -82,6 +82,16 @@ function buildPanel(p) {
       for (const i of ins) i.setAttribute('aria-invalid', 'true');
       if (ins.length) ins[0].focus();
     };
+    /* a box the browser cannot read, the panel's or (for the configuration
+     * it uses) the form's: refused under it, nothing sent (docs/planner.md) */
+    const above = p.useConfig ? refuseUnreadable($('fields')).map((l) => `${l} (above)`) : [];
+    const unread = [...refuseUnreadable(form), ...above];
+    if (unread.length) {
+      out.replaceChildren();
+      entry.config = null;
+      err.textContent = `Nothing was sent: ${unread.join(', ')} ${unread.length > 1 ? 'are' : 'is'} not a number.`;
+      return;
+    }
     for (const [k, i] of Object.entries(inputs)) {
       if (i.read) { const v = i.read(); if (v !== undefined) body[k] = v; continue; }
       const v = i.t === 'integer' ? integerOf(i.c, k) : valueOf(i.c, i.t, k);
@@ -196,7 +206,7 @@ function workloadControls(idp, ex, form, fromConfig) {
     $('form').addEventListener('input', follow);
     S.panelFollow.push(follow);
   }
-  const value = (c) => (c.validity && c.validity.badInput ? '(not a number)' : c.value.trim() === '' ? undefined
+  const value = (c) => (c.validity && c.validity.badInput ? undefined : c.value.trim() === '' ? undefined
     : Number.isFinite(Number(c.value)) ? Number(c.value) : c.value);
   const length = (c) => { const m = value(c); return typeof m === 'number' ? { mean: m, sd: m } : m; };
   return { read: () => {
