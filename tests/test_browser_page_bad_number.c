@@ -8,7 +8,8 @@
  * itself, saying what a number looks like, the status says the request was
  * not sent, and the link and the address bar keep the last configuration
  * sent. The same for a panel's own box (flexibility Steps, envelope
- * Replicas, budget Budget) and for the form's box a panel uses.
+ * Replicas, budget Budget), for the form's box a panel uses, and "Add to
+ * comparison" pins nothing.
  *
  * Skipped (exit 77) when Chromium is not installed (Debian: chromium).
  */
@@ -149,6 +150,29 @@ check_panel_box(const char *path, const char *id, const char *label)
 	page_eval_ok(B, expr);
 }
 
+/* "Add to comparison" with such a box pins nothing (it would be pinned
+ * as not set) and sends nothing. */
+static void
+check_add_compare(void)
+{
+	compute_32();
+	spy_requests();
+	CHECK(type_bad("f-concurrency", "1e"));
+	int n = runs_done();
+	page_eval_ok(B, "document.getElementById('add-compare').click()");
+	CHECK(page_wait_runs(B, n + 1));
+	CHECK(truth("window.sent.length === 0"));
+	CHECK(truth("S.compare.length === 0"));
+	char *err = error_under("f-concurrency");
+	CHECK_CONTAINS(err, "Requests running: not a number");
+	free(err);
+	/* the box put right, nothing pinned earlier comes back */
+	compute_32();
+	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
+	CHECK(strstr(link, "cmp=") == NULL);
+	free(link);
+}
+
 /* The form's box a panel uses: the panel sends nothing either. */
 static void
 check_panel_uses_form(void)
@@ -180,6 +204,7 @@ main(void)
 		check_panel_box("/v1/forecast/envelope", "p--v1-forecast-envelope-replicas", "Replicas");
 		check_panel_box("/v1/plan/budget", "p--v1-plan-budget-budget_w", "Budget");
 		check_panel_uses_form();
+		check_add_compare();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);
