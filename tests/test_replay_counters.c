@@ -106,6 +106,15 @@ check_level_count(const char *root, const char *d, const wc_ingest_options *opt)
 	CHECK_CONTAINS(text, "\"the replay draws nothing at random (arrivals rebuilt interval by interval from the "
 	                     "engine's counters, output lengths at their mean): simulated once");
 	free(text);
+	/* --replicas 1 changes nothing of it: the run is simulated once and
+	 * said so, lo/hi blank (it read as a one-replica Monte-Carlo run,
+	 * lo = hi = the prediction, and runs_simulated_once 0) */
+	const char *one[] = { "wattcast", "validate", "envelope", "--profile", "measured", d, "--platform", "A100",
+		              "--model", "Qwen3-8B", "--quiet", "--replicas", "1", "--json", NULL };
+	CHECK_INT(run_wattcast(one, NULL, &res), 0);
+	CHECK_INT(res.status, 0);
+	CHECK_CONTAINS(res.out, "\"runs_simulated_once\": 1");
+	run_result_free(&res);
 	free(csv);
 }
 

@@ -445,7 +445,10 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->law_level[i] = law_level(&rr, &out->response[i]);
 		at_load(&rr, &out->response[i], res.server.mean_running.value, &out->at_load[i]);
 		out->interval[i] = res.server_interval;
-		int once = out->replicas[i] < o->replicas;
+		/* by the workload, not by the replicas it saved: under
+		 * --replicas 1 a replay drawing nothing is simulated once too,
+		 * and said so (it read as a one-replica Monte-Carlo run) */
+		int once = wc_envelope_draws_nothing(&runs[i].workload);
 		out->n_no_spread += once;
 		if (rows)
 			rc = add_rows(&runs[i], &out->response[i], out->tau_s[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res, p,
