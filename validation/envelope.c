@@ -165,12 +165,12 @@ known_kind(const wc_envelope_check_run *run)
 /* The report's note over the runs simulated once: one kind said as it
  * is, several with their run counts. */
 static void
-known_note(const wc_envelope_check_run *runs, size_t n, const int *once, char *buf, size_t cap)
+known_note(const wc_envelope_check_run *runs, size_t n, char *buf, size_t cap)
 {
 	size_t count[KNOWN_KINDS] = { 0 }, kinds = 0, len = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		if (once[i])
+		if (wc_envelope_draws_nothing(&runs[i].workload))
 			count[known_kind(&runs[i])]++;
 	for (int k = 0; k < KNOWN_KINDS; k++)
 		kinds += count[k] > 0;
@@ -456,14 +456,8 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		wc_envelope_result_clear(&res);
 	}
 	wc_runs_free(table);
-	if (rc == WC_OK) {
-		int *once = wc_alloc_zeroed(n, sizeof *once);
-		for (size_t i = 0; once && i < n; i++)
-			once[i] = out->replicas[i] < o->replicas;
-		if (once)
-			known_note(runs, n, once, out->once_known, sizeof out->once_known);
-		free(once);
-	}
+	if (rc == WC_OK)
+		known_note(runs, n, out->once_known, sizeof out->once_known);
 	if (rc == WC_OK && summarise(runs, n, out) != WC_OK)
 		rc = wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	if (rc != WC_OK)
