@@ -22,20 +22,13 @@
 static size_t
 walk(ft_grid *g, double *len, size_t mark)
 {
-	size_t n = 0;
-	for (size_t k = g->k0; k < g->k1;) {
-		size_t a = k;
-		while (k < g->k1 && g->mark[k] == FT_ACTIVE)
-			k++;
-		if (k > a) {
-			if (len)
-				len[n] = (double)(k - a) * g->dt;
-			if (n < mark)
-				memset(g->mark + a, FT_WARMUP, k - a);
-			n++;
-		}
-		while (k < g->k1 && g->mark[k] != FT_ACTIVE)
-			k++;
+	size_t n = 0, k = g->k0, a;
+	while (wc__ft_next_run(g, FT_ACTIVE, &k, &a)) {
+		if (len)
+			len[n] = (double)(k - a) * g->dt;
+		if (n < mark)
+			memset(g->mark + a, FT_WARMUP, k - a);
+		n++;
 	}
 	return n;
 }

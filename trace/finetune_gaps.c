@@ -34,14 +34,8 @@ wc__ft_gap_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 {
 	int n = 0;
 	double gap_s = 0.0, train_s = 0.0;
-	for (size_t k = g->k0; k < g->k1;) {
-		if (g->mark[k] != FT_GAP) {
-			k++;
-			continue;
-		}
-		size_t a = k;
-		while (k < g->k1 && g->mark[k] == FT_GAP)
-			k++;
+	size_t k = g->k0, a;
+	while (wc__ft_next_run(g, FT_GAP, &k, &a)) {
 		double len = (double)(k - a) * g->dt;
 		n++;
 		gap_s += len;

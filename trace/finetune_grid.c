@@ -230,3 +230,14 @@ wc__ft_energy_between(const ft_grid *g, double a, double b)
 	}
 	return e;
 }
+
+int
+wc__ft_next_run(const ft_grid *g, unsigned char m, size_t *k, size_t *a)
+{
+	while (*k < g->k1 && g->mark[*k] != m)
+		(*k)++;
+	*a = *k;
+	while (*k < g->k1 && g->mark[*k] == m)
+		(*k)++;
+	return *k > *a;
+}

@@ -29,14 +29,8 @@ save_len(const ft_grid *g, const wc_ft_steps_info *in, size_t *shown)
 	double shortest_eval = INFINITY, len = INFINITY;
 	for (size_t i = 0; i < in->n_evals; i++)
 		shortest_eval = in->eval_s[i] > 0 ? fmin(shortest_eval, in->eval_s[i]) : shortest_eval;
-	for (size_t k = g->k0; k < g->k1;) {
-		size_t a = k;
-		while (k < g->k1 && g->mark[k] == FT_SAVE)
-			k++;
-		if (k == a) {
-			k++;
-			continue;
-		}
+	size_t k = g->k0, a;
+	while (wc__ft_next_run(g, FT_SAVE, &k, &a)) {
 		double l = (double)(k - a) * g->dt;
 		int save = l < shortest_eval - wc__ft_setup_slack(l);
 		len = save ? fmin(len, l) : len;

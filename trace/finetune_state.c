@@ -54,14 +54,9 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 	if (!len)
 		return 0.0;
 	raw = len + half;
-	for (size_t k = g->k0; k < g->k1;) {
-		size_t a = k, i = 0, ne = state ? in->n_evals : 0;
-		while (k < g->k1 && g->mark[k] == FT_SAVE)
-			k++;
-		if (k == a) {
-			k++;
-			continue;
-		}
+	size_t k = g->k0, a;
+	while (wc__ft_next_run(g, FT_SAVE, &k, &a)) {
+		size_t i = 0, ne = state ? in->n_evals : 0;
 		double l = (double)(k - a) * g->dt;
 		raw[nr++] = l;
 		while (i < ne && !(state[i] == 1 && at[i] == a))

@@ -37,6 +37,10 @@ typedef struct {
 int wc__ft_grid_build(ft_grid *g, const double *t, const double *p, size_t n, const double *gaps, size_t n_gaps,
                       wc_error *err);
 void wc__ft_grid_free(ft_grid *g);
+/** The next run of bins marked `m` from bin *k within the window: 1 with
+ *  it in [*a, *k) (*k its end), 0 when none is left (*k at the window's
+ *  end). The one walk over the window's bursts, saves and gaps. */
+int wc__ft_next_run(const ft_grid *g, unsigned char m, size_t *k, size_t *a);
 /** Bin of time `t`, clamped to the grid. */
 size_t wc__ft_bin(const ft_grid *g, double t);
 /** Window from the trace: first to last bin above theta, gaps aside (all
