@@ -73,7 +73,7 @@ static const struct {
 	{ "think_s", "--think", 0 }, { "burstiness", "--burstiness", 0 }, { "rate_profile", "--rate-profile", 0 },
 	{ "input_tokens", "--input-tokens", 1 }, { "output_tokens", "--output-tokens", 1 },
 	{ "series_running", "--n-series", 0 }, { "series_dt_s", "--n-series", 0 }, { "arrival_s", "--replay", 0 },
-	{ "arrival_input", "--replay", 0 }, { "arrival_output", "--replay", 0 },
+	{ "arrival_input", "--replay", 1 }, { "arrival_output", "--replay", 1 },
 	{ "response/prefill_ratio", "--prefill-ratio", 0 }, { "response/tau_s", "--tau", 0 },
 	{ "response/hold_s", "--hold", 0 }, { "response/decay_s", "--decay", 0 },
 	{ "budget_w", "--budget", 0 }, { "stat", "--budget-stat", 0 }, { "max_fleet", "--max-fleet", 0 },

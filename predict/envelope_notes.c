@@ -104,6 +104,19 @@ wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double w
 	return 1;
 }
 
+/* The field a mean length is the user's: a replay's own lengths where
+ * they give it (the log's, HTTP's /workload/arrivals), else the
+ * workload's distribution. */
+static const char *
+length_field(const wc_envelope_workload *w, int input)
+{
+	const double *own = input ? w->arrival_input : w->arrival_output;
+	int any = 0;
+	for (size_t i = 0; w->kind == WC_ENVELOPE_REPLAY && own && i < w->n_arrivals && !any; i++)
+		any = isfinite(own[i]);
+	return any ? (input ? "arrival_input" : "arrival_output") : (input ? "input_tokens" : "output_tokens");
+}
+
 int
 wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times *st, char *note, size_t cap)
 {
@@ -115,7 +128,7 @@ wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_times 
 		return 0;
 	snprintf(note, cap, "%s: the workload's mean %.0f + %.0f tokens exceed the model's context of %d tokens "
 	         "(config.json); vLLM refuses such requests unless served longer with RoPE scaling",
-	         out > in ? "output_tokens" : "input_tokens", in, out, st->context_tokens);
+	         length_field(w, !(out > in)), in, out, st->context_tokens);
 	return 1;
 }
 
@@ -133,7 +146,7 @@ wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, c
 		return wc_error_set(err, WC_EINVAL, "%s: a request of the workload's mean %.0f input + %.0f output "
 		                    "tokens needs more KV cache than the group's memory leaves after the weights "
 		                    "(docs/capacity.md, \"Memory as vLLM does it\")",
-		                    out > in ? "output_tokens" : "input_tokens", in, out);
+		                    length_field(w, !(out > in)), in, out);
 	if (n < o->max_running) {
 		eff->max_running = (int)n;
 		snprintf(note, cap, "max_running: the KV cache holds %d requests of the workload's mean %.0f input + "

@@ -501,7 +501,14 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 static void
 library_error(const wc_error *err, int budget, wc_api_error *e)
 {
-	static const char *const fleet[][2] = { { "fleet_size", "fleet/size" }, { "fleet_mode", "fleet/mode" } };
+	/* the library's names of fields the request spells otherwise: the
+	 * fleet's on the envelope route alone (a plan has no fleet), a
+	 * replay's arrivals on both */
+	static const char *const renamed[][2] = { { "fleet_size", "fleet/size" }, { "fleet_mode", "fleet/mode" },
+		                                  { "arrival_s", "arrivals/t_s" },
+		                                  { "arrival_input", "arrivals/input_tokens" },
+		                                  { "arrival_output", "arrivals/output_tokens" } };
+	const size_t fleet = 2;
 	static const char *const workload_fields[] = { "rate", "rate_profile", "burstiness", "concurrency",
 		"think_s", "input_tokens", "output_tokens", "arrival_s", "arrival_input", "arrival_output",
 		"series_running", "series_dt_s", NULL };
@@ -511,9 +518,9 @@ library_error(const wc_error *err, int budget, wc_api_error *e)
 		if (strlen(*f) == n && strncmp(err->msg, *f, n) == 0)
 			snprintf(field, sizeof field, "/workload");
 	const char *name = NULL;
-	for (size_t k = 0; !budget && k < sizeof fleet / sizeof fleet[0]; k++)
-		if (strlen(fleet[k][0]) == n && strncmp(err->msg, fleet[k][0], n) == 0)
-			name = fleet[k][1];
+	for (size_t k = budget ? fleet : 0; k < sizeof renamed / sizeof renamed[0]; k++)
+		if (strlen(renamed[k][0]) == n && strncmp(err->msg, renamed[k][0], n) == 0)
+			name = renamed[k][1];
 	snprintf(field + strlen(field), sizeof field - strlen(field), "/%.*s", name ? (int)strlen(name) : (int)n,
 	         name ? name : err->msg);
 	wc_api_error_set(e, err->code == WC_ENOMEM ? 500 : 422, err->code == WC_ENOMEM ? "internal" : "invalid_value",

@@ -231,6 +231,17 @@ test_kv_limit(void)
 	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "input_tokens: a request of the workload's mean 10000000 input + 1000 output tokens "
 	                        "needs more KV cache");
+	/* a replay's own lengths: the refusal names them (arrival_input, the
+	 * request's /workload/arrivals/input_tokens and the CLI's --replay),
+	 * not the lengths the workload did not give (it said input_tokens) */
+	static const double at[3] = { 0, 1, 2 }, in[3] = { 500, 1e7, 500 };
+	w.kind = WC_ENVELOPE_REPLAY;
+	w.arrival_s = at;
+	w.arrival_input = in;
+	w.n_arrivals = 3;
+	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "arrival_input: a request of the workload's mean 3333667 input + 1000 output tokens "
+	                        "needs more KV cache");
 }
 
 static void

@@ -166,6 +166,12 @@ main(void)
 		return check_report("test_server_replay_token_counts");
 	test_fractions_refused();
 	test_counts_taken();
+	/* lengths no memory holds: the KV refusal names the arrivals that gave
+	 * them (it named /workload/input_tokens, a field the request lacks) */
+	expect_refused("500,10000000,500", "10,10,10", "/workload/arrivals/input_tokens",
+	               "arrivals/input_tokens: a request of the workload's mean 3333667 input + 10 output tokens needs "
+	               "more KV cache than the group's memory leaves after the weights (docs/capacity.md, \"Memory as "
+	               "vLLM does it\")");
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
