@@ -403,6 +403,12 @@ wc__power_map_join_spans(wc_power_map *pm, const double (*cap_span)[2], int join
 	wc_params *tmp = NULL;
 	wc_config at = pm->config;
 	wc_error why;
+	int left = 0;
+	for (int k = 0; cap_span && k < WC_SPANS_BOTH; k++)
+		left |= cap_span[k][1] > 0;
+	/* no span left: the notes as bound stand (the same words again) */
+	if (!left)
+		return;
 	/* the level the map was bound on, a datasheet transfer's as before */
 	if (!pm->params || wc_predict_resolve_platform(pm->params, &at, &tmp, &why) != WC_OK)
 		return;

@@ -81,7 +81,8 @@ int wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char
  *  capacity service times left as well named with that span `cap_span`
  *  ([k][1] = 0: not left), one line for both, joined[k] then 1: the power
  *  answer's rule (wc__predict_span_notes; docs/capacity.md, "Warnings").
- *  Nothing changes for a map not bound from a parameter set. */
+ *  Nothing changes for a map not bound from a parameter set, nor when no
+ *  span is left (the notes as bound are those words). */
 void wc__power_map_join_spans(wc_power_map *pm, const double (*cap_span)[2], int joined[WC_SPANS_BOTH]);
 /** Settle `s` for the run (s->settled 0 when the limit does not bind, the
  *  workload is an n(t) or a closed loop with a think time, or the service
