@@ -98,7 +98,7 @@ void cli_envelope_runs_text(const wc_envelope_workload *w, const wc_envelope_opt
                             char *buf, size_t cap);
 
 /** A budget plan's text lines (cli/envelope_io.c); `mode` as the answer labels it
- *  (wc_envelope_fleet_label). */
+ *  (wc_envelope_fleet_mode_label of the plan's lockstep). */
 void cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, const char *mode, double secs,
                            const wc_power_map *pm);
 
