@@ -58,6 +58,21 @@ wc__engine_clock_drop_held(eng_reader *r)
 	wc__engine_clock_not_after(r, r->line[e->n], r->cell[e->n], e->t[e->n]);
 }
 
+/* Row `from` (its time, line, cell, columns and counters) into slot
+ * `to`: a row kept in place of those dropped. */
+static void
+move_row(eng_reader *r, size_t from, size_t to)
+{
+	wc_engine_log *e = r->e;
+	e->t[to] = e->t[from];
+	r->line[to] = r->line[from];
+	r->cell[to] = r->cell[from];
+	for (int c = 0; c < WC_ENG_COLUMNS; c++)
+		if (e->col[c])
+			e->col[c][to] = e->col[c][from];
+	wc__engine_counters_move(&r->counters, from, to);
+}
+
 /* The run of m kept rows before the held row (slot n) is out of line:
  * each a bad line at its time cell, the held row kept in their place; one
  * glitch, counted once toward the share of bad lines. */
@@ -79,13 +94,7 @@ drop_run(eng_reader *r, size_t m)
 			             "after it (%.3f on line %zu); row skipped", e->t[k], other, e->t[n], r->line[n]);
 	}
 	r->bad->one_cause += m - 1;
-	e->t[first] = e->t[n];
-	r->line[first] = r->line[n];
-	r->cell[first] = r->cell[n];
-	for (int c = 0; c < WC_ENG_COLUMNS; c++)
-		if (e->col[c])
-			e->col[c][first] = e->col[c][n];
-	wc__engine_counters_move(&r->counters, n, first);
+	move_row(r, n, first);
 	e->n = first + 1;
 	r->held_row = 0;
 }
@@ -146,15 +155,8 @@ drop_edge(eng_reader *r, size_t first, size_t m)
 		e->n = first;
 		return;
 	}
-	for (size_t k = m; k < e->n; k++) {
-		e->t[k - m] = e->t[k];
-		r->line[k - m] = r->line[k];
-		r->cell[k - m] = r->cell[k];
-		for (int c = 0; c < WC_ENG_COLUMNS; c++)
-			if (e->col[c])
-				e->col[c][k - m] = e->col[c][k];
-		wc__engine_counters_move(&r->counters, k, k - m);
-	}
+	for (size_t k = m; k < e->n; k++)
+		move_row(r, k, k - m);
 	e->n -= m;
 }
 
