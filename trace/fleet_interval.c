@@ -332,6 +332,26 @@ wc__fleet_check_interval_end(wc_fleet *f, wc_error *err)
 	return refuse(f, f->g[wg].name, worst, 0.0, NULL, f->g[wg].iv_series[wk], err);
 }
 
+/* The next scrape time of s from s->v[*j] on (each step's latest
+ * sample's own time): a finite value later than *prev, the one before
+ * (NaN: none yet), into *prev, *j past it, and *d its spacing from the
+ * one before (NaN for the first); 0 at the end. The one walk over the
+ * distinct times, a step repeating its scrape's time. */
+static int
+next_scrape(const wc_prom_series *s, size_t *j, double *prev, double *d)
+{
+	for (; *j < s->n; (*j)++) {
+		double v = s->v[*j];
+		if (isfinite(v) && !(isfinite(*prev) && v <= *prev)) {
+			*d = isfinite(*prev) ? v - *prev : NAN;
+			*prev = v;
+			(*j)++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The scrape interval of a series of scrape times (v: each step's latest
  * sample's own time) and *res, its measure's resolution. Scrapes come
  * every interval I, to tens of milliseconds' jitter, so the spacings
@@ -348,56 +368,38 @@ wc__fleet_check_interval_end(wc_fleet *f, wc_error *err)
 static double
 scrape_interval(const wc_prom_series *s, double *res)
 {
-	double least = INFINITY, first = 0.0, sum = 0.0, count = 0.0, prev = NAN;
-	size_t n = 0;
+	double least = INFINITY, first = 0.0, sum = 0.0, count = 0.0, prev, d;
+	size_t n = 0, j;
 	*res = 0.0;
-	for (int pass = 0; pass < 2; pass++) {
-		prev = NAN;
-		for (size_t j = 0; j < s->n; j++) {
-			double v = s->v[j];
-			if (!isfinite(v))
+	for (int pass = 0; pass < 2; pass++)
+		for (j = 0, prev = NAN; next_scrape(s, &j, &prev, &d);) {
+			if (isnan(d))
 				continue;
-			if (isfinite(prev) && v > prev) {
-				double d = v - prev;
-				if (pass == 0 && d < least)
-					least = d;
-				else if (pass == 1 && d <= least * 1.1) {
-					first += d;
-					n++;
-				}
+			if (pass == 0 && d < least)
+				least = d;
+			else if (pass == 1 && d <= least * 1.1) {
+				first += d;
+				n++;
 			}
-			prev = isfinite(prev) && v < prev ? prev : v;
 		}
-	}
 	if (n < 2)
 		return 0.0;
 	first /= (double)n;
 	/* Each distinct time's lateness against the first time's grid at
 	 * the first I, for the spread. */
 	double lo = INFINITY, hi = -INFINITY, t0 = NAN;
-	prev = NAN;
-	for (size_t j = 0; j < s->n; j++) {
-		double v = s->v[j];
-		if (!isfinite(v) || (isfinite(prev) && v <= prev))
-			continue;
-		if (isfinite(prev)) {
-			double d = v - prev;
+	for (j = 0, prev = NAN; next_scrape(s, &j, &prev, &d);) {
+		if (!isnan(d)) {
 			sum += d;
 			count += fmax(1.0, round(d / first));
 		} else
-			t0 = v;
-		prev = v;
+			t0 = prev;
 	}
 	double iv = sum / count;
-	prev = NAN;
-	for (size_t j = 0; j < s->n; j++) {
-		double v = s->v[j];
-		if (!isfinite(v) || (isfinite(prev) && v <= prev))
-			continue;
-		double late = v - t0 - round((v - t0) / iv) * iv;
+	for (j = 0, prev = NAN; next_scrape(s, &j, &prev, &d);) {
+		double late = prev - t0 - round((prev - t0) / iv) * iv;
 		lo = fmin(lo, late);
 		hi = fmax(hi, late);
-		prev = v;
 	}
 	*res = (hi - lo) / count;
 	return iv;
