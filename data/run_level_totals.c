@@ -14,6 +14,8 @@
 #include <math.h>
 #include <stdio.h>
 
+const char *const wc_run_level_total_keys[2] = { "total_input_tokens", "total_output_tokens" };
+
 int
 wc_run_level_totals_beyond(const wc_run_level *lv, double requests, char *why, size_t cap)
 {
@@ -34,11 +36,10 @@ wc_run_level_totals_beyond(const wc_run_level *lv, double requests, char *why, s
 int
 wc__run_level_check_totals(wc__json_loader *ld, const wc_run_level *lv)
 {
-	static const char *const key[2] = { "total_input_tokens", "total_output_tokens" };
 	char why[160], p[WC__JSON_PATH_MAX];
 	const int k = wc_run_level_totals_beyond(lv, lv->requests, why, sizeof why);
 	if (k == 0)
 		return WC_OK;
-	wc__json_join(p, lv->at, key[k - 1]);
+	wc__json_join(p, lv->at, wc_run_level_total_keys[k - 1]);
 	return wc__json_fail(ld, p, "%s", why);
 }

@@ -307,8 +307,8 @@ own_level(wc__json_loader *ld, json_t *v, const char *path, wc_run_level *lv, in
 	static const char *const keys[] = { "label", "start_epoch", "end_epoch", "concurrency", "request_rate",
 		                             "burstiness", "requests", "total_input_tokens",
 		                             "total_output_tokens", NULL };
-	static const char *const totals[] = { "total_input_tokens", "total_output_tokens" };
 	static const char *const required[] = { "start_epoch", "end_epoch", NULL };
+	const char *const *totals = wc_run_level_total_keys;
 	const double big = 1e300;
 	char p[WC__JSON_PATH_MAX];
 	int rc;

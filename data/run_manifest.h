@@ -101,6 +101,10 @@ void wc_run_manifest_fill(wc_run_manifest *m, const wc_run_manifest *defaults);
  *  "1e+17 is more than 10 requests hold (at most 1e+09, 1e+08 tokens a
  *  request)". The one rule of both manifest readers and of ingest. */
 int wc_run_level_totals_beyond(const wc_run_level *lv, double requests, char *why, size_t cap);
+/** The totals' keys, "total_input_tokens" and "total_output_tokens": the
+ *  one table of every reader and message that names one
+ *  (wc_run_level_totals_beyond's k - 1 indexes it). */
+extern const char *const wc_run_level_total_keys[2];
 
 /** Bytes of a level's part of a row's run id, its '\0' included. */
 #define WC_RUN_LEVEL_ID_MAX 40

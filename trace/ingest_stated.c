@@ -26,7 +26,6 @@ wc__ingest_req_name(const run_ctx *rc)
 int
 wc__ingest_check_stated(const run_ctx *rc, int w, double counted, wc_error *err)
 {
-	static const char *const key[2] = { "total_input_tokens", "total_output_tokens" };
 	const int l = rc->windows[w].level;
 	char why[160];
 	int k;
@@ -35,7 +34,7 @@ wc__ingest_check_stated(const run_ctx *rc, int w, double counted, wc_error *err)
 	const wc_run_level *lv = &rc->m.levels[l];
 	return wc_error_set_path(err, WC_EPARSE, rc->dir, "/%s: %s/%s: %s, as many as %s counts",
 	                         strncmp(lv->at, "/probe/", 7) == 0 ? "manifest.json" : "wattcast-run.json", lv->at,
-	                         key[k - 1], why, wc__ingest_req_name(rc));
+	                         wc_run_level_total_keys[k - 1], why, wc__ingest_req_name(rc));
 }
 
 void
@@ -48,7 +47,6 @@ wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, d
 	const wc__ingest_stated given = wc__ingest_stated_of(rc, w);
 	const double stated[2] = { given.input_tokens, given.output_tokens };
 	const double counted[2] = { in_counted, out_counted };
-	static const char *const key[2] = { "total_input_tokens", "total_output_tokens" };
 	const char *from[2] = { in_from, out_from };
 	char said[2][160], msg[WC_ERROR_MSG_MAX], source[120];
 	int n = 0, which[2];
@@ -57,8 +55,8 @@ wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, d
 		if (!isfinite(s) || !isfinite(c) || !(fabs(s - c) > WC_RUN_TOTALS_TOLERANCE * most))
 			continue;
 		which[n] = k;
-		snprintf(said[n++], sizeof said[0], "%s stated %.0f, counted %.0f (%+.0f %%)", key[k], s, c,
-		         100.0 * (c - s) / (s > 0 ? s : c));
+		snprintf(said[n++], sizeof said[0], "%s stated %.0f, counted %.0f (%+.0f %%)",
+		         wc_run_level_total_keys[k], s, c, 100.0 * (c - s) / (s > 0 ? s : c));
 	}
 	if (n == 0)
 		return;
