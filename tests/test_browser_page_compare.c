@@ -17,6 +17,9 @@
  *   - an older link's entry naming only what differs still takes the rest
  *     from the form (cmp=platform:A100), and one naming a lock does not
  *     take the form's cap;
+ *   - a configuration the server refuses (phi-4 at TP 4) is not pinned:
+ *     the status says "Nothing was pinned", the link gains no entry, and
+ *     no refused row appears at the next Predict; put right, it pins;
  *   - a link naming six compared configurations compares four and says
  *     which two wait (they were dropped without a word, and from the
  *     link); the two stay in the link, and removing a row compares the
@@ -150,6 +153,33 @@ check_pinned_cap(void)
 	check_row("#1", "H100 · Qwen3-8B · TP 1 · profile measured · sm_clock_mhz 1200", locked);
 }
 
+/* A configuration the server refuses (phi-4 at TP 4: 10 KV heads) is not
+ * pinned by "Add to comparison": the status says so, the link gains no
+ * entry, and no refused row turns up at the next Predict. Put right, it is
+ * pinned. */
+static void
+check_refused_pins_nothing(void)
+{
+	open_link("platform=H100&model=phi-4&tp=4&concurrency=32&cmp=platform:A100");
+	CHECK(truth("document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
+	click_and_wait("add-compare");
+	CHECK(truth("S.compare.length === 1"));
+	CHECK(truth("document.getElementById('status').textContent.startsWith('Nothing was pinned: the server answered 422.')"));
+	CHECK(truth("!document.getElementById('share-link').value.includes('model:phi-4')"));
+	CHECK(truth("!location.href.includes('model%3Aphi-4') && !location.href.includes('model:phi-4')"));
+	page_choose(B, "f-tp", "2");
+	click_and_wait("predict");
+	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	/* the form's row and the one the link pinned */
+	CHECK(truth("document.querySelectorAll('#compare-table tbody tr').length === 2"));
+	CHECK(truth("!document.querySelector('#compare-table tr[data-row=\"#2\"]')"));
+	check_row("#1", "A100 · phi-4 · TP 2", "{\"platform\":\"A100\",\"model\":\"phi-4\",\"tp\":2,\"concurrency\":32}");
+	/* put right, the same button pins it */
+	click_and_wait("add-compare");
+	check_row("#2", "H100 · phi-4 · TP 2", "{\"platform\":\"H100\",\"model\":\"phi-4\",\"tp\":2,\"concurrency\":32}");
+	CHECK(truth("document.getElementById('share-link').value.includes('cmp=platform:H100;model:phi-4;tp:2;')"));
+}
+
 static void
 check_waiting(void)
 {
@@ -192,6 +222,7 @@ main(void)
 		http_set_base(S.port);
 		check_pinned_defaults();
 		check_pinned_cap();
+		check_refused_pins_nothing();
 		check_waiting();
 		CHECK_INT(cdp_page_errors(B), 0);
 	}

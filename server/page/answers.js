@@ -30,7 +30,7 @@ function settleStatus(state, text) {
  * configuration stays on screen (docs/planner.md, "Warnings and errors
  * next to their input"); the link is the configuration shown, refused
  * values and all ("Shareable state"). */
-function showRefusal(req, pushUrl, body, why) {
+function showRefusal(req, pushUrl, body, why, pin) {
   clearAnswer();
   clearCompare();
   $('plot-list').replaceChildren(el('p', { class: 'muted', text: 'No plots: the configuration was refused.' }));
@@ -39,12 +39,17 @@ function showRefusal(req, pushUrl, body, why) {
   /* a box the browser cannot read has nothing to link: the link keeps
    * the last configuration sent (docs/planner.md, "Shareable state") */
   if (req) updateLink(req, pushUrl);
-  settleStatus('error', `Nothing was computed: ${why}.`);
+  /* "Add to comparison" pins only a configuration the server answered
+   * (docs/planner.md, "Comparison"): a refused one is said unpinned */
+  settleStatus('error', pin ? `Nothing was pinned: ${why}. Only a configuration the server answers is added to the comparison.`
+    : `Nothing was computed: ${why}.`);
   S.runs++;
   $('status').dataset.runs = S.runs;
 }
 
-async function predict(pushUrl) {
+/* pin: "Add to comparison" asked, so the form's configuration is pinned
+ * once the server answers it, and not when it is refused. */
+async function predict(pushUrl, pin) {
   const gen = ++S.generation;
   clearMessages();
   const req = formRequest();
@@ -52,7 +57,7 @@ async function predict(pushUrl) {
   markStale();
   const unread = refuseUnreadable($('fields'));
   if (unread.length) {
-    showRefusal(null, pushUrl, null, `${unread.join(', ')} ${unread.length > 1 ? 'are' : 'is'} not a number, so the request was not sent`);
+    showRefusal(null, pushUrl, null, `${unread.join(', ')} ${unread.length > 1 ? 'are' : 'is'} not a number, so the request was not sent`, pin);
     return;
   }
   /* An open loop is the arrival rate and the engine's limit: without the
@@ -62,16 +67,17 @@ async function predict(pushUrl) {
   if (loadMode() === 'rate' && S.controls.rate && req.rate === undefined) {
     showRefusal(req, pushUrl, { error: { code: 'missing_field', field: '/rate',
       message: 'rate: required in an open loop (requests/s); the engine limit alone is not a load' } },
-    'the arrival rate is empty (open loop)');
+    'the arrival rate is empty (open loop)', pin);
     return;
   }
   setStatus('busy', 'Computing…');
   const r = await api('/v1/predict/inference', req);
   if (gen !== S.generation) return;
   if (!r.ok) {
-    showRefusal(req, pushUrl, r.body, refusalText(r));
+    showRefusal(req, pushUrl, r.body, refusalText(r), pin);
     return;
   }
+  if (pin && S.compare.length < MAX_COMPARE) S.compare.push(pinnedPart(req));
   renderAnswer(r.body, req);
   updateLink(req, pushUrl);
   followPanels();
@@ -329,12 +335,13 @@ function withBase(base, entry) {
   return c;
 }
 
+/* The form's configuration is pinned when the server answers it (predict):
+ * neither a box the browser cannot read (it would be pinned as not set)
+ * nor a configuration the server refuses is pinned (docs/planner.md,
+ * "Comparison"). */
 function addCompare() {
   if (S.compare.length >= MAX_COMPARE) return;
-  /* a box the browser cannot read would be pinned as not set */
-  if (refuseUnreadable($('fields')).length) { predict(true); return; }
-  S.compare.push(pinnedPart(formRequest()));
-  predict(true);
+  predict(true, true);
 }
 
 /* -------------------------------------------------------------- plots */
