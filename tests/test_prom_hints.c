@@ -7,7 +7,8 @@
  * HTML page said jansson's "URL:1:1: '[' or '{' expected near '<'", and so
  * did scrapes saved as --prometheus-json; --start in epoch milliseconds
  * was "neither RFC 3339 nor epoch seconds", where a sample time in
- * milliseconds is named as such.
+ * milliseconds is named as such; --group-by job, which puts GPUs and
+ * engines in two groups, was told there was no engine series at all.
  */
 #include "tests/support/support.h"
 
@@ -60,6 +61,59 @@ check_no_engine(void)
 	CHECK(!test_exists(out));
 	run_result_free(&r);
 	free(in);
+	free(out);
+}
+
+/* A Prometheus range answer saved as JSON: one matrix series per host
+ * (h1, h2), `labels` and then the host's label, `value` every 2 s. */
+static char *
+matrix(const char *name, const char *labels, const char *host_label, const char *port, const char *value)
+{
+	size_t cap = 1 << 15, len = 0;
+	char *buf = malloc(cap);
+	len += (size_t)snprintf(buf, cap, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
+	for (int h = 1; h <= 2; h++) {
+		len += (size_t)snprintf(buf + len, cap - len, "%s{\"metric\":{%s,\"%s\":\"h%d%s\"},\"values\":[",
+		                        h > 1 ? "," : "", labels, host_label, h, port);
+		for (int k = 0; k < 40; k++)
+			len += (size_t)snprintf(buf + len, cap - len, "%s[%ld,\"%s\"]", k ? "," : "", T0 + 2 * k, value);
+		len += (size_t)snprintf(buf + len, cap - len, "]}");
+	}
+	snprintf(buf + len, cap - len, "]}}");
+	char *path = test_fixture(dir, name, buf);
+	free(buf);
+	return path;
+}
+
+/* --group-by job puts the GPUs in group 'dcgm' and the two vLLM servers
+ * in group 'vllm', left out as two engines: engine series are in the
+ * range, and the label is at fault, as with --group-by job,host
+ * (docs/fleet.md, "Grouping"). It said "no engine load series ... in the
+ * range", sending the user to the metric's name and --selector. */
+static void
+check_group_by_job(void)
+{
+	char *power = matrix("gj_power.json", "\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"UUID\":\"GPU-0\",\"gpu\":\"0\","
+	                     "\"job\":\"dcgm\",\"modelName\":\"NVIDIA A100-SXM4-80GB\"", "Hostname", "", "300");
+	char *running = matrix("gj_running.json", "\"__name__\":\"vllm:num_requests_running\",\"job\":\"vllm\","
+	                       "\"model_name\":\"Qwen/Qwen3-8B\"", "instance", ":8000", "8");
+	char *out = path_join(dir, "gj.csv");
+	const char *by[] = { "job", "job,namespace" };
+	for (size_t i = 0; i < 2; i++) {
+		const char *argv[] = { "wattcast", "ingest", "--prometheus-json", power, "--prometheus-json", running,
+			               "--group-by", by[i], "-o", out, NULL };
+		run_result r;
+		ingest(argv, &r);
+		CHECK_INT(r.status, 1);
+		CHECK(!strstr(r.err, "no engine load series"));
+		CHECK_CONTAINS(r.err, "GPU with no engine series in group 'dcgm'; engines without GPUs in 'vllm': the "
+		               "hosts match, --group-by label 'job' differs ('dcgm' on GPUs, 'vllm' on engines): leave "
+		               "it out");
+		CHECK(!test_exists(out));
+		run_result_free(&r);
+	}
+	free(power);
+	free(running);
 	free(out);
 }
 
@@ -174,6 +228,7 @@ main(void)
 {
 	dir = test_tmpdir("prom_hints");
 	check_no_engine();
+	check_group_by_job();
 	check_not_json();
 	check_flag_units();
 	free(dir);

@@ -417,6 +417,17 @@ label_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char 
 	return 0;
 }
 
+/* A group of engines and no GPU: read, or left out for its engines (only
+ * add_engine leaves a group out, fleet_groups.c). A group left out still
+ * held engine series: `--group-by job` put all three vLLM servers in group
+ * 'vllm', left out as two engines, and the GPUs in 'dcgm' were told there
+ * was no engine series at all (docs/fleet.md, "Grouping"). */
+static int
+engines_only(const fleet_group *g)
+{
+	return (g->ever_engine || g->left_out[0]) && !g->ever_gpu && !g->left_gpu;
+}
+
 int
 wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 {
@@ -431,7 +442,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	int any_gpu = 0, any_engine = 0;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		any_gpu |= f->g[i].ever_gpu;
-		any_engine |= f->g[i].ever_engine;
+		any_engine |= f->g[i].ever_engine || f->g[i].left_out[0];
 	}
 	char load[128];
 	wc__fleet_load_names(load, sizeof load);
@@ -456,18 +467,18 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			 * "Grouping"). */
 			char only[80] = "";
 			for (size_t j = 0; j < f->n_groups; j++)
-				if (f->g[j].ever_engine && !f->g[j].ever_gpu && !f->g[j].host[0] && by_host(f))
+				if (engines_only(&f->g[j]) && !f->g[j].host[0] && by_host(f))
 					return wc__fleet_error(err, WC_EINVAL, f->g[j].engine_series, "engine series without "
 					                       "an 'instance' label, so no host; the GPUs of group '%.40s' "
 					                       "have no engine series (keep the instance Prometheus adds, "
 					                       "or --group-by a label both carry)", g->name);
 			for (size_t j = 0; j < f->n_groups; j++)
-				if (f->g[j].ever_engine && !f->g[j].ever_gpu && strlen(only) + strlen(f->g[j].name) + 6 < sizeof only)
+				if (engines_only(&f->g[j]) && strlen(only) + strlen(f->g[j].name) + 6 < sizeof only)
 					snprintf(only + strlen(only), sizeof only - strlen(only), "%s'%s'", only[0] ? ", " : "",
 					         f->g[j].name);
 			for (size_t j = 0; j < f->n_groups; j++) {
 				char label[40], vg[40], ve[40];
-				if (f->g[j].ever_engine && !f->g[j].ever_gpu && label_apart(f, g, &f->g[j], label, vg, ve, sizeof label))
+				if (engines_only(&f->g[j]) && label_apart(f, g, &f->g[j], label, vg, ve, sizeof label))
 					return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group "
 					                       "'%.40s'; engines without GPUs in %s: the hosts match, --group-by "
 					                       "label '%s' differs ('%s' on GPUs, '%s' on engines): leave it "

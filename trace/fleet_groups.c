@@ -513,8 +513,10 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 			return err ? err->code : WC_ENOMEM;
 		fleet_group *g = &f->g[gi];
 		f->group[i] = gi;
-		if (g->left_out[0])
+		if (g->left_out[0]) {
+			g->left_gpu |= m == WC_FLEET_POWER;
 			continue;
+		}
 		rc = m == WC_FLEET_POWER ? add_power(f, g, set, i, err) : add_engine(f, g, set, m, i, err);
 		if (rc != WC_OK)
 			return rc;
@@ -526,6 +528,7 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 			fleet_group *g = &f->g[f->group[i]];
 			f->group[i] = -1;
 			f->metric[i] = -1;
+			g->left_gpu |= g->ever_gpu;
 			g->ever_gpu = g->ever_engine = 0;
 			g->n_gpus = 0;
 		}

@@ -71,6 +71,7 @@ typedef struct {
 	/* Why the group is left out, "" read: two engines no --group-by
 	 * parts (fleet_groups.c), said once; the others keep their rows. */
 	char left_out[256];
+	int left_gpu;                  /* a group left out held a GPU's power series */
 	/* Across pages (fleet_interval.c), per power [0] and running [1]: the
 	 * last sample time of the page before (0 none) and the shortest
 	 * spacing from it to a page's first (0 none), with its series. */
