@@ -16,7 +16,7 @@
 
 int
 wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                       double least, double settled, char *buf, size_t cap)
+                       double least, double settled, int said, char *buf, size_t cap)
 {
 	const wc_range *r = &lvl->range;
 	buf[0] = '\0';
@@ -42,12 +42,16 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 	char share[48];
 	wc__predict_series_share(share, sizeof share, stepwise ? settled : least);
 	char at[128] = "";
+	/* The board's limit's own warning says the clock it set and why
+	 * (docs/capacity.md, "The board's power limit"): one line per fact,
+	 * so only the kappa or span caveat is said here. */
+	const int named = asked || said;
 	if (stepwise)
 		snprintf(at, sizeof at, "the GPU settles under the %s%s; ", limit, share);
-	else if (!asked && least > 0.0)
+	else if (!named && least > 0.0)
 		wc_error_format(at, sizeof at, "the GPU runs at the clock of least power, %.0f MHz,%s%s still above the %s; ",
 		                mhz, share, share[0] ? "," : "", limit);
-	else if (!asked)
+	else if (!named)
 		snprintf(at, sizeof at, "the GPU settles at %.0f MHz; ", mhz);
 	if (r->clock_max <= 0.0)
 		snprintf(buf, cap, "%s: %sno clock-locked runs were calibrated on %s; kappa = %g is %s", field, at,
@@ -59,7 +63,7 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 		char whose[80];
 		snprintf(whose, sizeof whose, "the clock of least power%s, ", share);
 		snprintf(buf, cap, "%s: %s%s MHz is outside the calibrated span %s-%s MHz on %s", field,
-		         asked ? "" : least > 0.0 ? whose : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
+		         named ? "" : least > 0.0 ? whose : "the clock it settles at, ", wc__predict_sig(v, sizeof v, mhz, dg),
 		         wc__predict_sig(lo, sizeof lo, r->clock_min, dg), wc__predict_sig(hi, sizeof hi, r->clock_max, dg),
 		         lvl->name);
 	}

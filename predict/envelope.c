@@ -460,7 +460,7 @@ wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char *cl
 	wc_predict_engine_note(c, out->engine_note, sizeof out->engine_note); /* docs/capacity.md, "Serving stacks" */
 	out->n_span_notes = 0;
 	if (lv) {
-		wc__predict_clock_note(tmp ? tmp : p, lv, clock_field, at.sm_clock_mhz, 1.0, 0, 0, out->clock_note,
+		wc__predict_clock_note(tmp ? tmp : p, lv, clock_field, at.sm_clock_mhz, 1.0, 0, 0, 0, out->clock_note,
 		                       sizeof out->clock_note);
 		wc__predict_clock_low_note(tmp ? tmp : p, lv->name, clock_field, at.sm_clock_mhz, out->clock_low_note,
 		                           sizeof out->clock_low_note);

@@ -160,6 +160,18 @@ wc__flex_caveats_hold(const wc__flex_caveats *c, const wc_flexibility *f, double
 	return 0;
 }
 
+/* Is the step's caveat `text` a fact the unconstrained point's warning
+ * `w` says already? The same text after the field that set the clock: a
+ * platform's kappa assumed holds at every clock off the free one, said
+ * once whether the board's limit or a cap set it (docs/capacity.md,
+ * "Power flexibility"). */
+static int
+said_by(const char *w, const char *text)
+{
+	const char *a = strstr(w, ": "), *b = strstr(text, ": ");
+	return strcmp(w, text) == 0 || (a && b && strcmp(a, b) == 0);
+}
+
 static void
 say_once(wc_flexibility *f, const char *line)
 {
@@ -177,7 +189,7 @@ wc__flex_caveats_say(wc__flex_caveats *c, wc_flexibility *f)
 	char *used = calloc((size_t)(c->n ? c->n : 1), 1);
 	for (int i = 0; each && used && i < c->n; i++) {
 		for (int k = 0; k < said && !used[i]; k++)
-			used[i] = strcmp(f->warnings[k], c->at[i].text) == 0;
+			used[i] = said_by(f->warnings[k], c->at[i].text);
 		if (used[i])
 			continue;
 		/* the kind's caveats, each (clock, text) once */
@@ -191,7 +203,7 @@ wc__flex_caveats_say(wc__flex_caveats *c, wc_flexibility *f)
 				dup = f->steps[each[k]->step].sm_clock_mhz == f->steps[c->at[j].step].sm_clock_mhz &&
 				      strcmp(each[k]->text, c->at[j].text) == 0;
 			for (int k = 0; k < said && !dup; k++)
-				dup = strcmp(f->warnings[k], c->at[j].text) == 0;
+				dup = said_by(f->warnings[k], c->at[j].text);
 			if (!dup) {
 				differ |= strcmp(c->at[i].text, c->at[j].text) != 0;
 				each[n++] = &c->at[j];

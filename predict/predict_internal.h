@@ -59,10 +59,13 @@ void wc__predict_series_limit_note(const char *field, double limit_w, double lim
  *  less), so `mhz` is the clock of least power for that share and said
  *  so, not "settles at". `settled` > 0: a series' steps settle under
  *  that cap or limit step by step for that share of its time, each at
- *  its own clock: said so, with no one clock. 1 with `buf` set, else 0
- *  and "". One rule for the power answer and the envelope's power map. */
+ *  its own clock: said so, with no one clock. `said`: a line of the
+ *  caller's own says the clock and what set it (the board's limit
+ *  settling a single load), so only the kappa or span caveat is said.
+ *  1 with `buf` set, else 0 and "". One rule for the power answer and the
+ *  envelope's power map. */
 int wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *field, double mhz, double running,
-                           double least, double settled, char *buf, size_t cap);
+                           double least, double settled, int said, char *buf, size_t cap);
 
 /** Is `mhz` (> 0) below half the top clock of the board `platform` runs
  *  on (wc_predict_board)? Real boards there lose achievable bandwidth,

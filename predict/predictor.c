@@ -110,11 +110,12 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
 /* `clock_field`: what set the clock in `c` (a lock, a cap, the board's
  * limit), which the clock's caveat names; `least`: the share of time no
  * clock meets it (1 a single load, a series' unmet steps' share);
- * `settled`: a series' share settled under it step by step. */
+ * `settled`: a series' share settled under it step by step; `clock_said`:
+ * the board's limit's own warning says the clock (wc__predict_clock_note). */
 static void
 range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
                const wc_load_histogram *h, const double (*cap_span)[2], const char *clock_field, double least,
-               double settled, wc_inference_prediction *out)
+               double settled, int clock_said, wc_inference_prediction *out)
 {
 	char notes[3][WC_WARNING_LEN];
 	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, NULL, NULL, 0, notes); i < n; i++)
@@ -148,7 +149,7 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
 	char clock[WC_WARNING_LEN];
-	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, least, settled, clock,
+	if (wc__predict_clock_note(p, lvl, clock_field, c->sm_clock_mhz, h->mean, least, settled, clock_said, clock,
 	                           sizeof clock))
 		WC_WARN(out, "%s", clock);
 	char pnotes[2][WC_WARNING_LEN];
@@ -472,7 +473,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	                     : set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w) ? 1.0 : 0.0;
 	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
 	               (const double(*)[2])cap_span, clock_field, least,
-	               by_lock ? 0.0 : settled, out);
+	               by_lock ? 0.0 : settled, !q->series_len && q->board_limit_w > 0, out);
 	/* A cap below the lowest clock's power settles at that clock
 	 * (docs/capacity.md, "Clocks and power caps"): the answer is then
 	 * above the cap, which the user must be told. A series settled step

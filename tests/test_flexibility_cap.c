@@ -208,23 +208,41 @@ exact_as_inference(const wc_predictor *pr, const wc_inference_query *q, int by_c
  * ..." though caps set each step's clock (predict inference --power-cap
  * says power_cap_w), and named the lowest clock alone while kappa is
  * assumed at every step below the top (docs/capacity.md, "Power
- * flexibility"). */
+ * flexibility"). Where the board's limit settles the unconstrained point
+ * (Qwen3-32B at 32 clients, 1223 MHz), the platform's kappa assumed is
+ * one fact, said once: it was said for that point and again for the
+ * steps below it, and that point's settled clock twice. */
 static void
 kappa_names_what_set_the_clock(void)
 {
 	for (int by_cap = 0; by_cap < 2; by_cap++) {
-		const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "A100", "--model", "Qwen3-32B",
-			               "--concurrency", "32", "--input-tokens", "500", "--output-tokens", "200", "--steps", "6",
+		const char *argv[] = { "wattcast", "predict", "flexibility", "--platform", "A100", "--model", "Qwen3-8B",
+			               "--concurrency", "4", "--input-tokens", "500", "--output-tokens", "200", "--steps", "6",
 			               "--sweep", by_cap ? "power_cap" : "clock", NULL };
 		run_result r;
 		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 		CHECK_INT(r.status, 0);
-		CHECK_CONTAINS(r.out, by_cap ? "warning: at 210-1020 MHz: power_cap_w: no clock-locked runs were calibrated "
+		CHECK_CONTAINS(r.out, by_cap ? "warning: at 210-1170 MHz: power_cap_w: no clock-locked runs were calibrated "
 		                               "on A100; kappa = 1 is assumed\n"
-		                             : "warning: at 210-1020 MHz: sm_clock_mhz: no clock-locked runs were calibrated "
+		                             : "warning: at 210-1170 MHz: sm_clock_mhz: no clock-locked runs were calibrated "
 		                               "on A100; kappa = 1 is assumed\n");
 		if (by_cap)
 			CHECK(r.out && !strstr(r.out, "MHz: sm_clock_mhz:"));
+		run_result_free(&r);
+		argv[6] = "Qwen3-32B";
+		argv[8] = "32";
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.out, "warning: platform: no clock-locked runs were calibrated on A100; kappa = 1 is "
+		                      "assumed\n");
+		CHECK_CONTAINS(r.out, "so this answers at the clock it settles at, 1223 MHz");
+		int kappas = 0, settled = 0;
+		for (const char *at = r.out; at && (at = strstr(at, "kappa = 1 is assumed")); at++)
+			kappas++;
+		for (const char *at = r.out; at && (at = strstr(at, "1223 MHz")); at++)
+			settled++;
+		CHECK_INT(kappas, 1);
+		CHECK_INT(settled, 1);
 		run_result_free(&r);
 	}
 }

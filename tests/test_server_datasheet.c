@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -123,6 +124,17 @@ board_limit(void)
 		CHECK(mhz >= 210 && mhz < 1410);
 		CHECK_NEAR(http_json_num(r.json, "per_gpu_power_w"), 400, 0.5);
 		CHECK(strstr(r.body, "above the board's power limit of 400 W") != NULL);
+		/* the settled clock said once, by the limit's warning; the kappa
+		 * caveat says the assumption alone (docs/inference-law.md,
+		 * "Unseen configurations") */
+		char clock[32];
+		snprintf(clock, sizeof clock, "%.0f MHz", mhz);
+		int lines = 0;
+		json_t *w = json_object_get(r.json, "warnings");
+		for (size_t i = 0; i < json_array_size(w); i++)
+			lines += strstr(json_string_value(json_array_get(w, i)), clock) != NULL;
+		CHECK_INT(lines, 1);
+		CHECK(strstr(r.body, "\"platform: no clock-locked runs were calibrated on A100; kappa = 1 is assumed\""));
 	}
 	http_reply_free(&r);
 }
