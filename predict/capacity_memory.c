@@ -117,6 +117,19 @@ group_tail(char *buf, size_t cap, const char *owner, int group, int heads, int k
 	                heads > 0 ? "attention" : "KV");
 }
 
+/* The smallest gpu_memory_utilization, in the flag's hundredths up to its
+ * own bound (WC_GMU_MAX, docs/capacity.md "Memory as vLLM does it"), at
+ * which `tp` GPUs hold `weight_bytes` by the same rule the check refuses
+ * by (wc_capacity_memory_for_model); 0 when none does. */
+static double
+utilization_fits(const wc_capacity_hw *hw, int tp, double weight_bytes)
+{
+	for (int h = (int)ceil(100.0 * WC_GMU_MIN - 1e-9); h <= (int)floor(100.0 * WC_GMU_MAX + 1e-9); h++)
+		if (wc_capacity_memory_for_model(hw, tp, 1.0 - h / 100.0) >= weight_bytes)
+			return h / 100.0;
+	return 0.0;
+}
+
 int
 wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
 {
@@ -171,18 +184,35 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 				group = g;
 				break;
 			}
+		/* A utilization up to the flag's bound that holds them on these
+		 * GPUs is said too; the utilization given is then the cause, and
+		 * the field named (docs/capacity.md, "Memory as vLLM does it"). */
+		const double fits = utilization_fits(&hw, c->tp, a.weight_bytes);
+		char more[64] = "";
+		if (fits > 0.0)
+			snprintf(more, sizeof more, "; or gpu_memory_utilization %.2f or more", fits);
 		/* names cut so that any board and model fit in 255 bytes (with
-		 * the CLI's "--"); the model's name yields to the weights taken */
-		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40];
+		 * the CLI's "--"); the model's name yields to the weights taken,
+		 * the group's heads and then the workspace's size (a constant,
+		 * docs/capacity.md) to the utilization that holds them */
+		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40], ws[40];
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
-		int n = snprintf(head, sizeof head, "tp: the weights need %.1f GB%s but %d x %.24s (%.1f GB each) hold "
-		                 "%.1f GB (%.0f %% kept free, %.2f GB/GPU workspace); at least %.0f GPUs needed",
-		                 a.weight_bytes / 1e9, taken, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
-		                 100 * reserve, WC_CAPACITY_WORKSPACE_GB, need);
+		int n = 0;
+		for (int brief = 0; brief < 2 && (brief == 0 || n > (int)sizeof head - 3 - (int)strlen(more)); brief++) {
+			snprintf(ws, sizeof ws, brief ? "" : ", %.2f GB/GPU workspace", WC_CAPACITY_WORKSPACE_GB);
+			n = snprintf(head, sizeof head, "%s: the weights need %.1f GB%s but %d x %.24s (%.1f GB each) hold "
+			             "%.1f GB (%.0f %% kept free%s); at least %.0f GPUs needed",
+			             fits > 0.0 && c->gpu_memory_utilization > 0.0 ? "gpu_memory_utilization" : "tp",
+			             a.weight_bytes / 1e9, taken, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
+			             100 * reserve, ws, need);
+		}
 		snprintf(owner, sizeof owner, "%.28s's", c->arch ? c->arch->name : "");
-		if (group > (int)need && group_tail(usable, sizeof usable, owner, group, heads, kv) > (int)sizeof head - 3 - n)
-			group_tail(usable, sizeof usable, "its", group, heads, kv);
-		return wc_error_set(err, WC_EINVAL, "%s%s", head, usable);
+		const int room = (int)sizeof head - 3 - n - (int)strlen(more);
+		if (group > (int)need && group_tail(usable, sizeof usable, owner, group, heads, kv) > room &&
+		    group_tail(usable, sizeof usable, "its", group, heads, kv) > room &&
+		    snprintf(usable, sizeof usable, ": tp %d, as its heads allow", group) > room)
+			usable[0] = '\0';
+		return wc_error_set(err, WC_EINVAL, "%s%s%s", head, usable, more);
 	}
 	if (!c->arch || !(c->output_tokens > 0))
 		return WC_OK;

@@ -1,0 +1,108 @@
+/*
+ * A refusal for weights that do not fit names the utilization that holds
+ * them on the same GPUs (docs/capacity.md, "Memory as vLLM does it"):
+ * Qwen3-32B on one A100 at gpu_memory_utilization 0.78 was refused as
+ * "--tp: ... at least 2 GPUs needed", blaming tp and suggesting only more
+ * GPUs, though 0.79 holds it. Now the utilization given is the cause and
+ * named (--gpu-memory-utilization, /gpu_memory_utilization), with the
+ * smallest value that fits; at the default the field stays tp, with the
+ * value beside; weights no utilization up to the flag's bound (1) holds
+ * on those GPUs say nothing of it. Within 255 bytes, longest names too.
+ */
+#include "predict/capacity_predict.h"
+#include "predict/predict.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <string.h>
+
+static void
+cli(const char *model, const char *params, const char *tp, const char *gmu, const char *platform, const char *needle)
+{
+	const char *argv[16] = { "wattcast", "predict", "inference", "--platform", platform, "--concurrency", "4",
+		                 "--tp", tp };
+	int n = 9;
+	if (model) {
+		argv[n++] = "--model";
+		argv[n++] = model;
+	} else {
+		argv[n++] = "--active-params";
+		argv[n++] = params;
+	}
+	if (gmu) {
+		argv[n++] = "--gpu-memory-utilization";
+		argv[n++] = gmu;
+	}
+	argv[n] = NULL;
+	test_usage_error(argv, needle);
+}
+
+static void
+http_refused(CURL *h, const char *body, const char *field, const char *needle, const char *not_said)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"), body, &r);
+	CHECK_INT(r.status, 422);
+	const char *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
+	const int ok = f && strcmp(f, field) == 0 && m && strstr(m, needle) && strlen(m) <= 255 &&
+	               !(not_said && strstr(m, not_said));
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "  %s -> %s\n", body, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+int
+main(void)
+{
+	/* the one rule, in the predictor: the smallest hundredth that fits */
+	wc_params p = WC_PARAMS_INIT;
+	wc_error err;
+	double fit;
+	wc_params_default(&p);
+	wc_config c = test_catalog_config("A100", 1, "Qwen3-32B", 4);
+	c.gpu_memory_utilization = 0.78;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "gpu_memory_utilization: the weights need 65.6 GB but 1 x A100 (85.9 GB each) hold "
+	                        "65.4 GB (22 % kept free");
+	CHECK_CONTAINS(err.msg, "at least 2 GPUs needed; or gpu_memory_utilization 0.79 or more");
+	c.gpu_memory_utilization = 0.79;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
+
+	/* the CLI names the flag given, or --tp at the default */
+	cli("Qwen3-32B", NULL, "1", "0.78", "A100",
+	    "--gpu-memory-utilization: the weights need 65.6 GB but 1 x A100 (85.9 GB each) hold 65.4 GB (22 % kept "
+	    "free, 1.64 GB/GPU workspace); at least 2 GPUs needed; or gpu_memory_utilization 0.79 or more");
+	cli(NULL, "40", "1", NULL, "A100", "--tp: the weights need 80.0 GB but 1 x A100 (85.9 GB each) hold 75.7 GB");
+	cli(NULL, "40", "1", NULL, "A100", "at least 2 GPUs needed; or gpu_memory_utilization 0.96 or more");
+	/* no utilization up to 1 holds 100 GB on one A100: tp is the cause */
+	cli(NULL, "50", "1", "0.5", "A100", "--tp: the weights need 100.0 GB but 1 x A100 (85.9 GB each) hold 41.3 GB "
+	                                   "(50 % kept free, 1.64 GB/GPU workspace); at least 3 GPUs needed\n");
+	/* a long board and a name not read: the value stays whole, the group's
+	 * heads yield */
+	cli("meta-llama/Llama-3.1-70B-Instruct-Banana", NULL, "4", "0.7", "A100-PCIe-40GB",
+	    "at least 5 GPUs needed; or gpu_memory_utilization 0.87 or more\n");
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	CURL *h = curl_easy_init();
+	wc_server *srv = http_server_start(&p, "default", 2);
+	if (srv) {
+		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":4,\"input_tokens\":512,"
+		                "\"output_tokens\":256,\"gpu_memory_utilization\":0.78}",
+		             "/gpu_memory_utilization", "; or gpu_memory_utilization 0.79 or more", NULL);
+		http_refused(h, "{\"platform\":\"A100\",\"active_params_b\":40,\"concurrency\":4}", "/tp",
+		             "; or gpu_memory_utilization 0.96 or more", NULL);
+		http_refused(h, "{\"platform\":\"A100\",\"active_params_b\":50,\"concurrency\":4,"
+		                "\"gpu_memory_utilization\":0.5}",
+		             "/tp", "at least 3 GPUs needed", "gpu_memory_utilization 0.");
+		http_refused(h, "{\"platform\":\"A100-PCIe-40GB\",\"tp\":4,\"model\":\"meta-llama/Llama-3.1-70B-Instruct-"
+		                "Banana\",\"concurrency\":4,\"gpu_memory_utilization\":0.7}",
+		             "/gpu_memory_utilization", "; or gpu_memory_utilization 0.87 or more", NULL);
+		wc_server_stop(srv);
+	}
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&p);
+	return check_report("test_server_gmu_refusal");
+}
