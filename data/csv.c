@@ -13,6 +13,7 @@
 #include <string.h>
 
 const char wc__csv_too_many_fields[] = "too many fields";
+const char wc__csv_line_bom[] = WC__LINE_BOM " remove it";
 
 int
 wc__csv_split(char *line, wc__csv_field *fields, int cap, const char **reason)
@@ -205,6 +206,14 @@ wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const char
 			continue;
 		it->raw = start;
 		it->raw_len = n;
+		/* a mark past the first line was quoted as an invisible first
+		 * character of a value called unreadable (docs/formats/telemetry.md,
+		 * "Bad lines") */
+		if (it->line > 1 && wc_text_bom_len(start, n)) {
+			it->stop = 1;
+			*reason = wc__csv_line_bom;
+			return WC__CSV_BAD;
+		}
 		int nf = wc__csv_split_to(it->copy, fields, cap, reason, &it->stop);
 		return nf < 0 ? WC__CSV_BAD : nf;
 	}

@@ -52,6 +52,13 @@ int wc__csv_not_text(const char *line, size_t len, char *why, size_t cap);
  *  callers compare the pointer to say the limit and what to do
  *  (wc__header_too_wide). */
 extern const char wc__csv_too_many_fields[];
+/** What a line past a file's first that begins with a byte-order mark is
+ *  (a file joined after its own mark), in every CSV reader's words: the
+ *  line readers of telemetry logs skip the mark and warn, the readers of
+ *  whole files refuse the line, WC__CSV_BAD with this reason and "remove
+ *  it" at column 1 (docs/formats/telemetry.md, "Bad lines"). */
+#define WC__LINE_BOM "a byte-order mark (U+FEFF) at the line's start: a file joined after its own mark?"
+extern const char wc__csv_line_bom[];
 
 /** 1 when `text` does not fit a buffer of `cap` bytes (its NUL included),
  *  with "value too long: N bytes, at most M" in why[0..why_cap), or is not
@@ -85,7 +92,9 @@ typedef struct {
 void wc__csv_lines_init(wc__csv_lines *it, const char *buf, size_t len);
 void wc__csv_lines_free(wc__csv_lines *it);
 /** Advance and split: the number of fields (>= 1), 0 at the end,
- *  WC__CSV_BAD with `*reason` for a malformed line, WC_ENOMEM. Field
+ *  WC__CSV_BAD with `*reason` for a malformed line (wc__csv_line_bom, at
+ *  `stop` 1, for a line past the first that begins with a byte-order
+ *  mark), WC_ENOMEM. Field
  *  pointers stay valid until the next call. */
 #define WC__CSV_BAD (-100)
 int wc__csv_lines_next(wc__csv_lines *it, wc__csv_field *fields, int cap, const char **reason);

@@ -402,7 +402,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 		max_rows = (size_t)1 << 24;
 	r.opt = opt;
 	r.max_rows = max_rows;
-	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
+	if ((rc = wc__lr_open(&lr, path, opt, err)) != WC_OK)
 		return rc;
 	lr.long_header_hint = ", such as histograms' *_bucket series";
 	f = wc_alloc_array(ENG_MAX_FIELDS, sizeof *f);

@@ -171,9 +171,11 @@ ahead_refill(wc__line_reader *r)
 static void refill(wc__line_reader *r);
 
 int
-wc__lr_open(wc__line_reader *r, const char *path, wc_error *err)
+wc__lr_open(wc__line_reader *r, const char *path, const wc_telemetry_options *opt, wc_error *err)
 {
 	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->opt = opt;
 	if (strcmp(path, "-") == 0) {
 		r->f = stdin;
 	} else {
@@ -255,13 +257,31 @@ refill(wc__line_reader *r)
 }
 
 /* A UTF-8 byte order mark at the start of the file is not part of its
- * first line (editors on Windows write one). */
+ * first line (editors on Windows write one). One at the start of a later
+ * line is a file joined after its own mark (`cat a.csv b.csv` of logs a
+ * Windows tool saved): not part of that line either, so it is skipped and
+ * the line read as any other, but said, where it is, rather than quoted
+ * as an invisible character in a value called unreadable
+ * (docs/formats/telemetry.md, "Bad lines"). */
 static void
-skip_bom(const wc__line_reader *r, char **line, size_t *len)
+skip_bom(wc__line_reader *r, char **line, size_t *len)
 {
-	size_t bom = r->line_no == 1 ? wc_text_bom_len(*line, *len) : 0;
+	size_t bom = wc_text_bom_len(*line, *len);
+	if (bom && r->line_no > 1 && r->bom_lines++ == 0) {
+		r->bom_first = r->line_no;
+		wc__warn(r->opt, r->path, ":%zu:1: " WC__LINE_BOM " skipped, the line read", r->line_no);
+	}
 	*line += bom;
 	*len -= bom;
+}
+
+/* The count of such lines, once the file is read (the first was said). */
+static void
+bom_lines_said(const wc__line_reader *r)
+{
+	if (r->bom_lines > 1)
+		wc__warn(r->opt, r->path, ": %zu lines began with a byte-order mark (U+FEFF), the first at line %zu: "
+		         "each mark skipped, its line read", r->bom_lines, r->bom_first);
 }
 
 int
@@ -301,8 +321,10 @@ wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long)
 		if (r->eof) {
 			if (r->error)
 				return -1;
-			if (avail == 0 && !skipping)
+			if (avail == 0 && !skipping) {
+				bom_lines_said(r);
 				return 0;
+			}
 			/* Last line without a newline: buf always has a spare byte. */
 			r->start = r->end;
 			r->line_no++;

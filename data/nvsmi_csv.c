@@ -432,7 +432,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 	info->t_first = info->t_last = NAN;
 	if (err)
 		err->code = 0;
-	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
+	if ((rc = wc__lr_open(&lr, path, opt, err)) != WC_OK)
 		return rc;
 	lr.long_header_hint = NV_HEADER_HINT;
 	if (!(rd = reader_new(path, opt, on_sample, payload, info, err))) {

@@ -196,7 +196,7 @@ wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_r
 	wc_request_log *log = NULL;
 	int col[RC_COUNT], n_cols = 0, header = 0, rc;
 	size_t cap = 0, data_lines = 0, failed = 0;
-	if ((rc = wc__lr_open(&lr, path, err)) != WC_OK)
+	if ((rc = wc__lr_open(&lr, path, opt, err)) != WC_OK)
 		return rc;
 	if (!(log = wc__request_log_alloc(1024))) {
 		rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");

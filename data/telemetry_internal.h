@@ -39,20 +39,27 @@ typedef struct {
 	                   * usual culprits (NULL: none); set after wc__lr_open */
 	int stop;         /* where the record last returned by wc__lr_next_record
 	                   * stopped splitting (wc__csv_split_to) */
+	const char *path; /* as opened, for the reader's own warnings */
+	const wc_telemetry_options *opt;
+	size_t bom_lines, bom_first; /* lines past the first that began with a
+	                   * byte-order mark, skipped, and the first of them */
 } wc__line_reader;
 
 /** Open `path` ("-" = stdin). A regular file of WC__LR_AHEAD_MIN bytes or
  *  more is read ahead by a thread (the kernel's copy into the buffers, a
  *  tenth of an nvidia-smi ingest, then runs beside the parsing); the lines
  *  are the same either way. */
-int wc__lr_open(wc__line_reader *r, const char *path, wc_error *err);
+int wc__lr_open(wc__line_reader *r, const char *path, const wc_telemetry_options *opt, wc_error *err);
 void wc__lr_close(wc__line_reader *r);
 /** Bytes of the file consumed so far: the offset just past the last
  *  line returned. */
 #define wc__lr_offset(r) ((r)->base + (r)->start)
 /** Next line, NUL-terminated, in place (modifiable until the next call),
  *  without its newline and trailing CR. Returns 1 with a line, 0 at the
- *  end, -1 on a read error. A line longer than WC_TELEMETRY_LINE_MAX is
+ *  end, -1 on a read error. A byte-order mark at the start of a line past
+ *  the first (a log joined after its own mark) is skipped, and warned of
+ *  through opt at the first such line, with their count at the end
+ *  (docs/formats/telemetry.md, "Bad lines"). A line longer than WC_TELEMETRY_LINE_MAX is
  *  skipped whole and returned as "" with *too_long = 1. */
 int wc__lr_next(wc__line_reader *r, char **line, size_t *len, int *too_long);
 /** The column a line longer than WC_TELEMETRY_LINE_MAX is named at, the
