@@ -143,21 +143,26 @@ const char *wc_json_type_name(const struct json_t *v);
 /** Where jansson refused a text, 1-based as every position a message
  *  gives (a file's "path:L:C", the API's "line"/"column"): jansson says
  *  column 0 before a line's first character (a text ending after a
- *  newline) and line 0 before any, which are 1; and it gives the column
- *  of its "near" token's last character, so the token's first is given
- *  (its length in characters less one before) when it lies on the line.
+ *  newline) and line 0 before any, which are 1. jansson gives the column
+ *  of the last character it read; the fault is placed instead: a bad
+ *  escape in a string at its backslash, a control character or line end
+ *  in a string at itself, any other error at the first character of the
+ *  token jansson read, whatever its length (its "near" quote holds 20
+ *  bytes at most, so `text`, the len bytes jansson was given or the
+ *  caller's text it was made from, is looked at; NULL: the quote only).
  *  One rule for files and request bodies (docs/http-api.md, "Errors"). */
 struct json_error_t;
-void wc_json_error_at(const struct json_error_t *e, int *line, int *column);
+void wc_json_error_at(const struct json_error_t *e, const char *text, size_t len, int *line, int *column);
 /** jansson's reason, but a byte-order mark as its "near" token named as
  *  "... near a byte-order mark (U+FEFF): remove it" (written into buf)
  *  rather than quoted invisible. The one rule for files and bodies. */
 #define WC_JSON_ERROR_TEXT_MAX 192
 const char *wc_json_error_text(const struct json_error_t *e, char *buf, size_t cap);
 /** WC_EPARSE with "SOURCE:L:C: LEAD<jansson's reason>" (wc_json_error_at's
- *  position; `lead` "" or e.g. "malformed JSON: "): every file reader's
+ *  position in `text`, the len bytes read; `lead` "" or e.g. "malformed JSON: "): every file reader's
  *  refusal of text that is not JSON. */
-int wc_json_error_set(wc_error *err, const char *source, const char *lead, const struct json_error_t *e);
+int wc_json_error_set(wc_error *err, const char *source, const char *lead, const struct json_error_t *e,
+                      const char *text, size_t len);
 
 #ifdef __cplusplus
 }

@@ -58,24 +58,124 @@ near_token(const json_error_t *e, size_t *len)
 	return *len ? q : NULL;
 }
 
+/* Byte offset in text[0..len) of character `column` (1-based, counted
+ * as jansson counts: UTF-8 characters) of line `line`, or -1. */
+static long
+char_at(const char *text, size_t len, int line, int column)
+{
+	size_t i = 0;
+	for (int l = 1; l < line; l++) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		if (!nl)
+			return -1;
+		i = (size_t)(nl - text) + 1;
+	}
+	for (int c = 0; i < len && text[i] != '\n'; i++)
+		if (((unsigned char)text[i] & 0xC0) != 0x80 && ++c == column)
+			return (long)i;
+	return -1;
+}
+
+/* Characters (UTF-8 lead bytes) in text[from, to). */
+static int
+chars_in(const char *text, size_t from, size_t to)
+{
+	int n = 0;
+	for (size_t i = from; i < to; i++)
+		n += ((unsigned char)text[i] & 0xC0) != 0x80;
+	return n;
+}
+
+/* A byte jansson lexes into a literal or number token. */
+static int
+token_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+	       c == '+' || c == '-';
+}
+
+/* The first byte of the token whose last byte is text[at]: a string's
+ * opening quote (the first '"' before not escaped), or the start of a
+ * run of literal and number bytes; at itself for any other token. */
+static size_t
+token_start(const char *text, size_t at)
+{
+	if (text[at] == '"') {
+		for (size_t i = at; i-- > 0 && text[i] != '\n';) {
+			size_t bs = 0;
+			while (bs < i && text[i - 1 - bs] == '\\')
+				bs++;
+			if (text[i] == '"' && bs % 2 == 0)
+				return i;
+		}
+		return at;
+	}
+	size_t i = at;
+	while (token_byte(text[at]) && i > 0 && token_byte(text[i - 1]))
+		i--;
+	return i;
+}
+
+static int
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 void
-wc_json_error_at(const json_error_t *e, int *line, int *column)
+wc_json_error_at(const json_error_t *e, const char *text, size_t len, int *line, int *column)
 {
 	*line = e->line > 0 ? e->line : 1;
 	*column = e->column > 0 ? e->column : 1;
-	/* jansson's column is its token's last character (counted in UTF-8
-	 * characters, as `column` is; `position` counts bytes): the token
-	 * starts (its length - 1) before, when it lies on that line
-	 * (docs/http-api.md, "Errors"). */
-	size_t len, chars = 0;
-	const char *tok = near_token(e, &len);
-	for (size_t i = 0; tok && i < len; i++) {
+	if (e->column <= 0)
+		return;
+	/* jansson's column is the last character it read (counted in UTF-8
+	 * characters; `position` counts bytes of the text it was given, not
+	 * always the caller's: a Python NaN becomes null), and its "near"
+	 * token is quoted only up to 20 bytes. The rule (docs/http-api.md,
+	 * "Errors"; docs/formats/params-file.md, "Loading is strict"): a bad
+	 * escape in a string at its backslash; a control character or line
+	 * end inside a string at itself (jansson read up to the character
+	 * before it); any other error at the first character of the token
+	 * jansson had read, whatever its length, from the text where given. */
+	size_t len_tok = 0, chars = 0;
+	const char *tok = near_token(e, &len_tok);
+	long at = text ? char_at(text, len, e->line, e->column) : -1;
+	if (starts(e->text, "invalid escape")) {
+		if (at >= 0) {
+			size_t b = (size_t)at;
+			while (b > 0 && (size_t)at - b < 6 && text[b] != '\\' && text[b - 1] != '\n')
+				b--;
+			if (text[b] == '\\')
+				*column = e->column - chars_in(text, b, (size_t)at);
+		} else if (tok) {
+			const char *b = tok + len_tok - 1;
+			while (b > tok && *b != '\\')
+				b--;
+			if (*b == '\\')
+				*column = e->column - chars_in(b, 1, (size_t)(tok + len_tok - b));
+		}
+		return;
+	}
+	if (starts(e->text, "unexpected newline") || starts(e->text, "control character")) {
+		*column = e->column + 1;
+		return;
+	}
+	for (size_t i = 0; tok && i < len_tok; i++) {
 		if (tok[i] == '\n')
 			return;
 		chars += ((unsigned char)tok[i] & 0xC0) != 0x80;
 	}
-	if (tok && e->column > 0 && chars >= 1 && (int)chars <= e->column)
-		*column = e->column - (int)chars + 1;
+	if (tok) {
+		if (chars >= 1 && (int)chars <= e->column)
+			*column = e->column - (int)chars + 1;
+		return;
+	}
+	/* No token quoted: one over 20 bytes, or none (the end of the text,
+	 * a byte that is not UTF-8, the end of a string never closed). */
+	if (at >= 0 && !strstr(e->text, "near end of file") && json_error_code(e) != json_error_invalid_utf8 &&
+	    json_error_code(e) != json_error_premature_end_of_input)
+		*column = e->column - chars_in(text, token_start(text, (size_t)at), (size_t)at);
 }
 
 const char *
@@ -92,11 +192,12 @@ wc_json_error_text(const json_error_t *e, char *buf, size_t cap)
 }
 
 int
-wc_json_error_set(wc_error *err, const char *source, const char *lead, const json_error_t *e)
+wc_json_error_set(wc_error *err, const char *source, const char *lead, const json_error_t *e, const char *buf,
+                  size_t len)
 {
 	int line, column;
 	char text[WC_JSON_ERROR_TEXT_MAX];
-	wc_json_error_at(e, &line, &column);
+	wc_json_error_at(e, buf, len, &line, &column);
 	return wc_error_set_path(err, WC_EPARSE, source, ":%d:%d: %s%s", line, column, lead,
 	                         wc_json_error_text(e, text, sizeof text));
 }

@@ -564,7 +564,7 @@ wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params
 	wc_params_clear(out);
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return wc_json_error_set(err, ld.source, "malformed JSON: ", &jerr);
+		return wc_json_error_set(err, ld.source, "malformed JSON: ", &jerr, buf, len);
 	int rc = load_root(&ld, root, out);
 	if (rc == WC_OK) {
 		wc_error verr;

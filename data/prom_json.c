@@ -164,7 +164,7 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 		return rc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return wc_json_error_set(err, origin, "", &je);
+		return wc_json_error_set(err, origin, "", &je, buf, len);
 	const char *status = json_string_value(json_object_get(root, "status"));
 	json_t *data = json_object_get(root, "data"), *result = json_object_get(data, "result");
 	const char *type = json_string_value(json_object_get(data, "resultType"));

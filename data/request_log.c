@@ -281,7 +281,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 	size_t skipped = 0, failed = 0;
 	int rc = WC_OK;
 	if (!root)
-		return wc_json_error_set(err, path, "", &jerr);
+		return wc_json_error_set(err, path, "", &jerr, buf, len);
 	if (!json_is_object(root)) {
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": expected an object of per-request arrays");
 		goto done;

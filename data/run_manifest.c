@@ -491,7 +491,7 @@ wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_ru
 		return WC_EPARSE;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return wc_json_error_set(err, path, "", &jerr);
+		return wc_json_error_set(err, path, "", &jerr, buf, len);
 	/* Parse into a copy so that a refused file leaves `m` as it was. */
 	wc_run_manifest tmp = *m;
 	/* NULL when absent or not a string */

@@ -294,7 +294,7 @@ step_overflow(wc__json_loader *ld, const char *buf, size_t len, const json_error
 			steps_past(why, sizeof why, tok);
 			return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ":%d:%d: /%s: %s", line, col, keys[k], why);
 		}
-	return wc_json_error_set(ld->err, ld->source, "", jerr);
+	return wc_json_error_set(ld->err, ld->source, "", jerr, buf, len);
 }
 
 /* An interval in steps: a ratio below 1 is a share of max_steps (newer

@@ -453,7 +453,7 @@ wc_request_parse_json(const char *body, size_t len, json_t **out, wc_response *r
 	 * "Errors"). */
 	int at_line, at_col;
 	char text[WC_JSON_ERROR_TEXT_MAX];
-	wc_json_error_at(&jerr, &at_line, &at_col);
+	wc_json_error_at(&jerr, body, len, &at_line, &at_col);
 	if (json_error_code(&jerr) == json_error_null_character || json_error_code(&jerr) == json_error_null_byte_in_key)
 		/* A \u0000 escape is refused (C strings would end at it), in the
 		 * API's words rather than jansson's, which name its flag. */

@@ -393,7 +393,7 @@ wc_calibrate_request_read(const char *text, size_t len, const wc_params *base, w
 	if (!body) {
 		int line, column; /* 1-based, as every JSON refusal's (wc_json_error_at) */
 		char why[WC_JSON_ERROR_TEXT_MAX];
-		wc_json_error_at(&jerr, &line, &column);
+		wc_json_error_at(&jerr, text, len, &line, &column);
 		return wc_error_set(err, WC_EINVAL, "calibration request: %d:%d: %s", line, column,
 		                    wc_json_error_text(&jerr, why, sizeof why));
 	}

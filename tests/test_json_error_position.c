@@ -73,13 +73,13 @@ the_rule(void)
 	json_error_t e;
 	int line, column;
 	CHECK(json_loads("{\"a\": x}", 0, &e) == NULL);
-	wc_json_error_at(&e, &line, &column);
+	wc_json_error_at(&e, NULL, 0, &line, &column);
 	CHECK_INT(line, 1);
 	CHECK_INT(column, e.column);
 	CHECK(e.column > 1);
 	CHECK(json_loads(broken, 0, &e) == NULL);
 	CHECK_INT(e.column, 0); /* what jansson says, which no message repeats */
-	wc_json_error_at(&e, &line, &column);
+	wc_json_error_at(&e, NULL, 0, &line, &column);
 	CHECK_INT(line, 2);
 	CHECK_INT(column, 1);
 }

@@ -107,6 +107,25 @@ main(void)
 	msg = http_error_str(&r, "message");
 	CHECK(msg && strstr(msg, "invalid token near 'truee' (line 1, column 30)"));
 	http_reply_free(&r);
+	/* whatever its length: jansson quotes none over 20 bytes and gave
+	 * its last character, column 331 */
+	char big[512];
+	snprintf(big, sizeof big, "{\"platform\":\"H100\", \"model\": true");
+	for (int i = 0; i < 300; i++)
+		strcat(big, "e");
+	strcat(big, "}");
+	http_post_json(h, url("/v1/predict/inference"), big, &r);
+	CHECK_INT(r.status, 400);
+	CHECK_INT(http_error_int(&r, "column"), 30);
+	http_reply_free(&r);
+	/* a bad escape at its backslash, 16 (it was the string's quote, 13;
+	 * jansson says 17, the character after) */
+	http_post_json(h, url("/v1/predict/inference"), "{\"platform\":\"C:\\data\"}", &r);
+	CHECK_INT(r.status, 400);
+	CHECK_INT(http_error_int(&r, "column"), 16);
+	msg = http_error_str(&r, "message");
+	CHECK(msg && strstr(msg, "invalid escape near '\"C:\\d' (line 1, column 16)"));
+	http_reply_free(&r);
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);
