@@ -34,8 +34,8 @@ map_top_w(const wc_power_map *pm, int max_running)
 }
 
 /* The clock `predict inference` answers the workload's steady load at:
- * its mean lengths, and its mean arrival rate over the simulated window
- * (open loop, the engine's limit as --concurrency) or its clients (closed
+ * its mean lengths, and its mean arrival rate over the window its requests
+ * arrive in (open loop, the engine's limit as --concurrency) or its clients (closed
  * loop, as --concurrency). q->config.sm_clock_mhz gets it. */
 static int
 predict_clock(const wc_predictor *pr, wc_inference_query *q, wc_error *err)
@@ -71,10 +71,13 @@ wc__envelope_settle(const wc_envelope_workload *w, const wc_service_times *st, c
 		q.config.running = fmin(w->concurrency, (double)o->max_running);
 		q.config.request_rate = 0.0;
 	} else {
-		/* one clock for the whole run: the mean rate over the simulated
-		 * window, a rate profile's and a replayed log's alike */
-		q.config.request_rate = wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s) /
-		                        (o->warmup_s + o->horizon_s);
+		/* one clock for the whole run: the mean rate over the window its
+		 * requests arrive in -- warm-up and horizon for the arrivals drawn
+		 * (a rate profile's alike), the horizon alone for a replayed log,
+		 * whose clock starts after the warm-up (docs/envelopes.md, "Board
+		 * limit"): a warm-up holding none of its requests dilutes nothing */
+		const double window = w->kind == WC_ENVELOPE_REPLAY ? o->horizon_s : o->warmup_s + o->horizon_s;
+		q.config.request_rate = wc_envelope_workload_requests(w, o->warmup_s, o->horizon_s) / window;
 		q.config.running = o->max_running;
 		if (!(q.config.request_rate > 0.0))
 			return WC_OK;
