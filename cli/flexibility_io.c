@@ -26,8 +26,9 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 	printf("platform %s, tp %d, active params %g B, %g input + %g output tokens, %srunning %g, engine %s\n",
 	       c->platform, c->tp, c->active_params_b, c->input_tokens, c->output_tokens, load, f->ref_mean_running,
 	       wc_config_engine(c));
-	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J\n",
-	       f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j);
+	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J, "
+	       "latency %.4g s\n", f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j,
+	       f->ref_latency_s);
 	/* each quantity's interval with what it covers, or "none" and why, as
 	 * the JSON's covers_by_quantity says it (docs/capacity.md, "Power
 	 * flexibility"): never a NaN range */
@@ -35,6 +36,7 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 		[WC_FLEX_POWER] = { "node power", "%.1f-%.1f", "W" },
 		[WC_FLEX_THROUGHPUT] = { "throughput", "%.5g-%.5g", "tokens/s" },
 		[WC_FLEX_E_TOKEN] = { "energy per output token", "%.4g-%.4g", "J" },
+		[WC_FLEX_LATENCY] = { "latency", "%.4g-%.4g", "s" },
 	};
 	printf("  95 %% interval of the unconstrained point (each step's: --json, --csv)%s:\n",
 	       f->n_draws > 0 ? "" : ", no parameter draws");
@@ -95,7 +97,7 @@ write_csv(const char *cmd, const char *path, const wc_flexibility *fl)
 	fprintf(f, "sm_clock_mhz,power_cap_w,node_power_w,throughput_tok_s,energy_per_output_token_j,latency_s,"
 	           "power_shed_w,throughput_lost_pct,pfi,knee,energy_optimal,node_power_lo_w,node_power_hi_w,"
 	           "throughput_lo_tok_s,throughput_hi_tok_s,energy_per_output_token_lo_j,energy_per_output_token_hi_j,"
-	           "over_capacity\n");
+	           "latency_lo_s,latency_hi_s,over_capacity\n");
 	for (int i = 0; i < fl->n_steps; i++) {
 		const wc_flex_step *s = &fl->steps[i];
 		fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,", s->sm_clock_mhz, s->power_cap_w,

@@ -151,7 +151,7 @@ power_caveats(const wc_predictor *pr, const wc_inference_query *q, int step, dou
 }
 
 /* The capacity answer's quantities a sweep reports, in WC_FLEX_* order. */
-static const int flex_capq[WC_FLEX_IQ] = { WC_CAPQ_POWER, WC_CAPQ_THROUGHPUT, WC_CAPQ_E_TOKEN };
+static const int flex_capq[WC_FLEX_IQ] = { WC_CAPQ_POWER, WC_CAPQ_THROUGHPUT, WC_CAPQ_E_TOKEN, WC_CAPQ_LATENCY };
 
 static void
 fill_step(wc_flex_step *s, double mhz, double cap_w, const wc_capacity_prediction *c, int tp)
@@ -372,6 +372,7 @@ wc_predict_flexibility(const wc_predictor *pr, const wc_inference_query *q, int 
 		out->ref_node_power_w = cap->value[WC_CAPQ_POWER];
 		out->ref_throughput_tok_s = cap->value[WC_CAPQ_THROUGHPUT];
 		out->ref_energy_per_output_token_j = cap->value[WC_CAPQ_E_TOKEN];
+		out->ref_latency_s = cap->value[WC_CAPQ_LATENCY];
 		for (int k = 0; k < WC_FLEX_IQ; k++) {
 			out->ref_lo[k] = cap->lo[flex_capq[k]];
 			out->ref_hi[k] = cap->hi[flex_capq[k]];

@@ -25,6 +25,10 @@ extern "C" {
 #define WC_FLEX_MAX_STEPS 64
 #define WC_FLEX_DEFAULT_STEPS 12
 
+/** The quantities a sweep gives intervals of (wc_flex_step lo/hi, the
+ *  unconstrained point's ref_lo/ref_hi). */
+enum { WC_FLEX_POWER, WC_FLEX_THROUGHPUT, WC_FLEX_E_TOKEN, WC_FLEX_LATENCY, WC_FLEX_IQ };
+
 typedef struct {
 	double sm_clock_mhz;          /* the clock of the step */
 	double power_cap_w;           /* per GPU: the cap swept, or the power that settles at this clock */
@@ -43,20 +47,18 @@ typedef struct {
 	int over_capacity;            /* an open loop's rate exceeds what the step serves: its
 	                               * numbers are those at capacity, the queue grows without
 	                               * bound, and it is no knee nor optimum */
-	/* 95 % intervals of node power, throughput and energy per output
-	 * token at this step, as its capacity answer gives them (NaN: none) */
-	double lo[3], hi[3];
+	/* 95 % intervals of node power, throughput, energy per output token
+	 * and latency at this step, as its capacity answer gives them -- the
+	 * intervals predict inference gives at that clock (NaN: none) */
+	double lo[WC_FLEX_IQ], hi[WC_FLEX_IQ];
 } wc_flex_step;
-
-/** The quantities a sweep gives intervals of (wc_flex_step lo/hi, the
- *  unconstrained point's ref_lo/ref_hi). */
-enum { WC_FLEX_POWER, WC_FLEX_THROUGHPUT, WC_FLEX_E_TOKEN, WC_FLEX_IQ };
 
 typedef struct {
 	int by_cap;                   /* 1: power caps were swept, 0: clock locks */
 	int tp;                       /* GPUs of the group (caps are per GPU) */
 	/* the unconstrained point: no clock lock, no cap */
 	double ref_node_power_w, ref_throughput_tok_s, ref_energy_per_output_token_j;
+	double ref_latency_s;           /* its latency per request, as a step's latency_s */
 	double ref_mean_running;      /* its running requests, as a step's mean_running */
 	double ref_lo[WC_FLEX_IQ], ref_hi[WC_FLEX_IQ]; /* its intervals (NaN: none) */
 	const char *covers[WC_FLEX_IQ]; /* what each covers, static text (the

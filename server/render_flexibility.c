@@ -15,7 +15,8 @@ real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static const char *const iq_names[WC_FLEX_IQ] = { "node_power_w", "throughput_tok_s", "energy_per_output_token_j" };
+static const char *const iq_names[WC_FLEX_IQ] = { "node_power_w", "throughput_tok_s", "energy_per_output_token_j",
+                                                   "latency_s" };
 
 /* {"node_power_w": [lo, hi] or null, ...}, or null when no quantity has
  * one: a sweep's step and its unconstrained point say their intervals as a
@@ -84,10 +85,10 @@ wc_flexibility_json(const wc_inference_query *q, const wc_flexibility *f, const 
 	/* the requests that run, as predict inference's mean_running: a
 	 * concurrency held to what the KV cache holds (config.concurrency is
 	 * the one asked) */
-	json_object_set_new(o, "unconstrained", json_pack("{s:o,s:o,s:o,s:o}", "node_power_w",
+	json_object_set_new(o, "unconstrained", json_pack("{s:o,s:o,s:o,s:o,s:o}", "node_power_w",
 	                    real_or_null(f->ref_node_power_w), "throughput_tok_s", real_or_null(f->ref_throughput_tok_s),
-	                    "energy_per_output_token_j", real_or_null(f->ref_energy_per_output_token_j), "mean_running",
-	                    real_or_null(f->ref_mean_running)));
+	                    "energy_per_output_token_j", real_or_null(f->ref_energy_per_output_token_j), "latency_s",
+	                    real_or_null(f->ref_latency_s), "mean_running", real_or_null(f->ref_mean_running)));
 	for (int i = 0; i < f->n_steps; i++)
 		json_array_append_new(steps, step_json(&f->steps[i]));
 	json_object_set_new(o, "steps", steps);

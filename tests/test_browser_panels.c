@@ -354,6 +354,11 @@ check_flexibility(void)
 		CHECK(strstr(td, " tokens/s") != NULL);
 		page_check_shown(td, 0, json_number_value(json_object_get(s, "throughput_tok_s")), "step throughput");
 		free(td);
+		/* latency's interval in brackets, as the others' (it had none) */
+		snprintf(sel, sizeof sel, FLEX " table.flex-steps tbody tr:nth-child(%zu) td[data-key=latency_s]", i + 1);
+		td = text_of(sel);
+		CHECK(strstr(td, " s [") != NULL);
+		free(td);
 	}
 	snprintf(expr, sizeof expr, "document.querySelectorAll('" FLEX " ul.warnings li').length === %zu",
 	         json_array_size(json_object_get(a, "warnings")));

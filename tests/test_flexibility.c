@@ -98,7 +98,7 @@ sweeps(const wc_predictor *pr, const char *platform, const char *model, double n
 	 * their values and have width; the set's held-out errors give them. */
 	for (int i = 0; i < f.n_steps; i++) {
 		const wc_flex_step *s = &f.steps[i];
-		const double v[WC_FLEX_IQ] = { s->node_power_w, s->throughput_tok_s, s->energy_per_output_token_j };
+		const double v[WC_FLEX_IQ] = { s->node_power_w, s->throughput_tok_s, s->energy_per_output_token_j, s->latency_s };
 		for (int k = 0; k < WC_FLEX_IQ; k++)
 			CHECK(s->lo[k] <= v[k] && v[k] <= s->hi[k] && s->lo[k] < s->hi[k]);
 	}

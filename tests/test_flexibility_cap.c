@@ -185,7 +185,7 @@ exact_as_inference(const wc_predictor *pr, const wc_inference_query *q, int by_c
 			           s->node_power_w == cap->value[WC_CAPQ_POWER] &&
 			           s->throughput_tok_s == cap->value[WC_CAPQ_THROUGHPUT] &&
 			           s->energy_per_output_token_j == cap->value[WC_CAPQ_E_TOKEN];
-			static const int k2q[WC_FLEX_IQ] = { WC_CAPQ_POWER, WC_CAPQ_THROUGHPUT, WC_CAPQ_E_TOKEN };
+			static const int k2q[WC_FLEX_IQ] = { WC_CAPQ_POWER, WC_CAPQ_THROUGHPUT, WC_CAPQ_E_TOKEN, WC_CAPQ_LATENCY };
 			for (int k = 0; k < WC_FLEX_IQ; k++)
 				same = same && (s->lo[k] == cap->lo[k2q[k]] || (isnan(s->lo[k]) && isnan(cap->lo[k2q[k]]))) &&
 				       (s->hi[k] == cap->hi[k2q[k]] || (isnan(s->hi[k]) && isnan(cap->hi[k2q[k]])));

@@ -130,7 +130,7 @@ cli_marks(void)
 	                      "over capacity\n");
 	run_result_free(&r);
 	char *text = test_slurp(csv);
-	CHECK_CONTAINS(text, "energy_per_output_token_hi_j,over_capacity\n");
+	CHECK_CONTAINS(text, "energy_per_output_token_hi_j,latency_lo_s,latency_hi_s,over_capacity\n");
 	/* the optimum's row (and the knee's) marked and serving, 345 MHz over capacity */
 	const char *row = strstr(text, "\n705,"), *low = strstr(text, "\n345,");
 	size_t rl = row ? strcspn(row + 1, "\n") : 0;

@@ -14,7 +14,9 @@
 #include "tests/support/support.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static CURL *h;
 
@@ -224,6 +226,49 @@ said(void)
 	json_decref(a);
 }
 
+/* Each step's interval_95 has latency's, the interval POST
+ * /v1/predict/inference gives at the step's clock (the same capacity
+ * answer, docs/capacity.md, "Power flexibility"); the unconstrained point
+ * its latency and interval, as the answer with no lock. It had node power,
+ * throughput (itself covering latency's held-out error) and energy per
+ * token, but no latency_s. */
+static void
+latency_interval(void)
+{
+	json_t *f = post("/v1/predict/flexibility", "{" BODY ",\"steps\":4}", 200);
+	json_t *free_a = post("/v1/predict/inference", "{" BODY "}", 200);
+	const json_t *steps = json_object_get(f, "steps"), *top = json_object_get(f, "interval_95");
+	const json_t *fcap = json_object_get(free_a, "capacity");
+	const json_t *fiv = json_object_get(json_object_get(fcap, "interval_95"), "latency_s");
+	CHECK(json_array_size(fiv) == 2);
+	CHECK_NEAR(http_json_num(json_object_get(f, "unconstrained"), "latency_s"), http_json_num(fcap, "latency_s"), 0);
+	CHECK(json_equal(json_object_get(top, "latency_s"), fiv));
+	const char *cov = json_string_value(json_object_get(json_object_get(top, "covers_by_quantity"), "latency_s"));
+	const char *fcov = json_string_value(
+	        json_object_get(json_object_get(json_object_get(fcap, "interval_95"), "covers_by_quantity"), "latency_s"));
+	CHECK(cov && fcov && strcmp(cov, fcov) == 0);
+	CHECK_INT(json_array_size(steps), 4);
+	for (size_t i = 0; i < json_array_size(steps); i++) {
+		const json_t *st = json_array_get(steps, i);
+		const json_t *iv = json_object_get(json_object_get(st, "interval_95"), "latency_s");
+		CHECK(json_array_size(iv) == 2);
+		if (json_array_size(iv) != 2)
+			continue;
+		const double lo = json_number_value(json_array_get(iv, 0)), hi = json_number_value(json_array_get(iv, 1));
+		CHECK(lo < http_json_num(st, "latency_s") && http_json_num(st, "latency_s") < hi);
+		char body[512];
+		snprintf(body, sizeof body, "{" BODY ",\"sm_clock_mhz\":%.17g}", http_json_num(st, "sm_clock_mhz"));
+		json_t *a = post("/v1/predict/inference", i ? body : "{" BODY "}", 200);
+		const json_t *aiv = json_object_get(json_object_get(json_object_get(a, "capacity"), "interval_95"),
+		                                    "latency_s");
+		CHECK_NEAR(lo, json_number_value(json_array_get(aiv, 0)), 1e-9 * lo);
+		CHECK_NEAR(hi, json_number_value(json_array_get(aiv, 1)), 1e-9 * hi);
+		json_decref(a);
+	}
+	json_decref(free_a);
+	json_decref(f);
+}
+
 int
 main(void)
 {
@@ -249,6 +294,7 @@ main(void)
 	sweep();
 	consistency();
 	said();
+	latency_interval();
 	wc_server_stop(srv);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
