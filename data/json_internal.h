@@ -1,7 +1,8 @@
 /*
  * Private to data/: the strict JSON reader behind every loader of
  * wattcast's own JSON formats (json_strict.c). A refusal is
- * "SOURCE: /json/pointer: reason".
+ * "SOURCE: /json/pointer: reason", "SOURCE:LINE:COLUMN: /json/pointer:
+ * reason" when the loader keeps the text (json_position.c).
  */
 #ifndef WC_DATA_JSON_INTERNAL_H
 #define WC_DATA_JSON_INTERNAL_H
@@ -20,9 +21,14 @@ typedef struct {
 	/* a parameter file's schema version once read (data/params_read.c),
 	 * for the keys and values older versions may not carry; 0 = none */
 	int version;
+	/* the text parsed, when the loader keeps it: every refusal then names
+	 * the line:column of the value at its path (wc__json_value_at) */
+	const char *text;
+	size_t text_len;
 } wc__json_loader;
 
-/** Fill ld->err with "source: path: reason" and return WC_EINVAL. */
+/** Fill ld->err with "source: path: reason" -- "source:line:column: path:
+ *  reason" when ld->text holds the value at `path` -- and return WC_EINVAL. */
 int wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /** Refuse keys outside `allowed` (NULL-terminated) and name the first
@@ -83,11 +89,12 @@ int wc__json_optional_string(wc__json_loader *ld, json_t *obj, const char *path,
  *  (json_python.c). */
 json_t *wc__json_load_python(const char *buf, size_t len, size_t flags, json_error_t *jerr,
                              size_t *replaced);
-/** 1 when the top-level object of buf[0..len) has `key`: its value's
- *  line and column (bytes, from 1) and its text buf[*at..*at + *n) up to
- *  the next ',', '}', ']' or blank (the last of the key, as jansson keeps
- *  it); else 0 (json_python.c). */
-int wc__json_top_value_at(const char *buf, size_t len, const char *key, int *line, int *column, size_t *at,
-                          size_t *n);
+/** 1 when buf[0..len) holds a value at the JSON pointer `pointer` ("" the
+ *  root, "/log_history/5/step"; of the same key the last, as jansson
+ *  keeps the last): its line and column (bytes, from 1) and its text
+ *  buf[*at..*at + *n) up to the next ',', '}', ']' or blank; else 0
+ *  (json_position.c). */
+int wc__json_value_at(const char *buf, size_t len, const char *pointer, int *line, int *column, size_t *at,
+                      size_t *n);
 
 #endif

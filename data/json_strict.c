@@ -20,6 +20,11 @@ wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof reason, fmt, ap);
 	va_end(ap);
+	int line, col;
+	size_t at, n;
+	if (ld->text && wc__json_value_at(ld->text, ld->text_len, path, &line, &col, &at, &n))
+		return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ":%d:%d: %s: %s", line, col, path[0] ? path : "/",
+		                         reason);
 	return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ": %s: %s", path[0] ? path : "/", reason);
 }
 

@@ -559,7 +559,7 @@ int
 wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params *out,
                       wc_error *err)
 {
-	wc__json_loader ld = { source ? source : "params", err, 0 };
+	wc__json_loader ld = { .source = source ? source : "params", .err = err };
 	json_error_t jerr;
 	wc_params_clear(out);
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);

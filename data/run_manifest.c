@@ -462,7 +462,7 @@ static int
 load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_error *err)
 {
 	static const char *const required[] = { "schema", NULL };
-	wc__json_loader ld = { path, err, 0 };
+	wc__json_loader ld = { .source = path, .err = err };
 	int rc;
 	snprintf(m->format, sizeof m->format, "%s",
 	         version >= 4   ? WC_RUN_MANIFEST_SCHEMA

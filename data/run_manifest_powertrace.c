@@ -260,7 +260,7 @@ powertrace_probe(pt_reader *r, json_t *probe, wc_run_manifest *m)
 int
 wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *err)
 {
-	pt_reader r = { { path, err, 0 }, WC_OK };
+	pt_reader r = { { .source = path, .err = err }, WC_OK };
 	json_t *clock = typed(&r, root, "", "clock", JSON_OBJECT), *arch = typed(&r, root, "", "arch", JSON_OBJECT);
 	json_t *probe = typed(&r, root, "", "probe", JSON_OBJECT), *server = typed(&r, root, "", "server", JSON_OBJECT);
 	json_t *tp = json_object_get(root, "tp");

@@ -225,13 +225,13 @@ state_steps(wc__json_loader *ld, const char *buf, size_t len, json_t *root, cons
 {
 	json_t *v = json_object_get(root, key);
 	double d = v && json_is_number(v) ? json_number_value(v) : NAN;
-	char why[192], tok[24] = "";
-	int line = 0, col = 0, at_text = 0;
-	size_t at = 0, n = 0;
+	char why[192], tok[24] = "", p[WC__JSON_PATH_MAX];
+	int line, col;
+	size_t at, n;
 	*out = NAN;
+	wc__json_join(p, "", key);
 	/* the value as the file writes it (1e15, not 1e+15) */
-	if (v && wc__json_top_value_at(buf, len, key, &line, &col, &at, &n)) {
-		at_text = 1;
+	if (v && wc__json_value_at(buf, len, p, &line, &col, &at, &n)) {
 		value_text(tok, sizeof tok, buf + at, n);
 	} else if (isfinite(d)) {
 		snprintf(tok, sizeof tok, "%.15g", d);
@@ -272,9 +272,7 @@ state_steps(wc__json_loader *ld, const char *buf, size_t len, json_t *root, cons
 	}
 	if (!v && strcmp(key, "global_step") != 0)
 		return WC_OK; /* max_steps may be unknown */
-	if (at_text)
-		return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ":%d:%d: /%s: %s", line, col, key, why);
-	return wc__json_fail(ld, strcmp(key, "global_step") == 0 ? "/global_step" : "/max_steps", "%s", why);
+	return wc__json_fail(ld, p, "%s", why); /* at the value's line:column (wc_trainer_state_read_within) */
 }
 
 /* A text jansson does not parse: a step count too large for it (1e400,
@@ -283,16 +281,16 @@ state_steps(wc__json_loader *ld, const char *buf, size_t len, json_t *root, cons
 static int
 step_overflow(wc__json_loader *ld, const char *buf, size_t len, const json_error_t *jerr)
 {
-	static const char *const keys[] = { "global_step", "max_steps" };
+	static const char *const keys[] = { "/global_step", "/max_steps" };
 	int line, col;
 	size_t at, n;
 	for (size_t k = 0; json_error_code(jerr) == json_error_numeric_overflow && k < 2; k++)
-		if (wc__json_top_value_at(buf, len, keys[k], &line, &col, &at, &n) && line == jerr->line &&
+		if (wc__json_value_at(buf, len, keys[k], &line, &col, &at, &n) && line == jerr->line &&
 		    jerr->column >= col && jerr->column < col + (int)n + 1) {
 			char tok[24], why[96];
 			value_text(tok, sizeof tok, buf + at, n);
 			steps_past(why, sizeof why, tok);
-			return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ":%d:%d: /%s: %s", line, col, keys[k], why);
+			return wc__json_fail(ld, keys[k], "%s", why);
 		}
 	return wc_json_error_set(ld->err, ld->source, "", jerr, buf, len);
 }
@@ -464,7 +462,7 @@ wc_trainer_state_read(const char *path, wc_trainer_state *out, wc_error *err)
 int
 wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *out, wc_error *err)
 {
-	wc__json_loader ld = { path, err, 0 };
+	wc__json_loader ld = { .source = path, .err = err };
 	json_error_t jerr;
 	char *buf;
 	size_t len;
@@ -474,6 +472,10 @@ wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *
 	out->train_runtime_s = out->tokens_seen = out->tokens_step = out->tokens_top_bad = NAN;
 	if (rc != WC_OK)
 		return rc;
+	/* Every refusal of a value names its line:column, not only the step
+	 * counts' (docs/formats/finetune-telemetry.md, "Step logs"). */
+	ld.text = buf;
+	ld.text_len = len;
 	size_t nonfinite = 0; /* a NaN loss or grad_norm: counts nothing here */
 	json_t *root = wc__json_load_python(buf, len, 0, &jerr, &nonfinite);
 	if (!root) {
@@ -491,6 +493,7 @@ wc_trainer_state_read_within(const char *path, double span_s, wc_trainer_state *
 	         !(rc = state_number(&ld, root, "", "num_input_tokens_seen", &tokens)))
 		rc = state_history(&ld, json_object_get(root, "log_history"), span_s, out);
 	free(buf);
+	ld.text = NULL;
 	if (rc != WC_OK)
 		wc_trainer_state_free(out);
 	if (rc == WC_OK) {

@@ -205,7 +205,7 @@ main(void)
 	single(dir, "over-span", "5000", NULL,
 	       "evaluations: 1 of the trainer state's (eval_runtime 5000 s at step 50) is longer than the power log, "
 	       "703.9 s from its first sample to its last: not placed");
-	single(dir, "absurd", "1e300", "trainer_state.json: /log_history/2/eval_runtime: 1e+300 s is longer than a "
+	single(dir, "absurd", "1e300", "trainer_state.json:5:38: /log_history/2/eval_runtime: 1e+300 s is longer than a "
 	       "week (604800 s), past any evaluation: not a real eval_runtime", NULL);
 	single(dir, "past-week", "604801", "/log_history/2/eval_runtime: 604801 s is longer than a week", NULL);
 	single(dir, "negative", "-20", "/log_history/2/eval_runtime: expected the evaluation's seconds (>= 0), got -20",

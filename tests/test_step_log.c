@@ -127,7 +127,7 @@ trainer_state(void)
 	wc_trainer_state_free(&st);
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"num_input_tokens_seen\": \"many\"}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "trainer_state.json: /num_input_tokens_seen: expected a number, got string");
+	CHECK_CONTAINS(err.msg, "trainer_state.json:1:46: /num_input_tokens_seen: expected a number, got string");
 	/* a dict of eval datasets: one entry per dataset, eval_<name>_runtime,
 	 * at the same step -- one evaluation, their sum; at step 0 with
 	 * eval_on_start; entries of one step apart are two */
@@ -149,21 +149,21 @@ trainer_state(void)
 	wc_trainer_state_free(&st);
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_b_runtime\": [1]}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_b_runtime: expected a number, got array");
+	CHECK_CONTAINS(err.msg, "trainer_state.json:1:56: /log_history/0/eval_b_runtime: expected a number, got array");
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": \"fast\"}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected a number, got string");
+	CHECK_CONTAINS(err.msg, "trainer_state.json:1:54: /log_history/0/eval_runtime: expected a number, got string");
 	/* Seconds no evaluation took: below 0, or past a week (-20 s read
 	 * +2.6 % energy per step without a word, 1e300 s printed 300 digits),
 	 * also after the last train_runtime entry. */
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": -20, \"step\": 5}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/0/eval_runtime: expected the evaluation's seconds "
+	CHECK_CONTAINS(err.msg, "trainer_state.json:1:54: /log_history/0/eval_runtime: expected the evaluation's seconds "
 	               "(>= 0), got -20");
 	CHECK_INT(write_text(path, "{\"global_step\": 10, \"log_history\": [{\"eval_runtime\": 20, \"step\": 5},\n"
 	                           " {\"eval_x_runtime\": 1e300, \"step\": 10}, {\"train_runtime\": 99.5, \"step\": 10}]}"), 0);
 	CHECK(wc_trainer_state_read(path, &st, &err) == WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "trainer_state.json: /log_history/1/eval_x_runtime: 1e+300 s is longer than "
+	CHECK_CONTAINS(err.msg, "trainer_state.json:2:21: /log_history/1/eval_x_runtime: 1e+300 s is longer than "
 	               "a week (604800 s)");
 	CHECK(strlen(err.msg) < 255);
 	/* Not by train_runtime: a session that crashed logs none, and the
