@@ -159,6 +159,25 @@ wc__csv_trim_fields(wc__csv_field *fields, int n)
 	}
 }
 
+void
+wc__csv_header_names(const wc__csv_field *fields, int n, char *out, size_t cap)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n && cap > 6; i++) {
+		char name[32];
+		size_t len = strlen(fields[i].text);
+		snprintf(name, sizeof name, "%s'%.*s%s'", i ? ", " : "", len > 24 ? 21 : (int)len, fields[i].text,
+		         len > 24 ? "..." : "");
+		/* room kept for ", ..." while names follow */
+		if (o + strlen(name) + (i + 1 < n ? 5 : 0) >= cap) {
+			snprintf(out + o, cap - o, ", ...");
+			return;
+		}
+		o += (size_t)snprintf(out + o, cap - o, "%s", name);
+	}
+}
+
 const char *
 wc__next_line(const char *buf, size_t len, size_t *pos, size_t *line_len)
 {

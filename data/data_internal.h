@@ -72,6 +72,10 @@ int wc__text_refused(const char *text, size_t cap, char *why, size_t why_cap);
  *  a header's names, so "mean_power_w " names the column as values with
  *  blanks around them already read as their number. */
 void wc__csv_trim_fields(wc__csv_field *fields, int n);
+/** "'time', 'iter', 'kind'": the `n` names of a header, each quoted and
+ *  cut past 24 bytes, ending ", ..." when the rest does not fit `cap`;
+ *  for a refusal of a missing column to say what the header has. */
+void wc__csv_header_names(const wc__csv_field *fields, int n, char *out, size_t cap);
 
 /** Next line of `buf` (len bytes) from `*pos`: returns its start and sets
  *  `*line_len` (excluding the newline); NULL at the end. */

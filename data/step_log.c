@@ -54,9 +54,13 @@ bad(step_reader *rd, const wc__csv_field *f, const char *what, const char *detai
 	                         f ? f->column : 1, what, detail);
 }
 
+/* The header's names are trimmed with every cell (wc_step_log_read_buffer);
+ * one missing names the columns the header has, as "epoch" or "time" for
+ * epoch_s is then plain (docs/formats/finetune-telemetry.md, "Step logs"). */
 static int
 map_header(step_reader *rd, const wc__csv_field *fields, int n)
 {
+	char names[128];
 	rd->col_step = rd->col_t = rd->col_event = -1;
 	for (int i = 0; i < n; i++) {
 		if (strcmp(fields[i].text, "step") == 0)
@@ -66,10 +70,12 @@ map_header(step_reader *rd, const wc__csv_field *fields, int n)
 		else if (strcmp(fields[i].text, "event") == 0)
 			rd->col_event = i;
 	}
-	if (rd->col_step < 0 || rd->col_t < 0)
-		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:1: missing required column '%s'",
-		                         rd->line, rd->col_step < 0 ? "step" : "epoch_s");
-	return WC_OK;
+	if (rd->col_step >= 0 && rd->col_t >= 0)
+		return WC_OK;
+	wc__csv_header_names(fields, n, names, sizeof names);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path,
+	                         ":%d:1: missing required column '%s': the header has " WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE,
+	                         rd->line, rd->col_step < 0 ? "step" : "epoch_s", names);
 }
 
 /* One row, checked against the one before. */
@@ -94,7 +100,7 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	 * (docs/formats/finetune-telemetry.md, "Step logs"). */
 	if (wc_prom_time_other_unit(t, why, sizeof why))
 		return bad(rd, &f[rd->col_t], "epoch_s", why);
-	if (rd->col_event >= 0 && f[rd->col_event].text[strspn(f[rd->col_event].text, " ")]) {
+	if (rd->col_event >= 0 && f[rd->col_event].text[0]) {
 		for (ev = 0; ev < WC_STEP_EVENT_COUNT && strcmp(f[rd->col_event].text, event_names[ev]); ev++)
 			;
 		if (ev == WC_STEP_EVENT_COUNT) {
@@ -145,6 +151,12 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, WC_STEPS_COLUMNS_MAX, &reason)) != 0) {
 		int col = n_header == 0 && n != WC_ENOMEM ? wc__csv_not_text(it.raw, it.raw_len, why, sizeof why) : 0;
 		rd.line = it.line;
+		/* "step, epoch_s, event" and "0, 100.0, start", as power.csv is
+		 * written (nvidia-smi's ", "): blanks around a cell are no part of
+		 * it, as in every table reader (docs/formats/finetune-telemetry.md,
+		 * "Step logs"), and a refusal names the value's own column. */
+		if (n > 0)
+			wc__csv_trim_fields(fields, n);
 		if (n == WC_ENOMEM)
 			rc = wc_error_set_path(err, WC_ENOMEM, path, ": out of memory");
 		else if (col > 0) /* gzip, ';' separators: as every CSV reader's header says */
