@@ -185,7 +185,7 @@ check(const char *name, const design *d, double tol_trace, double tol_log)
 	 * is said, and only then. */
 	int said = 0;
 	for (int i = 0; i < r.n_warnings; i++)
-		said += strstr(r.warnings[i], "period: the step period") && strstr(r.warnings[i], "repeats only");
+		said += strstr(r.warnings[i], "period: maybe a longer cycle") && strstr(r.warnings[i], "repeats only");
 	CHECK_INT(said, strcmp(r.step_source, "trace_period") == 0 && r.steps < 10);
 	if (d->steps < 10)
 		CHECK_INT(said, 1);
@@ -221,7 +221,7 @@ check(const char *name, const design *d, double tol_trace, double tol_log)
 	int warm_said = 0;
 	for (int i = 0; i < r.n_warnings; i++) {
 		fprintf(stderr, "  warning: %s\n", r.warnings[i]);
-		warm_said += strstr(r.warnings[i], "warm-up: trainer_state.json gives a step count without step times") != NULL;
+		warm_said += strstr(r.warnings[i], "training here: trainer_state.json gives a step count without step times") != NULL;
 	}
 	CHECK_INT(warm_said, d->save_every == 1 ? 0 : 1);
 	CHECK_INT(r.n_warnings, 1);

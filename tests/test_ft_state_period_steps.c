@@ -155,7 +155,7 @@ micro_steps(int top)
 	CHECK(strstr(err, "went on") == NULL);
 	CHECK(strstr(err, "resumed run") == NULL);
 	CHECK_CONTAINS(err, ", 4 a step (to ");
-	CHECK_CONTAINS(err, "): micro-steps of grad_accum 4, not steps run again; used as stated");
+	CHECK_CONTAINS(err, "steps: micro-steps of grad_accum 4, not steps run again; used as stated: give steps.csv; ");
 	fprintf(stderr, "%s: %.1f J/step (truth %.1f, %+.2f %%)\n", name, e, truth, 100 * (e / truth - 1));
 	CHECK(fabs(e / truth - 1) < 0.01);
 	free(run);

@@ -254,12 +254,14 @@ warmup_unknown(void)
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("step count, saves every 10 steps", &x, &r);
 	CHECK_INT(r.warmup_steps, 0);
-	CHECK(warned(&r, "warm-up: finetune.steps in wattcast-run.json gives a step count without step times"));
+	CHECK(warned(&r, "warm-up: a steps.csv with step times would leave out slow leading steps (warm-up), counted as training here: "
+	             "finetune.steps in wattcast-run.json gives a step count without step times"));
 	wc_ft_steps_info_init(&in);
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("trace only, saves every 10 steps", &x, &r);
 	CHECK(strcmp(r.step_source, "trace_period") == 0);
-	CHECK(warned(&r, "warm-up: steps are counted from the trace's step period"));
+	CHECK(warned(&r, "warm-up: a steps.csv with step times would leave out slow leading steps (warm-up), counted as training here: "
+	             "steps are counted from the trace's step period"));
 	wfree(&x);
 }
 

@@ -221,7 +221,8 @@ every_tenth_step(void)
 	CHECK_NEAR(steps, 200, 0);
 	CHECK_CONTAINS(warn, "steps.csv:3: steps are logged with gaps (up to 10 steps, 20 rows)");
 	/* a warm-up inside the first row of ten cannot be told apart: said */
-	CHECK_CONTAINS(warn, "warm-up: the step log's first row in the power log ends 10 steps");
+	CHECK_CONTAINS(warn, "warm-up: a row every step would leave out slow leading steps (warm-up), counted as training "
+	                     "here: the step log's first row in the power log ends 10 steps");
 	/* Without a start row the first row ends as many steps as the gap to
 	 * the next: steps 1-10 as well. */
 	char *path = path_join(run, "steps.csv");
@@ -233,7 +234,8 @@ every_tenth_step(void)
 	e = ingest(run, &steps, warn, sizeof warn);
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 200, 0);
-	CHECK_CONTAINS(warn, "warm-up: the step log's first row in the power log ends 10 steps");
+	CHECK_CONTAINS(warn, "warm-up: a row every step would leave out slow leading steps (warm-up), counted as training "
+	                     "here: the step log's first row in the power log ends 10 steps");
 	/* A log of every step says nothing of it; one that never reached a
 	 * step row is no step log, and says so. */
 	f = fopen(path, "w");
@@ -339,8 +341,9 @@ unlogged_evaluations(void)
 	double e = ingest(run, &steps, warn, sizeof warn);
 	CHECK(fabs(e / TRUTH - 1) <= 0.02);
 	CHECK_NEAR(steps, 200, 0);
-	CHECK_CONTAINS(warn, "steps.csv:53: 3 step rows far longer than the median step (up to 32.0 s against 2.00 s) "
-	                     "hold an unlogged evaluation or save; 90 s beyond a median step left out");
+	CHECK_CONTAINS(warn, "steps.csv:53: log on_evaluate and on_save rows; 3 step rows far longer than the median "
+	                     "step (up to 32.0 s against 2.00 s) hold an unlogged evaluation or save; 90 s beyond a "
+	                     "median step left out");
 	free(run);
 }
 
@@ -384,8 +387,8 @@ flags_and_stated_count(void)
 	CHECK_CONTAINS(warn, "--utc-offset 3600 (the run says 0), --method lora (the run says qlora), --micro-batch 4 "
 	                     "(the run says 8): not applied (wattcast-run.json wins over flags)");
 	CHECK(strstr(warn, "--seq-len") == NULL); /* the same as the run's */
-	CHECK_CONTAINS(warn, "steps: --steps gives 120 steps, steps.csv 150 in the power log; the step log's count "
-	                     "is used");
+	CHECK_CONTAINS(warn, "steps: steps.csv's count is used; --steps gives 120 steps, steps.csv 150 in the power "
+	                     "log");
 	/* Ten contradicting flags: whole flags and the whole rule within a
 	 * warning's 255 bytes (the rule was cut mid-word, "a fla"). */
 	const char *many[] = { "--platform", "A100", "--model", "Qwen/Qwen3-8B", "--method", "lora", "--micro-batch",

@@ -56,12 +56,12 @@ wc__ft_gap_steps(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_resul
 		        "is taken to have run in %s", head, src, it);
 	else if (out->period_clear && out->period_s > 0) {
 		steps = fmin(floor(train_s / out->period_s + 0.5), in->steps - 1.0);
-		WC_WARN(out, "%s; %.0f s between training power held %.0f steps at the %.3f-s period (fewer if saves "
-		        "or evaluations fell there), taken out of the %s count of %.0f: give steps.csv", head,
+		WC_WARN(out, "%s; give steps.csv: %.0f s between training power held %.0f steps at the %.3f-s period "
+		        "(fewer if saves or evaluations fell there), taken out of the %s count of %.0f", head,
 		        train_s, steps, out->period_s, src, in->steps);
 	} else
-		WC_WARN(out, "%s; steps run in %.0f s of %s between training power are in the %s count, not their "
-		        "energy (energy per step low by up to %.0f %%): give steps.csv", head, train_s, it, src,
+		WC_WARN(out, "%s; give steps.csv: steps run in %.0f s of %s between training power are in the %s count, "
+		        "not their energy (energy per step low by up to %.0f %%)", head, train_s, it, src,
 		        100.0 * train_s / (out->active_s + train_s));
 	return steps > 0.0 ? steps : 0.0;
 }

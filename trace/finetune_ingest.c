@@ -252,6 +252,38 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 	return WC_OK;
 }
 
+/* A stated count steps.csv contradicts: the step log counts exactly, and
+ * within half a step they agree; beyond, steps.csv's count is used and
+ * said, what is used first (ingest cuts the line at 255 bytes after the
+ * run's folder; docs/finetune.md, "Counting steps"). One rule for
+ * finetune.steps, --steps and a trainer state beside the log. */
+static void
+warn_count_vs_log(wc_ft_steps_result *res, const char *by, double stated, double logged)
+{
+	if (strcmp(res->step_source, "step_log") == 0 && isfinite(stated) && fabs(stated - logged) >= 0.5)
+		WC_WARN(res, "steps: steps.csv's count is used; %s gives %.0f steps, steps.csv %.0f in the power log", by,
+		        stated, logged);
+}
+
+/* A trainer state beside a steps.csv is not read for the count (the step
+ * log's wins); its steps run (global_step, plus a resume's re-run ones as
+ * steps.csv's segments count them), to say a disagreement. NaN: none, or
+ * unreadable (then it says nothing: the step log is what counts). */
+static double
+state_count_beside_log(const ft_ctx *c, char *file, size_t cap)
+{
+	char path[1024];
+	if (!c->steps_path[0] || !find_trainer_state(c->dir, path, sizeof path))
+		return NAN;
+	wc_trainer_state s;
+	memset(&s, 0, sizeof s);
+	double n = wc_trainer_state_read(path, &s, NULL) == WC_OK && s.global_step > 0 ? wc_trainer_state_run_steps(&s)
+	                                                                               : NAN;
+	wc_trainer_state_free(&s);
+	snprintf(file, cap, "%s", path + strlen(c->dir) + 1);
+	return n;
+}
+
 /* The step log's steps and pauses (finetune_log.c), then the trainer
  * state's or the manifest's count. */
 static void
@@ -466,9 +498,11 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	 * dropped, and said (a manifest's wrong finetune.steps often means it
 	 * belongs to another run; docs/finetune.md, "Counting steps"). */
 	const double logged = res.steps + res.warmup_steps;
-	if (c.steps_by && strcmp(res.step_source, "step_log") == 0 && fabs(c.m.finetune.steps - logged) >= 0.5)
-		WC_WARN(&res, "steps: %s gives %.0f steps, steps.csv %.0f in the power log; the step log's count is used",
-		        c.steps_by, c.m.finetune.steps, logged);
+	if (c.steps_by)
+		warn_count_vs_log(&res, c.steps_by, c.m.finetune.steps, logged);
+	char state_file[1024];
+	double state_n = state_count_beside_log(&c, state_file, sizeof state_file);
+	warn_count_vs_log(&res, state_file, state_n, logged);
 	/* A checkpoint short of max_steps: the run either stopped there or
 	 * went on, and a few steps on are within what the trace's period can
 	 * tell (docs/finetune.md, "Counting steps"). The remedy first, the

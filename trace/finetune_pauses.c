@@ -226,20 +226,27 @@ wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_st
 
 /* Said with the energy per step of the other reading (docs/finetune.md,
  * "Counting steps"): the trace alone cannot tell a step's own low phase
- * from a save after every step. */
+ * from a save after every step. Each gives its reading and what would
+ * tell first, the counts after: ingest cuts the line at 255 bytes after
+ * the run's folder (docs/finetune.md, "A stated count against the
+ * trace"). What would tell is what the run lacks: a trainer state with
+ * no save_steps needs its save_steps, not itself. */
 void
-wc__ft_recur_warn(const ft_recur *r, wc_ft_steps_result *out)
+wc__ft_recur_warn(const ft_recur *r, const wc_ft_steps_info *in, wc_ft_steps_result *out)
 {
 	if (r->n == 0 || !(out->steps > 0))
 		return;
 	double now = out->energy_per_step_j;
+	const char *tell = in->n_step_end > 0          ? "on_save rows in steps.csv would tell"
+	                   : isfinite(in->state_steps) ? "a steps.csv or save_steps in trainer_state.json would tell"
+	                                               : "a step log or trainer_state.json would tell";
 	/* The numbers the rule weighed: all the pauses against the steps run,
 	 * then those shorter than their spacing put back, the rest saves. It
 	 * named only those put back (212 of 299) against global_step. */
 	if (!r->trace_only && r->cut)
-		WC_WARN(out, "saves: %d near-idle pauses of %.1f s after bursts of %.1f s, one a step, are left out as "
-		        "the save after every step save_steps 1 states; were they the steps' own low phase, energy per "
-		        "step would be %.0f J, not %.0f: a step log would tell", r->n, r->len_s, r->burst_s,
+		WC_WARN(out, "saves: left out as the save after every step save_steps 1 states; a step log would tell: "
+		        "%d near-idle pauses of %.1f s after bursts of %.1f s, one a step; were they the steps' own low "
+		        "phase, energy per step would be %.0f J, not %.0f", r->n, r->len_s, r->burst_s,
 		        (out->active_energy_j + r->energy_j) / out->steps, now);
 	else if (!r->trace_only)
 		WC_WARN(out, "saves: %d near-idle pauses (median %.1f s) recur about once per step (%.0f steps run, "
@@ -247,13 +254,12 @@ wc__ft_recur_warn(const ft_recur *r, wc_ft_steps_result *out)
 		        "(%.1f s) are the steps' own low phase and stay in, %d stay out as saves",
 		        r->found, r->len_s, r->steps, r->expected, r->n, r->cycle_s, out->n_saves);
 	else if (!r->cut)
-		WC_WARN(out, "pauses: %d near-idle pauses of %.1f s recur every %.2f s after bursts of %.1f s: counted "
-		        "as the steps' own low phase; were they a save after every step, energy per step would be "
-		        "%.0f J, not %.0f: a step log or trainer_state.json would tell", r->n, r->len_s, r->cycle_s,
-		        r->burst_s, (out->active_energy_j - r->energy_j) / out->steps, now);
+		WC_WARN(out, "pauses: counted as the steps' own low phase; %s: %d near-idle pauses of %.1f s recur every "
+		        "%.2f s after bursts of %.1f s; were they a save after every step, energy per step would be "
+		        "%.0f J, not %.0f", tell, r->n, r->len_s, r->cycle_s, r->burst_s,
+		        (out->active_energy_j - r->energy_j) / out->steps, now);
 	else
-		WC_WARN(out, "pauses: %d near-idle pauses of %.1f s after bursts of %.1f s are left out as a save after "
-		        "every step; were they the steps' own low phase, energy per step would be %.0f J, not %.0f: "
-		        "a step log or trainer_state.json would tell", r->n, r->len_s, r->burst_s,
-		        (out->active_energy_j + r->energy_j) / out->steps, now);
+		WC_WARN(out, "pauses: left out as a save after every step; %s: %d near-idle pauses of %.1f s after bursts "
+		        "of %.1f s; were they the steps' own low phase, energy per step would be %.0f J, not %.0f", tell,
+		        r->n, r->len_s, r->burst_s, (out->active_energy_j + r->energy_j) / out->steps, now);
 }

@@ -122,9 +122,9 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 			snprintf(what, sizeof what, "periods of %d micro-steps (grad_accum %d)", per, in->grad_accum);
 		else
 			snprintf(what, sizeof what, "micro-steps of grad_accum %d", in->grad_accum);
-		WC_WARN(out, "steps: %s gives %.0f steps, the trace's period %.3f s %.0f over %.0f s of training, %d a "
-		        "step (to %.1f %%): %s, not steps run again; used as stated: give steps.csv", file, in->steps,
-		        out->period_s, traced, out->active_s, k, 100.0 * known, what);
+		WC_WARN(out, "steps: %s, not steps run again; used as stated: give steps.csv; %s gives %.0f steps, the "
+		        "trace's period %.3f s %.0f over %.0f s of training, %d a step (to %.1f %%)", what, file,
+		        in->steps, out->period_s, traced, out->active_s, k, 100.0 * known);
 		return WC_OK;
 	}
 	/* A count that already holds the steps a resume ran again (stated, or
@@ -145,15 +145,16 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	double evals_share = evals_s / out->period_s / in->steps;
 	int evals_part = ratio - 1.0 - evals_share > known;
 	if (ratio > 1.0 && out->resumed && rerun_counted && out->n_evals_unplaced > 0 && evals_s > 0.0 && evals_part)
-		WC_WARN(out, "steps: %s gives %.0f steps, the period %.0f (%+.1f %%, known to %.1f %%): its %d unplaced "
-		        "evaluations (%.0f s) %+.1f %%, the rest %+.1f %% unexplained: re-run steps not in the count, "
-		        "or unlisted pauses? used as stated: give steps.csv", file, in->steps, traced, 100.0 * (ratio - 1.0),
+		WC_WARN(out, "steps: re-run steps not in the count, or unlisted pauses? used as stated: give steps.csv; "
+		        "%s gives %.0f steps, the period %.0f (%+.1f %%, known to %.1f %%): its %d unplaced "
+		        "evaluations (%.0f s) %+.1f %%, the rest %+.1f %% unexplained", file, in->steps, traced,
+		        100.0 * (ratio - 1.0),
 		        100.0 * known, out->n_evals_unplaced, evals_s, 100.0 * evals_share,
 		        100.0 * (ratio - 1.0 - evals_share));
 	else if (ratio > 1.0 && out->resumed && rerun_counted && out->n_evals_unplaced > 0 && evals_s > 0.0)
-		WC_WARN(out, "steps: %s gives %.0f steps (re-runs in), the period %.0f (%+.1f %%, known to %.1f %%): "
-		        "its %d unplaced evaluations (%.0f s, %+.1f %%) are in the steps, not a resume; used as stated: "
-		        "give steps.csv", file, in->steps, traced, 100.0 * (ratio - 1.0), 100.0 * known,
+		WC_WARN(out, "steps: unplaced evaluations in the steps, not a resume; used as stated: give steps.csv; %s "
+		        "gives %.0f steps (re-runs in), the period %.0f (%+.1f %%, known to %.1f %%): its %d unplaced "
+		        "evaluations (%.0f s, %+.1f %%)", file, in->steps, traced, 100.0 * (ratio - 1.0), 100.0 * known,
 		        out->n_evals_unplaced, evals_s, 100.0 * evals_share);
 	/* A resume is named only when the trainer state shows one, or when
 	 * no evaluation it lists can explain the surplus: 30-s evaluations at

@@ -103,9 +103,9 @@ unlogged_pauses(ft_grid *g, const wc_ft_steps_info *in, const double *d, size_t 
 		longest = fmax(longest, d[i]);
 	}
 	if (n > 0)
-		WC_WARN(out, "steps.csv:%d: %d step row%s far longer than the median step (up to %.1f s against %.2f s) "
-		        "hold an unlogged evaluation or save; %.0f s beyond a median step left out: log on_evaluate and "
-		        "on_save rows", line, n, n == 1 ? "" : "s", longest, md, out_s);
+		WC_WARN(out, "steps.csv:%d: log on_evaluate and on_save rows; %d step row%s far longer than the median "
+		        "step (up to %.1f s against %.2f s) hold an unlogged evaluation or save; %.0f s beyond a median "
+		        "step left out", line, n, n == 1 ? "" : "s", longest, md, out_s);
 }
 
 /* Does [a, b] overlap a gap of the power log? */
@@ -200,9 +200,9 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	/* A first row ending several steps hides a short warm-up in its mean
 	 * (two 2.5x steps in a row of ten: +6 % energy per step, unsaid). */
 	if (out->warmup_steps == 0 && step_count(in, first) > 1)
-		WC_WARN(out, "warm-up: the step log's first row in the power log ends %.0f steps; slow leading steps "
-		        "(warm-up) inside it cannot be told apart and are counted as training; a row every step "
-		        "would leave them out", step_count(in, first));
+		WC_WARN(out, "warm-up: a row every step would leave out slow leading steps (warm-up), counted as "
+		        "training here: the step log's first row in the power log ends %.0f steps, and those inside it "
+		        "cannot be told apart", step_count(in, first));
 	free(d);
 	return kept - out->warmup_steps;
 }
@@ -261,8 +261,10 @@ energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
 static void
 warn_warmup_included(wc_ft_steps_result *out, const char *how)
 {
-	WC_WARN(out, "warm-up: %s without step times, so slow leading steps (warm-up) are counted as "
-	        "training; a steps.csv with step times would leave them out", how);
+	/* the remedy first: ingest cuts the line at 255 bytes after the
+	 * run's folder (docs/finetune.md, "A stated count against the trace") */
+	WC_WARN(out, "warm-up: a steps.csv with step times would leave out slow leading steps (warm-up), counted as "
+	        "training here: %s without step times", how);
 }
 
 /* Steps without step times: a stated count (less the warm-up bursts when
@@ -353,18 +355,18 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	} else if (clear) {
 		out->steps = out->active_s / out->period_s;
 		if (isfinite(out->period_alt_s))
-			WC_WARN(out, "period: the step period is ambiguous: the samples fit %.4f s (%.1f steps, counted) "
-			        "and %.4f s (%.1f steps) alike; a step log (steps.csv or trainer_state.json) or "
-			        "finetune.steps would tell", out->period_s, out->steps, out->period_alt_s,
+			WC_WARN(out, "period: ambiguous; a step log (steps.csv or trainer_state.json) or finetune.steps "
+			        "would tell: the samples fit %.4f s (%.1f steps, counted) and %.4f s (%.1f steps) alike",
+			        out->period_s, out->steps, out->period_alt_s,
 			        out->active_s / out->period_alt_s);
 		/* 1.3-s steps sampled every 0.5 s were counted as 6.5-s ones
 		 * (+400 % energy per step), silently: a step under three
 		 * samples is never counted, and the trace cannot tell it from
 		 * the longer one here. */
 		if (isfinite(out->period_under_s))
-			WC_WARN(out, "period: steps of %.3f s, under %.0f samples and never counted, fit the samples as well "
-			        "as steps of %.4f s (counted, %.1f steps): the trace does not tell them apart; a "
-			        "step log, finetune.steps or samples every 100 ms would tell", out->period_under_s,
+			WC_WARN(out, "period: not told apart; a step log, finetune.steps or samples every 100 ms would tell: "
+			        "steps of %.3f s, under %.0f samples and never counted, fit the samples as well as steps "
+			        "of %.4f s (counted, %.1f steps)", out->period_under_s,
 			        WC_FT_MIN_SAMPLES_PER_STEP, out->period_s, out->steps);
 		/* 1-s steps sampled every 0.3 s repeat every 10 samples, 3
 		 * steps, and were counted as 3-s steps (+215 % energy per
@@ -377,9 +379,9 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 					snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.4f",
 					         list[0] ? ", " : "", out->period_aliases_s[i]);
 			if (list[0])
-				WC_WARN(out, "period: aliased: the samples repeat every %.3f s and fold more simply at "
-				        "steps of %s s than at %.4f s (counted, %.1f steps): a step log, finetune.steps "
-				        "or faster samples would tell", out->period_repeat_s, list, out->period_s,
+				WC_WARN(out, "period: aliased; a step log, finetune.steps or faster samples would tell: the "
+				        "samples repeat every %.3f s and fold more simply at steps of %s s than at %.4f s "
+				        "(counted, %.1f steps)", out->period_repeat_s, list, out->period_s,
 				        out->steps);
 		}
 		snprintf(out->step_source, sizeof out->step_source, "trace_period");
@@ -401,9 +403,9 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 			        "counting too many steps: a step log (steps.csv) would be exact", in->grad_accum,
 			        out->period_s, out->steps);
 		if (out->steps < WC_FT_PERIOD_MIN_REPEATS)
-			WC_WARN(out, "period: the step period %.3f s repeats only %.1f times over %.0f s of training; it may "
-			        "be a longer cycle (checkpoint saves every few steps) rather than one step: a step log "
-			        "(steps.csv or trainer_state.json) would tell", out->period_s, out->steps, out->active_s);
+			WC_WARN(out, "period: maybe a longer cycle (checkpoint saves every few steps), not one step; a step log "
+			        "(steps.csv or trainer_state.json) would tell: the step period %.3f s repeats only %.1f "
+			        "times over %.0f s of training", out->period_s, out->steps, out->active_s);
 	} else if (isfinite(out->period_halves_s[0])) {
 		/* steps of two lengths: no one period counts them */
 		return wc_error_set(err, WC_EINVAL,
@@ -523,7 +525,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	out->energy_per_step_j = out->active_energy_j / out->steps;
 	out->step_s = out->active_s / out->steps;
-	wc__ft_recur_warn(&rec, out);
+	wc__ft_recur_warn(&rec, in, out);
 	if (in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
 		wc__ft_averaged_warn(&g, in, rec.n > 0 && !rec.cut ? rec.n : 0, out);
 	else if (per_step && !wc__ft_resolved(&g, out->step_s))

@@ -172,7 +172,7 @@ int wc__ft_period_clear(const ft_grid *g, double period, double acf, size_t repe
 int wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_steps_result *out, ft_recur *rec,
                        wc_error *err);
 /** Say what `rec` decided, with the energy per step the other reading gives. */
-void wc__ft_recur_warn(const ft_recur *rec, wc_ft_steps_result *out);
+void wc__ft_recur_warn(const ft_recur *rec, const wc_ft_steps_info *in, wc_ft_steps_result *out);
 
 /** Whether the gap of bins [a, b) lies between training power on both
  *  sides: the job ran steps while the logger was stopped
