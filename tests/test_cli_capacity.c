@@ -419,7 +419,7 @@ flexibility(void)
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		rows++;
 		/* the knee column, the tenth; the intervals follow, each step
-		 * with its six bounds, then over_capacity */
+		 * with its eight bounds (latency's too), then over_capacity */
 		const char *c = l, *nl = strchr(l, '\n');
 		int commas = 0;
 		for (int k = 0; k < 9 && c && c < nl; k++)
@@ -427,7 +427,7 @@ flexibility(void)
 		for (const char *x = l; nl && x < nl; x++)
 			commas += *x == ',';
 		knees += c && c < nl && strncmp(c, "1,", 2) == 0;
-		CHECK_INT(commas, 17);
+		CHECK_INT(commas, 19);
 	}
 	CHECK_INT(rows, 9);
 	CHECK_INT(knees, 1);
