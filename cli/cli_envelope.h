@@ -112,6 +112,10 @@ int cli_envelope_usage_from_field(const char *cmd, wc_envelope_kind kind, const 
  *  (platform, sm_clock_mhz, tp, idle_power_w, active_params_b, input_tokens,
  *  output_tokens) a usage error naming the flag, else cli_fail. */
 int cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *msg);
+/** The engine's refusal of an envelope or plan run: a law with no answer
+ *  (WC_ERANGE) exit 1; a --measured run's request lengths named as its
+ *  folder's request log, exit 1; the rest by cli_envelope_config_error. */
+int cli_envelope_run_refused(const char *cmd, const char *measured, wc_envelope_kind kind, const wc_error *err);
 /** CLI_OK, or a usage error naming --replicas, --horizon and --bin when the
  *  bands of `o` (replicas simulated, wc_envelope_replicas_simulated, x bins
  *  x traces, two doubles a cell) and, with `json_bins`, the --json answer's

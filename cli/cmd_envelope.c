@@ -468,7 +468,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 		for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
 			if (strncmp(err.msg, own[i], strlen(own[i])) == 0)
 				return cli_envelope_usage_from_field(cmd, a->w.kind, err.msg);
-		return cli_fail(cmd, "%s", err.msg);
+		return cli_envelope_run_refused(cmd, a->measured, a->w.kind, &err);
 	}
 	double secs = cli_now_s() - t0;
 	if (a->json) {
@@ -496,10 +496,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	int rc = CLI_OK;
 	/* validate envelope's rule (docs/validation.md, "Envelopes") */
 	if (wc_envelope_run_once_if_fixed(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
-		/* a law with no answer here (power no board draws: docs/intervals.md,
-		 * "Physical ceiling") is not a flag to fix: exit 1, as predict's */
-		return err.code == WC_ERANGE ? cli_fail(cmd, "%s", err.msg)
-		                             : cli_envelope_config_error(cmd, a->w.kind, err.msg);
+		return cli_envelope_run_refused(cmd, a->measured, a->w.kind, &err);
 	if ((a->once = res.replicas < a->o.replicas))
 		a->o.replicas = 1; /* as the JSON's config says it */
 	if (a->json) {

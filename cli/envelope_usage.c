@@ -229,6 +229,21 @@ cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *ms
 	return cli_fail(cmd, "%s", msg);
 }
 
+int
+cli_envelope_run_refused(const char *cmd, const char *measured, wc_envelope_kind kind, const wc_error *err)
+{
+	/* a law with no answer here (power no board draws: docs/intervals.md,
+	 * "Physical ceiling") is not a flag to fix: exit 1, as predict's */
+	if (err->code == WC_ERANGE)
+		return cli_fail(cmd, "%s", err->msg);
+	/* a measured run's own request lengths are its folder's, not a
+	 * --replay the user gave */
+	if (measured && strncmp(err->msg, "arrival_", 8) == 0)
+		return cli_fail_flag_path(cmd, "--measured", measured, ": its request log%s",
+		                          err->msg + strcspn(err->msg, ":"));
+	return cli_envelope_config_error(cmd, kind, err->msg);
+}
+
 /* What each flag needs to be used (docs/cli.md, "envelope"): a flag the run
  * would not use is refused naming it, as the HTTP route refuses another
  * workload type's field, rather than answering an envelope that looks like
