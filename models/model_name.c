@@ -150,6 +150,14 @@ wc_model_name_counted(const char *name, wc_precision weights)
 	return mn.entry && mn.format && mn.weights == weights ? mn.format : NULL;
 }
 
+wc_precision
+wc_model_name_run_weights(const char *name, wc_precision otherwise)
+{
+	wc_model_name mn;
+	wc_model_name_read(name, &mn);
+	return mn.entry && mn.states_weights ? mn.weights : otherwise;
+}
+
 int
 wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_error *err)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "models/catalog.h"
+#include "models/law.h"
 #include "models/grow.h"
 #include "trace/idle.h"
 
@@ -42,6 +43,7 @@ row_model(const wc_fleet *f, const fleet_group *g, wc_run *run, wc_error *err)
 		                       "names the model");
 	const wc_model_info *info = wc_model_lookup(g->model);
 	snprintf(run->model, sizeof run->model, "%s", g->model);
+	run->weights = wc_model_name_run_weights(g->model, run->weights); /* "-AWQ": as ingest_row's */
 	run->active_params_b = info ? info->active_params_b : f->o.active_params_b;
 	if (info) {
 		run->total_params_b = info->total_params_b;

@@ -5,6 +5,7 @@
  * (docs/formats/runs-table.md, "Columns written by ingest").
  */
 #include "ingest_internal.h"
+#include "models/law.h"
 #include "models/stats.h"
 #include "models/grow.h"
 #include "trace/load.h"
@@ -223,7 +224,10 @@ row_facts(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, doubl
 	run->active_params_b = rc->m.active_params_b;
 	run->total_params_b = rc->m.total_params_b;
 	run->architecture = rc->m.architecture;
-	run->weights = rc->m.weights >= 0 ? (wc_precision)rc->m.weights : WC_PREC_BF16;
+	/* unstated, the name's suffix says them ("Qwen/Qwen3-8B-FP8"), as
+	 * predict reads it: a row written bf16 was fitted as bf16 */
+	run->weights = rc->m.weights >= 0 ? (wc_precision)rc->m.weights
+	                                  : wc_model_name_run_weights(rc->m.model, WC_PREC_BF16);
 	run->kv = rc->m.kv >= 0 ? (wc_precision)rc->m.kv : WC_PREC_BF16;
 	run->sm_clock_mhz = isfinite(rc->m.sm_clock_mhz) ? rc->m.sm_clock_mhz : 0.0;
 	row_load(rc, w, row);
