@@ -117,15 +117,31 @@ group_tail(char *buf, size_t cap, const char *owner, int group, int heads, int k
 	                heads > 0 ? "attention" : "KV");
 }
 
+/* Whether `tp` GPUs, `reserve` kept free, hold the weights; and, for a
+ * context `ctx` > 0, one request's KV cache beside them. The two checks
+ * refuse by these, and the utilization suggested is found by them. */
+static int
+weights_held(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve)
+{
+	return a->weight_bytes <= wc_capacity_memory_for_model(hw, tp, reserve);
+}
+
+static int
+request_held(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve, double ctx)
+{
+	return !(ctx > 0.0) || wc_capacity_max_concurrency(a, hw, tp, reserve, ctx) >= 1.0;
+}
+
 /* The smallest gpu_memory_utilization, in the flag's hundredths up to its
  * own bound (WC_GMU_MAX, docs/capacity.md "Memory as vLLM does it"), at
- * which `tp` GPUs hold `weight_bytes` by the same rule the check refuses
- * by (wc_capacity_memory_for_model); 0 when none does. */
+ * which `tp` GPUs serve the request: the weights and, for a context `ctx`
+ * > 0, one request's KV cache, by the rules the checks refuse by (so that
+ * following it answers); 0 when none does. */
 static double
-utilization_fits(const wc_capacity_hw *hw, int tp, double weight_bytes)
+utilization_fits(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double ctx)
 {
 	for (int h = (int)ceil(100.0 * WC_GMU_MIN - 1e-9); h <= (int)floor(100.0 * WC_GMU_MAX + 1e-9); h++)
-		if (wc_capacity_memory_for_model(hw, tp, 1.0 - h / 100.0) >= weight_bytes)
+		if (weights_held(a, hw, tp, 1.0 - h / 100.0) && request_held(a, hw, tp, 1.0 - h / 100.0, ctx))
 			return h / 100.0;
 	return 0.0;
 }
@@ -167,7 +183,9 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	 * a refusal says which (docs/capacity.md, "Model names"); the name is
 	 * read for a refusal only, not for every prediction that passes. */
 	char taken[64];
-	if (a.weight_bytes > avail) {
+	/* one request's whole context, when the KV cache is checked below */
+	const double ctx = c->arch && c->output_tokens > 0 ? c->input_tokens + c->output_tokens : 0.0;
+	if (!weights_held(&a, &hw, c->tp, reserve)) {
 		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
 		if (per_gpu <= 0.0)
 			return wc_error_set(err, WC_EINVAL,
@@ -187,7 +205,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		/* A utilization up to the flag's bound that holds them on these
 		 * GPUs is said too; the utilization given is then the cause, and
 		 * the field named (docs/capacity.md, "Memory as vLLM does it"). */
-		const double fits = utilization_fits(&hw, c->tp, a.weight_bytes);
+		const double fits = utilization_fits(&a, &hw, c->tp, ctx);
 		char more[64] = "";
 		if (fits > 0.0)
 			snprintf(more, sizeof more, "; or gpu_memory_utilization %.2f or more", fits);
@@ -214,21 +232,39 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 			usable[0] = '\0';
 		return wc_error_set(err, WC_EINVAL, "%s%s%s", head, usable, more);
 	}
-	if (!c->arch || !(c->output_tokens > 0))
+	if (!(ctx > 0.0))
 		return WC_OK;
 	/* More requests than the KV cache holds are not refused: vLLM
 	 * preempts, and fewer run (wc_predict_capacity says how many). One
 	 * request that cannot hold its own context cannot run at all. */
-	double ctx = c->input_tokens + c->output_tokens;
-	if (wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx) < 1.0) {
+	if (!request_held(&a, &hw, c->tp, reserve, ctx)) {
+		/* a utilization given that a larger one up to the flag's bound
+		 * would serve at is the cause, and named with the smallest
+		 * (docs/capacity.md, "Memory as vLLM does it"); else the field
+		 * that makes most of the context */
+		const double fits = c->gpu_memory_utilization > 0.0 ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
+		char more[64] = "";
+		if (fits > 0.0)
+			snprintf(more, sizeof more, "; or gpu_memory_utilization %.2f or more", fits);
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
-		return wc_error_set(err, WC_EINVAL,
-		                    "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %s (%.1f GB each) leave "
-		                    "%.2f GB after the weights%s and the engine's workspace (gpu_memory_utilization %.2g)",
-		                    /* the field that makes most of the context */
-		                    c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", ctx,
-		                    (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
-		                    hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, taken, 1.0 - reserve);
+		char msg[2 * WC_ERROR_MSG_MAX];
+		/* the name taken yields first, so that the value stays whole in
+		 * 255 bytes (with the CLI's "--") */
+		for (int brief = 0; brief < 2; brief++) {
+			int n = snprintf(msg, sizeof msg,
+			                 "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %.24s (%.1f GB "
+			                 "each) leave %.2f GB after the weights%s and the engine's workspace "
+			                 "(gpu_memory_utilization %.2g)%s",
+			                 fits > 0.0                                 ? "gpu_memory_utilization"
+			                 : c->output_tokens > c->input_tokens ? "output_tokens"
+			                                                      : "input_tokens",
+			                 ctx, (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
+			                 hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, brief ? "" : taken,
+			                 1.0 - reserve, more);
+			if (n <= WC_ERROR_MSG_MAX - 3)
+				break;
+		}
+		return wc_error_set(err, WC_EINVAL, "%s", msg);
 	}
 	if (max_fit)
 		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);

@@ -8,6 +8,11 @@
  * smallest value that fits; at the default the field stays tp, with the
  * value beside; weights no utilization up to the flag's bound (1) holds
  * on those GPUs say nothing of it. Within 255 bytes, longest names too.
+ * The value suggested serves the request, weights and one request's KV
+ * cache: with 3000 + 200 tokens 0.79 held the weights only and was then
+ * refused as "--input-tokens: one request of 3200 tokens needs 0.84 GB";
+ * now 0.80 is said, and that refusal at 0.79 names the utilization given
+ * (at the default it stays --input-tokens).
  */
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
@@ -84,6 +89,32 @@ main(void)
 	cli("meta-llama/Llama-3.1-70B-Instruct-Banana", NULL, "4", "0.7", "A100-PCIe-40GB",
 	    "at least 5 GPUs needed; or gpu_memory_utilization 0.87 or more\n");
 
+	/* the suggestion serves one request's KV cache too, and following it
+	 * answers; the KV refusal at a smaller value given names that value */
+	const char *kv[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", "Qwen3-32B",
+		             "--concurrency", "8", "--input-tokens", "3000", "--output-tokens", "200",
+		             "--gpu-memory-utilization", "0.78", NULL };
+	test_usage_error(kv, "at least 2 GPUs needed; or gpu_memory_utilization 0.80 or more\n");
+	kv[14] = "0.79";
+	test_usage_error(kv, "--gpu-memory-utilization: one request of 3200 tokens needs 0.84 GB of KV cache but 1 x "
+	                     "A100 (85.9 GB each) leave 0.62 GB after the weights and the engine's workspace "
+	                     "(gpu_memory_utilization 0.79); or gpu_memory_utilization 0.80 or more\n");
+	c = test_catalog_config("A100", 1, "Qwen3-32B", 8);
+	c.input_tokens = 3000;
+	c.output_tokens = 200;
+	c.gpu_memory_utilization = 0.80;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
+	/* at the default the context is the cause, and said so */
+	kv[10] = "300000";
+	kv[13] = NULL;
+	test_usage_error(kv, "--input-tokens: one request of 300200 tokens needs 78.70 GB of KV cache");
+	/* a long board and a name not read: the value stays whole */
+	const char *lng[] = { "wattcast", "predict", "inference", "--platform", "A100-PCIe-40GB", "--tp", "4",
+		              "--model", "meta-llama/Llama-3.1-70B-Instruct-Banana", "--concurrency", "8",
+		              "--input-tokens", "50000", "--output-tokens", "10000", "--gpu-memory-utilization",
+		              "0.87", NULL };
+	test_usage_error(lng, "(gpu_memory_utilization 0.87); or gpu_memory_utilization 0.98 or more\n");
+
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	CURL *h = curl_easy_init();
 	wc_server *srv = http_server_start(&p, "default", 2);
@@ -99,6 +130,16 @@ main(void)
 		http_refused(h, "{\"platform\":\"A100-PCIe-40GB\",\"tp\":4,\"model\":\"meta-llama/Llama-3.1-70B-Instruct-"
 		                "Banana\",\"concurrency\":4,\"gpu_memory_utilization\":0.7}",
 		             "/gpu_memory_utilization", "; or gpu_memory_utilization 0.87 or more", NULL);
+		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,\"input_tokens\":3000,"
+		                "\"output_tokens\":200,\"gpu_memory_utilization\":0.78}",
+		             "/gpu_memory_utilization", "; or gpu_memory_utilization 0.80 or more", NULL);
+		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,\"input_tokens\":3000,"
+		                "\"output_tokens\":200,\"gpu_memory_utilization\":0.79}",
+		             "/gpu_memory_utilization", "(gpu_memory_utilization 0.79); or gpu_memory_utilization 0.80 or more",
+		             NULL);
+		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,"
+		                "\"input_tokens\":300000,\"output_tokens\":200}",
+		             "/input_tokens", "one request of 300200 tokens", "or gpu_memory_utilization");
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
