@@ -105,16 +105,21 @@ wc__envelope_queue_note(const wc_envelope_workload *w, int max_running, double w
 }
 
 /* The field a mean length is the user's: a replay's own lengths where
- * they give it (the log's, HTTP's /workload/arrivals), else the
- * workload's distribution. */
+ * they make it (the log's, HTTP's /workload/arrivals: all known, or
+ * longer than the distribution that fills the unknown ones), else the
+ * workload's distribution, which fills them. */
 static const char *
 length_field(const wc_envelope_workload *w, int input)
 {
 	const double *own = input ? w->arrival_input : w->arrival_output;
-	int any = 0;
-	for (size_t i = 0; w->kind == WC_ENVELOPE_REPLAY && own && i < w->n_arrivals && !any; i++)
-		any = isfinite(own[i]);
-	return any ? (input ? "arrival_input" : "arrival_output") : (input ? "input_tokens" : "output_tokens");
+	double sum = 0.0;
+	size_t known = 0;
+	for (size_t i = 0; w->kind == WC_ENVELOPE_REPLAY && own && i < w->n_arrivals; i++)
+		if (isfinite(own[i]))
+			sum += own[i], known++;
+	const int theirs = known > 0 && (known == w->n_arrivals ||
+	                                 sum / (double)known >= dist_mean(input ? &w->input : &w->output));
+	return theirs ? (input ? "arrival_input" : "arrival_output") : (input ? "input_tokens" : "output_tokens");
 }
 
 int

@@ -172,6 +172,15 @@ main(void)
 	               "arrivals/input_tokens: a request of the workload's mean 3333667 input + 10 output tokens needs "
 	               "more KV cache than the group's memory leaves after the weights (docs/capacity.md, \"Memory as "
 	               "vLLM does it\")");
+	/* one known length of 1 token, the rest filled from the workload's
+	 * 1e6: the fill is what to fix, named (it named the arrivals) */
+	http_reply fr;
+	http_post_json(h, url(ENV), CFG "\"include_bins\":false,\"workload\":{\"type\":\"replay\",\"arrivals\":"
+	               "{\"t_s\":[0,1,2],\"input_tokens\":[1,null,null]},\"input_tokens\":1000000}}", &fr);
+	CHECK_INT(fr.status, 422);
+	const char *ff = http_error_str(&fr, "field");
+	CHECK(ff && strcmp(ff, "/workload/input_tokens") == 0);
+	http_reply_free(&fr);
 	wc_server_stop(srv);
 	wc_params_clear(&params);
 	curl_easy_cleanup(h);

@@ -412,7 +412,12 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		memset(&cal, 0, sizeof cal);
 		out->level[i].p0_w = out->level[i].s_w = out->level[i].theta = NAN;
 		if (table && (rc = wc_envelope_level_for(p, table, i, o, &cal, &out->level[i], &e2)) != WC_OK) {
-			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			/* the replay's own lengths are the run's request log's, not
+			 * a field of the user's */
+			if (strncmp(e2.msg, "arrival_", 8) == 0)
+				wc_error_set(err, rc, "%s: its request log%s", runs[i].run_id, e2.msg + strcspn(e2.msg, ":"));
+			else
+				wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
 			break;
 		}
 		/* The run's law: calibrated on the other runs, else the set's. */
@@ -436,7 +441,12 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			                 &e2);
 		wc_calibrate_result_clear(&cal);
 		if (rc != WC_OK) {
-			wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			/* the replay's own lengths are the run's request log's, not
+			 * a field of the user's */
+			if (strncmp(e2.msg, "arrival_", 8) == 0)
+				wc_error_set(err, rc, "%s: its request log%s", runs[i].run_id, e2.msg + strcspn(e2.msg, ":"));
+			else
+				wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
 			break;
 		}
 		out->predicted[i] = (wc_envelope_metrics){ res.server.mean_w.value, res.server.p5_w.value,
