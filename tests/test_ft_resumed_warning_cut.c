@@ -15,23 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The stderr line holding `what`, malloc'd ("" when none). */
-static char *
-line_with(const char *text, const char *what)
-{
-	const char *p = strstr(text, what);
-	if (!p)
-		return calloc(1, 1);
-	const char *a = p, *b = strchr(p, '\n');
-	while (a > text && a[-1] != '\n')
-		a--;
-	size_t n = b ? (size_t)(b - a) : strlen(a);
-	char *s = malloc(n + 1);
-	memcpy(s, a, n);
-	s[n] = '\0';
-	return s;
-}
-
 int
 main(void)
 {
@@ -55,7 +38,7 @@ main(void)
 	free(man);
 	char *err = NULL;
 	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
-	char *line = line_with(err ? err : "", "steps: a resumed run");
+	char *line = test_line_with(err ? err : "", "steps: a resumed run");
 	fprintf(stderr, "%s\n", line);
 	CHECK_CONTAINS(line, "steps: a resumed run? steps after its checkpoint ran again: give finetune.steps or "
 	                     "steps.csv; used as s");
@@ -105,7 +88,7 @@ main(void)
 		free(mt);
 		free(m);
 		t = synth_trainer_ingest(sub, run, &err);
-		line = line_with(err ? err : "", "steps: ");
+		line = test_line_with(err ? err : "", "steps: ");
 		fprintf(stderr, "%s\n", line);
 		CHECK_CONTAINS(line, other[k].head);
 		w = t ? wc_ft_table_get_extra(t, 0, "warnings") : NULL;

@@ -18,23 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The stderr line holding `what`, malloc'd ("" when none). */
-static char *
-line_with(const char *text, const char *what)
-{
-	const char *p = strstr(text, what);
-	if (!p)
-		return calloc(1, 1);
-	const char *a = p, *b = strchr(p, '\n');
-	while (a > text && a[-1] != '\n')
-		a--;
-	size_t n = b ? (size_t)(b - a) : strlen(a);
-	char *s = malloc(n + 1);
-	memcpy(s, a, n);
-	s[n] = '\0';
-	return s;
-}
-
 int
 main(void)
 {
@@ -76,7 +59,7 @@ main(void)
 	CHECK(w != NULL);
 	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
 		/* the printed line, cut after the run's folder: the remedy whole */
-		char *line = line_with(err ? err : "", want[k].head);
+		char *line = test_line_with(err ? err : "", want[k].head);
 		CHECK_CONTAINS(line, want[k].head);
 		CHECK_CONTAINS(line, ".../llama-3.1-8b-qlora-r64-b8-seq1024-very-long-experiment-name: ");
 		CHECK(strlen(line) <= strlen("wattcast ingest: warning: ") + 255);

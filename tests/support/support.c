@@ -376,6 +376,22 @@ test_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 }
 
 char *
+test_line_with(const char *text, const char *what)
+{
+	const char *p = strstr(text, what);
+	if (!p)
+		return calloc(1, 1);
+	const char *a = p, *b = strchr(p, '\n');
+	while (a > text && a[-1] != '\n')
+		a--;
+	size_t n = b ? (size_t)(b - a) : strlen(a);
+	char *s = malloc(n + 1);
+	memcpy(s, a, n);
+	s[n] = '\0';
+	return s;
+}
+
+char *
 test_replaced(char *s, const char *from, const char *to)
 {
 	char *at = s ? strstr(s, from) : NULL;

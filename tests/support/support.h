@@ -85,6 +85,9 @@ char *path_join(const char *a, const char *b);
  *  `*cap`; NULL, 0, 0 to start), NUL-terminated; grown as it needs. */
 void test_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/** The line of `text` holding `what`, without its newline (malloc'd; ""
+ *  when there is none): a printed warning whole, to bound its length. */
+char *test_line_with(const char *text, const char *what);
 /** `s` (malloc'd, freed) with the first `from` replaced by `to`, as a new
  *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
  *  is absent. For editing a dumped file into an older or broken one. */
