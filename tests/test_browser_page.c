@@ -33,25 +33,6 @@ text_of(const char *selector)
 	return cdp_eval_str(B, expr);
 }
 
-static int
-runs_done(void)
-{
-	json_t *v = cdp_eval(B, "Number(document.getElementById('status').dataset.runs)");
-	int n = (int)json_number_value(v);
-	json_decref(v);
-	return n;
-}
-
-/* Focus a field, replace its text by keyboard. */
-static void
-type_into(const char *id, const char *text)
-{
-	char expr[256];
-	snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.focus(); e.select(); return 1; })()", id);
-	page_eval_ok(B, expr);
-	cdp_type(B, text);
-}
-
 /* ----------------------------------------------------------- checks */
 
 static void
@@ -83,11 +64,11 @@ check_page_loads(int port)
 static void
 check_prediction(void)
 {
-	int before = runs_done();
+	int before = page_runs_done(B);
 	page_choose(B, "f-platform", "H200");
 	page_choose(B, "f-model", "Qwen3-8B");
-	type_into("f-tp", "1");
-	type_into("f-concurrency", "32");
+	page_type_into(B, "f-tp", "1");
+	page_type_into(B, "f-concurrency", "32");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, before + 1));
 
@@ -148,11 +129,11 @@ check_platforms(void)
 		fprintf(stderr, "  platform list: %s\n  want: %s\n", shown ? shown : "(none)", want);
 	CHECK_CONTAINS(want, "L40S (datasheet)");
 	free(shown);
-	int before = runs_done();
+	int before = page_runs_done(B);
 	page_choose(B, "f-platform", "L40S");
 	page_choose(B, "f-model", "Qwen3-8B");
-	type_into("f-tp", "1");
-	type_into("f-concurrency", "32");
+	page_type_into(B, "f-tp", "1");
+	page_type_into(B, "f-concurrency", "32");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, before + 1));
 	json_t *api = page_api_post(H, url("/v1/predict/inference"),
@@ -171,8 +152,8 @@ check_platforms(void)
 static void
 check_invalid_tp(void)
 {
-	int before = runs_done();
-	type_into("f-tp", "0");
+	int before = page_runs_done(B);
+	page_type_into(B, "f-tp", "0");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, before + 1));
 	json_t *api = page_api_post(H, url("/v1/predict/inference"),
@@ -209,10 +190,10 @@ check_warnings(void)
 	static const struct {
 		const char *prefix, *field;
 	} where[] = { { "tp:", "tp" }, { "active_params_b:", "model" }, { "concurrency:", "concurrency" } };
-	int before = runs_done();
+	int before = page_runs_done(B);
 	page_choose(B, "f-model", "Llama-3.1-70B");
-	type_into("f-tp", "8");
-	type_into("f-concurrency", "512");
+	page_type_into(B, "f-tp", "8");
+	page_type_into(B, "f-concurrency", "512");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, before + 1));
 	/* the page's request: its token lengths (512/256 by default) bring
@@ -291,8 +272,8 @@ check_shared_url(int port)
 
 	/* Pin a fourth configuration, then open the page's own link. */
 	page_choose(B, "f-platform", "H100");
-	type_into("f-tp", "2");
-	int before = runs_done();
+	page_type_into(B, "f-tp", "2");
+	int before = page_runs_done(B);
 	page_eval_ok(B, "document.getElementById('add-compare').click()");
 	CHECK(page_wait_runs(B, before + 1));
 	char *shared = cdp_eval_str(B, "document.getElementById('share-link').value");

@@ -31,15 +31,6 @@ truth(const char *expr)
 	return t;
 }
 
-static int
-runs_done(void)
-{
-	json_t *v = cdp_eval(B, "Number(document.getElementById('status').dataset.runs)");
-	int n = (int)json_number_value(v);
-	json_decref(v);
-	return n;
-}
-
 /* Every fetch the page makes, from now on: window.sent as [url, body]. */
 static void
 spy_requests(void)
@@ -49,23 +40,13 @@ spy_requests(void)
 	                " window.sent = []; return true; })()");
 }
 
-/* Focus the box `id`, replace its text by keyboard. */
-static void
-type_into(const char *id, const char *text)
-{
-	char expr[256];
-	snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.focus(); e.select(); return 1; })()", id);
-	page_eval_ok(B, expr);
-	cdp_type(B, text);
-}
-
-/* type_into; 1 when the browser cannot read the box (badInput), as a
+/* page_type_into; 1 when the browser cannot read the box (badInput), as a
  * planner's typo leaves it. */
 static int
 type_bad(const char *id, const char *text)
 {
 	char expr[256];
-	type_into(id, text);
+	page_type_into(B, id, text);
 	snprintf(expr, sizeof expr, "document.getElementById('%s').validity.badInput === true", id);
 	int bad = truth(expr);
 	if (!bad)
@@ -85,8 +66,8 @@ error_under(const char *id)
 static void
 compute_32(void)
 {
-	type_into("f-concurrency", "32");
-	int n = runs_done();
+	page_type_into(B, "f-concurrency", "32");
+	int n = page_runs_done(B);
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, n + 1));
 	CHECK(truth("document.querySelector('#fields .field-error:not(:empty)') === null"));
@@ -99,7 +80,7 @@ check_form_box(int port, const char *text)
 	compute_32();
 	spy_requests();
 	CHECK(type_bad("f-concurrency", text));
-	int n = runs_done();
+	int n = page_runs_done(B);
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, n + 1));
 	CHECK(truth("window.sent.length === 0"));
@@ -158,7 +139,7 @@ check_add_compare(void)
 	compute_32();
 	spy_requests();
 	CHECK(type_bad("f-concurrency", "1e"));
-	int n = runs_done();
+	int n = page_runs_done(B);
 	page_eval_ok(B, "document.getElementById('add-compare').click()");
 	CHECK(page_wait_runs(B, n + 1));
 	CHECK(truth("window.sent.length === 0"));

@@ -155,6 +155,24 @@ page_eval_ok(cdp *b, const char *expr)
 	json_decref(v);
 }
 
+int
+page_runs_done(cdp *b)
+{
+	json_t *v = cdp_eval(b, "Number(document.getElementById('status').dataset.runs)");
+	int n = (int)json_number_value(v);
+	json_decref(v);
+	return n;
+}
+
+void
+page_type_into(cdp *b, const char *id, const char *text)
+{
+	char expr[256];
+	snprintf(expr, sizeof expr, "(() => { const e = document.getElementById('%s'); e.focus(); e.select(); return 1; })()", id);
+	page_eval_ok(b, expr);
+	cdp_type(b, text);
+}
+
 /* Up to `max` numbers in `text` with the count of digits after their
  * point and of significant digits. */
 static int

@@ -54,6 +54,12 @@ json_t *page_api_post(CURL *h, const char *url, const char *body);
  *  data-runs, and not busy). 1 = done, 0 = not within PAGE_WAIT_S. */
 int page_wait_runs(cdp *b, int n);
 
+/** The computations the page has finished (its status's data-runs). */
+int page_runs_done(cdp *b);
+
+/** Focus the box `id` and replace its text by typing `text`. */
+void page_type_into(cdp *b, const char *id, const char *text);
+
 /** Evaluate `expr` in the page; a failed CHECK when it throws. */
 void page_eval_ok(cdp *b, const char *expr);
 
