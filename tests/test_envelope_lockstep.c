@@ -18,6 +18,7 @@
 #include "predict/envelope.h"
 #include "predict/envelope_budget.h"
 #include "server/server.h"
+#include "tests/support/envelope_setup.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -27,28 +28,6 @@
 #include <string.h>
 
 static wc_params paper;
-
-typedef struct {
-	wc_config c;
-	wc_capacity_service_store rs;
-	wc_service_times st;
-	wc_power_map_law store;
-	wc_power_map pm;
-} setup;
-
-static void
-setup_init(setup *s)
-{
-	wc_error err;
-	s->c = (wc_config)WC_CONFIG_INIT;
-	s->c.platform = "A100";
-	s->c.tp = 1;
-	s->c.arch = wc_model_lookup("Qwen3-8B");
-	s->c.active_params_b = s->c.arch->active_params_b;
-	CHECK_INT(wc_roofline_standin_init(&s->rs, &s->c, &err), WC_OK);
-	wc_roofline_standin_service(&s->rs, &s->st);
-	CHECK_INT(wc_power_map_from_law(&paper, &s->c, NULL, &s->store, &s->pm, &err), WC_OK);
-}
 
 /* The lockstep warnings among `n` (whole: ending with the docs' name). */
 static int
@@ -108,7 +87,7 @@ json_mode_is(const char *text, const char *obj, const char *key, const char *wan
  * `synced` 1 where only the arrivals are in step (a replay whose missing
  * lengths are drawn). */
 static void
-check_fleet_as(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same, int synced)
+check_fleet_as(envelope_setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same, int synced)
 {
 	wc_envelope_options o;
 	wc_envelope_result r;
@@ -156,7 +135,7 @@ check_fleet_as(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, cons
 }
 
 static void
-check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same)
+check_fleet(envelope_setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const char *same)
 {
 	check_fleet_as(s, w, mode, same, 0);
 }
@@ -164,9 +143,9 @@ check_fleet(setup *s, const wc_envelope_workload *w, wc_fleet_mode mode, const c
 static void
 test_library_and_json(void)
 {
-	setup s;
+	envelope_setup s;
 	wc_envelope_workload w;
-	setup_init(&s);
+	envelope_setup_init(&s, &paper);
 	/* a replay, lengths known */
 	static const double at[] = { 0.0, 0.7, 1.1, 4.0, 4.2, 9.5, 12.0, 15.5 };
 	static const double in[] = { 900, 300, 2000, 512, 64, 4000, 700, 128 };

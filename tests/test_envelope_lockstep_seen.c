@@ -13,6 +13,7 @@
 #include "predict/envelope.h"
 #include "predict/envelope_budget.h"
 #include "server/server.h"
+#include "tests/support/envelope_setup.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -22,28 +23,6 @@
 #include <string.h>
 
 static wc_params paper;
-
-typedef struct {
-	wc_config c;
-	wc_capacity_service_store rs;
-	wc_service_times st;
-	wc_power_map_law store;
-	wc_power_map pm;
-} setup;
-
-static void
-setup_init(setup *s)
-{
-	wc_error err;
-	s->c = (wc_config)WC_CONFIG_INIT;
-	s->c.platform = "A100";
-	s->c.tp = 1;
-	s->c.arch = wc_model_lookup("Qwen3-8B");
-	s->c.active_params_b = s->c.arch->active_params_b;
-	CHECK_INT(wc_roofline_standin_init(&s->rs, &s->c, &err), WC_OK);
-	wc_roofline_standin_service(&s->rs, &s->st);
-	CHECK_INT(wc_power_map_from_law(&paper, &s->c, NULL, &s->store, &s->pm, &err), WC_OK);
-}
 
 /* The warnings among `n` that the servers ran in step. */
 static int
@@ -73,7 +52,7 @@ json_mode_is(const char *text, const char *obj, const char *key, const char *wan
 /* A fleet of 4 and a plan of `w`: in step (`same` the warning's words)
  * or not (`same` NULL). */
 static void
-check_seen(setup *s, const wc_envelope_workload *w, const char *same)
+check_seen(envelope_setup *s, const wc_envelope_workload *w, const char *same)
 {
 	wc_envelope_options o;
 	wc_envelope_result r;
@@ -125,8 +104,8 @@ main(void)
 {
 	gsl_set_error_handler_off();
 	wc_params_default(&paper);
-	setup s;
-	setup_init(&s);
+	envelope_setup s;
+	envelope_setup_init(&s, &paper);
 	wc_envelope_workload w;
 	wc_envelope_workload_init(&w);
 	w.concurrency = 8;

@@ -15,6 +15,7 @@
 #include "predict/envelope_budget.h"
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
+#include "tests/support/envelope_setup.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -27,32 +28,10 @@ static wc_params paper;
 
 #define CFG "\"platform\":\"A100\",\"model\":\"Qwen3-8B\""
 
-typedef struct {
-	wc_config c;
-	wc_capacity_service_store rs;
-	wc_service_times st;
-	wc_power_map_law store;
-	wc_power_map pm;
-} setup;
-
-static void
-setup_init(setup *s)
-{
-	wc_error err;
-	s->c = (wc_config)WC_CONFIG_INIT;
-	s->c.platform = "A100";
-	s->c.tp = 1;
-	s->c.arch = wc_model_lookup("Qwen3-8B");
-	s->c.active_params_b = s->c.arch->active_params_b;
-	CHECK_INT(wc_roofline_standin_init(&s->rs, &s->c, &err), WC_OK);
-	wc_roofline_standin_service(&s->rs, &s->st);
-	CHECK_INT(wc_power_map_from_law(&paper, &s->c, NULL, &s->store, &s->pm, &err), WC_OK);
-}
-
 /* `w` (drawing nothing or not, `fixed`) run once with its replicas asked,
  * in a fleet of 4, and charged so by the work bound. */
 static void
-check_run(setup *s, const wc_envelope_workload *w, int fixed)
+check_run(envelope_setup *s, const wc_envelope_workload *w, int fixed)
 {
 	wc_envelope_options o;
 	wc_envelope_result r;
@@ -79,9 +58,9 @@ check_run(setup *s, const wc_envelope_workload *w, int fixed)
 static void
 test_library(void)
 {
-	setup s;
+	envelope_setup s;
 	wc_envelope_workload w;
-	setup_init(&s);
+	envelope_setup_init(&s, &paper);
 	static const double n_t[] = { 0, 4, 12, 20, 18, 9, 0, 0, 6, 6 };
 	wc_envelope_workload_init(&w);
 	w.kind = WC_ENVELOPE_SERIES;
