@@ -22,7 +22,6 @@
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,21 +66,6 @@ synchronised_said(char (*warnings)[WC_WARNING_LEN], int n, int plan)
 	return said;
 }
 
-/* `mode` of the answer's JSON: the envelope's fleet.mode, or the plan's
- * plan.fleet_mode. */
-static int
-json_mode_is(const char *text, const char *obj, const char *key, const char *want)
-{
-	json_error_t je;
-	json_t *root = json_loads(text, 0, &je);
-	const char *got = json_string_value(json_object_get(json_object_get(root, obj), key));
-	int ok = got && strcmp(got, want) == 0;
-	if (!ok)
-		fprintf(stderr, "%s.%s: expected %s, got %s\n", obj, key, want, got ? got : "(none)");
-	json_decref(root);
-	return ok;
-}
-
 /* One run of `w` by `mode` (fleet of 4 in the envelope, a plan beside
  * it): lockstep or not, in the library, the JSON and the warnings;
  * `synced` 1 where only the arrivals are in step (a replay whose missing
@@ -114,7 +98,7 @@ check_fleet_as(envelope_setup *s, const wc_envelope_workload *w, wc_fleet_mode m
 	wc_response_effective(NULL, &resp);
 	wc_envelope_render ctx = { &s->c, w, &o, &resp, "assumed", &s->pm, &s->st, "v", 0, NULL };
 	char *t = wc_render_envelope(&ctx, &r, 0, &err);
-	CHECK(t && json_mode_is(t, "fleet", "mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
+	CHECK(t && envelope_json_is(t, "fleet", "mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
 	free(t);
 	wc_envelope_result_clear(&r);
 	/* one server has no fleet to warn of */
@@ -130,7 +114,7 @@ check_fleet_as(envelope_setup *s, const wc_envelope_workload *w, wc_fleet_mode m
 	CHECK_INT(lockstep_said(plan.warnings, plan.n_warnings, same ? same : "", 1), lockstep);
 	CHECK_INT(synchronised_said(plan.warnings, plan.n_warnings, 1), synced);
 	t = wc_render_budget(&ctx, &bo, &plan, 0.0, 0, &err);
-	CHECK(t && json_mode_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
+	CHECK(t && envelope_json_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
 	free(t);
 }
 

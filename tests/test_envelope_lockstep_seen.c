@@ -17,7 +17,6 @@
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,18 +34,6 @@ lockstep_said(char (*warnings)[WC_WARNING_LEN], int n, const char *same)
 			CHECK_CONTAINS(warnings[i], same);
 		}
 	return said;
-}
-
-static int
-json_mode_is(const char *text, const char *obj, const char *key, const char *want)
-{
-	json_t *root = json_loads(text, 0, NULL);
-	const char *got = json_string_value(json_object_get(json_object_get(root, obj), key));
-	int ok = got && strcmp(got, want) == 0;
-	if (!ok)
-		fprintf(stderr, "%s.%s: expected %s, got %s\n", obj, key, want, got ? got : "(none)");
-	json_decref(root);
-	return ok;
 }
 
 /* A fleet of 4 and a plan of `w`: in step (`same` the warning's words)
@@ -81,7 +68,7 @@ check_seen(envelope_setup *s, const wc_envelope_workload *w, const char *same)
 	wc_response_effective(NULL, &resp);
 	wc_envelope_render ctx = { &s->c, w, &o, &resp, "assumed", &s->pm, &s->st, "v", 0, NULL };
 	char *t = wc_render_envelope(&ctx, &r, 0, &err);
-	CHECK(t && json_mode_is(t, "fleet", "mode", lockstep ? "lockstep" : "independent"));
+	CHECK(t && envelope_json_is(t, "fleet", "mode", lockstep ? "lockstep" : "independent"));
 	free(t);
 	wc_envelope_result_clear(&r);
 	/* threads change nothing, the label included */
@@ -95,7 +82,7 @@ check_seen(envelope_setup *s, const wc_envelope_workload *w, const char *same)
 	CHECK_INT(plan.lockstep, lockstep);
 	CHECK_INT(lockstep_said(plan.warnings, plan.n_warnings, same ? same : ""), lockstep);
 	t = wc_render_budget(&ctx, &bo, &plan, 0.0, 0, &err);
-	CHECK(t && json_mode_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : "independent"));
+	CHECK(t && envelope_json_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : "independent"));
 	free(t);
 }
 

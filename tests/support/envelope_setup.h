@@ -21,4 +21,9 @@ typedef struct {
  *  refusal is a failed CHECK. */
 void envelope_setup_init(envelope_setup *s, const wc_params *law);
 
+/** Whether member `key` of object `obj` of JSON `text` is the string
+ *  `want` (the envelope's fleet.mode, the plan's plan.fleet_mode); what
+ *  it is printed when not. */
+int envelope_json_is(const char *text, const char *obj, const char *key, const char *want);
+
 #endif
