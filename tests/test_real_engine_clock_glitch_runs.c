@@ -12,6 +12,7 @@
  * are: they were kept, a 3600-s hole warned at line 4.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 #include "trace/trace.h"
 
@@ -59,13 +60,8 @@ ingest(const char *root, const char *name, int from, int to, double shift, wc_in
 		CHECK_INT(write_text(p, k == 1 ? engine : text[k]), 0);
 		free(p);
 	}
-	wc_ingest_options o;
-	wc_ingest_options_init(&o);
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
 	memset(err, 0, sizeof *err);
-	int rc = wc_ingest_run(run, &o, res, err);
+	int rc = test_ingest_run(run, 0, res, w, err);
 	free(engine);
 	free(run);
 	return rc;
