@@ -22,15 +22,6 @@
 static page_session S;
 static cdp *B;
 
-static int
-truth(const char *expr)
-{
-	json_t *v = cdp_eval(B, expr);
-	int t = json_is_true(v);
-	json_decref(v);
-	return t;
-}
-
 /* Every fetch the page makes, from now on: window.sent as [url, body]. */
 static void
 spy_requests(void)
@@ -48,7 +39,7 @@ type_bad(const char *id, const char *text)
 	char expr[256];
 	page_type_into(B, id, text);
 	snprintf(expr, sizeof expr, "document.getElementById('%s').validity.badInput === true", id);
-	int bad = truth(expr);
+	int bad = page_truth(B, expr);
 	if (!bad)
 		fprintf(stderr, "typing \"%s\" into #%s did not leave it in badInput\n", text, id);
 	return bad;
@@ -70,7 +61,7 @@ compute_32(void)
 	int n = page_runs_done(B);
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, n + 1));
-	CHECK(truth("document.querySelector('#fields .field-error:not(:empty)') === null"));
+	CHECK(page_truth(B, "document.querySelector('#fields .field-error:not(:empty)') === null"));
 }
 
 /* The form's running count typed as `text`, Enter: refused unsent. */
@@ -83,12 +74,12 @@ check_form_box(int port, const char *text)
 	int n = page_runs_done(B);
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, n + 1));
-	CHECK(truth("window.sent.length === 0"));
+	CHECK(page_truth(B, "window.sent.length === 0"));
 	char *err = error_under("f-concurrency");
 	CHECK_CONTAINS(err, "Requests running: not a number");
 	CHECK_CONTAINS(err, "such as 32");
 	free(err);
-	CHECK(truth("document.activeElement === document.getElementById('f-concurrency')"
+	CHECK(page_truth(B, "document.activeElement === document.getElementById('f-concurrency')"
 	            " && document.getElementById('f-concurrency').getAttribute('aria-invalid') === 'true'"));
 	char *status = cdp_eval_str(B, "document.getElementById('status').textContent");
 	CHECK_CONTAINS(status, "not sent");
@@ -116,7 +107,7 @@ check_panel_box(const char *path, const char *id, const char *label)
 	CHECK(type_bad(id, "1e"));
 	snprintf(expr, sizeof expr, "document.querySelector('section[data-path=\"%s\"] button[type=submit]').click()", path);
 	page_eval_ok(B, expr);
-	CHECK(truth("window.sent.length === 0"));
+	CHECK(page_truth(B, "window.sent.length === 0"));
 	char *err = error_under(id);
 	char want[128];
 	snprintf(want, sizeof want, "%s: not a number", label);
@@ -142,8 +133,8 @@ check_add_compare(void)
 	int n = page_runs_done(B);
 	page_eval_ok(B, "document.getElementById('add-compare').click()");
 	CHECK(page_wait_runs(B, n + 1));
-	CHECK(truth("window.sent.length === 0"));
-	CHECK(truth("S.compare.length === 0"));
+	CHECK(page_truth(B, "window.sent.length === 0"));
+	CHECK(page_truth(B, "S.compare.length === 0"));
 	char *err = error_under("f-concurrency");
 	CHECK_CONTAINS(err, "Requests running: not a number");
 	free(err);
@@ -162,7 +153,7 @@ check_panel_uses_form(void)
 	spy_requests();
 	CHECK(type_bad("f-concurrency", "1e"));
 	page_eval_ok(B, "document.querySelector('section[data-path=\"/v1/predict/flexibility\"] button[type=submit]').click()");
-	CHECK(truth("window.sent.length === 0"));
+	CHECK(page_truth(B, "window.sent.length === 0"));
 	char *err = error_under("f-concurrency");
 	CHECK_CONTAINS(err, "Requests running: not a number");
 	free(err);

@@ -57,15 +57,6 @@ text_of(const char *selector)
 }
 
 static int
-truth(const char *expr)
-{
-	json_t *v = cdp_eval(B, expr);
-	int t = json_is_true(v);
-	json_decref(v);
-	return t;
-}
-
-static int
 count(const char *expr)
 {
 	json_t *v = cdp_eval(B, expr);
@@ -118,7 +109,7 @@ check_no_null(const char *section)
 {
 	char expr[256];
 	snprintf(expr, sizeof expr, "!/\\bnull\\b/.test(document.querySelector('%s').textContent)", section);
-	int ok = truth(expr);
+	int ok = page_truth(B, expr);
 	if (!ok)
 		fprintf(stderr, "%s shows the text \"null\"\n", section);
 	CHECK(ok);
@@ -153,7 +144,7 @@ check_envelope(void)
 	json_t *a = compute(ENVELOPE, "/v1/forecast/envelope", inputs, "tr[data-key=\"server.summary.mean_w\"]");
 	/* The token lengths are the configuration's (the link's 1024 and 128),
 	 * not the panel's example. */
-	CHECK(truth("(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/forecast/envelope').pop()[1]);"
+	CHECK(page_truth(B, "(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/forecast/envelope').pop()[1]);"
 	            " return b.workload.input_tokens.mean === 1024 && b.workload.output_tokens.mean === 128; })()"));
 	json_t *server = json_object_get(a, "server"), *sum = json_object_get(server, "summary");
 	json_t *iv = json_object_get(server, "interval_95"), *bins = json_object_get(server, "bins");
@@ -190,7 +181,7 @@ check_envelope(void)
 	char *covers = text_of(ENVELOPE " .predictive p.covers");
 	CHECK_CONTAINS(covers, json_string_value(json_object_get(iv, "covers")));
 	free(covers);
-	CHECK(truth("document.querySelector('" ENVELOPE " .predictive td.spread') === null"));
+	CHECK(page_truth(B, "document.querySelector('" ENVELOPE " .predictive td.spread') === null"));
 	/* The band from server.bins: a line through every bin and its band. */
 	char expr[512];
 	snprintf(expr, sizeof expr,
@@ -248,7 +239,7 @@ refused(const char *section, const char *id, const char *value, const char *fiel
 	/* marked and focused, as the form's controls are */
 	snprintf(expr, sizeof expr, "document.getElementById('%s').getAttribute('aria-invalid') === 'true'"
 	         " && document.activeElement === document.getElementById('%s')", id, id);
-	CHECK(truth(expr));
+	CHECK(page_truth(B, expr));
 	char sel[256];
 	snprintf(sel, sizeof sel, "%s .field[data-field=\"%s\"] .field-error", section, field);
 	return text_of(sel);
@@ -262,13 +253,13 @@ check_panel_refusals(void)
 	char *m = refused(BUDGET, "p--v1-plan-budget-budget_w", "-5", "budget_w");
 	CHECK_CONTAINS(m, "budget_w:");
 	free(m);
-	CHECK(truth("document.querySelector('" BUDGET " tr[data-key]') === null"));
+	CHECK(page_truth(B, "document.querySelector('" BUDGET " tr[data-key]') === null"));
 	/* an empty arrival rate is not "got 0" */
 	m = refused(ENVELOPE, "p--v1-forecast-envelope-workload-rate", "", "workload/rate");
 	CHECK_CONTAINS(m, "workload/rate");
 	CHECK(strstr(m, "got 0") == NULL);
 	free(m);
-	CHECK(truth("document.querySelector('" ENVELOPE " tr[data-key]') === null"));
+	CHECK(page_truth(B, "document.querySelector('" ENVELOPE " tr[data-key]') === null"));
 	/* a fleet of 0 is the API's to refuse, not one server answered */
 	page_eval_ok(B, "document.getElementById('p--v1-forecast-envelope-workload-rate').value = '4'");
 	m = refused(ENVELOPE, "p--v1-forecast-envelope-fleet-size", "0", "fleet/size");
@@ -294,7 +285,7 @@ check_units_and_legend(void)
 	CHECK_CONTAINS(legend, "bound");
 	CHECK_CONTAINS(legend, "holds the parameter there");
 	free(legend);
-	CHECK(truth("[...document.querySelectorAll('#calibration dl.sources dd')].every((d) => d.textContent !== '')"));
+	CHECK(page_truth(B, "[...document.querySelectorAll('#calibration dl.sources dd')].every((d) => d.textContent !== '')"));
 }
 
 /* A configuration the server refuses clears the panels that answered the
@@ -302,10 +293,10 @@ check_units_and_legend(void)
 static void
 check_form_refusal(void)
 {
-	CHECK(truth("document.querySelector('" FLEX " svg circle.step') !== null"));
+	CHECK(page_truth(B, "document.querySelector('" FLEX " svg circle.step') !== null"));
 	page_eval_ok(B, "(() => { document.getElementById('f-tp').value = '0'; document.getElementById('predict').click(); return true; })()");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("document.querySelector('" FLEX " svg circle.step') === null"
+	CHECK(page_truth(B, "document.querySelector('" FLEX " svg circle.step') === null"
 	            " && document.querySelector('" FLEX " table.flex-steps') === null"));
 }
 
@@ -325,20 +316,20 @@ check_flexibility(void)
 		CHECK_NEAR(json_number_value(json_array_get(clocks, i)),
 		           json_number_value(json_object_get(json_array_get(steps, i), "sm_clock_mhz")), 1e-6);
 	json_decref(clocks);
-	CHECK(truth("document.querySelector('" FLEX " svg polyline.line') !== null"));
+	CHECK(page_truth(B, "document.querySelector('" FLEX " svg polyline.line') !== null"));
 	/* The knee: one marked point, at the API's knee clock, and labelled. */
 	CHECK_INT(count("document.querySelectorAll('" FLEX " svg circle.knee').length"), 1);
 	snprintf(expr, sizeof expr,
 	         "Math.abs(Number(document.querySelector('" FLEX " svg circle.knee').dataset.clock) - %.10g) < 1e-6",
 	         json_number_value(json_object_get(a, "knee_clock_mhz")));
-	CHECK(truth(expr));
+	CHECK(page_truth(B, expr));
 	char *kl = text_of(FLEX " svg .knee-label");
 	CHECK_CONTAINS(kl, "knee");
 	free(kl);
 	snprintf(expr, sizeof expr,
 	         "Math.abs(Number(document.querySelector('" FLEX " svg circle.optimum').dataset.clock) - %.10g) < 1e-6",
 	         json_number_value(json_object_get(a, "energy_optimal_clock_mhz")));
-	CHECK(truth(expr));
+	CHECK(page_truth(B, expr));
 	/* The table: a row per step, with the API's numbers and units. */
 	CHECK_INT(count("document.querySelectorAll('" FLEX " table.flex-steps tbody tr').length"), (int)n);
 	for (size_t i = 0; i < n; i++) {
@@ -362,7 +353,7 @@ check_flexibility(void)
 	}
 	snprintf(expr, sizeof expr, "document.querySelectorAll('" FLEX " ul.warnings li').length === %zu",
 	         json_array_size(json_object_get(a, "warnings")));
-	CHECK(truth(expr));
+	CHECK(page_truth(B, expr));
 	check_no_null(FLEX);
 	json_decref(a);
 }
@@ -384,10 +375,10 @@ check_config_fields(void)
 	                " window.fetch = (u, i) => { window.sent.push([u, i && i.body]); return f(u, i); }; return true; })()");
 	const char *inputs[] = { "p--v1-predict-flexibility-steps", "4", NULL };
 	json_t *a = compute(FLEX, "/v1/predict/flexibility", inputs, "figure svg circle.step");
-	CHECK(truth("(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/predict/flexibility').pop()[1]);"
+	CHECK(page_truth(B, "(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/predict/flexibility').pop()[1]);"
 	            " return b.price_per_kwh === undefined && b.grams_co2_per_kwh === undefined"
 	            " && b.gpu_memory_utilization === 0.8; })()"));
-	CHECK(truth("!/ignored/.test(document.querySelector('" FLEX " ul.warnings') ? "
+	CHECK(page_truth(B, "!/ignored/.test(document.querySelector('" FLEX " ul.warnings') ? "
 	            "document.querySelector('" FLEX " ul.warnings').textContent : '')"));
 	json_decref(a);
 	char *note = text_of(ENVELOPE " p.unused");
@@ -540,7 +531,7 @@ main(void)
 		CHECK_INT(cdp_navigate(B, link), 0);
 		CHECK(page_wait_runs(B, 1));
 		/* The form has one "Load" heading (the radio pair's is for screen readers). */
-		CHECK(truth("[...document.querySelectorAll('#fields legend')].filter((l) => l.textContent === 'Load'"
+		CHECK(page_truth(B, "[...document.querySelectorAll('#fields legend')].filter((l) => l.textContent === 'Load'"
 		            " && l.getBoundingClientRect().height > 2).length === 1"));
 		check_envelope();
 		check_units_and_legend();

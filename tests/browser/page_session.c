@@ -156,6 +156,15 @@ page_eval_ok(cdp *b, const char *expr)
 }
 
 int
+page_truth(cdp *b, const char *expr)
+{
+	json_t *v = cdp_eval(b, expr);
+	int t = json_is_true(v);
+	json_decref(v);
+	return t;
+}
+
+int
 page_runs_done(cdp *b)
 {
 	json_t *v = cdp_eval(b, "Number(document.getElementById('status').dataset.runs)");

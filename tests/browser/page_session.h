@@ -54,6 +54,9 @@ json_t *page_api_post(CURL *h, const char *url, const char *body);
  *  data-runs, and not busy). 1 = done, 0 = not within PAGE_WAIT_S. */
 int page_wait_runs(cdp *b, int n);
 
+/** 1 when `expr` evaluates to true in the page. */
+int page_truth(cdp *b, const char *expr);
+
 /** The computations the page has finished (its status's data-runs). */
 int page_runs_done(cdp *b);
 
