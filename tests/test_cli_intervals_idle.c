@@ -13,21 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Index of `name` in the comma-separated `header`, or -1. */
-static int
-column(const char *header, const char *name)
-{
-	size_t len = strlen(name);
-	int k = 0;
-	for (const char *p = header; p; k++) {
-		if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\n' || p[len] == '\0'))
-			return k;
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
-	}
-	return -1;
-}
-
 /* The line `row` (no quotes in a simulated table) made idle: running 0,
  * mean power tp x idle, its run_id suffixed -idle, appended to *buf. */
 static void
@@ -64,8 +49,8 @@ table(const char *sim, int loaded, int idle, const char *path)
 	while (*header == '#')
 		header = strchr(header, '\n') + 1;
 	const char *rows = strchr(header, '\n') + 1;
-	int c_tp = column(header, "tp"), c_run = column(header, "running"), c_mean = column(header, "mean_power_w"),
-	    c_idle = column(header, "idle_power_w");
+	int c_tp = test_csv_column(header, "tp"), c_run = test_csv_column(header, "running"),
+	    c_mean = test_csv_column(header, "mean_power_w"), c_idle = test_csv_column(header, "idle_power_w");
 	CHECK(c_tp >= 0 && c_run >= 0 && c_mean >= 0 && c_idle >= 0);
 	char *buf = NULL;
 	size_t len = 0, cap = 0;

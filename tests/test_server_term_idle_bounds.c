@@ -29,22 +29,6 @@
 /* the paper law with a Qwen3-8B term on H100 (shift 0.3) over IDLE_W */
 #define truth_w(running) test_term_power("H100", "Qwen3-8B", 0.3, (running), IDLE_W)
 
-/* The index of column `name` in a CSV header line. */
-static int
-column(const char *header, const char *name)
-{
-	size_t n = strlen(name);
-	int k = 0;
-	for (const char *s = header; *s && *s != '\n'; k++) {
-		if (strncmp(s, name, n) == 0 && (s[n] == ',' || s[n] == '\n' || s[n] == '\0'))
-			return k;
-		s += strcspn(s, ",\n");
-		if (*s == ',')
-			s++;
-	}
-	return -1;
-}
-
 /* Cell `k` of the line at `line` (no quoted cell before it), into buf. */
 static void
 cell(const char *line, int k, char *buf, size_t cap)
@@ -67,7 +51,7 @@ each_row(const char *text, const char *k1, const char *v1, const char *k2, const
 	const char *header = text;
 	while (*header == '#')
 		header = strchr(header, '\n') + 1;
-	int c1 = column(header, k1), c2 = column(header, k2), n = 0;
+	int c1 = test_csv_column(header, k1), c2 = test_csv_column(header, k2), n = 0;
 	CHECK(c1 >= 0 && c2 >= 0);
 	for (const char *l = strchr(header, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
 		char a[64], b[64];
@@ -87,7 +71,7 @@ sim_idle(const char *header, const char *line, void *payload)
 {
 	char v[64];
 	(void)payload;
-	cell(line, column(header, "idle_power_w"), v, sizeof v);
+	cell(line, test_csv_column(header, "idle_power_w"), v, sizeof v);
 	CHECK(fabs(atof(v) / IDLE_W - 1.0) < 0.03);
 	if (!(fabs(atof(v) / IDLE_W - 1.0) < 0.03))
 		fprintf(stderr, "  simulated idle_power_w %s, around %g expected\n", v, IDLE_W);
@@ -100,8 +84,8 @@ heldout_row(const char *header, const char *line, void *payload)
 {
 	const char *want = payload;
 	char e[64], src[64];
-	cell(line, column(header, "error_pct"), e, sizeof e);
-	cell(line, column(header, "p0_source"), src, sizeof src);
+	cell(line, test_csv_column(header, "error_pct"), e, sizeof e);
+	cell(line, test_csv_column(header, "p0_source"), src, sizeof src);
 	CHECK(fabs(atof(e)) < 1.5);
 	CHECK(strcmp(src, want) == 0);
 	if (!(fabs(atof(e)) < 1.5) || strcmp(src, want) != 0)

@@ -500,6 +500,21 @@ test_utf8_ok(const char *s)
 	return 1;
 }
 
+int
+test_csv_column(const char *header, const char *name)
+{
+	size_t n = strlen(name);
+	int k = 0;
+	for (const char *s = header; *s && *s != '\n'; k++) {
+		if (strncmp(s, name, n) == 0 && (s[n] == ',' || s[n] == '\n' || s[n] == '\0'))
+			return k;
+		s += strcspn(s, ",\n");
+		if (*s == ',')
+			s++;
+	}
+	return -1;
+}
+
 void
 test_csv_field(const char *csv, const char *name, char *out, size_t cap)
 {

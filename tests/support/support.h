@@ -32,6 +32,9 @@ char *test_fixture(const char *dir, const char *name, const char *text);
 /** The value of column `name` in the first data row of CSV text `csv`
  *  (leading `#` comment lines skipped), in `out`; "" when there is none. */
 void test_csv_field(const char *csv, const char *name, char *out, size_t cap);
+/** The index of column `name` in CSV header line `header` (from 0; the
+ *  line ends at its newline), or -1. */
+int test_csv_column(const char *header, const char *name);
 /** Whether `path` exists (any kind of file). */
 int test_exists(const char *path);
 /** The whole text of file `path` (malloc'd); a file that cannot be read
