@@ -189,7 +189,7 @@ const char *wc_model_name_counted(const char *name, wc_precision weights);
 void wc_model_name_taken(const char *name, wc_precision weights, char *buf, size_t cap);
 /** The weights a run of model `name` was served in when its files state
  *  none: the precision the name's suffix states ("-FP8", "-AWQ"), else
- *  `otherwise` (ingest's rows, docs/formats/runs-table.md "weights"). */
+ *  `otherwise` (ingest's rows, docs/formats/runs-table.md "How wattcast writes tables"). */
 wc_precision wc_model_name_run_weights(const char *name, wc_precision otherwise);
 /** Set `c`'s model, active parameters and, when the user gave none
  *  (`weights_given` 0), the weights: the name's, else as published. Refused: a name

@@ -1,7 +1,7 @@
 /*
  * A run whose files state no weights, served as "Qwen/Qwen3-8B-FP8":
  * ingest writes the row in the precision the name's suffix states, as
- * predict reads the same name (docs/formats/runs-table.md, "weights").
+ * predict reads the same name (docs/formats/runs-table.md, "How wattcast writes tables").
  * The row was written bf16 (no weights column), so fit took an fp8 run
  * as bf16. A name stating none stays bf16.
  */
