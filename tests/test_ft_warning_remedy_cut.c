@@ -22,16 +22,7 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("ft_warning_remedy_cut");
-	/* three long folders, as a cluster's scratch tree has them */
-	char *deep = strdup(dir);
-	for (int k = 1; k <= 3; k++) {
-		char name[80], *next;
-		snprintf(name, sizeof name, "runs2026-cluster-scratch-filesystem-project-%02d", k);
-		next = path_join(deep, name);
-		mkdir(next, 0755);
-		free(deep);
-		deep = next;
-	}
+	char *deep = test_deep_dir(dir); /* a cluster's scratch tree */
 	static synth_trainer_wave v;
 	synth_trainer_session(&v, 1, 100, 20, 0, 0.0);
 	char *run = synth_trainer_folder(deep, "llama-3.1-8b-qlora-r64-b8-seq1024-very-long-experiment-name", &v, 5, 0,

@@ -23,29 +23,12 @@
 /* 2026/12/01 10:00:00 UTC, synth_trainer.c's first sample */
 #define T0 1796119200.0
 
-/* The stderr line holding `what`, malloc'd ("" when none). */
-static char *
-line_with(const char *text, const char *what)
-{
-	const char *p = strstr(text, what);
-	if (!p)
-		return calloc(1, 1);
-	const char *a = p, *b = strchr(p, '\n');
-	while (a > text && a[-1] != '\n')
-		a--;
-	size_t n = b ? (size_t)(b - a) : strlen(a);
-	char *s = malloc(n + 1);
-	memcpy(s, a, n);
-	s[n] = '\0';
-	return s;
-}
-
 /* The printed line cut after the long folder holds `head` whole, and the
  * row's warnings column holds `head` and `whole`. */
 static void
 said(const char *err, const wc_ft_table *t, const char *head, const char *whole)
 {
-	char *line = line_with(err ? err : "", head);
+	char *line = test_line_with(err ? err : "", head);
 	CHECK_CONTAINS(line, head);
 	CHECK_CONTAINS(line, "/" LEAF ": ");
 	CHECK(strlen(line) <= strlen("wattcast ingest: warning: ") + 255);
@@ -88,16 +71,7 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("ft_warning_remedy_first");
-	/* three long folders, as a cluster's scratch tree has them */
-	char *deep = strdup(dir);
-	for (int k = 1; k <= 3; k++) {
-		char name[80], *next;
-		snprintf(name, sizeof name, "runs2026-cluster-scratch-filesystem-project-%02d", k);
-		next = path_join(deep, name);
-		mkdir(next, 0755);
-		free(deep);
-		deep = next;
-	}
+	char *deep = test_deep_dir(dir); /* a cluster's scratch tree */
 	char *err = NULL;
 	/* A trainer state without save_steps, 3-s pauses after 3-s bursts:
 	 * the steps' own low phase, or a save each? Its save_steps would

@@ -554,3 +554,18 @@ test_dir_entries(const char *dir, const char *part, int *holding)
 		*holding = held;
 	return n;
 }
+
+char *
+test_deep_dir(const char *dir)
+{
+	char *deep = strdup(dir);
+	for (int k = 1; deep && k <= 3; k++) {
+		char name[80], *next;
+		snprintf(name, sizeof name, "runs2026-cluster-scratch-filesystem-project-%02d", k);
+		next = path_join(deep, name);
+		mkdir(next, 0755);
+		free(deep);
+		deep = next;
+	}
+	return deep;
+}

@@ -91,6 +91,10 @@ void test_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 /** The line of `text` holding `what`, without its newline (malloc'd; ""
  *  when there is none): a printed warning whole, to bound its length. */
 char *test_line_with(const char *text, const char *what);
+/** `dir` three long folders deep, as a cluster's scratch tree holds a run
+ *  ("runs2026-cluster-scratch-filesystem-project-01/.../-03"), made;
+ *  malloc'd: a run folder under it puts a warning's path past 200 bytes. */
+char *test_deep_dir(const char *dir);
 /** `s` (malloc'd, freed) with the first `from` replaced by `to`, as a new
  *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
  *  is absent. For editing a dumped file into an older or broken one. */
