@@ -490,8 +490,9 @@ check_unfinished(void)
 	CHECK(t && t->n_runs == 2);
 	CHECK_CONTAINS(r.err, "again.prom:1441: unfinished last line (no newline: the log was still being "
 	               "written?) dropped, as it cannot be read: ");
-	CHECK_CONTAINS(r.err, "sample at 2026-01-01T00:01:40.000Z is not after the previous one "
-	               "(2026-01-01T00:03:59.000Z)");
+	/* the reason's end: under a longer clone's path the 255-byte cut
+	 * shortens the quoted reason from its start ("...t 2026-01-01...") */
+	CHECK_CONTAINS(r.err, "T00:01:40.000Z is not after the previous one (2026-01-01T00:03:59.000Z)");
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);
