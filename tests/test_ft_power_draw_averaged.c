@@ -202,6 +202,7 @@ h100_runs(void)
 	/* No save inside the run (its only save after the last step, past
 	 * the training window): no step is beside a pause, and nothing is
 	 * said (it said "smears the 0 of 40 steps (0.0 %) ... -0.0 to +0.0 %") */
+	free(run);
 	save_every = 1000;
 	run = run_folder("draw-none", DRAW, "NVIDIA H100 80GB HBM3", "H100", 1);
 	CHECK_INT(ingest(run, &e, err, sizeof err), 0);
