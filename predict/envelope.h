@@ -192,9 +192,6 @@ int wc_fleet_mode_from_name(const char *name, wc_fleet_mode *out);
  *  fleets"). 0 for a balancer, and for a replay whose missing lengths
  *  are drawn (its arrivals in step, its lengths each server's own). */
 int wc_envelope_fleet_lockstep(const wc_envelope_workload *w, wc_fleet_mode mode);
-/** How answers name a fleet's mode: "lockstep" for such a fleet, else
- *  wc_fleet_mode_name(mode). */
-const char *wc_envelope_fleet_label(const wc_envelope_workload *w, wc_fleet_mode mode);
 /** Did the servers of a fleet of `w` run in step, as a run saw them:
  *  wc_envelope_fleet_lockstep, or (independent, a closed loop or a
  *  replay) no length drawn came out another whole token than its

@@ -121,12 +121,6 @@ wc_envelope_fleet_mode_label(int lockstep, wc_fleet_mode mode)
 	return lockstep ? "lockstep" : wc_fleet_mode_name(mode);
 }
 
-const char *
-wc_envelope_fleet_label(const wc_envelope_workload *w, wc_fleet_mode mode)
-{
-	return wc_envelope_fleet_mode_label(wc_envelope_fleet_lockstep(w, mode), mode);
-}
-
 int
 wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int lockstep, int servers, char *note,
                         size_t cap)
