@@ -116,6 +116,10 @@ int cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char
  *  (WC_ERANGE) exit 1; a --measured run's request lengths named as its
  *  folder's request log, exit 1; the rest by cli_envelope_config_error. */
 int cli_envelope_run_refused(const char *cmd, const char *measured, wc_envelope_kind kind, const wc_error *err);
+/** The warnings of an envelope or plan naming a replay's own lengths
+ *  (arrival_input, arrival_output), renamed in place as its refusals name
+ *  them: --measured's request log, else --replay. */
+void cli_envelope_name_warnings(const char *measured, char (*warnings)[WC_WARNING_LEN], int n);
 /** CLI_OK, or a usage error naming --replicas, --horizon and --bin when the
  *  bands of `o` (replicas simulated, wc_envelope_replicas_simulated, x bins
  *  x traces, two doubles a cell) and, with `json_bins`, the --json answer's

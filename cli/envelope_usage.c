@@ -229,6 +229,39 @@ cli_envelope_config_error(const char *cmd, wc_envelope_kind kind, const char *ms
 	return cli_fail(cmd, "%s", msg);
 }
 
+/* A library message on a replay's own lengths (arrival_input,
+ * arrival_output: no flag's or field's name) in the command line's words,
+ * the one rule of its refusals and its warnings (docs/envelopes.md,
+ * "Engine"): a measured run's are its folder's request log, not a
+ * --replay the user gave; any other replay's are --replay's. 0 when msg
+ * names another field. */
+static int
+replay_lengths_text(const char *measured, const char *msg, char *out, size_t cap)
+{
+	int i = field_entry(msg);
+	if (i < 0 || !flag_of[i].config || strncmp(flag_of[i].field, "arrival_", 8) != 0)
+		return 0;
+	const char *after = msg + strlen(flag_of[i].field);
+	if (measured) {
+		int k = snprintf(out, cap, "--measured: ");
+		wc_error_format_path(out + k, cap - (size_t)k, measured, ": its request log%s", after);
+		return 1;
+	}
+	char rest[2 * WC_ERROR_MSG_MAX];
+	fields_as_flags(after, rest, sizeof rest);
+	wc_error_format(out, cap, "%s%s", flag_of[i].flag, rest);
+	return 1;
+}
+
+void
+cli_envelope_name_warnings(const char *measured, char (*warnings)[WC_WARNING_LEN], int n)
+{
+	char text[WC_WARNING_LEN];
+	for (int i = 0; i < n; i++)
+		if (replay_lengths_text(measured, warnings[i], text, sizeof text))
+			memcpy(warnings[i], text, sizeof text);
+}
+
 int
 cli_envelope_run_refused(const char *cmd, const char *measured, wc_envelope_kind kind, const wc_error *err)
 {
@@ -236,8 +269,10 @@ cli_envelope_run_refused(const char *cmd, const char *measured, wc_envelope_kind
 	 * "Physical ceiling") is not a flag to fix: exit 1, as predict's */
 	if (err->code == WC_ERANGE)
 		return cli_fail(cmd, "%s", err->msg);
-	/* a measured run's own request lengths are its folder's, not a
-	 * --replay the user gave */
+	char text[WC_ERROR_MSG_MAX];
+	if (measured && replay_lengths_text(measured, err->msg, text, sizeof text))
+		return cli_fail(cmd, "%s", text);
+	/* a measured run's arrival times are its folder's too */
 	if (measured && strncmp(err->msg, "arrival_", 8) == 0)
 		return cli_fail_flag_path(cmd, "--measured", measured, ": its request log%s",
 		                          err->msg + strcspn(err->msg, ":"));

@@ -494,39 +494,6 @@ budget_fields(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 	return fleet_mode(body, "fleet_mode", "/fleet_mode", r, e);
 }
 
-/* A library refusal, whose message starts with the field, as a pointer:
- * the envelope route takes the fleet as {"fleet": {"size", "mode"}}, the
- * plan route as fleet_mode, so the library's fleet_size / fleet_mode are
- * the envelope's /fleet/size and /fleet/mode. */
-static void
-library_error(const wc_error *err, int budget, wc_api_error *e)
-{
-	/* the library's names of fields the request spells otherwise: the
-	 * fleet's on the envelope route alone (a plan has no fleet), a
-	 * replay's arrivals on both */
-	static const char *const renamed[][2] = { { "fleet_size", "fleet/size" }, { "fleet_mode", "fleet/mode" },
-		                                  { "arrival_s", "arrivals/t_s" },
-		                                  { "arrival_input", "arrivals/input_tokens" },
-		                                  { "arrival_output", "arrivals/output_tokens" } };
-	const size_t fleet = 2;
-	static const char *const workload_fields[] = { "rate", "rate_profile", "burstiness", "concurrency",
-		"think_s", "input_tokens", "output_tokens", "arrival_s", "arrival_input", "arrival_output",
-		"series_running", "series_dt_s", NULL };
-	char field[sizeof e->field] = "";
-	size_t n = strcspn(err->msg, ":/");
-	for (const char *const *f = workload_fields; *f; f++)
-		if (strlen(*f) == n && strncmp(err->msg, *f, n) == 0)
-			snprintf(field, sizeof field, "/workload");
-	const char *name = NULL;
-	for (size_t k = budget ? fleet : 0; k < sizeof renamed / sizeof renamed[0]; k++)
-		if (strlen(renamed[k][0]) == n && strncmp(err->msg, renamed[k][0], n) == 0)
-			name = renamed[k][1];
-	snprintf(field + strlen(field), sizeof field - strlen(field), "/%.*s", name ? (int)strlen(name) : (int)n,
-	         name ? name : err->msg);
-	wc_api_error_set(e, err->code == WC_ENOMEM ? 500 : 422, err->code == WC_ENOMEM ? "internal" : "invalid_value",
-	                 field, "%s%s", name ? name : "", err->msg + (name ? n : 0));
-}
-
 /* A field the run would not use -- max_running or service with an
  * explicit n(t), a fleet's mode on one server -- refused by the library's
  * rule, the CLI's flags' too, rather than dropped unsaid
@@ -580,14 +547,8 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	/* the fleet's rule before any work bound: no max_fleet makes it valid */
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK ||
 	    wc_envelope_fleet_check(&r->w, &r->o, budget, &err) != WC_OK) {
-		library_error(&err, budget, e);
+		wc_envelope_library_error(&err, budget, e);
 		return -1;
 	}
 	return 0;
-}
-
-void
-wc_envelope_library_error(const wc_error *err, int budget, wc_api_error *e)
-{
-	library_error(err, budget, e);
 }

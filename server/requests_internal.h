@@ -136,6 +136,11 @@ int wc_envelope_request_bound(const wc_envelope_request *r, const wc_service_tim
  *  `budget` 1 for the plan route (fleet_mode), 0 for the envelope route
  *  (the library's fleet_size / fleet_mode are its /fleet/size, /fleet/mode). */
 void wc_envelope_library_error(const wc_error *err, int budget, wc_api_error *e);
+/** The warnings of an envelope or plan naming a replay's own lengths
+ *  (the library's arrival_input, arrival_output), renamed in place as its
+ *  refusals name them: arrivals/input_tokens, arrivals/output_tokens
+ *  (server/route_envelope.c). */
+void wc_envelope_name_warnings(char (*warnings)[WC_WARNING_LEN], int n, int budget);
 
 /** POST /v1/calibrate's body into `out` (calibrate_request.c): the
  *  fields, the options, then the runs; 422 at the field at fault. */

@@ -19,6 +19,61 @@
 #include <string.h>
 #include <time.h>
 
+/* The library's names of fields the request spells otherwise, for the
+ * field `msg` starts with (n bytes), or NULL: the fleet's on the envelope
+ * route alone (a plan has no fleet: the first two), a replay's arrivals
+ * on both. The one rule of the refusals and of the warnings naming a
+ * replay's own lengths (docs/envelopes.md, "Engine"). */
+static const char *const renamed[][2] = { { "fleet_size", "fleet/size" }, { "fleet_mode", "fleet/mode" },
+	                                  { "arrival_s", "arrivals/t_s" },
+	                                  { "arrival_input", "arrivals/input_tokens" },
+	                                  { "arrival_output", "arrivals/output_tokens" } };
+
+static const char *
+renamed_field(const char *msg, size_t n, int budget)
+{
+	for (size_t k = budget ? 2 : 0; k < sizeof renamed / sizeof renamed[0]; k++)
+		if (strlen(renamed[k][0]) == n && strncmp(msg, renamed[k][0], n) == 0)
+			return renamed[k][1];
+	return NULL;
+}
+
+void
+wc_envelope_name_warnings(char (*warnings)[WC_WARNING_LEN], int n, int budget)
+{
+	char text[WC_WARNING_LEN];
+	for (int i = 0; i < n; i++) {
+		const size_t k = strcspn(warnings[i], ":");
+		const char *name = renamed_field(warnings[i], k, budget);
+		if (!name || !strstr(name, "_tokens")) /* a replay's lengths; its arrival_s warnings as docs say them */
+			continue;
+		wc_error_format(text, sizeof text, "%s%s", name, warnings[i] + k);
+		memcpy(warnings[i], text, sizeof text);
+	}
+}
+
+/* A library refusal, whose message starts with the field, as a pointer:
+ * the envelope route takes the fleet as {"fleet": {"size", "mode"}}, the
+ * plan route as fleet_mode, so the library's fleet_size / fleet_mode are
+ * the envelope's /fleet/size and /fleet/mode. */
+void
+wc_envelope_library_error(const wc_error *err, int budget, wc_api_error *e)
+{
+	static const char *const workload_fields[] = { "rate", "rate_profile", "burstiness", "concurrency",
+		"think_s", "input_tokens", "output_tokens", "arrival_s", "arrival_input", "arrival_output",
+		"series_running", "series_dt_s", NULL };
+	char field[sizeof e->field] = "";
+	size_t n = strcspn(err->msg, ":/");
+	for (const char *const *f = workload_fields; *f; f++)
+		if (strlen(*f) == n && strncmp(err->msg, *f, n) == 0)
+			snprintf(field, sizeof field, "/workload");
+	const char *name = renamed_field(err->msg, n, budget);
+	snprintf(field + strlen(field), sizeof field - strlen(field), "/%.*s", name ? (int)strlen(name) : (int)n,
+	         name ? name : err->msg);
+	wc_api_error_set(e, err->code == WC_ENOMEM ? 500 : 422, err->code == WC_ENOMEM ? "internal" : "invalid_value",
+	                 field, "%s%s", name ? name : "", err->msg + (name ? n : 0));
+}
+
 /* The simulated work, counted two ways (wc_envelope_work_check, the
  * CLI's bound too, with this server's tighter limits): grid bins x server
  * runs and requests drawn; beyond either the request is 413, naming the
@@ -143,6 +198,10 @@ answer(wc_request *req, wc_response *res, int budget)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc == WC_OK && !budget)
 		j->rq.o.replicas = j->res.replicas; /* as the answer's simulation says it */
+	if (rc == WC_OK && budget)
+		wc_envelope_name_warnings(j->plan.warnings, j->plan.n_warnings, budget);
+	else if (rc == WC_OK)
+		wc_envelope_name_warnings(j->res.warnings, j->res.n_warnings, budget);
 	if (rc != WC_OK) {
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		wc_response_error(res, &j->e);

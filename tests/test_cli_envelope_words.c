@@ -150,6 +150,28 @@ test_replay_no_token_columns(const char *dir)
 	free(log);
 }
 
+/* The CLI's words for the same warnings (docs/envelopes.md): a replay's
+ * own lengths beyond the context were named arrival_input, no flag. */
+static void
+test_replay_words(const char *dir)
+{
+	char *log = path_join(dir, "big.csv");
+	CHECK_INT(write_text(log, "arrival_s,completion_s,input_tokens,output_tokens\n0,1,100000,10\n"
+	                          "1,2,100000,10\n2,3,100000,\n"), 0);
+	for (int json = 0; json < 2; json++) {
+		const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", log,
+			               "--horizon", "10", json ? "--json" : NULL, NULL };
+		run_result r;
+		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		CHECK_CONTAINS(r.out, "--replay: the workload's mean 100000 + 92 tokens exceed the model's context of "
+		                      "40960 tokens");
+		CHECK(r.out && strstr(r.out, "arrival_input") == NULL);
+		run_result_free(&r);
+	}
+	free(log);
+}
+
 int
 main(void)
 {
@@ -157,6 +179,7 @@ main(void)
 	test_measured_damaged(dir);
 	test_replay_lengths(dir);
 	test_replay_no_token_columns(dir);
+	test_replay_words(dir);
 	free(dir);
 	return check_report("test_cli_envelope_words");
 }

@@ -183,6 +183,19 @@ known_note(const wc_envelope_check_run *runs, size_t n, char *buf, size_t cap)
 	}
 }
 
+/* A message on the replay's own arrivals or lengths (the library's
+ * arrival_s, arrival_input, arrival_output: no field the user gave) names
+ * the run's request log instead, the one rule of the refusals and of the
+ * per-run warnings (docs/envelopes.md, "Engine"): `buf` then, else msg. */
+static const char *
+own_log(const char *msg, char *buf, size_t cap)
+{
+	if (strncmp(msg, "arrival_", 8) != 0)
+		return msg;
+	wc_error_format(buf, cap, "its request log%s", msg + strcspn(msg, ":"));
+	return buf;
+}
+
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double tau_s, double linger_s, int loro,
          const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
@@ -193,6 +206,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double t
 		                            &res->server.max_w, &res->server.ramp_w_per_s };
 	const double meas[5] = { run->measured.mean_w, run->measured.p5_w, run->measured.p95_w,
 		                 run->measured.max_w, run->measured.ramp_w_per_s };
+	char text[WC_WARNING_LEN];
 	for (int q = 0; q < 5; q++) {
 		wc_per_run_row row;
 		wc_per_run_row_init(&row);
@@ -226,7 +240,7 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double t
 		if (wc_response_bound_note(r, bound, sizeof bound))
 			wc_per_run_row_warn(&row, bound);
 		for (int w = 0; w < res->n_warnings; w++)
-			wc_per_run_row_warn(&row, res->warnings[w]);
+			wc_per_run_row_warn(&row, own_log(res->warnings[w], text, sizeof text));
 		int rc = wc_per_run_add(rows, &row, err);
 		if (rc != WC_OK)
 			return rc;
@@ -409,15 +423,11 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		wc_envelope_result res;
 		wc_calibrate_result cal;
 		wc_error e2;
+		char text[WC_ERROR_MSG_MAX];
 		memset(&cal, 0, sizeof cal);
 		out->level[i].p0_w = out->level[i].s_w = out->level[i].theta = NAN;
 		if (table && (rc = wc_envelope_level_for(p, table, i, o, &cal, &out->level[i], &e2)) != WC_OK) {
-			/* the replay's own lengths are the run's request log's, not
-			 * a field of the user's */
-			if (strncmp(e2.msg, "arrival_", 8) == 0)
-				wc_error_set(err, rc, "%s: its request log%s", runs[i].run_id, e2.msg + strcspn(e2.msg, ":"));
-			else
-				wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			wc_error_set(err, rc, "%s: %s", runs[i].run_id, own_log(e2.msg, text, sizeof text));
 			break;
 		}
 		/* The run's law: calibrated on the other runs, else the set's. */
@@ -441,12 +451,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			                 &e2);
 		wc_calibrate_result_clear(&cal);
 		if (rc != WC_OK) {
-			/* the replay's own lengths are the run's request log's, not
-			 * a field of the user's */
-			if (strncmp(e2.msg, "arrival_", 8) == 0)
-				wc_error_set(err, rc, "%s: its request log%s", runs[i].run_id, e2.msg + strcspn(e2.msg, ":"));
-			else
-				wc_error_set(err, rc, "%s: %s", runs[i].run_id, e2.msg);
+			wc_error_set(err, rc, "%s: %s", runs[i].run_id, own_log(e2.msg, text, sizeof text));
 			break;
 		}
 		out->predicted[i] = (wc_envelope_metrics){ res.server.mean_w.value, res.server.p5_w.value,

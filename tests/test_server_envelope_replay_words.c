@@ -1,0 +1,79 @@
+/*
+ * What POST /v1/forecast/envelope and POST /v1/plan/budget say of the
+ * workload in the request's words (docs/envelopes.md, "Workloads" and
+ * "Engine"): a replay's own lengths are /workload/arrivals/input_tokens
+ * in the context warning, as in the refusal, not the library's
+ * arrival_input.
+ */
+#include "data/params_file.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static CURL *h;
+
+/* How many of the answer's warnings begin with `start`. */
+static int
+warnings_starting(const json_t *answer, const char *start)
+{
+	const json_t *w = json_object_get(answer, "warnings");
+	int seen = 0;
+	for (size_t i = 0; i < json_array_size(w); i++)
+		seen += strncmp(json_string_value(json_array_get(w, i)), start, strlen(start)) == 0;
+	return seen;
+}
+
+static void
+post_both(const char *body, const char *budget_body, http_reply r[2])
+{
+	http_post_json(h, url("/v1/forecast/envelope"), body, &r[0]);
+	http_post_json(h, url("/v1/plan/budget"), budget_body, &r[1]);
+	CHECK_INT(r[0].status, 200);
+	CHECK_INT(r[1].status, 200);
+}
+
+/* The context warning named the library's field: "arrival_input: the
+ * workload's mean 100000 + 256 tokens exceed the model's context ...". */
+static void
+test_context_field(void)
+{
+	const char *wl = "\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2],"
+	                 "\"input_tokens\":[100000,100000,100000]}}";
+	char body[2][512];
+	snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	         "\"include_bins\":false,%s}", wl);
+	snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	         "\"budget_w\":5000,%s}", wl);
+	http_reply r[2];
+	post_both(body[0], body[1], r);
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(warnings_starting(r[i].json, "arrivals/input_tokens: the workload's mean 100000 + 256 tokens "
+		                                       "exceed the model's context of 40960 tokens"), 1);
+		CHECK(r[i].body && strstr(r[i].body, "arrival_input") == NULL);
+		if (r[i].body && strstr(r[i].body, "arrival_input"))
+			fprintf(stderr, "%s\n", r[i].body);
+		http_reply_free(&r[i]);
+	}
+}
+
+int
+main(void)
+{
+	wc_params measured = WC_PARAMS_INIT;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", &measured, &err), WC_OK);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	h = curl_easy_init();
+	wc_server *srv = http_server_start(&measured, "profile:measured", 2);
+	if (srv) {
+		test_context_field();
+		wc_server_stop(srv);
+	}
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&measured);
+	return check_report("test_server_envelope_replay_words");
+}
