@@ -101,7 +101,7 @@ by_arrival(const void *pa, const void *pb)
  * length flag that fills nothing is said too, as --measured says it. */
 static void
 warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const char *field, const char *flag,
-             const char *spec, const wc_length_dist *d)
+             const char *spec, const wc_length_dist *d, cli_envelope_inputs *in)
 {
 	char from[160];
 	if (missing == 0) {
@@ -114,8 +114,12 @@ warn_missing(const char *cmd, const char *path, size_t missing, size_t n, const 
 		snprintf(from, sizeof from, "%s %.100s", flag, spec);
 	else
 		snprintf(from, sizeof from, "the default %s %g", flag, d->mean);
-	fprintf(stderr, "wattcast %s: warning: --replay %s: %zu of %zu requests %s no %s; drawn from %s\n", cmd, path,
-	        missing, n, missing == 1 ? "has" : "have", field, from);
+	char msg[WC_WARNING_LEN];
+	int k = snprintf(msg, sizeof msg, "--replay ");
+	wc_error_format_path(msg + k, sizeof msg - (size_t)k, path, ": %zu of %zu requests %s no %s; drawn from %s",
+	                     missing, n, missing == 1 ? "has" : "have", field, from);
+	fprintf(stderr, "wattcast %s: warning: %s\n", cmd, msg);
+	cli_envelope_keep_warning(in, msg); /* --json's "warnings" too, as the readers' */
 }
 
 int
@@ -173,8 +177,8 @@ cli_read_replay(const char *cmd, const char *path, wc_envelope_workload *w, doub
 		no_in += !isfinite(in->arrival_in[i]);
 		no_out += !isfinite(in->arrival_out[i]);
 	}
-	warn_missing(cmd, path, no_in, w->n_arrivals, "input_tokens", "--input-tokens", input_spec, &w->input);
-	warn_missing(cmd, path, no_out, w->n_arrivals, "output_tokens", "--output-tokens", output_spec, &w->output);
+	warn_missing(cmd, path, no_in, w->n_arrivals, "input_tokens", "--input-tokens", input_spec, &w->input, in);
+	warn_missing(cmd, path, no_out, w->n_arrivals, "output_tokens", "--output-tokens", output_spec, &w->output, in);
 	return CLI_OK;
 }
 

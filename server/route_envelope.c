@@ -74,6 +74,37 @@ wc_envelope_library_error(const wc_error *err, int budget, wc_api_error *e)
 	                 field, "%s%s", name ? name : "", err->msg + (name ? n : 0));
 }
 
+/* A replay's lengths its arrivals leave null (or give no array of), drawn
+ * from the workload's distribution: said with how many and from what
+ * (docs/envelopes.md, "Workloads"), as the CLI says its log's, not in the
+ * answer's `workload` alone. Over the requests replayed (the request's
+ * workload is windowed when parsed). */
+static void
+missing_lengths_notes(const json_t *body, const wc_envelope_workload *w, char (*warnings)[WC_WARNING_LEN], int *n)
+{
+	const json_t *given = json_object_get(body, "workload");
+	for (int input = 1; w->kind == WC_ENVELOPE_REPLAY && input >= 0; input--) {
+		const double *own = input ? w->arrival_input : w->arrival_output;
+		size_t missing = own ? 0 : w->n_arrivals;
+		for (size_t i = 0; own && i < w->n_arrivals; i++)
+			missing += !isfinite(own[i]);
+		if (!missing)
+			continue;
+		const char *field = input ? "input_tokens" : "output_tokens";
+		const wc_length_dist *d = input ? &w->input : &w->output;
+		char from[96];
+		if (d->kind == WC_LENGTH_LOGNORMAL)
+			snprintf(from, sizeof from, "lognormal, mean %g, sd %g", d->mean, d->sd);
+		else if (d->kind == WC_LENGTH_EMPIRICAL)
+			snprintf(from, sizeof from, "empirical, %zu values", d->n_values);
+		else
+			snprintf(from, sizeof from, "%g", d->mean);
+		wc_warnings_add(warnings, n, "arrivals/%s: %zu of %zu requests replayed %s none (null); drawn from %s%s %s",
+		                field, missing, w->n_arrivals, missing == 1 ? "has" : "have",
+		                json_object_get(given, field) ? "" : "the default ", field, from);
+	}
+}
+
 /* The simulated work, counted two ways (wc_envelope_work_check, the
  * CLI's bound too, with this server's tighter limits): grid bins x server
  * runs and requests drawn; beyond either the request is 413, naming the
@@ -198,10 +229,13 @@ answer(wc_request *req, wc_response *res, int budget)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc == WC_OK && !budget)
 		j->rq.o.replicas = j->res.replicas; /* as the answer's simulation says it */
-	if (rc == WC_OK && budget)
+	if (rc == WC_OK && budget) {
 		wc_envelope_name_warnings(j->plan.warnings, j->plan.n_warnings, budget);
-	else if (rc == WC_OK)
+		missing_lengths_notes(body, &j->rq.w, j->plan.warnings, &j->plan.n_warnings);
+	} else if (rc == WC_OK) {
 		wc_envelope_name_warnings(j->res.warnings, j->res.n_warnings, budget);
+		missing_lengths_notes(body, &j->rq.w, j->res.warnings, &j->res.n_warnings);
+	}
 	if (rc != WC_OK) {
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		wc_response_error(res, &j->e);

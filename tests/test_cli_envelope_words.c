@@ -151,7 +151,9 @@ test_replay_no_token_columns(const char *dir)
 }
 
 /* The CLI's words for the same warnings (docs/envelopes.md): a replay's
- * own lengths beyond the context were named arrival_input, no flag. */
+ * own lengths beyond the context were named arrival_input, no flag; the
+ * lengths drawn for a log's missing counts were on stderr alone, not in
+ * --json's "warnings". */
 static void
 test_replay_words(const char *dir)
 {
@@ -167,6 +169,12 @@ test_replay_words(const char *dir)
 		CHECK_CONTAINS(r.out, "--replay: the workload's mean 100000 + 92 tokens exceed the model's context of "
 		                      "40960 tokens");
 		CHECK(r.out && strstr(r.out, "arrival_input") == NULL);
+		char want[512];
+		snprintf(want, sizeof want, "--replay %s: 1 of 3 requests has no output_tokens; drawn from the default "
+		         "--output-tokens 256", log);
+		CHECK_CONTAINS(r.err, want);
+		if (json) /* in the answer too, as the readers' warnings */
+			CHECK_CONTAINS(r.out, want);
 		run_result_free(&r);
 	}
 	free(log);

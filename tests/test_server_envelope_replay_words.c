@@ -3,7 +3,8 @@
  * workload in the request's words (docs/envelopes.md, "Workloads" and
  * "Engine"): a replay's own lengths are /workload/arrivals/input_tokens
  * in the context warning, as in the refusal, not the library's
- * arrival_input.
+ * arrival_input; lengths the arrivals leave null are said, how many and
+ * from what.
  */
 #include "data/params_file.h"
 #include "server/server.h"
@@ -59,6 +60,37 @@ test_context_field(void)
 	}
 }
 
+/* Lengths the arrivals leave null were drawn unsaid over HTTP (the CLI
+ * warned on stderr): the answer's `workload` alone counted them. */
+static void
+test_null_lengths(void)
+{
+	const char *wl = "\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2,3.5],"
+	                 "\"input_tokens\":[500,600,null,700],\"output_tokens\":[100,0,200,null]},"
+	                 "\"output_tokens\":{\"mean\":300,\"sd\":30}}";
+	char body[2][512];
+	snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	         "\"include_bins\":false,%s}", wl);
+	snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	         "\"budget_w\":5000,%s}", wl);
+	http_reply r[2];
+	post_both(body[0], body[1], r);
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(warnings_starting(r[i].json, "arrivals/input_tokens: 1 of 4 requests replayed has none (null); "
+		                                       "drawn from the default input_tokens 512"), 1);
+		CHECK_INT(warnings_starting(r[i].json, "arrivals/output_tokens: 1 of 4 requests replayed has none (null); "
+		                                       "drawn from output_tokens lognormal, mean 300, sd 30"), 1);
+		http_reply_free(&r[i]);
+	}
+	/* every length given: nothing to say */
+	http_post_json(h, url("/v1/forecast/envelope"), "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	               "\"include_bins\":false,\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2],"
+	               "\"input_tokens\":[500,600,700],\"output_tokens\":[100,50,200]}}}", &r[0]);
+	CHECK_INT(r[0].status, 200);
+	CHECK_INT(warnings_starting(r[0].json, "arrivals/"), 0);
+	http_reply_free(&r[0]);
+}
+
 int
 main(void)
 {
@@ -70,6 +102,7 @@ main(void)
 	wc_server *srv = http_server_start(&measured, "profile:measured", 2);
 	if (srv) {
 		test_context_field();
+		test_null_lengths();
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
