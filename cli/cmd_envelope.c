@@ -471,6 +471,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 		return cli_envelope_run_refused(cmd, a->measured, a->w.kind, &err);
 	}
 	cli_envelope_name_warnings(a->measured, plan.warnings, plan.n_warnings);
+	wc_envelope_load_notes(&s->p, &a->c, &a->w, &s->service, &s->pm, plan.mean_running);
 	double secs = cli_now_s() - t0;
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);
@@ -499,6 +500,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 	if (wc_envelope_run_once_if_fixed(&a->w, &s->st, &s->pm, &a->o, &res, &err) != WC_OK)
 		return cli_envelope_run_refused(cmd, a->measured, a->w.kind, &err);
 	cli_envelope_name_warnings(a->measured, res.warnings, res.n_warnings);
+	wc_envelope_load_notes(&s->p, &a->c, &a->w, &s->service, &s->pm, res.server.mean_running.value);
 	if ((a->once = res.replicas < a->o.replicas))
 		a->o.replicas = 1; /* as the JSON's config says it */
 	if (a->json) {

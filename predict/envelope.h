@@ -359,6 +359,17 @@ int wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_
 void wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
                                   wc_service_store *store, wc_power_map *pm);
 
+/** The envelope's or plan's own mean running count per server
+ *  (`mean_running`, its answer's) against the calibrated spans, by the
+ *  rule `predict` judges a load with (wc__predict_span_notes;
+ *  docs/envelopes.md, "Engine"): the line "mean_running: load ... is
+ *  outside ..." (the power law's span, the capacity calibration's where
+ *  its service times ran it, or one line naming both) and, beyond the
+ *  runs, a level at a bound or saturating, appended to pm's span notes
+ *  (those not said already). Nothing for a NaN or zero mean. */
+void wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
+                            const wc_service_store *store, wc_power_map *pm, double mean_running);
+
 /** The warnings an envelope or a budget plan carries besides its own
  *  (docs/envelopes.md, "Outputs"), in the order said: the power map's
  *  (datasheet level, precision, clock, a clock below half the top one,

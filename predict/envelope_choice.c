@@ -136,6 +136,62 @@ wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_en
 	free(tmp);
 }
 
+void
+wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope_workload *w,
+                       const wc_service_store *store, wc_power_map *pm, double mean_running)
+{
+	const int room = (int)(sizeof pm->span_notes / sizeof pm->span_notes[0]);
+	wc_params *tmp = NULL;
+	wc_config at = *c;
+	wc_error why;
+	/* the level the map was bound on, a datasheet transfer's as before */
+	if (!(mean_running > 0.0) || wc_predict_resolve_platform(p, &at, &tmp, &why) != WC_OK)
+		return;
+	const wc_params *q = tmp ? tmp : p;
+	const wc_level *lv = wc_params_level(q, at.platform);
+	double span[WC_SPANS_BOTH][2] = { { 0.0, 0.0 } };
+	wc_capacity_prediction *cap = NULL;
+	wc_capacity_binding b;
+	/* the capacity calibration's span of the load, where its service
+	 * times ran the envelope (at the workload's mean lengths) */
+	if (store && store->is_capacity && w->kind != WC_ENVELOPE_SERIES &&
+	    wc_capacity_bind_any(&p->capacity, c->platform, &b, NULL) == WC_OK && (cap = calloc(1, sizeof *cap))) {
+		wc_config lengths = at;
+		lengths.input_tokens = wc_envelope_mean_length(w, 1);
+		lengths.output_tokens = wc_envelope_mean_length(w, 0);
+		wc__capacity_span_warnings(&p->capacity, b.level, &lengths, "mean_running", mean_running, cap);
+		wc__capacity_both_spans(cap, span);
+	}
+	/* predict's rule at one load, the mean (docs/envelopes.md, "Engine"):
+	 * beyond the runs, a level at a bound or saturating (part 0), then the
+	 * load's line, naming both spans when it leaves both */
+	double one = mean_running, weight = 1.0;
+	const wc_load_histogram h = { &one, &weight, 1, mean_running };
+	char notes[2][3][WC_WARNING_LEN];
+	int n[2] = { 0, 0 }, joined[WC_SPANS_BOTH] = { 0 };
+	for (int part = 0; lv && part < 2; part++)
+		n[part] = wc__predict_span_notes(q, lv, &at, "mean_running", &h, (const double(*)[2])span, joined, part,
+		                                 notes[part]);
+	const char *lines[4];
+	int k = 0;
+	for (int i = 0; i < n[0]; i++)
+		lines[k++] = notes[0][i];
+	for (int i = 0; i < n[1]; i++)
+		if (strncmp(notes[1][i], "mean_running:", 13) == 0)
+			lines[k++] = notes[1][i];
+	if (k == n[0] && cap && cap->both_line[WC_SPAN_LOAD] > 0) /* outside the capacity span alone */
+		lines[k++] = cap->warnings[cap->both_line[WC_SPAN_LOAD] - 1];
+	for (int i = 0; i < k && pm->n_span_notes < room; i++) {
+		int said = 0; /* a caveat the map's notes give already (a tp beyond the runs) */
+		for (int j = 0; j < pm->n_span_notes; j++)
+			said |= strcmp(pm->span_notes[j], lines[i]) == 0;
+		if (!said)
+			snprintf(pm->span_notes[pm->n_span_notes++], sizeof pm->span_notes[0], "%s", lines[i]);
+	}
+	free(cap);
+	free(tmp);
+}
+
 int
 wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, const wc_envelope_workload *w,
                            const char **out, int max)

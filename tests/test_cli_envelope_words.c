@@ -153,7 +153,8 @@ test_replay_no_token_columns(const char *dir)
 /* The CLI's words for the same warnings (docs/envelopes.md): a replay's
  * own lengths beyond the context were named arrival_input, no flag; the
  * lengths drawn for a log's missing counts were on stderr alone, not in
- * --json's "warnings". */
+ * --json's "warnings"; a closed loop of 1024 running about 1022 at once
+ * (A100's spans 1-256 and 0.954-32) was not judged, where predict warns. */
 static void
 test_replay_words(const char *dir)
 {
@@ -178,6 +179,15 @@ test_replay_words(const char *dir)
 		run_result_free(&r);
 	}
 	free(log);
+	const char *closed[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--closed", "1024",
+		                 "--max-running", "1024", "--input-tokens", "64", "--output-tokens", "64", "--horizon",
+		                 "30", "--replicas", "1", NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(closed, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "warning: mean_running: load 10");
+	CHECK_CONTAINS(r.out, "is outside the calibrated span 1-256 and the capacity calibration's span 0.954-32 on A100");
+	run_result_free(&r);
 }
 
 int

@@ -4,7 +4,9 @@
  * "Engine"): a replay's own lengths are /workload/arrivals/input_tokens
  * in the context warning, as in the refusal, not the library's
  * arrival_input; lengths the arrivals leave null are said, how many and
- * from what.
+ * from what; and the envelope's own mean running count is judged against
+ * the calibrated spans by predict's rule (the `measured` profile: A100's
+ * power-law span 1-256, its capacity calibration's 0.954-32).
  */
 #include "data/params_file.h"
 #include "server/server.h"
@@ -91,6 +93,60 @@ test_null_lengths(void)
 	http_reply_free(&r[0]);
 }
 
+/* The envelope and the plan said nothing of a load beyond the calibrated
+ * running counts where predict warns for the same workload: 7 req/s runs
+ * about 40 at once (capacity span 0.954-32), a closed loop of 1024 about
+ * 1022 (both spans), an n(t) of 2000 (the power law's). */
+static void
+test_mean_running_span(void)
+{
+	static const struct {
+		const char *workload, *line;
+	} cases[] = {
+		{ "{\"type\":\"poisson\",\"rate\":7}", "mean_running: load 3" },
+		{ "{\"type\":\"closed\",\"concurrency\":1024,\"input_tokens\":64,\"output_tokens\":64}",
+		  "mean_running: load 10" },
+		{ "{\"type\":\"n_series\",\"running_series\":[2000,2000,2000],\"dt_s\":1}",
+		  "mean_running: load 2000 is outside the calibrated span 1-256 on A100" },
+	};
+	static const char *const span[] = { "is outside the capacity calibration's span 0.954-32 on A100",
+		                            "is outside the calibrated span 1-256 and the capacity calibration's "
+		                            "span 0.954-32 on A100",
+		                            "" };
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char body[2][512];
+		const int closed = c == 1;
+		snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":%d,"
+		         "\"replicas\":1,\"include_bins\":false,%s\"workload\":%s}", c == 2 ? 3 : 30,
+		         closed ? "\"max_running\":1024," : "", cases[c].workload);
+		snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":%d,"
+		         "\"budget_w\":1000,%s\"workload\":%s}", c == 2 ? 3 : 30, closed ? "\"max_running\":1024," : "",
+		         cases[c].workload);
+		http_reply r[2];
+		post_both(body[0], body[1], r);
+		for (int i = 0; i < 2; i++) {
+			int seen = warnings_starting(r[i].json, cases[c].line);
+			CHECK_INT(seen, 1);
+			const json_t *w = json_object_get(r[i].json, "warnings");
+			for (size_t k = 0; k < json_array_size(w); k++) {
+				const char *s = json_string_value(json_array_get(w, k));
+				if (strncmp(s, "mean_running:", 13) == 0)
+					CHECK_CONTAINS(s, span[c]);
+			}
+			if (seen != 1)
+				fprintf(stderr, "case %zu, %s: %s\n", c, i ? "plan" : "envelope", r[i].body);
+			http_reply_free(&r[i]);
+		}
+	}
+	/* a load inside both spans: no such line */
+	http_reply r;
+	http_post_json(h, url("/v1/forecast/envelope"), "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":30,"
+	               "\"replicas\":1,\"include_bins\":false,\"workload\":{\"type\":\"closed\",\"concurrency\":16}}", &r);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(warnings_starting(r.json, "mean_running:"), 0);
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -103,6 +159,7 @@ main(void)
 	if (srv) {
 		test_context_field();
 		test_null_lengths();
+		test_mean_running_span();
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
