@@ -6,14 +6,15 @@
  *
  * A row at `t` not after the last kept row but after the row before the
  * kept rows not before it (a run of at most WC__ENGINE_GLITCH_ROWS rows,
- * the bound of a scrape's glitch: engine_log_internal.h) is held in the
+ * the bound of a scrape's glitch, or up to WC__ENGINE_CLOCK_RUN_ROWS with
+ * as many rows before it: run_may_glitch) is held in the
  * slot past the rows. When the next row lies after the held one and not
  * after the run's first row, it agrees with the held row and the row
  * before the run: the run is what is out of line, its rows bad lines, the
  * held row kept in their place. Else the held row is the bad line, as any
  * row not after the last kept one is. A clock that steps forward keeps
  * every row (each after the last); one that steps back past more rows
- * than the bound leaves the later rows bad, as before.
+ * than run_may_glitch allows leaves the later rows bad, as before.
  *
  * At the log's end no row comes after the held row, or after a run, to
  * vote: the log's own spacing votes instead (wc__engine_clock_end); nor
@@ -35,9 +36,23 @@ static size_t
 run_before(const wc_engine_log *e, double t)
 {
 	size_t m = 0;
-	while (m < e->n && m <= WC__ENGINE_GLITCH_ROWS && !(e->t[e->n - 1 - m] < t))
+	while (m < e->n && m <= WC__ENGINE_CLOCK_RUN_ROWS && !(e->t[e->n - 1 - m] < t))
 		m++;
 	return m;
+}
+
+/* A run of m kept rows at the end may be a glitch: up to the scrape's
+ * bound anywhere (at the log's start too, no row before it); longer, up
+ * to WC__ENGINE_CLOCK_RUN_ROWS, only with at least as many rows kept
+ * before it, which with the held row and the next one outvote it. A run
+ * of four an hour ahead in the real A100 run was past the old bound of
+ * three: its 190 rows after it bad, line 104 named the first. */
+static int
+run_may_glitch(const wc_engine_log *e, size_t m)
+{
+	if (m <= WC__ENGINE_GLITCH_ROWS)
+		return 1;
+	return m <= WC__ENGINE_CLOCK_RUN_ROWS && e->n - m >= m;
 }
 
 void
@@ -109,7 +124,7 @@ wc__engine_clock_judge(eng_reader *r, double t)
 	if (e->n == 0 || t > e->t[e->n - 1])
 		return 0;
 	size_t m = run_before(e, t);
-	if (m > WC__ENGINE_GLITCH_ROWS)
+	if (!run_may_glitch(e, m))
 		return 0;
 	r->held_run = m;
 	return 1;

@@ -43,7 +43,7 @@ typedef struct {
 	int timed;             /* a time was read */
 	int time_at;           /* the line's time cell's column (parse_line) */
 	/* A row not after the last kept row but after the row before the
-	 * last held_run kept rows (1 to WC__ENGINE_GLITCH_ROWS), held in the
+	 * last held_run kept rows (1 to WC__ENGINE_CLOCK_RUN_ROWS), held in the
 	 * slot past the rows until the next row says whether it or that run
 	 * is out of line (data/engine_csv_clock.c). */
 	int held_row;

@@ -39,6 +39,15 @@ typedef struct {
  *  (docs/formats/telemetry.md, "engine.csv"). */
 #define WC__ENGINE_GLITCH_ROWS 3
 
+/** Rows a clock glitch mid-log can run for (data/engine_csv_clock.c): a
+ *  run of rows whose time jumps away and back, the rows before and after
+ *  it in line with each other. Past WC__ENGINE_GLITCH_ROWS such a run is
+ *  one only with at least as many rows kept before it as it holds (they
+ *  and the two rows after it outvote it); this bound only caps the rows
+ *  searched back for each row out of line (docs/formats/telemetry.md,
+ *  "engine.csv"). */
+#define WC__ENGINE_CLOCK_RUN_ROWS 64
+
 /** Most counters one file may hold (fields of every header's columns). */
 #define WC_ENGINE_MAX_COUNTERS 1024
 

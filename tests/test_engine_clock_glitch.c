@@ -9,7 +9,9 @@
  * two rows an hour ahead, the real A100 run's log had every later row bad
  * (193 of 293) and was refused. A clock that steps forward keeps every
  * row (a gap), and one that steps back past more than three rows leaves
- * the later rows bad, as before; so does a run of four rows ahead.
+ * the later rows bad, as before. A longer run (up to 64 rows) ahead with
+ * as many rows before it is a glitch too: four rows ahead in the real
+ * A100 run left 190 later rows bad, the good line 104 named first.
  * At the log's end no row comes after to vote: a run before the last row
  * is judged by the log's spacing, and a final run after a hole over 3600 s
  * is the glitch; before, the real last row was the bad line (the run
@@ -214,12 +216,25 @@ main(void)
 	wc_engine_free(e);
 	free(p);
 
-	/* four rows ahead: past the bound, the rows after them bad (as
-	 * before: 12 of 20 lines, refused) */
+	/* four rows ahead after four in line: the run jumps away and back,
+	 * outvoted by the rows around it -- its rows bad, the rest read
+	 * (the rows after it were bad, 12 of 20 lines, refused, naming the
+	 * good line 10 first) */
 	p = engine_csv("four.csv", 20, -1, "", 4, 4, 3600.0);
+	e = read_log(p, &w, WC_OK);
+	check_run(e, 20, 4, 4);
+	snprintf(want, sizeof want, "%s:9:4: timestamp 1784418687.250 is out of line with the rows around it "
+	         "(1784415086.250 on line 5, 1784415087.500 on line 10); row skipped", p);
+	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "not after") == NULL);
+	wc_engine_free(e);
+	free(p);
+	/* five ahead after four: more rows in the run than before it, so
+	 * not outvoted -- the rows after it bad, as before */
+	p = engine_csv("five.csv", 20, -1, "", 4, 5, 3600.0);
 	e = read_log(p, &w, WC_EPARSE);
-	snprintf(want, sizeof want, "%s:10:4: timestamp 1784415087.500 is not after the previous row's "
-	         "(1784418687.250, line 9)", p);
+	snprintf(want, sizeof want, "%s:11:4: timestamp 1784415087.750 is not after the previous row's "
+	         "(1784418687.500, line 10)", p);
 	CHECK_CONTAINS(w.text, want);
 	CHECK(strstr(w.text, "out of line") == NULL);
 	wc_engine_free(e);
@@ -328,8 +343,7 @@ main(void)
 
 	/* a run of three, the bound, is one glitch: counted once toward the
 	 * default 1 % of 250 lines (it was 3 of 250, over it: refused), at
-	 * the middle, the start and the end; a run of four is past the bound
-	 * and still refused (the rows after it bad) */
+	 * the middle, the start and the end */
 	static const int at[] = { 125, 0, 247 };
 	for (int k = 0; k < 3; k++) {
 		p = engine_csv("share3.csv", 250, -1, "", at[k], 3, 3600.0);
@@ -340,7 +354,18 @@ main(void)
 		wc_engine_free(e);
 		free(p);
 	}
-	p = engine_csv("share4.csv", 250, -1, "", 125, 4, 3600.0);
+	/* longer runs mid-log, up to WC__ENGINE_CLOCK_RUN_ROWS, are one
+	 * glitch too (four were refused, 123 of 250 lines bad); one row
+	 * past that bound is not a run, as before */
+	static const int len[] = { 4, 20, 64 };
+	for (int k = 0; k < 3; k++) {
+		p = engine_csv("share4.csv", 250, -1, "", 100, len[k], 3600.0);
+		e = read_share(p, &w, WC_OK, -1);
+		check_run(e, 250, 100, len[k]);
+		wc_engine_free(e);
+		free(p);
+	}
+	p = engine_csv("share65.csv", 250, -1, "", 100, 65, 3600.0);
 	e = read_share(p, &w, WC_EPARSE, -1);
 	CHECK(e == NULL);
 	free(p);

@@ -481,10 +481,13 @@ row_counts(const run_ctx *rc, const wc_ingest_options *opt, const wc__ingest_req
 			run->input_tokens = run->output_tokens = NAN;
 		}
 	} else if (whole && isfinite(given.requests)) {
+		/* counters of a log that dropped rows may miss work: a stated
+		 * total stands (wc__ingest_counters_dropped, the one rule) */
+		const int dropped = wc__ingest_counters_dropped(rc) > 0;
 		row->requests = given.requests;
-		if (isnan(in_tok))
+		if (isnan(in_tok) || (dropped && isfinite(given.input_tokens)))
 			in_tok = given.input_tokens;
-		if (isnan(out_tok))
+		if (isnan(out_tok) || (dropped && isfinite(given.output_tokens)))
 			out_tok = given.output_tokens;
 		if (row->requests > 0) {
 			run->input_tokens = in_tok / row->requests;
