@@ -60,21 +60,29 @@ wc_request_log_check_token(const wc_telemetry_options *opt, int input, double v,
 	return 0;
 }
 
-/* A first arrival that is no epoch second but one of another unit
+/* A log whose arrivals are no epoch seconds but of another unit
  * (milliseconds from Date.now(), nanoseconds from time.time_ns()) is
  * refused naming the unit, as engine.csv's first time is, instead of
  * failing the clock check, which blames the UTC offset
- * (docs/formats/telemetry.md, "Clocks and UTC offsets"). `path` then
- * `where` name the cell (":line:column" or ": /JSON/path"), the path
- * by the one rule for quoting it (docs/architecture.md, "Errors"). */
+ * (docs/formats/telemetry.md, "Clocks and UTC offsets"). The log's unit
+ * is its first arrival's `t` only when the next one (`next`, NaN none)
+ * agrees: a lone first arrival in milliseconds beside seconds is that
+ * entry's slip, judged as any later one (one bad entry or line), not
+ * the log's -- "convert them to seconds" was wrong advice for a log
+ * whose other arrivals were seconds, and --max-bad could not pass it.
+ * `path` then `where` name the cell (":line:column" or ": /JSON/path"),
+ * the path by the one rule for quoting it (docs/architecture.md,
+ * "Errors"). */
 int
-wc__request_log_other_unit(double t, const char *path, const char *where, wc_error *err)
+wc__request_log_other_unit(double t, double next, const char *path, const char *where, wc_error *err)
 {
-	char why[160];
-	if (wc_prom_time_other_unit(t, why, sizeof why))
-		return wc_error_set_path(err, WC_EINVAL, path, "%s: the first arrival is not epoch seconds: %s; "
-		                         "convert them to seconds", where, why);
-	return WC_OK;
+	char why[160], also[160];
+	if (!wc_prom_time_other_unit(t, why, sizeof why))
+		return WC_OK;
+	if (isfinite(next) && !wc_prom_time_other_unit(next, also, sizeof also))
+		return WC_OK;
+	return wc_error_set_path(err, WC_EINVAL, path, "%s: the first arrival is not epoch seconds: %s; "
+	                         "convert them to seconds", where, why);
 }
 
 /* Failed requests generated nothing: not requests served. Left out, said
@@ -301,14 +309,23 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		lowest = fmin(lowest, num_at(ra.arr, i));
 	log->relative_clock = ra.start_times && lowest < WC_REQUEST_EPOCH_MIN_S;
 	double shift = log->relative_clock ? 0.0 : opt->epoch_offset_s;
-	size_t first = 0;
+	size_t first = 0, next;
 	while (first < n && !isfinite(num_at(ra.arr, first)))
 		first++;
+	next = first + 1;
+	while (next < n && !isfinite(num_at(ra.arr, next)))
+		next++;
 	if (first < n && !log->relative_clock) {
 		char where[128];
 		snprintf(where, sizeof where, ": /%s/%zu", ra.arr_key, first);
-		if ((rc = wc__request_log_other_unit(num_at(ra.arr, first), path, where, err)) != WC_OK)
+		if ((rc = wc__request_log_other_unit(num_at(ra.arr, first), next < n ? num_at(ra.arr, next) : NAN,
+		                                     path, where, err)) != WC_OK)
 			goto done;
+		/* a first arrival of another unit, the next in seconds: the
+		 * later ones are judged from the next, the first as they are */
+		char unit[160];
+		if (wc_prom_time_other_unit(num_at(ra.arr, first), unit, sizeof unit))
+			first = next;
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_t *why = ra.errors ? json_array_get(ra.errors, i) : NULL;
@@ -319,7 +336,7 @@ read_json(const char *path, const char *buf, size_t len, const wc_telemetry_opti
 		/* each later arrival judged on its own, as requests.csv's cells
 		 * are: one in milliseconds was replayed months after the run */
 		char odd[200];
-		if (i > first && isfinite(num_at(ra.arr, i)) &&
+		if (i != first && isfinite(num_at(ra.arr, i)) &&
 		    wc__request_log_time_odd(num_at(ra.arr, i), num_at(ra.arr, first), !log->relative_clock, odd,
 		                             sizeof odd)) {
 			if ((int)skipped++ < opt->max_warnings)

@@ -106,13 +106,51 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
  * compared: a time in milliseconds (or micro-, nanoseconds) beside the
  * row's seconds is that cell's error, not a completion before its
  * arrival; a first row all of whose times are of another unit is the
- * file's (wc__request_log_other_unit). Then the span from the log's
+ * file's when the next row's arrival is too (wc__request_log_other_unit),
+ * else that row's bad line. Then the span from the log's
  * first arrival, then the order (docs/formats/telemetry.md, "Times in
  * another unit"). 1 when they are usable; 0 after reporting a bad line,
  * at its cell; -1 with the file's error in err. */
+/* The first data line all of whose times are of another unit, held
+ * until the next line with times says whether that unit is the log's
+ * (both of it: refused) or the line's slip (a bad line, as any later
+ * one): wc__request_log_other_unit, the rule requests.json shares. */
+typedef struct {
+	int held, judged;
+	size_t line_no;
+	int col, at;        /* its leftmost time of another unit, and where */
+	double t, arrival;
+	int arrival_at;
+} csv_first;
+
+/* The held first line is a bad line at its leftmost time's cell. */
+static void
+first_bad(wc__bad_lines *bad, csv_first *h)
+{
+	char why[160];
+	wc_prom_time_other_unit(h->t, why, sizeof why);
+	wc__bad_cell(bad, h->line_no, h->at, "%s: %s: another unit than seconds?", csv_names[h->col], why);
+	h->held = 0;
+}
+
+/* The held first line against `next`, the next line's arrival (NaN at
+ * the end): -1 with the file's error in err when the unit is the log's. */
 static int
-csv_times(wc__bad_lines *bad, const wc_request_log *log, size_t line_no, const double *v, const int *at,
-          wc_error *err)
+first_judge(wc__bad_lines *bad, csv_first *h, double next, wc_error *err)
+{
+	char where[64];
+	if (!h->held)
+		return 0;
+	snprintf(where, sizeof where, ":%zu:%d", h->line_no, h->arrival_at);
+	if (wc__request_log_other_unit(h->arrival, next, bad->path, where, err) != WC_OK)
+		return -1;
+	first_bad(bad, h);
+	return 0;
+}
+
+static int
+csv_times(wc__bad_lines *bad, const wc_request_log *log, csv_first *h, size_t line_no, const double *v,
+          const int *at, wc_error *err)
 {
 	static const int times[] = { RC_ARRIVAL, RC_FIRST, RC_COMPLETION };
 	int other = -1, n_other = 0, n_times = 0;
@@ -127,11 +165,14 @@ csv_times(wc__bad_lines *bad, const wc_request_log *log, size_t line_no, const d
 			other = other < 0 || at[c] < at[other] ? c : other; /* the leftmost */
 		}
 	}
-	if (log->n == 0 && n_other > 0 && n_other == n_times) {
-		char where[64];
-		snprintf(where, sizeof where, ":%zu:%d", line_no, at[RC_ARRIVAL]);
-		if (wc__request_log_other_unit(v[RC_ARRIVAL], bad->path, where, err) != WC_OK)
-			return -1;
+	if (h->held && !isnan(v[RC_ARRIVAL]) && first_judge(bad, h, v[RC_ARRIVAL], err) < 0)
+		return -1;
+	if (log->n == 0 && !h->judged && n_times > 0) {
+		h->judged = 1;
+		if (n_other > 0 && n_other == n_times) {
+			*h = (csv_first){ 1, 1, line_no, other, at[other], v[other], v[RC_ARRIVAL], at[RC_ARRIVAL] };
+			return 0;
+		}
 	}
 	if (other >= 0) {
 		wc_prom_time_other_unit(v[other], why, sizeof why);
@@ -203,6 +244,7 @@ wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_r
 		goto done;
 	}
 	cap = 1024;
+	csv_first first = { 0 };
 	const char *reason = NULL;
 	int nf;
 	while ((nf = wc__lr_next_record(&lr, &bad, header, &data_lines, f, REQ_MAX_FIELDS, &reason,
@@ -252,7 +294,7 @@ wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_r
 			failed++;
 			continue;
 		}
-		if ((ok = csv_times(&bad, log, lr.line_no, v, at, err)) < 0) {
+		if ((ok = csv_times(&bad, log, &first, lr.line_no, v, at, err)) < 0) {
 			rc = WC_EINVAL;
 			goto done;
 		}
@@ -266,6 +308,10 @@ wc__request_log_read_csv(const char *path, const wc_telemetry_options *opt, wc_r
 		log->first_token[k] = v[RC_FIRST] + opt->epoch_offset_s;
 		log->input_tokens[k] = v[RC_INPUT];
 		log->output_tokens[k] = v[RC_OUTPUT];
+	}
+	if (first_judge(&bad, &first, NAN, err) < 0) {
+		rc = WC_EINVAL;
+		goto done;
 	}
 	if ((rc = wc__bad_lines_finish(&bad, data_lines, err)) != WC_OK)
 		goto done;

@@ -16,8 +16,11 @@ void wc__request_log_token_range(const wc_telemetry_options *opt, int input, dou
 /** 1 when v is a token count of that range: a whole number in it. */
 int wc__request_log_is_token_count(const wc_telemetry_options *opt, int input, double v);
 /** WC_EINVAL naming the unit when the first arrival t is no epoch second
- *  (`path` then `where`, ":line:column" or ": /JSON/path", name the cell). */
-int wc__request_log_other_unit(double t, const char *path, const char *where, wc_error *err);
+ *  and neither is the next one, `next` (NaN none): the log's unit, one
+ *  rule for both forms; a first arrival alone in another unit is judged
+ *  as any later one (`path` then `where`, ":line:column" or
+ *  ": /JSON/path", name the cell). */
+int wc__request_log_other_unit(double t, double next, const char *path, const char *where, wc_error *err);
 /** A request log spans one run: a time this far from the log's first
  *  arrival (about four months) is in another unit or corrupt, not a
  *  request of the run. */

@@ -327,6 +327,44 @@ test_csv_flags(void)
 	                       "first arrival: another unit than seconds?");
 	wc_request_log_free(log);
 	free(p);
+	/* the first arrival alone in milliseconds, the next in seconds: one
+	 * bad entry (or line) judged as any later one, one rule for both
+	 * forms; the whole log was refused, "convert them to seconds" */
+	w.text[0] = 0;
+	p = fixture("requests_first_ms.json", "{\"request_timestamps\": [1784415085500.0, 1784415086.5, 1784415087.5,"
+	                                     " 1784415088.5], \"e2els\": [1.0, 1.0, 1.0, 1.0]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log) {
+		CHECK_INT(log->n, 3);
+		CHECK_NEAR(log->arrival[0], 1784415086.5, 1e-6);
+	}
+	CHECK_CONTAINS(w.text, "requests_first_ms.json: /request_timestamps/0: time 1784415085500 (seconds since the "
+	                       "epoch) is after 2100-01-01; it looks like milliseconds: another unit than seconds?");
+	wc_request_log_free(log);
+	free(p);
+	w.text[0] = 0;
+	opt.max_bad_fraction = 0.5;
+	p = fixture("requests_first_ms.csv", "arrival_s,completion_s\n1784415085500.0,1784415086500.0\n"
+	                                    "1784415086.5,1784415087.5\n1784415087.5,1784415088.5\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_OK);
+	if (log)
+		CHECK_INT(log->n, 2);
+	CHECK_CONTAINS(w.text, "requests_first_ms.csv:2:1: arrival_s: time 1784415085500 (seconds since the epoch) is "
+	                       "after 2100-01-01; it looks like milliseconds: another unit than seconds?");
+	wc_request_log_free(log);
+	opt.max_bad_fraction = 0.01;
+	free(p);
+	/* the first two in milliseconds: the log's unit, refused */
+	p = fixture("requests_two_ms.json", "{\"request_timestamps\": [1784415085500.0, 1784415086500.0, 1784415087.5],"
+	                                   " \"e2els\": [1.0, 1.0, 1.0]}");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "requests_two_ms.json: /request_timestamps/0: the first arrival is not epoch seconds");
+	free(p);
+	p = fixture("requests_two_ms.csv", "arrival_s,completion_s\n1784415085500.0,1784415086500.0\n"
+	                                  "1784415086500.0,1784415087500.0\n1784415087.5,1784415088.5\n");
+	CHECK_INT(wc_request_log_read(p, &opt, &log, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "requests_two_ms.csv:2:1: the first arrival is not epoch seconds");
+	free(p);
 }
 
 int
