@@ -96,5 +96,9 @@ json_t *wc__json_load_python(const char *buf, size_t len, size_t flags, json_err
  *  (json_position.c). */
 int wc__json_value_at(const char *buf, size_t len, const char *pointer, int *line, int *column, size_t *at,
                       size_t *n);
+/** Characters (UTF-8 lead bytes) in text[from, to): a JSON column counts
+ *  them, as jansson's do (docs/formats/params-file.md, "Loading is
+ *  strict"), one rule for syntax errors and values (data/json_strict.c). */
+int wc__json_chars_in(const char *text, size_t from, size_t to);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * Where a value stands in a JSON text. jansson keeps no positions of the
  * values it parsed, so a refusal of one names its line:column from the
- * text (bytes from 1, as gcc does; docs/formats/telemetry.md, "Bad
- * lines"): the text is walked again along the refusal's JSON pointer.
+ * text (characters from 1, as jansson's syntax errors count them:
+ * docs/formats/params-file.md, "Loading is strict"): the text is walked
+ * again along the refusal's JSON pointer.
  * One walk serves every refusal of a loader given its text
  * (wc__json_fail) and the quoting of a value as the file writes it.
  */
@@ -208,7 +209,9 @@ wc__json_value_at(const char *buf, size_t len, const char *pointer, int *line, i
 	while (e < c.end && !strchr(",}] \t\r\n", *e))
 		e++;
 	*line = ln;
-	*column = (int)(start - line_start + 1);
+	/* characters, not bytes: a syntax error's column counts them
+	 * (wc__json_chars_in); "héllo" before a value put it 1 column off */
+	*column = wc__json_chars_in(buf, (size_t)(line_start - buf), (size_t)(start - buf)) + 1;
 	*at = (size_t)(start - buf);
 	*n = (size_t)(e - start);
 	return 1;

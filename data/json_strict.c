@@ -81,9 +81,11 @@ char_at(const char *text, size_t len, int line, int column)
 	return -1;
 }
 
-/* Characters (UTF-8 lead bytes) in text[from, to). */
-static int
-chars_in(const char *text, size_t from, size_t to)
+/* Characters (UTF-8 lead bytes) in text[from, to): the one count of a
+ * JSON column, for jansson's errors here and a value's position
+ * (data/json_position.c). */
+int
+wc__json_chars_in(const char *text, size_t from, size_t to)
 {
 	int n = 0;
 	for (size_t i = from; i < to; i++)
@@ -152,13 +154,13 @@ wc_json_error_at(const json_error_t *e, const char *text, size_t len, int *line,
 			while (b > 0 && (size_t)at - b < 6 && text[b] != '\\' && text[b - 1] != '\n')
 				b--;
 			if (text[b] == '\\')
-				*column = e->column - chars_in(text, b, (size_t)at);
+				*column = e->column - wc__json_chars_in(text, b, (size_t)at);
 		} else if (tok) {
 			const char *b = tok + len_tok - 1;
 			while (b > tok && *b != '\\')
 				b--;
 			if (*b == '\\')
-				*column = e->column - chars_in(b, 1, (size_t)(tok + len_tok - b));
+				*column = e->column - wc__json_chars_in(b, 1, (size_t)(tok + len_tok - b));
 		}
 		return;
 	}
@@ -180,7 +182,7 @@ wc_json_error_at(const json_error_t *e, const char *text, size_t len, int *line,
 	 * a byte that is not UTF-8, the end of a string never closed). */
 	if (at >= 0 && !strstr(e->text, "near end of file") && json_error_code(e) != json_error_invalid_utf8 &&
 	    json_error_code(e) != json_error_premature_end_of_input)
-		*column = e->column - chars_in(text, token_start(text, (size_t)at), (size_t)at);
+		*column = e->column - wc__json_chars_in(text, token_start(text, (size_t)at), (size_t)at);
 }
 
 const char *

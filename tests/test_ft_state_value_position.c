@@ -60,6 +60,11 @@ main(void)
 	snprintf(text, sizeof text, "%s  \"log_history\": [{\"eval_squad/v2_runtime\": -1, \"step\": 5}]\n}\n", head);
 	refused(path, text, "trainer_state.json:4:45: /log_history/0/eval_squad/v2_runtime: expected the evaluation's "
 	        "seconds (>= 0), got -1");
+	/* a column counts characters, as a syntax error's does (jansson's;
+	 * docs/formats/params-file.md): the "10" after "héllo wörld" is
+	 * character 42, byte 44 (it said 1:44) */
+	refused(path, "{\"note\": \"h\xc3\xa9llo w\xc3\xb6rld\", \"logging_steps\": \"10\", \"global_step\": 1,"
+	        " \"max_steps\": 1}", "trainer_state.json:1:42: /logging_steps: expected a number, got string");
 	/* of a key given twice, jansson keeps the last: its place is named */
 	snprintf(text, sizeof text, "%s  \"eval_steps\": 100,\n  \"eval_steps\": \"100\"\n}\n", head);
 	refused(path, text, "trainer_state.json:5:17: /eval_steps: expected a number, got string");
