@@ -232,10 +232,11 @@ wc__ingest_stated wc__ingest_stated_of(const run_ctx *rc, int w);
  *  trace/ingest_stated.c). */
 void wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, double in_counted,
                             double out_counted, const char *in_from, const char *out_from);
-/** engine.csv's rows dropped as bad lines (0 without one): its counters
- *  may then miss work (rows lost at the log's end), so a level's stated
- *  totals stand over theirs (docs/formats/telemetry.md, "wattcast's own
- *  manifest"). */
+/** engine.csv's rows dropped as bad lines when more than the default
+ *  share (WC_TELEMETRY_MAX_BAD; 0 otherwise, or without the log): its
+ *  counters may then miss work (rows lost at the log's end), so a level's
+ *  stated totals stand over theirs (docs/formats/telemetry.md,
+ *  "wattcast's own manifest"). */
 size_t wc__ingest_counters_dropped(const run_ctx *rc);
 /** Refuse level window `w`'s stated token totals when the `counted`
  *  requests the request log gives its whole row cannot hold them
