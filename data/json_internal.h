@@ -31,6 +31,11 @@ typedef struct {
  *  reason" when ld->text holds the value at `path` -- and return WC_EINVAL. */
 int wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/** The same for a check's own message `said`, "pointer: reason" with the
+ *  pointer's leading '/' left off (a params file's range checks, made on
+ *  the values read: data/params_ranges.c): "source:line:column: /said"
+ *  when ld->text holds the value, else "source: /said"; returns `code`. */
+int wc__json_fail_said(wc__json_loader *ld, int code, const char *said);
 /** Refuse keys outside `allowed` (NULL-terminated) and name the first
  *  missing `required` one; `obj` must be an object. */
 int wc__json_check_keys(wc__json_loader *ld, json_t *obj, const char *path,

@@ -28,6 +28,20 @@ wc__json_fail(wc__json_loader *ld, const char *path, const char *fmt, ...)
 	return wc_error_set_path(ld->err, WC_EINVAL, ld->source, ": %s: %s", path[0] ? path : "/", reason);
 }
 
+int
+wc__json_fail_said(wc__json_loader *ld, int code, const char *said)
+{
+	char pointer[WC__JSON_PATH_MAX];
+	const char *colon = strstr(said, ": ");
+	int line, col;
+	size_t at, n, k = colon ? (size_t)(colon - said) : 0;
+	snprintf(pointer, sizeof pointer, "/%.*s", (int)k, said);
+	if (k > 0 && k + 1 < sizeof pointer && ld->text &&
+	    wc__json_value_at(ld->text, ld->text_len, pointer, &line, &col, &at, &n))
+		return wc_error_set_path(ld->err, code, ld->source, ":%d:%d: /%s", line, col, said);
+	return wc_error_set_path(ld->err, code, ld->source, ": /%s", said);
+}
+
 const char *
 wc_json_type_name(const json_t *v)
 {

@@ -559,7 +559,8 @@ int
 wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params *out,
                       wc_error *err)
 {
-	wc__json_loader ld = { .source = source ? source : "params", .err = err };
+	/* the text kept: a refused value is named file:line:column */
+	wc__json_loader ld = { .source = source ? source : "params", .err = err, .text = buf, .text_len = len };
 	json_error_t jerr;
 	wc_params_clear(out);
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -574,7 +575,7 @@ wc_params_load_buffer(const char *buf, size_t len, const char *source, wc_params
 		if ((rc = wc__params_check_ranges(out, &verr)) != WC_OK ||
 		    (rc = wc_params_validate(out, &verr)) != WC_OK ||
 		    (rc = wc__params_check_intervals(root, &verr)) != WC_OK)
-			rc = wc_error_set_path(err, rc, ld.source, ": /%s", verr.msg);
+			rc = wc__json_fail_said(&ld, rc, verr.msg);
 	}
 	json_decref(root);
 	if (rc != WC_OK)

@@ -459,10 +459,9 @@ own_finetune(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 }
 
 static int
-load_own(const char *path, json_t *root, wc_run_manifest *m, int version, wc_error *err)
+load_own(wc__json_loader ld, json_t *root, wc_run_manifest *m, int version, wc_error *err)
 {
 	static const char *const required[] = { "schema", NULL };
-	wc__json_loader ld = { .source = path, .err = err };
 	int rc;
 	snprintf(m->format, sizeof m->format, "%s",
 	         version >= 4   ? WC_RUN_MANIFEST_SCHEMA
@@ -492,27 +491,28 @@ wc_run_manifest_load_buffer(const char *buf, size_t len, const char *path, wc_ru
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		return wc_json_error_set(err, path, "", &jerr, buf, len);
-	/* Parse into a copy so that a refused file leaves `m` as it was. */
+	/* into a copy, so a refused file leaves `m` as it was; the text kept for a value's line:column */
+	wc__json_loader ld = { .source = path, .err = err, .text = buf, .text_len = len };
 	wc_run_manifest tmp = *m;
 	/* NULL when absent or not a string */
 	const char *schema = json_is_object(root) ? json_string_value(json_object_get(root, "schema")) : NULL;
 	if (!json_is_object(root))
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": expected a JSON object");
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA) == 0)
-		rc = load_own(path, root, &tmp, 4, err);
+		rc = load_own(ld, root, &tmp, 4, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V3) == 0)
-		rc = load_own(path, root, &tmp, 3, err);
+		rc = load_own(ld, root, &tmp, 3, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V2) == 0)
-		rc = load_own(path, root, &tmp, 2, err);
+		rc = load_own(ld, root, &tmp, 2, err);
 	else if (schema && strcmp(schema, WC_RUN_MANIFEST_SCHEMA_V1) == 0)
-		rc = load_own(path, root, &tmp, 1, err);
+		rc = load_own(ld, root, &tmp, 1, err);
 	else if (schema)
-		rc = wc_error_set_path(err, WC_EPARSE, path, ": /schema: expected \"%s\" (or \"%s\", \"%s\", \"%s\"), "
-		                       "got \"%s\"", WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V3,
-		                       WC_RUN_MANIFEST_SCHEMA_V2, WC_RUN_MANIFEST_SCHEMA_V1, schema);
+		rc = wc__json_fail(&ld, "/schema", "expected \"%s\" (or \"%s\", \"%s\", \"%s\"), got \"%s\"",
+		                   WC_RUN_MANIFEST_SCHEMA, WC_RUN_MANIFEST_SCHEMA_V3, WC_RUN_MANIFEST_SCHEMA_V2,
+		                   WC_RUN_MANIFEST_SCHEMA_V1, schema) ? WC_EPARSE : WC_OK;
 	else if (json_object_get(root, "manifest_version") || json_object_get(root, "clock") ||
 	         json_object_get(root, "probe"))
-		rc = wc__run_manifest_load_powertrace(path, root, &tmp, err);
+		rc = wc__run_manifest_load_powertrace(ld, root, &tmp);
 	else
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": neither a powertrace-sim manifest nor \"schema\": \"%s\"",
 		                       WC_RUN_MANIFEST_SCHEMA);

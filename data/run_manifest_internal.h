@@ -32,12 +32,12 @@ int wc__run_manifest_check_uuids(wc__json_loader *ld, const wc_run_manifest *m, 
  *  the loader's failure. */
 int wc__run_manifest_check_labels(wc__json_loader *ld, const wc_run_manifest *m, const char *at,
                                   const size_t *index);
-/** Fill `m` from a powertrace-sim manifest `root` (borrowed) read from
- *  `path`. Lenient: keys it does not need are ignored, and a key it reads
- *  may be absent or null; WC_EPARSE for a key it reads holding another
+/** Fill `m` from a powertrace-sim manifest `root` (borrowed) read by
+ *  `ld` (its file and text: a refusal names file:line:column). Lenient:
+ *  keys it does not need are ignored, and a key it reads may be absent
+ *  or null; WC_EPARSE for a key it reads holding another
  *  type (named by its JSON pointer) and for a value that would be wrong
  *  to keep (a tp out of range, a bad clock). */
-int wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest *m,
-                                     wc_error *err);
+int wc__run_manifest_load_powertrace(wc__json_loader ld, json_t *root, wc_run_manifest *m);
 
 #endif

@@ -258,9 +258,9 @@ powertrace_probe(pt_reader *r, json_t *probe, wc_run_manifest *m)
 }
 
 int
-wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest *m, wc_error *err)
+wc__run_manifest_load_powertrace(wc__json_loader ld, json_t *root, wc_run_manifest *m)
 {
-	pt_reader r = { { .source = path, .err = err }, WC_OK };
+	pt_reader r = { ld, WC_OK };
 	json_t *clock = typed(&r, root, "", "clock", JSON_OBJECT), *arch = typed(&r, root, "", "arch", JSON_OBJECT);
 	json_t *probe = typed(&r, root, "", "probe", JSON_OBJECT), *server = typed(&r, root, "", "server", JSON_OBJECT);
 	json_t *tp = json_object_get(root, "tp");
@@ -289,7 +289,7 @@ wc__run_manifest_load_powertrace(const char *path, json_t *root, wc_run_manifest
 	if (r.rc == WC_OK && m->tp > 0 && m->n_gpu_uuids > 0 && m->n_gpu_uuids % m->tp != 0)
 		r.rc = wc__json_fail(&r.ld, "/tp", "%d, but /server/active_gpu_uuids names %d GPU%s", m->tp,
 		                     m->n_gpu_uuids, m->n_gpu_uuids == 1 ? "" : "s");
-	if (r.rc != WC_OK && err)
-		err->code = WC_EPARSE;
+	if (r.rc != WC_OK && r.ld.err)
+		r.ld.err->code = WC_EPARSE;
 	return r.rc == WC_OK ? WC_OK : WC_EPARSE;
 }

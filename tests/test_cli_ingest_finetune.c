@@ -282,7 +282,7 @@ refusals(void)
 	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"finetune\": {\"seq_len\": 0}}"), 0);
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
 	CHECK_INT(r.status, 1);
-	CHECK_CONTAINS(r.err, "wattcast-run.json: /finetune/seq_len: integer 0 outside [1, 100000000]");
+	CHECK_CONTAINS(r.err, "wattcast-run.json:1:54: /finetune/seq_len: integer 0 outside [1, 100000000]");
 	run_result_free(&r);
 	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/2\", \"finetune\": {\"method\": \"lora\"}}"), 0);
 	CHECK(run_wattcast(argv, NULL, &r) == 0);

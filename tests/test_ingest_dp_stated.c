@@ -176,7 +176,7 @@ main(void)
 	                 "{\"manifest_version\": 2, \"tp\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-a\", \"GPU-b\", "
 	                 "\"GPU-c\"]}}");
 	CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "manifest.json: /tp: 2, but /server/active_gpu_uuids names 3 GPUs");
+	CHECK_CONTAINS(err.msg, "manifest.json:1:31: /tp: 2, but /server/active_gpu_uuids names 3 GPUs");
 	free(p);
 
 	wc_ingest_result_clear(&res);

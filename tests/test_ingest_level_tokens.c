@@ -78,18 +78,19 @@ main(void)
 	/* Schema 3 has no token totals; totals need the requests they are of */
 	d = write_run(root, "schema3", "wattcast.run/3", ", \"requests\": 2, \"total_output_tokens\": 482");
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/0/total_output_tokens: needs \"schema\": \"wattcast.run/4\"");
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:295: /levels/0/total_output_tokens: needs \"schema\": "
+	                        "\"wattcast.run/4\"");
 	wc_ingest_result_clear(&res);
 	free(d);
 	/* levels came with schema 2: a schema-1 file is told so, not /3 */
 	d = write_run(root, "schema1", "wattcast.run/1", ", \"requests\": 2");
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels: needs \"schema\": \"wattcast.run/2\"");
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:158: /levels: needs \"schema\": \"wattcast.run/2\"");
 	wc_ingest_result_clear(&res);
 	free(d);
 	d = write_run(root, "no_requests", "wattcast.run/4", ", \"total_output_tokens\": 482");
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/0/total_output_tokens: needs the level's \"requests\"");
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:284: /levels/0/total_output_tokens: needs the level's \"requests\"");
 	wc_ingest_result_clear(&res);
 	free(d);
 

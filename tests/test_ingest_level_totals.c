@@ -112,7 +112,8 @@ main(void)
 	wc_error err;
 
 	refused(root, "huge", "", ", \"requests\": 2, \"total_output_tokens\": 1e20",
-	        "wattcast-run.json: /levels/0/total_output_tokens: 1e+20 is no token total (a whole number, 0 to 1e+17)");
+	        "wattcast-run.json:1:292: /levels/0/total_output_tokens: 1e+20 is no token total (a whole number, 0 to "
+	        "1e+17)");
 	refused(root, "frac", "", ", \"requests\": 2, \"total_output_tokens\": 482.5",
 	        "/levels/0/total_output_tokens: 482.5 is no token total (a whole number, 0 to 1e+17)");
 	refused(root, "negative", "", ", \"requests\": 2, \"total_output_tokens\": -5",
@@ -124,12 +125,12 @@ main(void)
 	refused(root, "req_huge", "", ", \"requests\": 1e15",
 	        "/levels/0/requests: 1e+15 is no request count (a whole number, 0 to 1e+09)");
 	refused(root, "run_req", ", \"requests\": 200.5", "",
-	        "wattcast-run.json: /requests: 200.5 is no request count (a whole number, 0 to 1e+09)");
+	        "wattcast-run.json:1:160: /requests: 200.5 is no request count (a whole number, 0 to 1e+09)");
 
 	/* A total the level's own requests cannot hold, 1e8 tokens each: 1e17
 	 * over 2 requests passed the fixed bound (1e15 tok/s over TGI) */
 	refused(root, "over_req", "", ", \"requests\": 2, \"total_output_tokens\": 99999999999999999",
-	        "wattcast-run.json: /levels/0/total_output_tokens: 1e+17 is more than 2 requests hold (at most "
+	        "wattcast-run.json:1:296: /levels/0/total_output_tokens: 1e+17 is more than 2 requests hold (at most "
 	        "200000000, 1e+08 tokens a request)");
 	refused(root, "over_req_in", "", ", \"requests\": 2, \"total_input_tokens\": 200000001",
 	        "/levels/0/total_input_tokens: 200000001 is more than 2 requests hold (at most 200000000");
@@ -155,7 +156,7 @@ main(void)
 	         " \"total_input_tokens\": 200, \"total_output_tokens\": 482.5}}]}}\n", T0, T0 + 10.0);
 	free(test_fixture(d, "manifest.json", buf));
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/0/summary/total_output_tokens: 482.5 is no token total "
+	CHECK_CONTAINS(err.msg, "manifest.json:1:235: /probe/levels/0/summary/total_output_tokens: 482.5 is no token total "
 	                        "(a whole number, 0 to 1e+17)");
 	wc_ingest_result_clear(&res);
 	free(d);
@@ -168,7 +169,7 @@ main(void)
 	         " \"total_input_tokens\": 200, \"total_output_tokens\": 1e12}}]}}\n", T0, T0 + 10.0);
 	free(test_fixture(d, "manifest.json", buf));
 	CHECK(test_ingest_run(d, 0, &res, &w, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/0/summary/total_output_tokens: 1000000000000 is more "
+	CHECK_CONTAINS(err.msg, "manifest.json:1:235: /probe/levels/0/summary/total_output_tokens: 1000000000000 is more "
 	                        "than 2 requests hold (at most 200000000, 1e+08 tokens a request)");
 	wc_ingest_result_clear(&res);
 	free(d);

@@ -100,7 +100,8 @@ refused(const char *key, json_t *(*locate)(json_t *), double v, const char *path
 {
 	wc_error err;
 	CHECK(load_with(key, locate, v, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "edited.json: /");
+	/* named file:line:column (the test writes one line) before the path */
+	CHECK_CONTAINS(err.msg, "edited.json:1:");
 	CHECK_CONTAINS(err.msg, path);
 	CHECK_CONTAINS(err.msg, "outside the documented range");
 }
@@ -138,7 +139,7 @@ main(void)
 	refused("value", p0_1, -50, "levels/1/p0_w/value: -50 is outside the documented range [0, 10000]");
 	refused("value", s_1, -5, "levels/1/s_w/value: -5 is outside the documented range [0, 10000]");
 	CHECK_INT(load_with("value", s_1, 0, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "edited.json: /levels/1/s_w/value: must be finite and > 0, got 0");
+	CHECK_CONTAINS(err.msg, "edited.json:1:642: /levels/1/s_w/value: must be finite and > 0, got 0");
 	CHECK_INT(load_with("residual_rms", provenance, 1e-300, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, 1e-15, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MIN, &err), WC_OK);
@@ -266,7 +267,7 @@ main(void)
 		char *txt = json_dumps(root, 0);
 		wc_params q = WC_PARAMS_INIT;
 		CHECK(wc_params_load_buffer(txt, strlen(txt), "edited.json", &q, &err) != WC_OK);
-		CHECK_CONTAINS(err.msg, "edited.json: /levels/2/s_w/ci95: [100, 150] does not contain the value");
+		CHECK_CONTAINS(err.msg, "edited.json:1:1082: /levels/2/s_w/ci95: [100, 150] does not contain the value");
 		wc_params_clear(&q);
 		free(txt);
 		json_decref(root);
@@ -327,7 +328,8 @@ main(void)
 				CHECK_INT(rc, WC_OK);
 			else {
 				CHECK(rc != WC_OK);
-				CHECK_CONTAINS(err.msg, "edited.json: /capacity/draws/values/1/0: ");
+				CHECK_CONTAINS(err.msg, "edited.json:1:11");
+				CHECK_CONTAINS(err.msg, ": /capacity/draws/values/1/0: ");
 				CHECK_CONTAINS(err.msg, name);
 			}
 			wc_params_clear(&q);

@@ -122,7 +122,7 @@ older_files_load(void)
 	                 "\"hold_s\":{\"value\":0.1,\"source\":\"fitted\"},"
 	                 "\"prefill_ratio\":{\"value\":0.5,\"source\":\"fitted\"}}}";
 	CHECK(wc_params_load_buffer(v1, strlen(v1), "old.json", &p, &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "old.json: /schema: sections need");
+	CHECK_CONTAINS(err.msg, "old.json:1:11: /schema: sections need");
 	wc_params_clear(&p);
 }
 
@@ -182,7 +182,7 @@ bad_values_refused(void)
 	              "\"prefill_ratio\":{\"value\":0.5,\"source\":\"fitted\"},"                       \
 	              "\"levels\":[{\"level\":\"" lv "\",\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"}}]}"
 	CHECK(load_with(RESP_WITH("A-100"), &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "p.json: /response/levels/0/level: 'A-100' is no level of the file and no platform");
+	CHECK_CONTAINS(err.msg, "p.json:633:162: /response/levels/0/level: 'A-100' is no level of the file and no platform");
 	CHECK_INT(load_with(RESP_WITH("B200"), &err), WC_OK);
 	CHECK_INT(load_with(RESP_WITH("a100"), &err), WC_OK);
 #undef RESP_WITH

@@ -69,7 +69,7 @@ main(void)
 	/* clock_ref_mhz is a top-level key: the pointer says so. */
 	root = paper_json();
 	json_object_set_new(root, "clock_ref_mhz", json_real(-1980.0));
-	refused(root, "edited.json: /clock_ref_mhz: -1980 is outside the documented range [0, 10000] (MHz");
+	refused(root, "edited.json:1:105: /clock_ref_mhz: -1980 is outside the documented range [0, 10000] (MHz");
 
 	/* A draw name twice is refused naming the second one. */
 	{
