@@ -42,12 +42,12 @@ main(void)
 	CHECK_INT(own("a/b", "a.b", &err), WC_OK);
 
 	CHECK_INT(own("a", "a", &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1/label: 'a' is level 0's label too: both rows' run ids "
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:123: /levels/1/label: 'a' is level 0's label too: both rows' run ids "
 	                        "would end in '#a'; give each its own");
 	CHECK(strlen(err.msg) <= 255);
 
 	CHECK_INT(own("a/b", "a_b", &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1/label: 'a_b' and level 0's 'a/b' both end a run id in "
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:125: /levels/1/label: 'a_b' and level 0's 'a/b' both end a run id in "
 	                        "'#a_b' (a label keeps A-Z a-z 0-9 . - _, the rest '_', 39 bytes); give each its own");
 	CHECK(strlen(err.msg) <= 255);
 
@@ -62,14 +62,14 @@ main(void)
 	                  "{\"label\": \"L1\", \"start_epoch\": 1784415160.0, \"end_epoch\": 1784415165.0}, "
 	                  "{\"start_epoch\": 1784415165.0, \"end_epoch\": 1784415170.0}]}";
 	CHECK_INT(load(unl, "wattcast-run.json", &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1: level 1 is unlabelled, so its run id ends in its "
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:114: /levels/1: level 1 is unlabelled, so its run id ends in its "
 	                        "default '#L1', as level 0's label 'L1' does; give either a label");
 	CHECK(strstr(err.msg, "''") == NULL && strlen(err.msg) <= 255);
 	const char *unl0 = "{\"schema\": \"wattcast.run/3\", \"levels\": ["
 	                   "{\"start_epoch\": 1784415160.0, \"end_epoch\": 1784415165.0}, "
 	                   "{\"label\": \"L0\", \"start_epoch\": 1784415165.0, \"end_epoch\": 1784415170.0}]}";
 	CHECK_INT(load(unl0, "wattcast-run.json", &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "wattcast-run.json: /levels/1/label: 'L0' ends a run id in '#L0', level 0's default "
+	CHECK_CONTAINS(err.msg, "wattcast-run.json:1:109: /levels/1/label: 'L0' ends a run id in '#L0', level 0's default "
 	                        "(it is unlabelled); give either a label");
 	CHECK(strstr(err.msg, "''") == NULL && strlen(err.msg) <= 255);
 
@@ -80,7 +80,7 @@ main(void)
 	                 "{\"label\": \"none\"}, "
 	                 "{\"label\": \"r_4\", \"t_start_epoch\": 1784415165.0, \"t_end_epoch\": 1784415170.0}]}}";
 	CHECK_INT(load(pt, "manifest.json", &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "manifest.json: /probe/levels/2/label: 'r_4' and level 0's 'r 4' both end a run id "
+	CHECK_CONTAINS(err.msg, "manifest.json:1:153: /probe/levels/2/label: 'r_4' and level 0's 'r 4' both end a run id "
 	                        "in '#r_4'");
 	return check_report("test_run_level_labels");
 }
