@@ -151,7 +151,7 @@ main(void)
 		wc_params p = WC_PARAMS_INIT;
 		wc_error e;
 		CHECK(wc_params_load_buffer(file, strlen(file), "big.json", &p, &e) != WC_OK);
-		CHECK_CONTAINS(e.msg, "big.json: /model_terms/0/p0_w: 800 W per GPU is not below H100's board limit "
+		CHECK_CONTAINS(e.msg, "big.json:1:3188: /model_terms/0/p0_w: 800 W per GPU is not below H100's board limit "
 		               "of 700 W");
 		wc_params_clear(&p);
 		free(file);

@@ -456,10 +456,10 @@ test_manifests(void)
 		{ "{\"manifest_version\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\", 3]}}",
 		  "/server/active_gpu_uuids/1: expected a string, got integer" },
 		{ "{\"manifest_version\": 2, \"tp\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\"]}}",
-		  "manifest.json: /tp: 2, but /server/active_gpu_uuids names 1 GPU" },
+		  "manifest.json:1:31: /tp: 2, but /server/active_gpu_uuids names 1 GPU" },
 		/* was "power.csv: GPU GPU-x of the run's 2 (gpu_uuids) is in no row" */
 		{ "{\"manifest_version\": 2, \"tp\": 2, \"server\": {\"active_gpu_uuids\": [\"GPU-x\", \"GPU-x\"]}}",
-		  "manifest.json: /server/active_gpu_uuids/1: GPU-x repeats /server/active_gpu_uuids/0" },
+		  "manifest.json:1:75: /server/active_gpu_uuids/1: GPU-x repeats /server/active_gpu_uuids/0" },
 		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{}, 7]}}",
 		  "/probe/levels/1: expected an object, got integer" },
 		{ "{\"manifest_version\": 2, \"probe\": {\"levels\": [{\"params\": {\"request_rate\": \"4\"}}]}}",
@@ -468,7 +468,7 @@ test_manifests(void)
 	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
 		p = fixture("manifest.json", wrong[i].text);
 		CHECK_INT(wc_run_manifest_load(p, &m, &err), WC_EPARSE);
-		CHECK_CONTAINS(err.msg, "manifest.json: ");
+		CHECK_CONTAINS(err.msg, "manifest.json:1:"); /* the value's line:column, then its path */
 		CHECK_CONTAINS(err.msg, wrong[i].said);
 		CHECK(strcmp(m.platform, "A100") == 0); /* untouched */
 		free(p);
