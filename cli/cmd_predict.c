@@ -8,6 +8,7 @@
 #include "predict/predict.h"
 #include "server/server.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,12 +301,29 @@ config_error(const char *cmd, const wc_error *err)
 				return cli_usage_error(cmd, "%s%s", facts[i][1], fact + n);
 		return cli_usage_error(cmd, "--model: %s", err->msg);
 	}
+	/* A remedy ending the message, a field and its value ("; or
+	 * gpu_memory_utilization 0.94 or more"), names its flag too (docs/capacity.md, "Memory as vLLM does
+	 * it"): the text up to it, the flag, and what follows. */
+	char msg[2 * WC_ERROR_MSG_MAX];
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	static const char remedy[] = "; or ";
+	char *or = strstr(msg, remedy);
+	for (size_t i = 0; or && i < sizeof fields / sizeof fields[0]; i++) {
+		const char *at = or + sizeof remedy - 1;
+		size_t n = strlen(fields[i][0]);
+		if (strncmp(at, fields[i][0], n) == 0 && at[n] == ' ' && isdigit((unsigned char)at[n + 1])) {
+			char tail[WC_ERROR_MSG_MAX];
+			snprintf(tail, sizeof tail, "%s", at + n);
+			snprintf(or, sizeof msg - (size_t)(or - msg), "%s%s%s", remedy, fields[i][1], tail);
+			break;
+		}
+	}
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		size_t n = strlen(fields[i][0]);
-		if (strncmp(err->msg, fields[i][0], n) == 0 && (err->msg[n] == ':' || err->msg[n] == '/'))
-			return cli_usage_error(cmd, "%s%s", fields[i][1], err->msg + n);
+		if (strncmp(msg, fields[i][0], n) == 0 && (msg[n] == ':' || msg[n] == '/'))
+			return cli_usage_error(cmd, "%s%s", fields[i][1], msg + n);
 	}
-	return cli_usage_error(cmd, "%s", err->msg);
+	return cli_usage_error(cmd, "%s", msg);
 }
 
 /* Predict with `params` and print the answer as JSON or for people. */

@@ -146,6 +146,26 @@ utilization_fits(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, do
 	return 0.0;
 }
 
+/* "; or gpu_memory_utilization 0.94 or more" for a utilization `fits` >
+ * 0 that serves the request, else nothing: the one remedy both refusals
+ * end with. The CLI names its flag there (--gpu-memory-utilization),
+ * HTTP the field. */
+static void
+utilization_more(double fits, char *more, size_t cap)
+{
+	more[0] = '\0';
+	if (fits > 0.0)
+		snprintf(more, cap, "; or gpu_memory_utilization %.2f or more", fits);
+}
+
+/* The bytes the CLI adds to a refusal that names a field: "--" before the
+ * leading field, and before the remedy's, when `more` says one. */
+static int
+cli_spare(const char *more)
+{
+	return more[0] ? 4 : 2;
+}
+
 int
 wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
 {
@@ -207,8 +227,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		 * the field named (docs/capacity.md, "Memory as vLLM does it"). */
 		const double fits = utilization_fits(&a, &hw, c->tp, ctx);
 		char more[64] = "";
-		if (fits > 0.0)
-			snprintf(more, sizeof more, "; or gpu_memory_utilization %.2f or more", fits);
+		utilization_more(fits, more, sizeof more);
 		/* names cut so that any board and model fit in 255 bytes (with
 		 * the CLI's "--"); the model's name yields to the weights taken,
 		 * the group's heads and then the workspace's size (a constant,
@@ -216,7 +235,8 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40], ws[40];
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		int n = 0;
-		for (int brief = 0; brief < 2 && (brief == 0 || n > (int)sizeof head - 3 - (int)strlen(more)); brief++) {
+		for (int brief = 0; brief < 2 && (brief == 0 || n > (int)sizeof head - 1 - cli_spare(more) - (int)strlen(more));
+		     brief++) {
 			snprintf(ws, sizeof ws, brief ? "" : ", %.2f GB/GPU workspace", WC_CAPACITY_WORKSPACE_GB);
 			n = snprintf(head, sizeof head, "%s: the weights need %.1f GB%s but %d x %.24s (%.1f GB each) hold "
 			             "%.1f GB (%.0f %% kept free%s); at least %.0f GPUs needed",
@@ -225,7 +245,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 			             100 * reserve, ws, need);
 		}
 		snprintf(owner, sizeof owner, "%.28s's", c->arch ? c->arch->name : "");
-		const int room = (int)sizeof head - 3 - n - (int)strlen(more);
+		const int room = (int)sizeof head - 1 - cli_spare(more) - n - (int)strlen(more);
 		if (group > (int)need && group_tail(usable, sizeof usable, owner, group, heads, kv) > room &&
 		    group_tail(usable, sizeof usable, "its", group, heads, kv) > room &&
 		    snprintf(usable, sizeof usable, ": tp %d, as its heads allow", group) > room)
@@ -238,30 +258,31 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	 * preempts, and fewer run (wc_predict_capacity says how many). One
 	 * request that cannot hold its own context cannot run at all. */
 	if (!request_held(&a, &hw, c->tp, reserve, ctx)) {
-		/* a utilization given that a larger one up to the flag's bound
-		 * would serve at is the cause, and named with the smallest
-		 * (docs/capacity.md, "Memory as vLLM does it"); else the field
-		 * that makes most of the context */
-		const double fits = c->gpu_memory_utilization > 0.0 ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
+		/* A utilization up to the flag's bound that serves the request
+		 * is said, given or not: the same request gets the same advice
+		 * whether or not the default was spelled out. A utilization
+		 * given is then the cause, and the field named; else the field
+		 * that makes most of the context (docs/capacity.md, "Memory as
+		 * vLLM does it"). */
+		const double fits = utilization_fits(&a, &hw, c->tp, ctx);
 		char more[64] = "";
-		if (fits > 0.0)
-			snprintf(more, sizeof more, "; or gpu_memory_utilization %.2f or more", fits);
+		utilization_more(fits, more, sizeof more);
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		char msg[2 * WC_ERROR_MSG_MAX];
 		/* the name taken yields first, so that the value stays whole in
-		 * 255 bytes (with the CLI's "--") */
+		 * 255 bytes (with the CLI's flags) */
 		for (int brief = 0; brief < 2; brief++) {
 			int n = snprintf(msg, sizeof msg,
 			                 "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %.24s (%.1f GB "
 			                 "each) leave %.2f GB after the weights%s and the engine's workspace "
 			                 "(gpu_memory_utilization %.2g)%s",
-			                 fits > 0.0                                 ? "gpu_memory_utilization"
-			                 : c->output_tokens > c->input_tokens ? "output_tokens"
-			                                                      : "input_tokens",
+			                 fits > 0.0 && c->gpu_memory_utilization > 0.0 ? "gpu_memory_utilization"
+			                 : c->output_tokens > c->input_tokens         ? "output_tokens"
+			                                                              : "input_tokens",
 			                 ctx, (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
 			                 hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, brief ? "" : taken,
 			                 1.0 - reserve, more);
-			if (n <= WC_ERROR_MSG_MAX - 3)
+			if (n <= WC_ERROR_MSG_MAX - 1 - cli_spare(more))
 				break;
 		}
 		return wc_error_set(err, WC_EINVAL, "%s", msg);

@@ -12,7 +12,11 @@
  * cache: with 3000 + 200 tokens 0.79 held the weights only and was then
  * refused as "--input-tokens: one request of 3200 tokens needs 0.84 GB";
  * now 0.80 is said, and that refusal at 0.79 names the utilization given
- * (at the default it stays --input-tokens).
+ * (at the default it stays --input-tokens). At the default the KV refusal
+ * said no utilization (Qwen3-32B on one A100, 50 000 + 200 tokens), though
+ * the same request with 0.9 spelled out was told 0.94: now both are. The
+ * CLI names the flag in the remedy too (--gpu-memory-utilization 0.94),
+ * HTTP the field.
  */
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
@@ -78,27 +82,27 @@ main(void)
 	/* the CLI names the flag given, or --tp at the default */
 	cli("Qwen3-32B", NULL, "1", "0.78", "A100",
 	    "--gpu-memory-utilization: the weights need 65.6 GB but 1 x A100 (85.9 GB each) hold 65.4 GB (22 % kept "
-	    "free, 1.64 GB/GPU workspace); at least 2 GPUs needed; or gpu_memory_utilization 0.79 or more");
+	    "free, 1.64 GB/GPU workspace); at least 2 GPUs needed; or --gpu-memory-utilization 0.79 or more");
 	cli(NULL, "40", "1", NULL, "A100", "--tp: the weights need 80.0 GB but 1 x A100 (85.9 GB each) hold 75.7 GB");
-	cli(NULL, "40", "1", NULL, "A100", "at least 2 GPUs needed; or gpu_memory_utilization 0.96 or more");
+	cli(NULL, "40", "1", NULL, "A100", "at least 2 GPUs needed; or --gpu-memory-utilization 0.96 or more");
 	/* no utilization up to 1 holds 100 GB on one A100: tp is the cause */
 	cli(NULL, "50", "1", "0.5", "A100", "--tp: the weights need 100.0 GB but 1 x A100 (85.9 GB each) hold 41.3 GB "
 	                                   "(50 % kept free, 1.64 GB/GPU workspace); at least 3 GPUs needed\n");
 	/* a long board and a name not read: the value stays whole, the group's
 	 * heads yield */
 	cli("meta-llama/Llama-3.1-70B-Instruct-Banana", NULL, "4", "0.7", "A100-PCIe-40GB",
-	    "at least 5 GPUs needed; or gpu_memory_utilization 0.87 or more\n");
+	    "at least 5 GPUs needed; or --gpu-memory-utilization 0.87 or more\n");
 
 	/* the suggestion serves one request's KV cache too, and following it
 	 * answers; the KV refusal at a smaller value given names that value */
 	const char *kv[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", "Qwen3-32B",
 		             "--concurrency", "8", "--input-tokens", "3000", "--output-tokens", "200",
 		             "--gpu-memory-utilization", "0.78", NULL };
-	test_usage_error(kv, "at least 2 GPUs needed; or gpu_memory_utilization 0.80 or more\n");
+	test_usage_error(kv, "at least 2 GPUs needed; or --gpu-memory-utilization 0.80 or more\n");
 	kv[14] = "0.79";
 	test_usage_error(kv, "--gpu-memory-utilization: one request of 3200 tokens needs 0.84 GB of KV cache but 1 x "
 	                     "A100 (85.9 GB each) leave 0.62 GB after the weights and the engine's workspace "
-	                     "(gpu_memory_utilization 0.79); or gpu_memory_utilization 0.80 or more\n");
+	                     "(gpu_memory_utilization 0.79); or --gpu-memory-utilization 0.80 or more\n");
 	c = test_catalog_config("A100", 1, "Qwen3-32B", 8);
 	c.input_tokens = 3000;
 	c.output_tokens = 200;
@@ -113,7 +117,37 @@ main(void)
 		              "--model", "meta-llama/Llama-3.1-70B-Instruct-Banana", "--concurrency", "8",
 		              "--input-tokens", "50000", "--output-tokens", "10000", "--gpu-memory-utilization",
 		              "0.87", NULL };
-	test_usage_error(lng, "(gpu_memory_utilization 0.87); or gpu_memory_utilization 0.98 or more\n");
+	test_usage_error(lng, "(gpu_memory_utilization 0.87); or --gpu-memory-utilization 0.98 or more\n");
+	/* at the default the same request gets the same advice as with 0.9
+	 * given: it ended "(gpu_memory_utilization 0.9)" with no remedy, while
+	 * 0.9 spelled out ended "; or gpu_memory_utilization 0.94 or more" */
+	const char *dflt[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", "Qwen3-32B",
+		               "--concurrency", "1", "--input-tokens", "50000", "--output-tokens", "200", NULL, NULL,
+		               NULL };
+	test_usage_error(dflt, "--input-tokens: one request of 50200 tokens needs 13.16 GB of KV cache but 1 x A100 "
+	                       "(85.9 GB each) leave 10.07 GB after the weights and the engine's workspace "
+	                       "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.94 or more\n");
+	dflt[13] = "--gpu-memory-utilization";
+	dflt[14] = "0.9";
+	test_usage_error(dflt, "--gpu-memory-utilization: one request of 50200 tokens needs 13.16 GB of KV cache but "
+	                       "1 x A100 (85.9 GB each) leave 10.07 GB after the weights and the engine's workspace "
+	                       "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.94 or more\n");
+	dflt[14] = "0.94"; /* following it answers */
+	{
+		run_result rr;
+		CHECK(run_wattcast(dflt, NULL, &rr) == 0);
+		CHECK_INT(rr.status, 0);
+		run_result_free(&rr);
+	}
+	/* the KV refusal with the remedy stays within 255 bytes with the CLI's
+	 * flags, a long board and a name not read */
+	c = test_catalog_config("A100-PCIe-40GB", 4, "Llama-3.1-70B", 8);
+	c.model = "meta-llama/Llama-3.1-70B-Instruct-Banana";
+	c.input_tokens = 50000;
+	c.output_tokens = 10000;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "; or gpu_memory_utilization 0.98 or more");
+	CHECK(strlen(err.msg) + 4 <= 255);
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	CURL *h = curl_easy_init();
@@ -140,6 +174,10 @@ main(void)
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,"
 		                "\"input_tokens\":300000,\"output_tokens\":200}",
 		             "/input_tokens", "one request of 300200 tokens", "or gpu_memory_utilization");
+		/* at the default: on /input_tokens, with the utilization that serves */
+		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":1,"
+		                "\"input_tokens\":50000,\"output_tokens\":200}",
+		             "/input_tokens", "(gpu_memory_utilization 0.9); or gpu_memory_utilization 0.94 or more", NULL);
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
