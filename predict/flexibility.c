@@ -210,8 +210,13 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 			mhz = mhz > 0 ? fmin(mhz, fhi) : fhi;
 			/* The step is the answer to that cap: its intervals end at
 			 * the cap's ceiling, as predict inference's do under it
-			 * (docs/intervals.md, "Physical ceiling"). */
-			at.power_cap_w = cap_w;
+			 * (docs/intervals.md, "Physical ceiling"). The top step's
+			 * cap, the least that does not bind, is no constraint: that
+			 * step is the unconstrained point, its intervals the
+			 * point's (docs/cli.md, --sweep), not ended at 1.1 x the
+			 * point's own draw. */
+			if (cap_w < p_hi)
+				at.power_cap_w = cap_w;
 		}
 		if ((rc = state_at(pr, &at, &mhz, i, cap, out, cv, err)) != WC_OK ||
 		    (i > 0 && (rc = power_caveats(pr, q, i, mhz, cap, out, cv, err)) != WC_OK))

@@ -13,6 +13,9 @@
  * cap's own rule (wc_predict_cap_unbound): closed and open loop, prefill-
  * heavy and board-limited, the top step sheds nothing and serves the rate,
  * and where the clock sweep finds a knee and an optimum the cap sweep does.
+ * Its intervals are the point's: A100 Qwen3-8B at 64 of 512 + 256 tokens,
+ * 4 caps, had node power 255.9-411.8 W (1.1 x its 374.4 W cap, which binds
+ * nothing) beside the point's 255.9-440.0 W.
  */
 #include "data/data.h"
 #include "data/params_file.h"
@@ -43,6 +46,7 @@ static top_case cases[] = {
 	                                                          * rate set by limit_bound_rate() */
 	{ "H100", "Qwen3-8B", 1, 8, 0, 8192, 16, 5 },            /* closed loops */
 	{ "A100", "Qwen3-32B", 1, 256, 0, 512, 256, 4 },
+	{ "A100", "Qwen3-8B", 1, 64, 0, 512, 256, 4 },           /* its power interval ended at 411.84 W */
 };
 
 static wc_inference_query
@@ -100,6 +104,7 @@ top_is_unconstrained(const wc_predictor *pr, wc_flexibility *f, wc_capacity_pred
 		const top_case *c = &cases[k];
 		wc_inference_query q = query(c);
 		wc_error err;
+		q.want_interval = 1;
 		CHECK_INT(wc_predict_flexibility(pr, &q, 0, c->steps, f, &err), WC_OK);
 		const int clock_knee = !isnan(f->knee_clock_mhz), clock_best = !isnan(f->energy_optimal_clock_mhz);
 		CHECK_INT(wc_predict_flexibility(pr, &q, 1, c->steps, f, &err), WC_OK);
@@ -119,6 +124,19 @@ top_is_unconstrained(const wc_predictor *pr, wc_flexibility *f, wc_capacity_pred
 			CHECK_NEAR(s->throughput_tok_s, c->rate * c->out, 1e-9 * c->rate * c->out);
 		/* no cap above the board's limit, which is answered as none */
 		CHECK(s->power_cap_w <= wc_predict_board(wc_predictor_params(pr), c->platform)->max_power_w);
+		/* its intervals are the point's: the top cap binds nothing, so
+		 * it ends none (node power ended at 1.1 x that cap, 411.84 W
+		 * where the point's said 440.0 W, A100 Qwen3-8B at 64) */
+		for (int iq = 0; iq < WC_FLEX_IQ; iq++) {
+			const int same = (isnan(s->lo[iq]) && isnan(f->ref_lo[iq])) ||
+			                 fabs(s->lo[iq] - f->ref_lo[iq]) <= 1e-9 * fabs(f->ref_lo[iq]);
+			const int same_hi = (isnan(s->hi[iq]) && isnan(f->ref_hi[iq])) ||
+			                    fabs(s->hi[iq] - f->ref_hi[iq]) <= 1e-9 * fabs(f->ref_hi[iq]);
+			CHECK(same && same_hi);
+			if (!same || !same_hi)
+				fprintf(stderr, "  quantity %d: top step %.6g-%.6g, point %.6g-%.6g\n", iq, s->lo[iq], s->hi[iq],
+				        f->ref_lo[iq], f->ref_hi[iq]);
+		}
 		CHECK(!clock_knee || !isnan(f->knee_clock_mhz));
 		CHECK(!clock_best || !isnan(f->energy_optimal_clock_mhz));
 		top_as_inference(pr, &q, f, cap);
