@@ -18,6 +18,7 @@
 
 #include "models/catalog.h"
 #include "models/stats.h"
+#include "models/warnings.h"
 #include "thread_scratch_internal.h"
 
 #include <math.h>
@@ -141,19 +142,43 @@ source_names(const wc_capacity_binding *b, wc_capacity_kind k, char *buf, size_t
  * the one it would make again. Per thread, on the heap
  * (models/thread_scratch_internal.h). */
 typedef struct {
-	char name[WC_NAME_MAX], eta[120], t0[120], note[512];
+	char name[WC_NAME_MAX], eta[120], t0[120], vendor[64], note[512];
 	double facts[4];
 	size_t len;
 } transfer_memo;
 
+/* The note; an AMD board's carries the vendor caveat the power
+ * transfer's does (wc_platform_vendor_caveat: every level was fitted on
+ * NVIDIA boards), and the board's datasheet figures -- the catalog's,
+ * `models --platforms` -- yield to keep it whole in 255 bytes. */
 static int
 format_note(const wc_capacity_binding *b, const transfer_memo *key, char *buf, size_t cap)
 {
-	return snprintf(buf, cap,
-	                "platform: no fitted capacity level for %s: its datasheet (%.3g TB/s, %.4g TFLOPS) with the median "
-	                "efficiency %.3g (of %s) and step overhead %.3g ms (of %s); a transfer, not a fit (docs/capacity.md)",
-	                b->own.name, b->own.bandwidth_tb_s, b->own.bf16_tflops, b->base[WC_CAP_ETA],
-	                key->eta[0] ? key->eta : "shared", 1e3 * b->base[WC_CAP_T0], key->t0[0] ? key->t0 : "shared");
+	char facts[64];
+	int n = 0;
+	for (int brief = 0; brief < 2; brief++) {
+		snprintf(facts, sizeof facts, brief ? "" : " (%.3g TB/s, %.4g TFLOPS)", b->own.bandwidth_tb_s,
+		         b->own.bf16_tflops);
+		n = snprintf(buf, cap,
+		             "platform: no fitted capacity level for %s: its datasheet%s with the median efficiency %.3g "
+		             "(of %s) and step overhead %.3g ms (of %s); a transfer, not a fit%s%s (docs/capacity.md)",
+		             b->own.name, facts, b->base[WC_CAP_ETA], key->eta[0] ? key->eta : "shared",
+		             1e3 * b->base[WC_CAP_T0], key->t0[0] ? key->t0 : "shared", key->vendor[0] ? ": " : "",
+		             key->vendor);
+		if (n < WC_WARNING_LEN)
+			break;
+	}
+	return n;
+}
+
+/* Whether any capacity level of `c` runs on an AMD board. */
+static int
+levels_amd(const wc_capacity_params *c)
+{
+	for (int i = 0; i < c->n_levels; i++)
+		if (wc_platform_amd(wc_platform_board(c->levels[i].name, NULL)))
+			return 1;
+	return 0;
 }
 
 void
@@ -168,13 +193,14 @@ wc_capacity_transfer_note(const wc_capacity_binding *b, char *buf, size_t cap)
 	snprintf(key.name, sizeof key.name, "%s", b->own.name);
 	source_names(b, WC_CAP_ETA, key.eta, sizeof key.eta);
 	source_names(b, WC_CAP_T0, key.t0, sizeof key.t0);
+	wc_platform_vendor_caveat(wc_platform_board(b->own.name, NULL), levels_amd(b->c), key.vendor, sizeof key.vendor);
 	key.facts[0] = b->own.bandwidth_tb_s;
 	key.facts[1] = b->own.bf16_tflops;
 	key.facts[2] = b->base[WC_CAP_ETA];
 	key.facts[3] = b->base[WC_CAP_T0];
 	transfer_memo *memo = wc__thread_scratch(WC_SCRATCH_TRANSFER_NOTE, sizeof *memo);
 	if (!memo || memo->len == 0 || strcmp(memo->name, key.name) != 0 || strcmp(memo->eta, key.eta) != 0 ||
-	    strcmp(memo->t0, key.t0) != 0 || memcmp(memo->facts, key.facts, sizeof key.facts) != 0) {
+	    strcmp(memo->t0, key.t0) != 0 || strcmp(memo->vendor, key.vendor) != 0 || memcmp(memo->facts, key.facts, sizeof key.facts) != 0) {
 		int n = format_note(b, &key, key.note, sizeof key.note);
 		key.len = n > 0 && (size_t)n < sizeof key.note ? (size_t)n : 0;
 		if (key.len == 0 || !memo) { /* longer than the memo holds, or none: as it comes */

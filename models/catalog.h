@@ -87,6 +87,17 @@ const char *wc_platform_tp_crossing(const wc_platform_info *pi, int tp);
  *  (docs/formats/telemetry.md, "`power.csv`: nvidia-smi"). The one rule
  *  every reader of a power log applies. */
 int wc_platform_power_draw_averaged(const wc_platform_info *pi);
+/** 1 when board `pi` is AMD's (the catalog's CDNA architectures); 0 for
+ *  NVIDIA's and NULL. */
+int wc_platform_amd(const wc_platform_info *pi);
+/** The caveat of a transfer to board `me` (a level from its datasheet)
+ *  from fitted boards none of which is AMD's (`sources_amd` 0): held out,
+ *  transfers were scored between NVIDIA boards only, so an AMD board is
+ *  further from its sources than any scored (docs/intervals.md, "Strata:
+ *  what is pooled"). Writes "an AMD board (CDNA 3) can miss by more" to
+ *  buf and returns 1 when `me` is AMD's and no source is; else "" and 0.
+ *  The one rule and wording of the power and capacity transfers' notes. */
+int wc_platform_vendor_caveat(const wc_platform_info *me, int sources_amd, char *buf, size_t cap);
 /** Bytes of memory of one GPU of `level` whose datasheet capacity is
  *  `memory_gb`: the driver's total (memory_mib) when the level's board
  *  (wc_platform_board) records one and has that datasheet capacity, else

@@ -336,6 +336,22 @@ wc_platform_power_draw_averaged(const wc_platform_info *pi)
 	return 0;
 }
 
+int
+wc_platform_amd(const wc_platform_info *pi)
+{
+	return pi && pi->architecture && strncmp(pi->architecture, "CDNA", 4) == 0;
+}
+
+int
+wc_platform_vendor_caveat(const wc_platform_info *me, int sources_amd, char *buf, size_t cap)
+{
+	const int said = wc_platform_amd(me) && !sources_amd;
+	if (cap)
+		snprintf(buf, cap, "%s%s%s", said ? "an AMD board (" : "", said ? me->architecture : "",
+		         said ? ") can miss by more" : "");
+	return said;
+}
+
 double
 wc_platform_memory_bytes(const char *level, double memory_gb)
 {

@@ -333,14 +333,13 @@ wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, s
 	/* The held-out miss was measured between NVIDIA boards (a generation
 	 * rebuilt from the others): another vendor's board, when no fitted
 	 * level is one, is further from its sources than any transfer that
-	 * was scored. The catalog's AMD boards are the CDNA architectures.
-	 * So is a board whose BF16 throughput lies outside the fitted
+	 * was scored (wc_platform_vendor_caveat, as the capacity transfer's
+	 * note says it). So is a board whose BF16 throughput lies outside the fitted
 	 * levels': each of them was the one left out, so the miss is
 	 * established only between their throughputs, and theta's shift
 	 * delta log(F_L / F) is extrapolated beyond them (docs/fitting.md,
 	 * "Platforms without a fitted level"). */
 	const wc_platform_info *me = wc_platform_board(lvl->name, NULL);
-	const int amd = me && strncmp(me->architecture, "CDNA", 4) == 0;
 	int kin = 0;
 	double f_lo = INFINITY, f_hi = 0.0;
 	for (int i = 0; me && p && i < p->n_levels; i++) {
@@ -348,23 +347,34 @@ wc__predict_datasheet_note(const wc_params *p, const wc_level *lvl, char *buf, s
 		const wc_platform_info *b = o == lvl || o->theta.source == WC_SRC_DATASHEET
 		                                    ? NULL
 		                                    : wc_platform_board(o->name, o->s_shared_with);
-		kin |= b && strncmp(b->architecture, "CDNA", 4) == 0;
+		kin |= wc_platform_amd(b);
 		if (b && wc_params_transfer_source(p, o, lvl->name) && b->bf16_tflops > 0) {
 			f_lo = fmin(f_lo, b->bf16_tflops);
 			f_hi = fmax(f_hi, b->bf16_tflops);
 		}
 	}
-	char beyond[128] = "";
-	if (me && me->bf16_tflops > 0 && f_hi > 0 && (me->bf16_tflops < f_lo || me->bf16_tflops > f_hi))
+	/* Both caveats when both hold (an MI300X under `paper`: outside the
+	 * fitted boards' 312-989 TFLOPS, and AMD's), neither hiding the other;
+	 * then the range is said once, and the sources' words yield to keep
+	 * the note whole in 255 bytes. */
+	char vendor[64], beyond[160] = "";
+	const int other = wc_platform_vendor_caveat(me, kin, vendor, sizeof vendor);
+	const int outside = me && me->bf16_tflops > 0 && f_hi > 0 && (me->bf16_tflops < f_lo || me->bf16_tflops > f_hi);
+	if (outside && other)
+		snprintf(beyond, sizeof beyond, " on NVIDIA boards of %g-%g TFLOPS (not %g); %s", f_lo, f_hi,
+		         me->bf16_tflops, vendor);
+	else if (outside)
 		snprintf(beyond, sizeof beyond, " on boards of %g-%g TFLOPS, not established for %s's %g TFLOPS",
 		         f_lo, f_hi, me->name, me->bf16_tflops);
-	else if (amd && !kin)
-		snprintf(beyond, sizeof beyond, " between NVIDIA boards; an AMD board (%s) can miss by more",
-		         me->architecture);
-	snprintf(buf, cap,
-	         "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred from the "
-	         "fitted levels (docs/fitting.md); held out, such transfers missed by %s%s",
-	         lvl->name, lvl->p0.value, WC_DATASHEET_MISS, beyond);
+	else if (other)
+		snprintf(beyond, sizeof beyond, " between NVIDIA boards; %s", vendor);
+	for (int brief = 0; brief < 2; brief++)
+		if (snprintf(buf, cap,
+		             "platform: no fitted level for %s; level_source datasheet: P0 %.0f W, S and theta transferred%s "
+		             "(docs/fitting.md); held out, such transfers missed by %s%s",
+		             lvl->name, lvl->p0.value, brief ? "" : " from the fitted levels", WC_DATASHEET_MISS,
+		             beyond) < WC_WARNING_LEN)
+			break;
 }
 
 int
