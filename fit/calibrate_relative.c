@@ -16,8 +16,9 @@
  * calibrations' row r with the base's R of the same base draw (both
  * calibrations cycle the base's draws alike), so the base's uncertainty
  * and both runs' scatter propagate. The result is T's calibration file
- * with T's S and theta (and their intervals) replaced; the reference
- * level R' is not kept.
+ * with T's S and theta (and their intervals) replaced and T's range
+ * bounded by R's (its shape is R's; bound_range); the reference level R'
+ * is not kept.
  */
 #include "calibrate_internal.h"
 #include "models/grow.h"
@@ -148,6 +149,53 @@ note_composed_s(wc_calibrate_result *out, const char *target)
 	}
 }
 
+/* One dimension of the new level's span bounded by R's: the new level's
+ * shape in it is R's (the held slopes at R's S and theta), identified only
+ * where R's runs lay, and its offset only where its own runs lay, so it is
+ * calibrated on their intersection (docs/calibration.md, "Relative to a
+ * level"). An unknown span of R (max 0) bounds nothing; spans that do not
+ * meet keep R's (an inverted span is no span) and say so. Returns 1 when
+ * they do not meet. */
+static int
+bound_span(double *lo, double *hi, double r_lo, double r_hi)
+{
+	if (!(r_hi > 0.0) || !(*hi > 0.0))
+		return 0;
+	double l = fmax(*lo, r_lo), h = fmin(*hi, r_hi);
+	int apart = l > h;
+	*lo = apart ? r_lo : l;
+	*hi = apart ? r_hi : h;
+	return apart;
+}
+
+/* The new level's range bounded by the base's R (bound_span), each
+ * dimension whose spans do not meet said: predictions there warn against
+ * R's span alone. */
+static void
+bound_range(wc_calibrate_result *out, const char *target, const wc_level *rl)
+{
+	wc_level *l = (wc_level *)wc_params_level(&out->params, target);
+	if (!l)
+		return;
+	wc_range *r = &l->range;
+	const wc_range *b = &rl->range;
+	double tp_lo = r->tp_min, tp_hi = r->tp_max;
+	const char *apart[3];
+	int n = 0;
+	if (bound_span(&r->active_b_min, &r->active_b_max, b->active_b_min, b->active_b_max))
+		apart[n++] = "active_params_b";
+	if (bound_span(&r->running_min, &r->running_max, b->running_min, b->running_max))
+		apart[n++] = "running";
+	if (bound_span(&tp_lo, &tp_hi, b->tp_min, b->tp_max))
+		apart[n++] = "tp";
+	r->tp_min = (int)tp_lo;
+	r->tp_max = (int)tp_hi;
+	for (int i = 0; i < n; i++)
+		WC_WARN(out, "range: add runs of %s and %s that share a %s span; these share none, and %s's range "
+		        "keeps %s's %s span, where its shape was fitted", target, rl->name, apart[i], target,
+		        rl->name, apart[i]);
+}
+
 int
 wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibrate_options *o,
                  wc_calibrate_result *out, wc_error *err)
@@ -203,6 +251,7 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	compose(out, rc_ref, base, WC_LEVEL_THETA, o->platform, ref, as);
 	if (wc_form_has_scale(base->form))
 		note_composed_s(out, o->platform);
+	bound_range(out, o->platform, rl);
 	out->params.calibration.runs += rc_ref->n_runs; /* T's runs and R's, of one table */
 	if ((rc = own_rows(out, rc_ref, rt, ref, err)) != WC_OK)
 		goto done;

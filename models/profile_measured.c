@@ -54,13 +54,13 @@ static const wc_level measured_levels[] = {
 	             .tp_min = 1, .tp_max = 8, .runs = 153 } },
 	{ .name = "A100", .p0 = MP(72.92784810126584, NAN, NAN, WC_SRC_MEASURED), .s = MP(426.2726347394813, 408.93336471994934, 442.851904195408, WC_SRC_CALIBRATED),
 	  .theta = MP(0.6679546124354996, 0.5089252806251471, 0.8572680661319295, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
-	  .range = { .active_b_min = 0.6, .active_b_max = 32.8,
-	             .running_min = 1, .running_max = 256,
+	  .range = { .active_b_min = 3, .active_b_max = 32.8,
+	             .running_min = 7.90084985836, .running_max = 256,
 	             .tp_min = 1, .tp_max = 4, .runs = 79 } },
 	{ .name = "H200", .p0 = MP(121.12625, NAN, NAN, WC_SRC_MEASURED), .s = MP(726.0335075800554, 706.3436348867315, 746.6062250544411, WC_SRC_CALIBRATED),
 	  .theta = MP(0.24826909462454694, 0.09259328762197558, 0.41286645600784627, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
-	  .range = { .active_b_min = 0.6, .active_b_max = 32.8,
-	             .running_min = 1, .running_max = 256,
+	  .range = { .active_b_min = 3, .active_b_max = 32.8,
+	             .running_min = 7.90084985836, .running_max = 256,
 	             .tp_min = 1, .tp_max = 4, .runs = 80 } },
 };
 static const wc_param measured_shared[] = {

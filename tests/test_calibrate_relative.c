@@ -79,7 +79,14 @@ main(void)
 		CHECK_NEAR(lv->theta.value, 1.6, 0.05);
 	}
 	wc_calibrate_result_clear(&r);
-	/* Relative: the base's H100 (537 W, 1.32) plus the offsets. */
+	/* Relative: the base's H100 (537 W, 1.32) plus the offsets. Its
+	 * range, as the measured profile's H100 has it (fitted on runs at 8 or
+	 * more running, 3-70 B active, TP 1-8), bounds the new level's: the
+	 * shape below 8 running is H100's, unseen there (docs/calibration.md,
+	 * "Relative to a level"). */
+	wc_level *bh = (wc_level *)wc_params_level(&base, "H100");
+	bh->range = (wc_range){ .active_b_min = 3, .active_b_max = 70, .running_min = 7.9, .running_max = 1915,
+	                        .tp_min = 1, .tp_max = 8, .runs = 153 };
 	o.relative_to = "H100";
 	CHECK_INT(wc_calibrate(&base, t, &o, &r, &err), WC_OK);
 	lv = wc_params_level(&r.params, "GH200");
@@ -96,12 +103,39 @@ main(void)
 		CHECK(lv->s.hi - lv->s.lo > 1e-6 * lv->s.value);
 		CHECK(lv->theta.hi - lv->theta.lo > 1e-9);
 		CHECK_NEAR(lv->p0.value, 100, 1e-9);
+		/* the runs' span (1.7-32.8 B, 4-128 running, TP 1) within H100's */
+		printf("  range: %g-%g B, %g-%g running, TP %d-%d\n", lv->range.active_b_min, lv->range.active_b_max,
+		       lv->range.running_min, lv->range.running_max, lv->range.tp_min, lv->range.tp_max);
+		CHECK_NEAR(lv->range.active_b_min, 3, 1e-12);
+		CHECK_NEAR(lv->range.active_b_max, 32.8, 1e-12);
+		CHECK_NEAR(lv->range.running_min, 7.9, 1e-12);
+		CHECK_NEAR(lv->range.running_max, 128, 1e-12);
+		CHECK_INT(lv->range.tp_min, 1);
+		CHECK_INT(lv->range.tp_max, 1);
+		CHECK_INT(lv->range.runs, 9);
 	}
 	/* Only the new level is added: no level for the reference's runs. */
 	CHECK_INT(r.params.n_levels, base.n_levels + 1);
 	int said = 0;
 	for (int i = 0; i < r.n_warnings; i++)
 		said |= strstr(r.warnings[i], "relative to the base's H100") != NULL;
+	CHECK(said);
+	wc_calibrate_result_clear(&r);
+	/* Spans that do not meet: the level keeps H100's running span, where
+	 * its shape was fitted, and the calibration says so. */
+	bh->range.running_min = 200;
+	bh->range.running_max = 1000;
+	CHECK_INT(wc_calibrate(&base, t, &o, &r, &err), WC_OK);
+	lv = wc_params_level(&r.params, "GH200");
+	CHECK(lv != NULL);
+	if (lv) {
+		CHECK_NEAR(lv->range.running_min, 200, 1e-12);
+		CHECK_NEAR(lv->range.running_max, 1000, 1e-12);
+		CHECK_NEAR(lv->range.active_b_min, 3, 1e-12);
+	}
+	said = 0;
+	for (int i = 0; i < r.n_warnings; i++)
+		said |= strstr(r.warnings[i], "range: add runs of GH200 and H100 that share a running span") != NULL;
 	CHECK(said);
 	wc_calibrate_result_clear(&r);
 

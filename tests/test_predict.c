@@ -161,6 +161,19 @@ main(void)
 	lq.config.running = 1915.5; /* three digits tell these apart: as they were */
 	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
 	CHECK(has_warning(&o, "concurrency: load 1916 is outside the calibrated span 7.9-1915 on H100"));
+	/* A100 and H200 are H100 plus offsets (docs/fitting.md, "The measured
+	 * profile"): their shape is H100's, so one running request lies as far
+	 * outside their span as outside H100's; their range was the published
+	 * design's 1-256 and they answered 199 W (A100) with no warning. */
+	lq.config = test_catalog_config("A100", 1, "Qwen3-8B", 1);
+	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "concurrency: load 1 is outside the calibrated span 7.9-256 on A100"));
+	lq.config = test_catalog_config("H200", 1, "Qwen3-8B", 1);
+	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
+	CHECK(has_warning(&o, "concurrency: load 1 is outside the calibrated span 7.9-256 on H200"));
+	lq.config = test_catalog_config("A100", 1, "Qwen3-8B", 32); /* inside both: no load warning */
+	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
+	CHECK(!has_warning(&o, "concurrency: load"));
 	wc_predictor_free(pr);
 	wc_params_clear(&m);
 	return check_report("test_predict");
