@@ -183,6 +183,23 @@ report(const iv_args *a, const wc_pred_error *pe)
 		printf("  (the datasheet stratum leaves each platform out, docs/intervals.md)\n");
 }
 
+/* A quantile over a few held-out groups is itself noisy and its guarantee
+ * is between groups (docs/intervals.md, "Strata"), the reason a platform
+ * needs WC_PE_MIN_GROUPS for a stratum of its own: the pooled one is held
+ * to the same count, said rather than refused. Without it `--folds
+ * workload` on ML.ENERGY's two sets wrote a "95 %" from 2 groups without a
+ * word. */
+static void
+warn_few_groups(const wc_pred_error *pe)
+{
+	if (!pe->present || pe->n_groups <= 0 || pe->n_groups >= WC_PE_MIN_GROUPS)
+		return;
+	fprintf(stderr, "wattcast fit intervals: warning: %s: hold out more groups, or read its 95 %% as rough: "
+	        "the quantile rests on %d held-out group(s) (folds %s), fewer than the %d a stratum needs "
+	        "(docs/intervals.md, \"Strata\"); a quantile over few groups is itself noisy\n",
+	        pe->quantity[0] ? pe->quantity : "mean_power_w", pe->n_groups, pe->folds, WC_PE_MIN_GROUPS);
+}
+
 /* The runs the quantiles leave out, and why: the section's n alone hid
  * them (172 B200 runs against a set with no B200 level), where `validate
  * heldout` on the same input says "172 run(s) skipped". Frozen folds
@@ -320,6 +337,7 @@ other_quantity(const iv_args *a, const char *data, wc_params *p)
 		if (pe[q].present) {
 			p->quantity_error[q] = pe[q];
 			report(a, &pe[q]);
+			warn_few_groups(&pe[q]);
 		}
 	return rc;
 }
@@ -387,6 +405,7 @@ cli_fit_intervals(int argc, char **argv)
 		}
 		report(&a, &pe);
 		report_skipped(&a, t, &p, &pe, skip_why);
+		warn_few_groups(&pe);
 		char twins[WC_ERROR_MSG_MAX];
 		if (strcmp(a.folds, "model") == 0 && wc_fit_twin_models(t, twins, sizeof twins))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, twins);

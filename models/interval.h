@@ -69,6 +69,10 @@ typedef struct {
 	char data[160];   /* where the residuals came from (file, sha256) */
 	int n_idle;       /* rows idle throughout, left out of the residuals
 	                   * (not in the file; its `data` says it) */
+	int n_groups;     /* held-out groups (models, workloads, platforms,
+	                   * levels) behind the pooled stratum, 0 = unknown
+	                   * (not in the file; `fit intervals` warns below
+	                   * WC_PE_MIN_GROUPS) */
 	double level;     /* nominal coverage, 0.95 */
 	int n_strata;
 	wc_pe_stratum strata[WC_PE_STRATA_MAX];

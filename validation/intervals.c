@@ -327,6 +327,9 @@ wc_validate_pred_error_why(const wc_runs_table *t, const wc_fit_options *base, c
 		n_idle = mark_idle(&rows, idle);
 		build(&rows, by_fold, idle, NULL, scratch, out);
 		out->n_idle = (int)n_idle;
+		/* how many groups the pooled quantile is exchangeable over: a
+		 * few make it noisy (docs/intervals.md, "Strata") */
+		out->n_groups = out->present ? count_groups(&rows, by_fold, "", idle, NULL) : 0;
 		/* Platform folds answer for datasheet levels only: one pooled
 		 * stratum of that source (per platform needs 20 platforms). */
 		for (int k = 0; !strcmp(folds, "platform") && k < out->n_strata; k++)
@@ -375,6 +378,7 @@ wc__pe_from_rows(const wc_per_run *rows, int by_fold, const char *quantity, cons
 		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	build(rows, by_fold, NULL, quantity, scratch, out);
 	free(scratch);
+	out->n_groups = out->present ? count_groups(rows, by_fold, "", NULL, quantity) : 0;
 	snprintf(out->folds, sizeof out->folds, "%s", folds);
 	snprintf(out->data, sizeof out->data, "%s", data ? data : "");
 	if (!out->present) {
