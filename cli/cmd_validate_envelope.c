@@ -59,6 +59,7 @@ typedef struct {
 	wc_envelope_check_options o;
 	int max_running, json, first_dir;
 	int response_in_sample; /* some runs are the response's own inputs */
+	size_t capacity_in_sample; /* runs whose service times were fitted on them */
 	wc_run_manifest defaults;
 } venv_args;
 
@@ -243,6 +244,33 @@ response_in_sample(const char *cmd, const venv_args *a, const wc_params *p, char
 		        lf > 70 ? "..." : "", fit_tail, p->response.runs);
 }
 
+/* Service times from a capacity section fitted on the run replayed set
+ * its n(t) with the run's own latencies: its scores are in-sample, as a
+ * response's are (docs/validation.md, "Envelopes"); the runs are known by
+ * the section's run hashes (wc_capacity_fitted_on_run), and each says so
+ * in its service_times. */
+static size_t
+capacity_in_sample(const char *cmd, const cli_run_set *s, const wc_envelope_check_report *r)
+{
+	size_t k = 0, first = 0, tail = strlen(WC_ENVELOPE_IN_SAMPLE);
+	for (size_t i = r->n; i-- > 0;) {
+		size_t l = strlen(r->service[i].source);
+		if (l >= tail && strcmp(r->service[i].source + l - tail, WC_ENVELOPE_IN_SAMPLE) == 0) {
+			k++;
+			first = i;
+		}
+	}
+	if (k) {
+		const char *name = s->checks[first].run.run_id;
+		size_t ln = strlen(name);
+		fprintf(stderr, "wattcast %s: warning: give --params a set whose capacity section was fitted without "
+		        "them for held-out service times: %zu of the %zu runs (first %s%s) are among those the "
+		        "capacity section was fitted on (its run_hashes): their n(t) is in-sample\n", cmd, k, r->n,
+		        ln > 40 ? "..." : "", name + (ln > 40 ? ln - 40 : 0));
+	}
+	return k;
+}
+
 /* The service times of every run: one source, or "mixed". */
 static const char *
 services_used(const wc_envelope_check_report *r)
@@ -324,6 +352,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "response", json_string(a->o.loro ? "loro" : "params"));
 	json_object_set_new(o, "response_in_sample", json_boolean(a->response_in_sample));
+	json_object_set_new(o, "capacity_in_sample", json_integer((json_int_t)a->capacity_in_sample));
 	json_object_set_new(o, "service_times", json_string(services_used(r)));
 	json_object_set_new(o, "level", json_string(a->o.level_loro ? "loro" : "zero_shot"));
 	json_object_set_new(o, "replicas", json_integer(a->o.replicas));
@@ -451,6 +480,7 @@ cli_validate_envelope(int argc, char **argv)
 		goto done;
 	}
 	response_in_sample(cmd, &a, &p, argv + a.first_dir, (size_t)(argc - a.first_dir), &s, &a.response_in_sample);
+	a.capacity_in_sample = capacity_in_sample(cmd, &s, &r);
 	if (a.json)
 		print_json(&a, &s, &r);
 	else

@@ -36,8 +36,11 @@ extern "C" {
  *  ("model_terms"/"p0_w"), version 14 what identifies the runs a response
  *  was fitted on ("response"/"provenance"/"run_hashes"), version 15 the
  *  share of each step a fine-tuning relation's runs filled
- *  ("relations"/NAME/"base"/"step_fill"). */
-#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V15
+ *  ("relations"/NAME/"base"/"step_fill"), version 16 what identifies
+ *  the runs the capacity section was fitted on
+ *  ("capacity"/"provenance"/"run_hashes"). */
+#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V16
+#define WC_PARAMS_SCHEMA_V16 "wattcast.params/16"
 #define WC_PARAMS_SCHEMA_V15 "wattcast.params/15"
 #define WC_PARAMS_SCHEMA_V14 "wattcast.params/14"
 #define WC_PARAMS_SCHEMA_V13 "wattcast.params/13"

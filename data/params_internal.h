@@ -74,6 +74,9 @@ json_t *wc__params_row_hashes_json(const wc_params *p);
 int wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known,
                                wc_params *out);
 json_t *wc__params_run_hashes_json(const wc_params *p);
+/** The capacity record's `run_hashes` (schema 16) likewise. */
+int wc__params_read_capacity_runs(wc__json_loader *ld, json_t *record, const char *path, wc_capacity_params *out);
+json_t *wc__params_capacity_runs_json(const wc_capacity_params *c);
 /** obj's optional "seed" (0 to 2^63 - 1; absent, or null when
  *  `nullable`, leaves `*out`). */
 int wc__params_read_seed(wc__json_loader *ld, json_t *obj, const char *path, int nullable, uint64_t *out);

@@ -376,7 +376,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		return rc;
 	/* Older schemas keep loading, each without what a later one added
 	 * (data/params_file.h lists them; their readers refuse them earlier). */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 15
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 16
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V15) == 0 ? 15
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V14) == 0 ? 14
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V13) == 0 ? 13
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V12) == 0 ? 12
@@ -396,7 +397,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
 		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
-		                     WC_PARAMS_SCHEMA_V14, buf);
+		                     WC_PARAMS_SCHEMA_V15, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);

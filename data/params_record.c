@@ -103,8 +103,8 @@ wc__params_record_json(const wc_record *r, int with_runs)
  * message; `set` stores them in the set. */
 static int
 read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *key, int since,
-            const char *since_tag, int runs, int distinct, const char *what, wc_params *out,
-            int (*set)(wc_params *, const uint64_t *, int, wc_error *))
+            const char *since_tag, int runs, int distinct, const char *what, void *out,
+            int (*set)(void *, const uint64_t *, int, wc_error *))
 {
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
 	json_t *v = json_object_get(record, key);
@@ -149,13 +149,31 @@ read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *k
  * run the calibration used, as many as its `runs`, into the set; from
  * schema 14, the rows of every calibration the set went through, each
  * once (docs/formats/params-file.md, "Provenance"). */
+static int
+set_calibration_rows(void *p, const uint64_t *h, int n, wc_error *err)
+{
+	return wc_params_set_calibration_rows(p, h, n, err);
+}
+
+static int
+set_response_runs(void *p, const uint64_t *h, int n, wc_error *err)
+{
+	return wc_params_set_response_runs(p, h, n, err);
+}
+
+static int
+set_capacity_runs(void *c, const uint64_t *h, int n, wc_error *err)
+{
+	return wc_capacity_params_set_runs(c, h, n, err);
+}
+
 int
 wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out)
 {
 	int accumulated = !ld->version || ld->version >= 14;
 	return read_hashes(ld, record, path, "row_hashes", 12, WC_PARAMS_SCHEMA_V12,
 	                   accumulated ? -2 : out->calibration.runs, accumulated, "row", out,
-	                   wc_params_set_calibration_rows);
+	                   set_calibration_rows);
 }
 
 /* `response.provenance.run_hashes` (schema 14): one per run the response
@@ -165,7 +183,16 @@ int
 wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known, wc_params *out)
 {
 	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA_V14, runs_known ? out->response.runs : -1, 1,
-	                   "run", out, wc_params_set_response_runs);
+	                   "run", out, set_response_runs);
+}
+
+/* `capacity.provenance.run_hashes` (schema 16): one per runs-table row
+ * the capacity fit used (wc_run_id_hash), each once, any count. */
+int
+wc__params_read_capacity_runs(wc__json_loader *ld, json_t *record, const char *path, wc_capacity_params *out)
+{
+	return read_hashes(ld, record, path, "run_hashes", 16, WC_PARAMS_SCHEMA_V16, -2, 1, "run", out,
+	                   set_capacity_runs);
 }
 
 static json_t *
@@ -190,4 +217,10 @@ json_t *
 wc__params_run_hashes_json(const wc_params *p)
 {
 	return hashes_json(p->response_runs, p->n_response_runs);
+}
+
+json_t *
+wc__params_capacity_runs_json(const wc_capacity_params *c)
+{
+	return hashes_json(c->run_hashes, c->n_run_hashes);
 }

@@ -235,7 +235,7 @@ static int
 read_cap_provenance(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
 {
 	static const char *const keys[] = { "calibrated_on", "input_sha256", "rows", "seed", "bootstrap",
-	                                    "tool_version", "created_utc", NULL };
+	                                    "tool_version", "created_utc", "run_hashes", NULL };
 	static const char *const none[] = { NULL };
 	const char *path = "/capacity/provenance";
 	int rc;
@@ -248,7 +248,8 @@ read_cap_provenance(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
 	    (rc = wc__json_optional_string(ld, v, path, "created_utc", c->created_utc, sizeof c->created_utc)))
 		return rc;
 	if ((rc = wc__params_read_count(ld, v, path, "rows", &c->rows)) ||
-	    (rc = wc__params_read_count(ld, v, path, "bootstrap", &c->bootstrap)))
+	    (rc = wc__params_read_count(ld, v, path, "bootstrap", &c->bootstrap)) ||
+	    (rc = wc__params_read_capacity_runs(ld, v, path, c)))
 		return rc;
 	return wc__params_read_seed(ld, v, path, 0, &c->seed);
 }
@@ -360,6 +361,9 @@ wc__params_capacity_json(const wc_capacity_params *c, int with_draws)
 	                    "seed", (json_int_t)c->seed, "bootstrap", (json_int_t)c->bootstrap,
 	                    "tool_version", string_or_null(c->tool_version),
 	                    "created_utc", string_or_null(c->created_utc)));
+	/* from schema 16; an older fit's section, which has none, writes none */
+	if (c->n_run_hashes > 0)
+		json_object_set_new(json_object_get(o, "provenance"), "run_hashes", wc__params_capacity_runs_json(c));
 	json_object_set_new(o, "draws", with_draws && c->draws.n > 0 ? wc__params_draws_json(&c->draws)
 	                                                              : json_null());
 	return o;

@@ -142,6 +142,14 @@ int wc_power_under_floor(double mean_w, int gpus, char *why, size_t cap);
  *  over HTTP leave it unchanged. A calibration records its rows by it
  *  (docs/formats/params-file.md, "Provenance"). */
 uint64_t wc_run_content_hash(const wc_run *r);
+/** What identifies a run for the capacity fit that used it, whatever
+ *  holds it -- a runs table's row, or the run folder `validate envelope`
+ *  replays: the first 64 bits of the SHA-256 of its platform and run id
+ *  (as `ingest` names it; its first WC_RUN_ID_HASHED bytes, as much as
+ *  a capacity row keeps), unit-separated. The capacity section records
+ *  its runs by it (schema 16; docs/formats/params-file.md, "capacity"). */
+#define WC_RUN_ID_HASHED 95
+uint64_t wc_run_id_hash(const char *platform, const char *run_id);
 
 /** Rows carrying a non-empty `exclude` among `n_rows` (docs/formats/runs-table.md:
  *  any non-empty value excludes, `0`, `false` and `no` too). When every row

@@ -409,6 +409,34 @@ fill_residuals(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit
 	gsl_vector_free(f);
 }
 
+/* The runs-table rows the fit used, by platform and run id: a replay of
+ * one of them takes service times this section fitted on it, which
+ * `validate envelope` and `validate heldout` say (docs/validation.md,
+ * "Envelopes"). One input's bytes are its input_sha256 too; several
+ * inputs fold into a hash no one table has. */
+static int
+record_runs(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_params *c, wc_error *err)
+{
+	uint64_t *h = wc_alloc_array(pb->n_rows + 1, sizeof *h);
+	int n = 0;
+	if (!h)
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	for (size_t i = 0; i < pb->n_rows; i++) {
+		const wc_capacity_row *r = &d->rows[pb->row[i]];
+		if (r->from_periods)
+			continue;
+		uint64_t x = wc_run_id_hash(r->platform, r->id);
+		int seen = 0;
+		for (int j = 0; j < n && !seen; j++)
+			seen = h[j] == x;
+		if (!seen)
+			h[n++] = x;
+	}
+	int rc = wc_capacity_params_set_runs(c, h, n, err);
+	free(h);
+	return rc;
+}
+
 int
 wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
                 wc_capacity_fit_result *out, wc_error *err)
@@ -457,6 +485,8 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	fill_ranges(pb, &out->params);
 	snprintf(out->params.input_sha256, sizeof out->params.input_sha256, "%s", d->sha256);
 	out->params.rows = out->n_rows;
+	if ((rc = record_runs(pb, d, &out->params, err)) != WC_OK)
+		goto done;
 	fill_residuals(pb, d, out);
 	fill_warnings(pb, d, out);
 done:

@@ -33,7 +33,7 @@ extern "C" {
 /** One measured configuration, whatever its source. Measurements that the
  *  source does not give are NaN. */
 typedef struct {
-	char id[96];
+	char id[WC_RUN_ID_HASHED + 1]; /* its run id, as wc_run_id_hash reads it */
 	char platform[WC_NAME_MAX];
 	char model[WC_MODEL_NAME_MAX]; /* as written in the source */
 	char model_key[WC_MODEL_NAME_MAX]; /* catalog base model (leave-one-model-out) */

@@ -3,8 +3,10 @@
 #include "models/capacity_model.h"
 #include "capacity_internal.h"
 #include "models/catalog.h"
+#include "models/grow.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -46,7 +48,22 @@ wc_capacity_params_clear(wc_capacity_params *c)
 	if (!c)
 		return;
 	wc_draws_clear(&c->draws);
+	free(c->run_hashes);
 	memset(c, 0, sizeof *c);
+}
+
+int
+wc_capacity_params_set_runs(wc_capacity_params *c, const uint64_t *runs, int n, wc_error *err)
+{
+	uint64_t *own = n > 0 ? wc_alloc_array((size_t)n, sizeof *own) : NULL;
+	if (n > 0 && !own)
+		return wc_error_set(err, WC_ENOMEM, "capacity run hashes: out of memory");
+	if (own)
+		memcpy(own, runs, (size_t)n * sizeof *own);
+	free(c->run_hashes);
+	c->run_hashes = own;
+	c->n_run_hashes = n > 0 ? n : 0;
+	return WC_OK;
 }
 
 int
@@ -58,7 +75,10 @@ wc_capacity_params_copy(wc_capacity_params *dst, const wc_capacity_params *src, 
 	/* Plain values by assignment; the draws are re-owned below. */
 	*dst = *src;
 	dst->draws = (wc_draws)WC_DRAWS_INIT;
-	return wc_draws_copy(&dst->draws, &src->draws, err);
+	dst->run_hashes = NULL;
+	dst->n_run_hashes = 0;
+	int rc = wc_capacity_params_set_runs(dst, src->run_hashes, src->n_run_hashes, err);
+	return rc == WC_OK ? wc_draws_copy(&dst->draws, &src->draws, err) : rc;
 }
 
 void

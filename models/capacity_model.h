@@ -97,6 +97,11 @@ typedef struct {
 	char calibrated_on[160];        /* what the numbers were fitted on */
 	char input_sha256[65];
 	int rows;
+	/* The runs-table rows the fit used (schema 16, wc_run_id_hash of each
+	 * one's platform and run id): a replay of one of them takes service
+	 * times fitted on itself (docs/validation.md, "Envelopes"). */
+	int n_run_hashes;
+	uint64_t *run_hashes;
 	uint64_t seed;
 	int bootstrap;
 	char tool_version[16];
@@ -112,6 +117,9 @@ int wc_capacity_params_copy(wc_capacity_params *dst, const wc_capacity_params *s
 /** Structural check (names unique, values finite and positive where they
  *  must be, draws named after parameters). Messages name the element. */
 int wc_capacity_params_validate(const wc_capacity_params *c, wc_error *err);
+/** Own a copy of `n` row hashes as the section's run_hashes (n <= 0:
+ *  none). */
+int wc_capacity_params_set_runs(wc_capacity_params *c, const uint64_t *runs, int n, wc_error *err);
 /** Level / workload by name, or NULL (borrowed). */
 const wc_capacity_level *wc_capacity_level_find(const wc_capacity_params *c, const char *name);
 const wc_capacity_workload *wc_capacity_workload_find(const wc_capacity_params *c, const char *set);

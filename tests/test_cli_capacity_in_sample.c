@@ -13,7 +13,13 @@
  * section does not move (no output tokens: no prefill share) stays held
  * out, as does every row under the published form, and another table
  * (docs/validation.md, "Frozen-law accuracy").
+ * The section fitted on several inputs (the `measured` profile's: runs,
+ * ML.ENERGY, periods) has a fingerprint no one table has, so its rows
+ * were never found: it records each runs-table row it used by platform
+ * and run id (provenance run_hashes, schema 16), and the same runs in
+ * another file are in-sample too.
  */
+#include "data/data.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -36,12 +42,14 @@ static const char *const rows[7] = {
 };
 
 /* The table, `blank_input` rows (a1, a2, h1, a6) without input_tokens in
- * set w1 (the capacity fit estimates its length). */
+ * set w1 (the capacity fit estimates its length); other runs (ids x...)
+ * with `blank_input`, `head` before the header. */
 static char *
-table(const char *dir, const char *name, int blank_input)
+table(const char *dir, const char *name, int blank_input, const char *head)
 {
-	char text[4096] = "run_id,platform,tp,model,active_params_b,running,mean_power_w,input_tokens,output_tokens,"
-	                  "throughput_tok_s,ttft_s,itl_s,set\n";
+	char text[4096];
+	snprintf(text, sizeof text, "%srun_id,platform,tp,model,active_params_b,running,mean_power_w,input_tokens,"
+	         "output_tokens,throughput_tok_s,ttft_s,itl_s,set\n", head);
 	for (int k = 0; k < 3; k++)
 		for (int i = 0; i < 7; i++) {
 			const char *r = rows[i], *f7 = r;
@@ -51,10 +59,10 @@ table(const char *dir, const char *name, int blank_input)
 			                                  !strncmp(r, "h1", 2) || !strncmp(r, "a6", 2));
 			size_t len = strlen(text);
 			if (blank)
-				snprintf(text + len, sizeof text - len, "%.2sr%d%.*s%s,w1\n", r, k, (int)(f7 - r - 2), r + 2,
+				snprintf(text + len, sizeof text - len, "x%.2sr%d%.*s%s,w1\n", r, k, (int)(f7 - r - 2), r + 2,
 				         strchr(f7, ','));
 			else
-				snprintf(text + len, sizeof text - len, "%.2sr%d%s,w0\n", r, k, r + 2);
+				snprintf(text + len, sizeof text - len, "%s%.2sr%d%s,w0\n", blank_input ? "x" : "", r, k, r + 2);
 		}
 	size_t len = strlen(text);
 	snprintf(text + len, sizeof text - len, "s1,A100,1,Qwen/Qwen3-8B,8.19,1.058,178.3,,,,,,w0\n");
@@ -88,7 +96,8 @@ int
 main(void)
 {
 	char *dir = test_tmpdir("cli_capacity_in_sample");
-	char *runs = table(dir, "pts.csv", 0), *other = table(dir, "other.csv", 1);
+	char *runs = table(dir, "pts.csv", 0, ""), *other = table(dir, "other.csv", 1, "");
+	char *copy = table(dir, "copy.csv", 0, "# the same runs, other bytes\n");
 	char *cap = path_join(dir, "cap.json"), *plain = path_join(dir, "plain.json"), *iv = path_join(dir, "iv.json");
 	run_result r;
 	long n_cap, n_rows;
@@ -107,6 +116,40 @@ main(void)
 	CHECK_CONTAINS(err, "): in-sample for the 21 row(s) whose prefill share it sets; its 1 others are held out\n");
 	CHECK(err && strlen(strstr(err, "warning: ") + 9) <= 256);
 	free(err);
+	/* the same runs in another file: known by their run hashes, one per
+	 * row the fit used (s1 gave no time), in a schema-16 file */
+	json_t *f = json_load_file(cap, 0, NULL);
+	CHECK(f && !strcmp(json_string_value(json_object_get(f, "schema")), "wattcast.params/16"));
+	json_t *hashes = json_object_get(json_object_get(json_object_get(f, "capacity"), "provenance"), "run_hashes");
+	CHECK_INT((int)json_array_size(hashes), 21);
+	heldout(cap, copy, &n_cap, &n_rows, &err);
+	CHECK_INT(n_cap, 21);
+	CHECK_INT(n_rows, 21);
+	CHECK_CONTAINS(err, "copy.csv holds runs the set's capacity section was fitted on (its provenance capacity "
+	                    "run_hashes): in-sample for the 21 row(s) whose prefill share it sets");
+	free(err);
+	/* ... which a /15 file may not carry */
+	char *old = path_join(dir, "old.json");
+	json_object_set_new(f, "schema", json_string("wattcast.params/15"));
+	CHECK_INT(json_dump_file(f, old, JSON_INDENT(2)), 0);
+	wc_params p15 = WC_PARAMS_INIT;
+	wc_error e;
+	CHECK(wc_params_load_file(old, &p15, &e) != WC_OK);
+	CHECK_CONTAINS(e.msg, "/capacity/provenance/run_hashes: needs \"wattcast.params/16\" or later");
+	wc_params_clear(&p15);
+	/* without them it loads, as before, and knows the table by its bytes only */
+	json_object_del(json_object_get(json_object_get(f, "capacity"), "provenance"), "run_hashes");
+	CHECK_INT(json_dump_file(f, old, JSON_INDENT(2)), 0);
+	heldout(old, copy, &n_cap, &n_rows, &err);
+	CHECK_INT(n_cap, 0);
+	free(err);
+	heldout(old, runs, &n_cap, &n_rows, &err);
+	CHECK_INT(n_cap, 21);
+	free(err);
+	json_decref(f);
+	free(old);
+	free(copy);
+
 	/* another table: the section never saw it */
 	heldout(cap, other, &n_cap, &n_rows, &err);
 	CHECK_INT(n_cap, 0);

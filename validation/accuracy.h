@@ -77,6 +77,13 @@ typedef struct {
 	size_t law, calibration, capacity, rows;
 } wc_in_sample_rows;
 
+/** 1 when capacity section `cap` records having been fitted on the run
+ *  of `platform` and `run_id` (its provenance run_hashes, schema 16,
+ *  wc_run_id_hash): service times or a prefill share it gives that run
+ *  are in-sample. The one rule of `validate heldout` and `validate
+ *  envelope` (docs/validation.md, "Envelopes"). */
+int wc_capacity_fitted_on_run(const wc_capacity_params *cap, const char *platform, const char *run_id);
+
 /** 1, and in `buf` a warning naming `input`, when `t` holds rows `p` was
  *  fitted or calibrated on (the very table, or rows that refit or
  *  recalibrate to the set's own parameters, or rows among its

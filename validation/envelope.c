@@ -88,7 +88,10 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	if ((rc = wc_service_select(p, &run->config, o->service, &ss, &st, err)) != WC_OK ||
 	    (rc = wc_power_map_from_law(p, &run->config, resp, &store, &pm, err)) != WC_OK)
 		return rc;
-	snprintf(used->source, sizeof used->source, "%s", st.source);
+	/* Service times the section fitted on this very run set its n(t):
+	 * labelled so, as the CLI warns (docs/validation.md, "Envelopes"). */
+	const int in_sample = ss.is_capacity && wc_capacity_fitted_on_run(&p->capacity, run->config.platform, run->run_id);
+	snprintf(used->source, sizeof used->source, "%s%s", st.source, in_sample ? WC_ENVELOPE_IN_SAMPLE : "");
 	snprintf(used->fallback, sizeof used->fallback, "%s", ss.fallback);
 	wc_envelope_options_init(&eo);
 	eo.horizon_s = run->horizon_s;

@@ -62,9 +62,14 @@ typedef struct {
 	                                 * level_loro */
 } wc_envelope_level;
 
+/** What the source of service times a capacity section fitted on the run
+ *  itself gave ends with (wc_capacity_fitted_on_run): "capacity (in-sample)". */
+#define WC_ENVELOPE_IN_SAMPLE " (in-sample)"
+
 /** The service times one run was replayed with. */
 typedef struct {
-	char source[48];                      /* "capacity" or "roofline_standin" */
+	char source[48];                      /* "capacity", "capacity_datasheet" or "roofline_standin",
+	                                       * + WC_ENVELOPE_IN_SAMPLE */
 	char fallback[WC_WARNING_LEN];  /* why not the capacity model (auto), else "" */
 } wc_envelope_check_service;
 

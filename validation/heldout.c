@@ -440,9 +440,12 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	const char *sets = wc__capacity_sets(p);
 	if (got.capacity && (got.law || got.calibration))
 		snprintf(cap_why, sizeof cap_why, "; its capacity section was fitted on it too");
-	else if (got.capacity)
+	else if (got.capacity && p->capacity.input_sha256[0] && !strcmp(p->capacity.input_sha256, t->sha256))
 		snprintf(cap_why, sizeof cap_why, "is the very table the set's capacity section was fitted on (its "
 		         "provenance capacity input_sha256 %.16s)", t->sha256);
+	else if (got.capacity)
+		snprintf(cap_why, sizeof cap_why, "holds runs the set's capacity section was fitted on (its "
+		         "provenance capacity run_hashes)");
 	if (same_bytes)
 		snprintf(fit_why, sizeof fit_why, "is the very table the set was fitted on (%sinput_sha256 %.16s)",
 		         both ? "" : "its provenance ", t->sha256);

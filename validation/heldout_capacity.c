@@ -1,6 +1,8 @@
 /*
  * The rows of a table whose frozen power the set's capacity section moved,
- * that section fitted on this very table: their scores are in-sample, as
+ * that section fitted on this very table or on those runs (its recorded
+ * run hashes), and the runs a replay takes such service times for: their
+ * scores are in-sample, as
  * those of the rows the law was fitted on are (docs/validation.md,
  * "Frozen-law accuracy").
  */
@@ -32,16 +34,34 @@ capacity_moves(const wc_params *p, const wc_config *c)
 	       wc_config_input_tokens(c, &p->capacity) > 0.0;
 }
 
+int
+wc_capacity_fitted_on_run(const wc_capacity_params *cap, const char *platform, const char *run_id)
+{
+	if (!cap->present || cap->n_run_hashes <= 0)
+		return 0;
+	uint64_t h = wc_run_id_hash(platform, run_id);
+	for (int i = 0; i < cap->n_run_hashes; i++)
+		if (cap->run_hashes[i] == h)
+			return 1;
+	return 0;
+}
+
 size_t
 wc__capacity_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *mark)
 {
 	const wc_capacity_params *cap = &p->capacity;
 	size_t n = 0;
-	if (!cap->present || !cap->input_sha256[0] || strcmp(cap->input_sha256, t->sha256) != 0)
+	if (!cap->present)
 		return 0;
+	/* the very table (one input's bytes), else each row the section
+	 * records by its platform and run id (schema 16) */
+	const int same = cap->input_sha256[0] && strcmp(cap->input_sha256, t->sha256) == 0;
 	for (size_t i = 0; i < t->n_runs; i++) {
+		const wc_run *run = &t->runs[i];
+		if (!same && !wc_capacity_fitted_on_run(cap, run->platform, run->run_id))
+			continue;
 		wc_config c;
-		wc_run_config(&t->runs[i], &c);
+		wc_run_config(run, &c);
 		mark[i] = (unsigned char)capacity_moves(p, &c);
 		n += mark[i];
 	}

@@ -50,7 +50,7 @@ void wc__p0_source(const wc_params *p, const wc_config *c, const char *level_pre
 
 /** The rows of `t` whose frozen power `p`'s capacity section moves, that
  *  section fitted on this very table (its provenance input_sha256 is
- *  `t`'s), marked 1 in `mark` (n_runs bytes, left as they are otherwise);
+ *  `t`'s) or on the row's run (wc_capacity_fitted_on_run), marked 1 in `mark` (n_runs bytes, left as they are otherwise);
  *  their count (heldout_capacity.c; docs/validation.md, "Frozen-law
  *  accuracy"). */
 size_t wc__capacity_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *mark);
