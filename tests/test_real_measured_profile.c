@@ -193,6 +193,12 @@ main(void)
 		CHECK_INT(got.n_calibration_rows, want.n_calibration_rows);
 		for (int i = 0; i < got.n_calibration_rows && i < want.n_calibration_rows; i++)
 			CHECK(got.calibration_rows[i] == want.calibration_rows[i]);
+		/* The capacity fit's runs, each once, by platform and run id:
+		 * PowerTrace-Sim's and ML.ENERGY's (docs/validation.md, "Envelopes"). */
+		CHECK_INT(got.capacity.n_run_hashes, want.capacity.n_run_hashes);
+		CHECK(want.capacity.n_run_hashes > 300);
+		for (int i = 0; i < got.capacity.n_run_hashes && i < want.capacity.n_run_hashes; i++)
+			CHECK(got.capacity.run_hashes[i] == want.capacity.run_hashes[i]);
 		/* Latency's datasheet stratum: each platform left out. */
 		for (int i = 0; i < 2; i++) {
 			CHECK_INT(want.quantity_error[which[i]].n_strata, 2);

@@ -65,4 +65,7 @@ def caplev:
 "static const uint64_t measured_calibration_rows[] = {",
 (.provenance.calibration.row_hashes | [range(0; length; 4) as $i | .[$i:$i + 4] | map("0x" + . + "u") | "\t" + join(", ") + ","] | .[]),
 "};",
+"static const uint64_t measured_capacity_runs[] = {",
+(.capacity.provenance.run_hashes | [range(0; length; 4) as $i | .[$i:$i + 4] | map("0x" + . + "u") | "\t" + join(", ") + ","] | .[]),
+"};",
 "/* refit-measured.sh: end */"
