@@ -149,6 +149,10 @@ wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope
 		return;
 	const wc_params *q = tmp ? tmp : p;
 	const wc_level *lv = wc_params_level(q, at.platform);
+	/* A mean below one request counts the trace's idle time: every busy
+	 * moment runs at least one, so such a load is judged at one, not
+	 * called below a span that starts at one. */
+	const double judged = mean_running < 1.0 ? 1.0 : mean_running;
 	double span[WC_SPANS_BOTH][2] = { { 0.0, 0.0 } };
 	wc_capacity_prediction *cap = NULL;
 	wc_capacity_binding b;
@@ -159,14 +163,14 @@ wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope
 		wc_config lengths = at;
 		lengths.input_tokens = wc_envelope_mean_length(w, 1);
 		lengths.output_tokens = wc_envelope_mean_length(w, 0);
-		wc__capacity_span_warnings(&p->capacity, b.level, &lengths, "mean_running", mean_running, cap);
+		wc__capacity_span_warnings(&p->capacity, b.level, &lengths, "mean_running", judged, cap);
 		wc__capacity_both_spans(cap, span);
 	}
 	/* predict's rule at one load, the mean (docs/envelopes.md, "Engine"):
 	 * beyond the runs, a level at a bound or saturating (part 0), then the
 	 * load's line, naming both spans when it leaves both */
-	double one = mean_running, weight = 1.0;
-	const wc_load_histogram h = { &one, &weight, 1, mean_running };
+	double one = judged, weight = 1.0;
+	const wc_load_histogram h = { &one, &weight, 1, judged };
 	char notes[2][3][WC_WARNING_LEN];
 	int n[2] = { 0, 0 }, joined[WC_SPANS_BOTH] = { 0 };
 	for (int part = 0; lv && part < 2; part++)

@@ -154,7 +154,7 @@ test_replay_no_token_columns(const char *dir)
  * own lengths beyond the context were named arrival_input, no flag; the
  * lengths drawn for a log's missing counts were on stderr alone, not in
  * --json's "warnings"; a closed loop of 1024 running about 1022 at once
- * (A100's spans 1-256 and 0.954-32) was not judged, where predict warns. */
+ * (A100's spans 7.9-256 and 0.954-32) was not judged, where predict warns. */
 static void
 test_replay_words(const char *dir)
 {
@@ -186,8 +186,23 @@ test_replay_words(const char *dir)
 	CHECK_INT(run_wattcast(closed, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "warning: mean_running: load 10");
-	CHECK_CONTAINS(r.out, "is outside the calibrated span 1-256 and the capacity calibration's span 0.954-32 on A100");
+	CHECK_CONTAINS(r.out, "is outside the calibrated span 7.9-256 and the capacity calibration's span 0.954-32 on A100");
 	run_result_free(&r);
+	/* a mostly idle open loop (mean about 0.18 running) is judged at one
+	 * request: not below the paper profile's span 1-256, below the
+	 * measured profile's 7.9-256 (docs/envelopes.md, "Engine") */
+	for (int measured = 0; measured < 2; measured++) {
+		const char *idle[] = { "wattcast", "envelope", "--profile", measured ? "measured" : "paper", "--platform",
+			               "A100", "--model", "Qwen3-8B", "--poisson", "0.05", "--horizon", "600",
+			               "--replicas", "1", NULL };
+		CHECK_INT(run_wattcast(idle, NULL, &r), 0);
+		CHECK_INT(r.status, 0);
+		if (measured)
+			CHECK_CONTAINS(r.out, "warning: mean_running: load 1 is outside the calibrated span 7.9-256 on A100");
+		else
+			CHECK(r.out && strstr(r.out, "mean_running:") == NULL);
+		run_result_free(&r);
+	}
 }
 
 int

@@ -6,7 +6,7 @@
  * arrival_input; lengths the arrivals leave null are said, how many and
  * from what; and the envelope's own mean running count is judged against
  * the calibrated spans by predict's rule (the `measured` profile: A100's
- * power-law span 1-256, its capacity calibration's 0.954-32).
+ * power-law span 7.9-256 since its range was bounded by H100, its capacity calibration's 0.954-32).
  */
 #include "data/params_file.h"
 #include "server/server.h"
@@ -107,10 +107,10 @@ test_mean_running_span(void)
 		{ "{\"type\":\"closed\",\"concurrency\":1024,\"input_tokens\":64,\"output_tokens\":64}",
 		  "mean_running: load 10" },
 		{ "{\"type\":\"n_series\",\"running_series\":[2000,2000,2000],\"dt_s\":1}",
-		  "mean_running: load 2000 is outside the calibrated span 1-256 on A100" },
+		  "mean_running: load 2000 is outside the calibrated span 7.9-256 on A100" },
 	};
 	static const char *const span[] = { "is outside the capacity calibration's span 0.954-32 on A100",
-		                            "is outside the calibrated span 1-256 and the capacity calibration's "
+		                            "is outside the calibrated span 7.9-256 and the capacity calibration's "
 		                            "span 0.954-32 on A100",
 		                            "" };
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
