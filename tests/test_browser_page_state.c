@@ -13,7 +13,11 @@
  *     or Predict computes, and going back to the inputs answered clears it;
  *   - a link's model=Other with active_params_b and architecture.* is the
  *     form's own "Other" (no model key sent, the values kept), answered
- *     as the page's own link is, not refused as an unknown model;
+ *     as the page's own link is, not refused as an unknown model; "Other"
+ *     with its box empty is refused and its link keeps model=Other, so
+ *     reopened it is refused again, not answered as the default model;
+ *   - a platform or model named in another letter case (h100, qwen3-8b)
+ *     selects the catalog's option, with its facts, not a bare extra one;
  *   - a link keeps the token lengths and the running count the user
  *     emptied ("input_tokens=" and so on): reopened, the boxes are empty
  *     and the request is the one the link was made from, not the page's
@@ -119,6 +123,45 @@ check_other_link(void)
 	 * its empty box, not the catalog's default model */
 	open_link("platform=H100&model=Other&concurrency=32", 1);
 	CHECK(truth("document.getElementById('f-model').value === '' && formRequest().model === undefined"));
+	/* ... refused, and its link and address keep "Other": they had no
+	 * model key, and reopened answered Qwen3-8B (468.9 W) */
+	CHECK(truth("/[?&]model=Other(&|$)/.test(document.getElementById('share-link').value)"
+	            " && /[?&]model=Other(&|$)/.test(location.search)"));
+	/* "Other" chosen in the form, with its box empty: the link reopens
+	 * the same refusal, not the page's default model answered */
+	open_link("platform=H100&model=Qwen3-8B&concurrency=32", 1);
+	page_choose(B, "f-model", "");
+	page_eval_ok(B, "document.getElementById('predict').click()");
+	CHECK(page_wait_runs(B, 2));
+	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
+	fprintf(stderr, "Other with its box empty: link %s\n", link ? link : "(none)");
+	CHECK(link && strstr(link, "model=Other") != NULL);
+	CHECK_INT(cdp_navigate(B, link ? link : "about:blank"), 0);
+	free(link);
+	CHECK(page_wait_runs(B, 1));
+	CHECK(truth("document.getElementById('f-model').value === ''"
+	            " && document.getElementById('status').dataset.state === 'error'"
+	            " && document.getElementById('f-model-error').textContent.startsWith('active_params_b')"
+	            " && document.getElementById('node-power').textContent === '\u2014'"));
+}
+
+/* Names in a link in another letter case, which the API matches: the
+ * form selects the catalog's option, with its span and facts under it,
+ * rather than add a bare "h100" option (docs/planner.md, "What the page
+ * asks and shows"), and the compared rows and the link carry its name. */
+static void
+check_name_case(void)
+{
+	open_link("platform=h100&model=qwen3-8b&concurrency=32&cmp=platform:a100;model:QWEN3-8B", 1);
+	CHECK(truth("document.getElementById('f-platform').value === 'H100'"
+	            " && ![...document.getElementById('f-platform').options].some((o) => o.value === 'h100')"
+	            " && document.getElementById('f-platform-help').textContent.startsWith('calibrated on')"));
+	CHECK(truth("document.getElementById('f-model').value === 'Qwen3-8B'"
+	            " && ![...document.getElementById('f-model').options].some((o) => o.value === 'qwen3-8b')"
+	            " && /B active of/.test(document.getElementById('f-model-help').textContent)"));
+	CHECK(truth("S.compare.length === 1 && S.compare[0].platform === 'A100' && S.compare[0].model === 'Qwen3-8B'"));
+	CHECK(truth("document.getElementById('status').dataset.state === 'done'"
+	            " && /[?&]platform=H100&model=Qwen3-8B(&|$)/.test(location.search)"));
 }
 
 /* Empty the boxes named, Predict, and reopen the link shown: the request
@@ -444,6 +487,7 @@ main(void)
 		check_interval_reasons();
 		check_plot_limit();
 		check_other_link();
+		check_name_case();
 		check_stale();
 		check_open_loop_no_rate();
 		check_changed_after_refusal();

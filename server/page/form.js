@@ -431,8 +431,21 @@ function emptiedKeys(req) {
     && !(f.name === 'concurrency' && loadMode() === 'rate')).map((f) => f.name);
 }
 
+/* "Other" with its active parameters empty sends neither `model` nor
+ * `active_params_b` (the API refuses it under active_params_b): its link
+ * names it `model=Other`, which reopens as "Other" with the box empty and
+ * the same refusal, not as the page's default model answered
+ * (docs/planner.md, "Shareable state"). */
+function linkedRequest(req) {
+  const m = S.controls.model;
+  if (!m || !S.request.model || m.inputs[0].value !== '' || req.model !== undefined || req.active_params_b !== undefined) return req;
+  const entries = Object.entries(req);
+  entries.splice(entries.findIndex(([k]) => k === 'platform') + 1, 0, ['model', 'Other']);
+  return Object.fromEntries(entries);
+}
+
 function stateQuery(req) {
-  const parts = flat(req).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  const parts = flat(linkedRequest(req)).map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
   for (const k of emptiedKeys(req)) parts.push(`${enc(k)}=`);
   /* an open loop without its rate is still an open loop: "rate=" reopens
    * it so, not as a closed loop at the limit (docs/planner.md) */
@@ -452,12 +465,23 @@ function typed(name, text) {
   return text;
 }
 
+/* A link's platform or model in another letter case (`h100`,
+ * `qwen3-8b`) is the catalog's entry, as the API matches names
+ * (docs/http-api.md, `platform` and GET /v1/models): the form selects
+ * that option, with its span and facts under it, and rows carry its name. */
+function catalogName(k, v) {
+  const list = k === 'platform' ? S.platforms : k === 'model' ? S.models : null;
+  if (!list || typeof v !== 'string') return v;
+  const hit = list.find((x) => x.name.toLowerCase() === v.toLowerCase());
+  return hit ? hit.name : v;
+}
+
 /* One query key into a request: "architecture.layers" into its object. */
 function putQuery(req, k, v) {
   const [head, sub] = k.split('.');
   const p = S.request[head];
   if (!p) return;
-  if (sub === undefined) { req[head] = typed(head, v); return; }
+  if (sub === undefined) { req[head] = catalogName(head, typed(head, v)); return; }
   if ([].concat(p.type)[0] !== 'object') return;
   req[head] = Object.assign(req[head] || {}, { [sub]: v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v });
 }
