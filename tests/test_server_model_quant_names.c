@@ -277,6 +277,9 @@ main(void)
 	CHECK_INT(k.status, 2);
 	CHECK_CONTAINS(k.err, "--input-tokens: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x H100 (85.5 "
 	                      "GB each) leave 5.26 GB after the weights (weights taken as bf16: give weights if not)");
+	/* the utilization that serves it too, the workspace's words yielding
+	 * to both within 255 bytes */
+	CHECK_CONTAINS(k.err, "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.93 or more");
 	run_result_free(&k);
 	power_counted();
 	curl_easy_cleanup(h);
