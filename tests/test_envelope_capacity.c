@@ -308,6 +308,17 @@ test_choice(void)
 	CHECK(strcmp(wc_service_choice_name(WC_SERVICE_STANDIN), "standin") == 0);
 }
 
+/* Whether one of the answer's warnings holds `text`. */
+static int
+any_warning(const json_t *j, const char *text)
+{
+	const json_t *w = json_object_get(j, "warnings");
+	for (size_t k = 0; k < json_array_size(w); k++)
+		if (strstr(json_string_value(json_array_get(w, k)), text))
+			return 1;
+	return 0;
+}
+
 /* `wattcast envelope --platform P --model|--active-params M --poisson 2
  * --horizon 20 --replicas 2 --json`, parsed (exit 0 checked). */
 static json_t *
@@ -335,7 +346,12 @@ test_cli(void)
 	const json_t *st = json_object_get(j, "service_times");
 	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "capacity") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(st, "capacity"), "level")), "A100") == 0);
-	CHECK(json_array_size(json_object_get(j, "warnings")) == 0);
+	/* 2/s runs about 6.6 at once, below the span A100 shares with H100's
+	 * load shape (docs/fitting.md, "The measured profile"): that line and
+	 * the saturation caveat predict gives beyond the runs, nothing else */
+	CHECK(json_array_size(json_object_get(j, "warnings")) == 2);
+	CHECK(any_warning(j, "mean_running: load 6.59 is outside the calibrated span 7.9-256 on A100"));
+	CHECK(any_warning(j, "platform: level 'A100' saturates at P0 + S = 499 W per GPU"));
 	CHECK(strcmp(json_string_value(json_object_get(j, "profile")), "measured") == 0);
 	CHECK(strcmp(json_string_value(json_object_get(j, "level_source")), "calibrated") == 0);
 	json_decref(j);
@@ -357,8 +373,7 @@ test_cli(void)
 	st = json_object_get(j, "service_times");
 	CHECK(st && strcmp(json_string_value(json_object_get(st, "source")), "roofline_standin") == 0);
 	CHECK_CONTAINS(json_string_value(json_object_get(st, "warning")), "the model's architecture is unknown");
-	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(j, "warnings"), 0)),
-	               "not the capacity model: the model's architecture is unknown");
+	CHECK(any_warning(j, "not the capacity model: the model's architecture is unknown"));
 	json_decref(j);
 	const char *forced[] = { "wattcast", "envelope", "--platform", "A100", "--active-params", "8", "--poisson", "2",
 		                 "--service", "capacity", NULL };
