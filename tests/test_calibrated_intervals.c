@@ -42,22 +42,7 @@ static const char runs_csv[] =
 static int
 page_says(const char *phrase)
 {
-	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "docs/intervals.md");
-	char *s = test_slurp(path);
-	size_t w = 0;
-	for (size_t r = 0; s[r]; r++) {
-		const int space = s[r] == ' ' || s[r] == '\n';
-		if (space && w > 0 && s[w - 1] == ' ')
-			continue;
-		s[w++] = space ? ' ' : s[r];
-	}
-	s[w] = '\0';
-	int found = strstr(s, phrase) != NULL;
-	if (!found)
-		fprintf(stderr, "docs/intervals.md does not say '%s'\n", phrase);
-	free(s);
-	free(path);
-	return found;
+	return test_doc_says("docs/intervals.md", phrase);
 }
 
 static json_t *

@@ -20,18 +20,7 @@
 static char *
 page_text(void)
 {
-	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "docs/capacity.md");
-	char *s = test_slurp(path);
-	size_t w = 0;
-	for (size_t r = 0; s[r]; r++) {
-		const int space = s[r] == ' ' || s[r] == '\n' || s[r] == '\t';
-		if (space && w > 0 && s[w - 1] == ' ')
-			continue;
-		s[w++] = space ? ' ' : s[r];
-	}
-	s[w] = '\0';
-	free(path);
-	return s;
+	return test_doc_text("docs/capacity.md");
 }
 
 /* `wattcast predict VERB ARGS --json`, parsed (NULL on failure). */

@@ -17,22 +17,7 @@
 static int
 page_says(const char *phrase)
 {
-	char *path = path_join(test_env("WC_SOURCE_DIR", "."), "docs/intervals.md");
-	char *s = test_slurp(path);
-	size_t w = 0;
-	for (size_t r = 0; s[r]; r++) {
-		const int space = s[r] == ' ' || s[r] == '\n' || s[r] == '\t';
-		if (space && w > 0 && s[w - 1] == ' ')
-			continue;
-		s[w++] = space ? ' ' : s[r];
-	}
-	s[w] = '\0';
-	const int found = strstr(s, phrase) != NULL;
-	if (!found)
-		fprintf(stderr, "docs/intervals.md does not say '%s'\n", phrase);
-	free(s);
-	free(path);
-	return found;
+	return test_doc_says("docs/intervals.md", phrase);
 }
 
 /* "Physical ceiling": the envelope's mean ends at the boards' ceiling, its

@@ -569,3 +569,31 @@ test_deep_dir(const char *dir)
 	}
 	return deep;
 }
+
+char *
+test_doc_text(const char *rel)
+{
+	char *path = path_join(test_env("WC_SOURCE_DIR", "."), rel);
+	char *s = test_slurp(path);
+	size_t w = 0;
+	for (size_t r = 0; s[r]; r++) {
+		const int space = s[r] == ' ' || s[r] == '\n' || s[r] == '\t';
+		if (space && w > 0 && s[w - 1] == ' ')
+			continue;
+		s[w++] = space ? ' ' : s[r];
+	}
+	s[w] = '\0';
+	free(path);
+	return s;
+}
+
+int
+test_doc_says(const char *rel, const char *phrase)
+{
+	char *s = test_doc_text(rel);
+	const int found = strstr(s, phrase) != NULL;
+	if (!found)
+		fprintf(stderr, "%s does not say '%s'\n", rel, phrase);
+	free(s);
+	return found;
+}

@@ -40,6 +40,13 @@ int test_exists(const char *path);
 /** The whole text of file `path` (malloc'd); a file that cannot be read
  *  is a failed CHECK and "" comes back. */
 char *test_slurp(const char *path);
+/** The text of docs page `rel` (e.g. "docs/intervals.md", under
+ *  WC_SOURCE_DIR) with every run of white space one space (malloc'd):
+ *  a phrase the page wraps over lines is found as one. */
+char *test_doc_text(const char *rel);
+/** Whether docs page `rel` says `phrase` (white space as one space);
+ *  says which page does not on stderr. */
+int test_doc_says(const char *rel, const char *phrase);
 /** The lines of text file `path` (`max` bytes at most) but its comment
  *  lines (a leading `#`) and empty ones, each ended by a newline
  *  (malloc'd): a table's rows. NULL when it cannot be read. */
