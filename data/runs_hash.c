@@ -53,6 +53,19 @@ num(text *t, double x)
 		put(t, "%.17g\x1f", x, NULL);
 }
 
+/* The first 64 bits of the SHA-256 of `t`'s text, which it frees; out of
+ * memory 0, which no recorded row is but by a 2^-64 chance. */
+static uint64_t
+text_hash(text *t)
+{
+	char hex[65] = "";
+	if (t->ok)
+		wc_sha256_hex(t->buf, t->len, hex);
+	free(t->buf);
+	hex[16] = '\0';
+	return t->ok ? strtoull(hex, NULL, 16) : 0;
+}
+
 uint64_t
 wc_run_content_hash(const wc_run *r)
 {
@@ -91,28 +104,17 @@ wc_run_content_hash(const wc_run *r)
 	num(&t, (double)r->kv);
 	/* not locked: blank in a table, absent or 0 in an item */
 	num(&t, isfinite(r->sm_clock_mhz) && r->sm_clock_mhz > 0 ? r->sm_clock_mhz : 0.0);
-	char hex[65] = "";
-	if (t.ok)
-		wc_sha256_hex(t.buf, t.len, hex);
-	free(t.buf);
-	hex[16] = '\0';
-	/* out of memory: 0, which no recorded row is but by a 2^-64 chance */
-	return t.ok ? strtoull(hex, NULL, 16) : 0;
+	return text_hash(&t);
 }
 
 uint64_t
 wc_run_id_hash(const char *platform, const char *run_id)
 {
 	text t = { NULL, 0, 0, 1 };
-	char hex[65] = "";
 	char id[WC_RUN_ID_HASHED + 1];
 	/* the bytes a capacity row keeps of its id (fit/capacity_fit.h) */
 	snprintf(id, sizeof id, "%s", run_id);
 	put(&t, NULL, 0, platform);
 	put(&t, NULL, 0, id);
-	if (t.ok)
-		wc_sha256_hex(t.buf, t.len, hex);
-	free(t.buf);
-	hex[16] = '\0';
-	return t.ok ? strtoull(hex, NULL, 16) : 0;
+	return text_hash(&t);
 }
