@@ -83,10 +83,7 @@ ingest_share(const char *d, double max_bad, wc_ingest_result *res, test_warnings
 	wc_ingest_options o;
 	wc_ingest_options_init(&o);
 	o.max_bad_fraction = max_bad;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(d, &o, res, err);
+	return test_ingest_with(d, &o, res, w, err);
 }
 
 static void

@@ -6,7 +6,8 @@
  * arrival_input; lengths the arrivals leave null are said, how many and
  * from what; and the envelope's own mean running count is judged against
  * the calibrated spans by predict's rule (the `measured` profile: A100's
- * power-law span 7.9-256 since its range was bounded by H100, its capacity calibration's 0.954-32).
+ * power-law span 7.9-256, bounded by H100's; its capacity calibration's
+ * 0.954-32).
  */
 #include "data/params_file.h"
 #include "server/server.h"
@@ -38,6 +39,19 @@ post_both(const char *body, const char *budget_body, http_reply r[2])
 	CHECK_INT(r[1].status, 200);
 }
 
+/* Workload `wl` (its "workload" member) on A100 Qwen3-8B over 10 s, as an
+ * envelope and as a 5 kW budget plan. */
+static void
+post_replay(const char *wl, http_reply r[2])
+{
+	char body[2][512];
+	snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	         "\"include_bins\":false,%s}", wl);
+	snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
+	         "\"budget_w\":5000,%s}", wl);
+	post_both(body[0], body[1], r);
+}
+
 /* The context warning named the library's field: "arrival_input: the
  * workload's mean 100000 + 256 tokens exceed the model's context ...". */
 static void
@@ -45,13 +59,8 @@ test_context_field(void)
 {
 	const char *wl = "\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2],"
 	                 "\"input_tokens\":[100000,100000,100000]}}";
-	char body[2][512];
-	snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
-	         "\"include_bins\":false,%s}", wl);
-	snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
-	         "\"budget_w\":5000,%s}", wl);
 	http_reply r[2];
-	post_both(body[0], body[1], r);
+	post_replay(wl, r);
 	for (int i = 0; i < 2; i++) {
 		CHECK_INT(warnings_starting(r[i].json, "arrivals/input_tokens: the workload's mean 100000 + 256 tokens "
 		                                       "exceed the model's context of 40960 tokens"), 1);
@@ -70,13 +79,8 @@ test_null_lengths(void)
 	const char *wl = "\"workload\":{\"type\":\"replay\",\"arrivals\":{\"t_s\":[0,1,2,3.5],"
 	                 "\"input_tokens\":[500,600,null,700],\"output_tokens\":[100,0,200,null]},"
 	                 "\"output_tokens\":{\"mean\":300,\"sd\":30}}";
-	char body[2][512];
-	snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
-	         "\"include_bins\":false,%s}", wl);
-	snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":10,"
-	         "\"budget_w\":5000,%s}", wl);
 	http_reply r[2];
-	post_both(body[0], body[1], r);
+	post_replay(wl, r);
 	for (int i = 0; i < 2; i++) {
 		CHECK_INT(warnings_starting(r[i].json, "arrivals/input_tokens: 1 of 4 requests replayed has none (null); "
 		                                       "drawn from the default input_tokens 512"), 1);

@@ -4,15 +4,21 @@
 #include <string.h>
 
 int
+test_ingest_with(const char *dir, wc_ingest_options *o, wc_ingest_result *res, test_warnings *w, wc_error *err)
+{
+	o->warn = test_collect_warning;
+	o->warn_payload = w;
+	memset(w, 0, sizeof *w);
+	return wc_ingest_run(dir, o, res, err);
+}
+
+int
 test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err)
 {
 	wc_ingest_options o;
 	wc_ingest_options_init(&o);
 	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	return wc_ingest_run(dir, &o, res, err);
+	return test_ingest_with(dir, &o, res, w, err);
 }
 
 int
@@ -26,10 +32,7 @@ test_ingest_a100(const char *dir, double segment_s, wc_ingest_result *res, test_
 	o.defaults.tp = 1;
 	o.defaults.utc_offset_s = 0;
 	o.segment_s = segment_s;
-	o.warn = test_collect_warning;
-	o.warn_payload = w;
-	memset(w, 0, sizeof *w);
-	int rc = wc_ingest_run(dir, &o, res, &err);
+	int rc = test_ingest_with(dir, &o, res, w, &err);
 	if (rc != WC_OK)
 		fprintf(stderr, "%s\n", err.msg);
 	return rc;

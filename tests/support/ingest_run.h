@@ -8,6 +8,10 @@
 #include "tests/support/support.h"
 #include "trace/ingest.h"
 
+/** wc_ingest_run of `dir` with options `o` (the caller's), its warnings
+ *  collected into `w` (cleared first). */
+int test_ingest_with(const char *dir, wc_ingest_options *o, wc_ingest_result *res, test_warnings *w,
+                     wc_error *err);
 /** wc_ingest_run of `dir` with the default options but `segment_s` (0:
  *  one row a window), its warnings collected into `w` (cleared first). */
 int test_ingest_run(const char *dir, double segment_s, wc_ingest_result *res, test_warnings *w, wc_error *err);
