@@ -9,6 +9,7 @@
 #include "models/grow.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,10 +119,13 @@ fit_quality(const double *X, const double *y, int n, int p, const double *coef,
 	return WC_OK;
 }
 
-/* Fit X (n x p) against y, fill `out` (coefficients, SE, R^2, counts). */
+/* Fit X (n x p) against y, fill `out` (coefficients, SE, R^2, counts).
+ * Too few distinct x are refused naming x's column and the remedy: a
+ * table of repeats of one job said only "needs at least 3 runs at 2
+ * distinct values, got 4 at 1" (docs/finetune.md, "Fitting"). */
 static int
 fit_rows(const double *X, const double *y, const double *x, int n, int p, const char *what,
-         wc_ft_linear_fit *out, wc_error *err)
+         const char *x_name, const char *remedy, wc_ft_linear_fit *out, wc_error *err)
 {
 	double *scratch = wc_alloc_array((size_t)n * (p + 1), sizeof *scratch);
 	memset(out, 0, sizeof *out);
@@ -141,8 +145,8 @@ fit_rows(const double *X, const double *y, const double *x, int n, int p, const 
 		return wc_error_set(err, WC_ENOMEM, "%s: out of memory", what);
 	int rc = WC_OK;
 	if (n <= p || out->levels < p)
-		rc = wc_error_set(err, WC_EINVAL, "%s: needs at least %d runs at %d distinct values, got %d at %d",
-		                  what, p + 1, p, n, out->levels);
+		rc = wc_error_set(err, WC_EINVAL, "%s: needs at least %d runs at %d distinct %s, got %d at %d; %s",
+		                  what, p + 1, p, x_name, n, out->levels, remedy);
 	else if (wc__ft_lstsq(X, y, NULL, n, p, scratch, out->coef) != 0)
 		rc = wc_error_set(err, WC_ENOCONV, "%s: the runs do not determine the coefficients", what);
 	else if (fit_quality(X, y, n, p, out->coef, out) != WC_OK)
@@ -238,7 +242,11 @@ wc__ft_fit_design(const wc__ft_design *d, int p, wc_ft_linear_fit *out, wc_error
 		return wc_error_set(err, WC_ENOMEM, "compute law: out of memory");
 	for (int i = 0; i < d->n; i++)
 		x[i] = d->X[2 * i + 1];
-	int rc = fit_rows(d->X, d->y, x, d->n, p, "compute law", out, err);
+	/* the remedy of the proportional case (degenerate_why): another F
+	 * at the same FLOPs per GPU is that case again */
+	int rc = fit_rows(d->X, d->y, x, d->n, p, "compute law", "flops_per_step_tflop",
+	                  "add runs with another FLOPs per GPU (micro-batch, sequence length or model), or use "
+	                  "`wattcast calibrate finetune`", out, err);
 	if (rc == WC_ENOCONV && p == 2)
 		rc = degenerate_why(d, err);
 	free(x);
@@ -281,7 +289,9 @@ wc_ft_fit_relation(const wc_ft_table *t, wc_ft_relation_kind kind, const size_t 
 			X[(size_t)n * p + j] = wc_ft_relation_basis(kind, j, x[n]);
 		y[n++] = f.energy_per_token_j;
 	}
-	rc = fit_rows(X, y, x, n, p, wc_ft_relation_name(kind), out, err);
+	char remedy[64];
+	snprintf(remedy, sizeof remedy, "add runs with another %s", wc_ft_relation_factor(kind));
+	rc = fit_rows(X, y, x, n, p, wc_ft_relation_name(kind), wc_ft_relation_factor(kind), remedy, out, err);
 done:
 	free(X);
 	free(y);

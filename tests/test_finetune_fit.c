@@ -321,6 +321,31 @@ proportional_runs(void)
 	wc_ft_table_free(t);
 }
 
+/* Repeats of one job (the same G and F in every run): refused naming the
+ * quantity and giving the proportional case's remedy; it said "needs at
+ * least 3 runs at 2 distinct values, got 4 at 1" (docs/finetune.md,
+ * "Fitting"). */
+static void
+repeats_of_one_job(void)
+{
+	wc_ft_table *t = simulated(3, 0.0), *sub = wc_ft_table_new();
+	for (size_t i = 0; i < 4; i++) {
+		wc_ft_run run = t->runs[0];
+		run.energy_per_step_j *= 1.0 + 0.01 * (double)i;
+		snprintf(run.run_id, sizeof run.run_id, "repeat-%zu", i);
+		CHECK_INT(wc_ft_table_append(sub, &run, NULL), WC_OK);
+	}
+	wc_ft_fit_result r;
+	wc_error err = { 0, "" };
+	CHECK_INT(wc_fit_finetune(sub, NULL, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "compute law: needs at least 3 runs at 2 distinct flops_per_step_tflop, got 4 at 1; "
+	               "add runs with another FLOPs per GPU (micro-batch, sequence length or model), or use "
+	               "`wattcast calibrate finetune`");
+	CHECK(strlen(err.msg) < 256);
+	wc_ft_table_free(sub);
+	wc_ft_table_free(t);
+}
+
 /* One run's energy far below what its G and F draw (0.00001 J for 947 J;
  * the runs table's reader refuses it, a built table need not): relative
  * residuals let that run fill both scaled columns, so the design is
@@ -359,6 +384,7 @@ int
 main(void)
 {
 	proportional_runs();
+	repeats_of_one_job();
 	outweighing_run();
 	exact_runs_have_no_zero_width_interval();
 	repeated_configuration();
