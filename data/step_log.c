@@ -78,6 +78,13 @@ map_header(step_reader *rd, const wc__csv_field *fields, int n)
 	                         rd->line, rd->col_step < 0 ? "step" : "epoch_s", names);
 }
 
+/* A step count past any run's: the one text of that refusal. */
+static void
+steps_past(char *why, size_t cap, const char *value)
+{
+	snprintf(why, cap, "%s optimizer steps is past %.0f, more than any run's", value, WC_STEP_LOG_MAX_STEP);
+}
+
 /* One row, checked against the one before. */
 static int
 read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
@@ -85,9 +92,21 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	double step, t;
 	char why[128];
 	int ev = WC_STEP_STEP;
-	if (wc_parse_decimal(f[rd->col_step].text, &step) != 0 || step < 0 || step != floor(step) ||
-	    step > WC_STEP_LOG_MAX_STEP) {
+	/* Each check its own reason: a step number past the cap was refused
+	 * as "expected a whole number >= 0, got '1000000201'", which it is
+	 * (docs/formats/finetune-telemetry.md, "Step logs"). */
+	if (wc_parse_decimal(f[rd->col_step].text, &step) != 0 || step < 0) {
 		snprintf(why, sizeof why, "expected a whole number >= 0, got '%.40s'", f[rd->col_step].text);
+		return bad(rd, &f[rd->col_step], "step", why);
+	}
+	if (step != floor(step)) {
+		snprintf(why, sizeof why, "expected a whole number, got '%.40s', a fraction", f[rd->col_step].text);
+		return bad(rd, &f[rd->col_step], "step", why);
+	}
+	if (step > WC_STEP_LOG_MAX_STEP) {
+		char value[48];
+		snprintf(value, sizeof value, "'%.40s'", f[rd->col_step].text);
+		steps_past(why, sizeof why, value);
 		return bad(rd, &f[rd->col_step], "step", why);
 	}
 	if (wc_parse_decimal(f[rd->col_t].text, &t) != 0) {
@@ -215,13 +234,6 @@ static void
 value_text(char tok[24], size_t cap, const char *text, size_t n)
 {
 	snprintf(tok, cap, "%.*s%s", n < 20 ? (int)n : 16, text, n < 20 ? "" : "...");
-}
-
-/* A step count past any run's: the one text of that refusal. */
-static void
-steps_past(char *why, size_t cap, const char *value)
-{
-	snprintf(why, cap, "%s optimizer steps is past %.0f, more than any run's", value, WC_STEP_LOG_MAX_STEP);
 }
 
 /* A step count of the state, `key` (global_step, max_steps): one rule for

@@ -49,6 +49,11 @@ steps_csv(void)
 		{ "step,epoch_s,event\n1,100,step\n1,100,save\n", "steps.csv:3:3: column 'epoch_s': must be later than the row before" },
 		{ "step,epoch_s,event\n1,100,ckpt\n", "steps.csv:2:7: column 'event': expected start, step, save or eval, got 'ckpt'" },
 		{ "step,epoch_s\n-1,100\n", "steps.csv:2:1: column 'step': expected a whole number >= 0, got '-1'" },
+		{ "step,epoch_s\n2.5,100\n", "steps.csv:2:1: column 'step': expected a whole number, got '2.5', a fraction" },
+		/* past the cap: it said "expected a whole number >= 0", which
+		 * 1000000201 is */
+		{ "step,epoch_s\n1000000201,100\n", "steps.csv:2:1: column 'step': '1000000201' optimizer steps is past "
+		  "1000000000, more than any run's" },
 		{ "step,epoch_s\n1,12:00\n", "steps.csv:2:3: column 'epoch_s': expected Unix seconds, got '12:00'" },
 		{ "step,time\n1,100\n", "steps.csv:1:1: missing required column 'epoch_s'" },
 		/* int(time.time() * 1000): named at its cell, not taken for a
