@@ -76,6 +76,12 @@ mean_1s(double t)
 /* Columns of power.csv: bit 1 power.draw (1-s means), 2 power.draw.instant,
  * 4 power.draw.average; `name` the GPU's product name (NULL: no column). */
 enum { DRAW = 1, INSTANT = 2, AVERAGE = 4 };
+/* What tells the steps (run_folder's `state`): 0 nothing, 1 a
+ * trainer_state.json, STEP_LOG a steps.csv of every step and save,
+ * EMPTY_LOG one of its header alone. */
+enum { STEP_LOG = 2, EMPTY_LOG = 3 };
+/* 2026/11/20 09:00:00 UTC, power.csv's first timestamp */
+#define T0_EPOCH 1795165200.0
 
 static char *
 run_folder(const char *id, int cols, const char *name, const char *platform, int state)
@@ -116,7 +122,28 @@ run_folder(const char *id, int cols, const char *name, const char *platform, int
 	         platform ? "\"platform\": \"" : "", platform ? platform : "", platform ? "\", " : "");
 	CHECK_INT(write_text(path, text), 0);
 	free(path);
-	if (state) {
+	if (state == STEP_LOG || state == EMPTY_LOG) {
+		/* a row at each step's end and each save's, as the trace has them */
+		path = path_join(run, "steps.csv");
+		FILE *log = fopen(path, "w");
+		CHECK(log != NULL);
+		if (!log)
+			exit(1);
+		fprintf(log, "step,epoch_s,event\n");
+		double t = T0_EPOCH + IDLE_S;
+		if (state == STEP_LOG)
+			fprintf(log, "0,%.3f,start\n", t);
+		for (int k = 1; k <= STEPS && state == STEP_LOG; k++) {
+			t += STEP_S;
+			fprintf(log, "%d,%.3f,step\n", k, t);
+			if (k % save_every == 0) {
+				t += SAVE_S;
+				fprintf(log, "%d,%.3f,save\n", k, t);
+			}
+		}
+		CHECK_INT(fclose(log), 0);
+		free(path);
+	} else if (state) {
 		/* the Trainer saves after every save_every-th step, the last too */
 		path = path_join(run, "trainer_state.json");
 		snprintf(text, sizeof text,
@@ -237,12 +264,27 @@ h100_runs(void)
 	free(run);
 }
 
+/* A steps.csv of its header alone, no step count: refused, saying the
+ * steps.csv holds no step rows rather than asking for one (it said "or
+ * give steps.csv, ..."). */
+static void
+step_log_runs(void)
+{
+	char err[4096];
+	double e;
+	char *run = run_folder("draw-empty-log", DRAW, "NVIDIA H100 80GB HBM3", "H100", EMPTY_LOG);
+	CHECK_INT(ingest(run, &e, err, sizeof err), 1);
+	CHECK_CONTAINS(err, "give step rows (the steps.csv holds none), trainer_state.json or finetune.steps");
+	free(run);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("ft_power_draw_averaged");
 	catalog_rule();
 	h100_runs();
+	step_log_runs();
 	free(dir);
 	return check_report("test_ft_power_draw_averaged");
 }

@@ -355,8 +355,22 @@ one_second_readings(void)
 	in.averaged_s = 1.0;
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_EINVAL);
 	fprintf(stderr, "1-s averages: %s\n", err.msg);
-	CHECK_CONTAINS(err.msg, "power.draw.average (a 1-s mean) smears steps of");
-	CHECK_CONTAINS(err.msg, "(bursts less the mean)");
+	CHECK_CONTAINS(err.msg, "power.draw.average (a 1-s mean) smears steps into bursts of 3.00 s, under the 4 s of "
+	               "3 windows and the mean: not resolved");
+	wfree(&x);
+	/* Instantaneous readings every 100 ms of 1-s steps in a column taken
+	 * as averaged: bursts of 1 s, which less the mean it said as "steps
+	 * of -0.00 s"; the bursts are said as measured. */
+	d.smooth = 0.0;
+	d.sample_s = 0.1;
+	d.step_s = 1.0;
+	build(&x, &d);
+	wc_ft_steps_info_init(&in);
+	in.averaged_s = 1.0;
+	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_EINVAL);
+	fprintf(stderr, "instant readings taken as averaged: %s\n", err.msg);
+	CHECK_CONTAINS(err.msg, "smears steps into bursts of 1.");
+	CHECK(strstr(err.msg, "-0.") == NULL);
 	wfree(&x);
 }
 

@@ -295,6 +295,7 @@ step_info(const ft_ctx *c, wc_ft_steps_info *in, double *buf, int *lines, unsign
 	in->averaged_s = wc__ft_power_averaged(c->pt->info.power_column, c->dir, c->m.platform, in->averaged_what,
 	                                       sizeof in->averaged_what);
 	wc__ft_log_walk(&c->log, in, buf, lines, resumed, restarts, notes);
+	in->log_no_steps = c->steps_path[0] && in->n_step_end == 0;
 	if (c->have_state) {
 		in->steps = c->state.global_step;
 		in->steps_source = "trainer_state";

@@ -63,6 +63,16 @@ wc__ft_faster_advice(const wc_ft_steps_info *in, double dt, char *buf, size_t ca
 	return buf;
 }
 
+const char *
+wc__ft_step_times_remedy(const wc_ft_steps_info *in)
+{
+	/* A steps.csv that holds only its header is no step log; asking for
+	 * one as if none were given left the reader to find why (telemetry
+	 * docs: "the row says so", and so does a refusal). */
+	return in->log_no_steps ? "give step rows (the steps.csv holds none), trainer_state.json or finetune.steps"
+	                        : "give steps.csv, trainer_state.json or finetune.steps";
+}
+
 /* A bin left out of the steps as a pause: found (near-idle or
  * intermediate), logged, or a step row's unlogged excess. */
 static int

@@ -281,26 +281,34 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	 * every second smeared 1.3-s steps into 3-s bursts, which passed as
 	 * three windows long (32 steps for 40, +34 % energy per step). */
 	double step = per_step ? b->median_s - in->averaged_s : clear ? out->period_s : NAN;
-	if (!isfinite(in->steps) && in->averaged_s > 0 && step < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
+	if (!isfinite(in->steps) && in->averaged_s > 0 && step < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s) {
 		/* Averaged power smears each short step into the pauses beside
 		 * it: a synthetic run of 1.3-s steps with a save after each was
 		 * counted as 77 steps, not 40 (-39 % energy per step), and as
 		 * bursts +8 %. Refused rather than warned: a row's warning does
-		 * not stop a fit from using it. */
-		return wc_error_set(err, WC_EINVAL,
-		                    "%s (a %.0f-s mean) smears steps of %.2f s%s, under %.0f windows: not resolved; "
-		                    "log power.draw.instant, or give steps.csv, trainer_state.json or finetune.steps",
-		                    wc__ft_averaged_what(in), in->averaged_s, step,
-		                    per_step ? " (bursts less the mean)" : "", WC_FT_AVERAGE_MIN_WINDOWS);
+		 * not stop a fit from using it. The bursts are said as
+		 * measured, not less the mean: instantaneous readings in a
+		 * column named as averaged have ~1-s bursts of 1-s steps, and
+		 * it said "steps of -0.00 s". */
+		char what[96];
+		if (per_step)
+			snprintf(what, sizeof what, "into bursts of %.2f s, under the %.0f s of %.0f windows and the mean",
+			         b->median_s, (WC_FT_AVERAGE_MIN_WINDOWS + 1.0) * in->averaged_s,
+			         WC_FT_AVERAGE_MIN_WINDOWS);
+		else
+			snprintf(what, sizeof what, "of %.2f s, under %.0f windows", step, WC_FT_AVERAGE_MIN_WINDOWS);
+		return wc_error_set(err, WC_EINVAL, "%s (a %.0f-s mean) smears steps %s: not resolved; log "
+		                    "power.draw.instant, or %s", wc__ft_averaged_what(in), in->averaged_s, what,
+		                    wc__ft_step_times_remedy(in));
+	}
 	if (!isfinite(in->steps) && per_step && !wc__ft_resolved(g, b->median_s))
 		/* 1-s readings of 1.3-s steps with a save after each: bursts of
 		 * one or two samples, whose edge samples are partly save (+18 %
 		 * energy per step). */
 		return wc_error_set(err, WC_EINVAL,
 		                    "%zu bursts between saves of %.2f s (median), under %.0f samples of %.3f s: the "
-		                    "trace does not resolve the steps; log every 100 ms, or give steps.csv, "
-		                    "trainer_state.json or finetune.steps", b->n - b->warm, b->median_s,
-		                    WC_FT_MIN_SAMPLES_PER_STEP, g->dt);
+		                    "trace does not resolve the steps; log every 100 ms, or %s", b->n - b->warm,
+		                    b->median_s, WC_FT_MIN_SAMPLES_PER_STEP, g->dt, wc__ft_step_times_remedy(in));
 	if (isfinite(in->steps)) {
 		const char *src = in->steps_source ? in->steps_source : "manifest";
 		/* less the steps run in gaps of the power log (finetune_gaps.c) */
@@ -410,24 +418,22 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		/* steps of two lengths: no one period counts them */
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period changes during the run (%.3f s in one quarter of training, "
-		                    "%.3f s in a later one): no one period counts its steps; give steps.csv, "
-		                    "trainer_state.json or finetune.steps", out->period_halves_s[0],
-		                    out->period_halves_s[1]);
+		                    "%.3f s in a later one): no one period counts its steps; %s", out->period_halves_s[0],
+		                    out->period_halves_s[1], wc__ft_step_times_remedy(in));
 	} else if (isfinite(out->period_s) && out->period_acf >= WC_FT_PERIOD_MIN_ACF) {
 		char advice[96];
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period %.3f s is under %.0f samples of %.3f s (autocorrelation "
-		                    "%.2f): not resolved; %sgive steps.csv, trainer_state.json or finetune.steps",
-		                    out->period_s, WC_FT_MIN_SAMPLES_PER_STEP, g->dt, out->period_acf,
-		                    wc__ft_faster_advice(in, g->dt, advice, sizeof advice));
+		                    "%.2f): not resolved; %s%s", out->period_s, WC_FT_MIN_SAMPLES_PER_STEP, g->dt,
+		                    out->period_acf, wc__ft_faster_advice(in, g->dt, advice, sizeof advice),
+		                    wc__ft_step_times_remedy(in));
 	} else if (isfinite(out->period_s)) {
 		/* At 100 ms, logging faster is no cure (docs/finetune.md, "Averaged power"). */
 		char advice[96];
 		return wc_error_set(err, WC_EINVAL,
 		                    "the trace's step period is not clear (autocorrelation %.2f at %.3f s, samples "
-		                    "every %.3f s): %sgive steps.csv, trainer_state.json or finetune.steps",
-		                    out->period_acf, out->period_s, g->dt,
-		                    wc__ft_faster_advice(in, g->dt, advice, sizeof advice));
+		                    "every %.3f s): %s%s", out->period_acf, out->period_s, g->dt,
+		                    wc__ft_faster_advice(in, g->dt, advice, sizeof advice), wc__ft_step_times_remedy(in));
 	} else {
 		return wc_error_set(err, WC_EINVAL,
 		                    "no step period in the trace (no autocorrelation peak in 0.5-120 s over %.0f s of "

@@ -152,6 +152,8 @@ typedef struct {
 	const double *gaps;            /* the power log's gaps, (start, end) pairs
 	                                * (wc_power_trace.gaps); NULL = none */
 	size_t n_gaps;
+	int log_no_steps;              /* a steps.csv was given that holds no step row
+	                                * (for the refusals' remedy) */
 } wc_ft_steps_info;
 
 void wc_ft_steps_info_init(wc_ft_steps_info *i);

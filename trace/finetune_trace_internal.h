@@ -280,6 +280,10 @@ const char *wc__ft_averaged_what(const wc_ft_steps_info *in);
  *  in " or ": the instantaneous column when averaged, faster logging when
  *  slower than 100 ms, else "" (a step log is all that helps). */
 const char *wc__ft_faster_advice(const wc_ft_steps_info *in, double dt, char *buf, size_t cap);
+/** The step-times remedy a refusal ends in: steps.csv, trainer_state.json
+ *  or finetune.steps, saying so when the given steps.csv holds no step row
+ *  (static text, finetune_power.c). */
+const char *wc__ft_step_times_remedy(const wc_ft_steps_info *in);
 
 /* How the step log's rows became steps, for the warnings
  * (docs/finetune.md, "Counting steps"). */
