@@ -81,13 +81,45 @@ pause_bin(unsigned char m)
 	return m == FT_SAVE || m == FT_MIDLEVEL || m == FT_LOGGED || m == FT_UNLOGGED;
 }
 
+/* The smear's error in the row's energy per step, in percent: *lo,
+ * *hi over the run, *all_lo, *all_hi were every step beside a pause.
+ * With step times from a step log the steps' ends are true times, and a
+ * mean over the last w s weighs the power at u by the share of [u, u + w]
+ * inside a step: the steps before a pause lose at most w/2 s of training
+ * power past it, those after it take in at most w/2 s of the pause's (a
+ * pause draws no more than training), the run's two ends alike. So the
+ * run is within +-(pauses + 1) w / (2 N L) of N steps of L s, and a step
+ * between two pauses within +-w/(2L), or +-(1 - L/(2w)) when L < w (it
+ * keeps L^2/(2w) of its L). The bound holds for steps of steady power; it
+ * said -17 to +37 % where 1-s means of 1.0-s steps with a save after each
+ * read -26.5 % (docs/finetune.md, "Averaged power"). Where the trace
+ * places the pauses (a stated count) their ends are found on the ramp,
+ * and the bound is the one measured on such runs with a save after every
+ * step, in proportion to the steps beside a pause (`share`). */
+static void
+smear_bounds(const wc_ft_steps_info *in, const wc_ft_steps_result *out, double pauses, double share, double *lo,
+             double *hi, double *all_lo, double *all_hi)
+{
+	if (strcmp(out->step_source, "step_log") != 0) {
+		*all_lo = -17.0;
+		*all_hi = 37.0;
+		*lo = *all_lo * share;
+		*hi = *all_hi * share;
+		return;
+	}
+	double w = in->averaged_s, L = out->step_s;
+	*all_hi = 100.0 * (L >= w ? w / (2.0 * L) : 1.0 - L / (2.0 * w));
+	*hi = out->steps > 0 ? fmin(*all_hi, 100.0 * (pauses + 1.0) * w / (2.0 * out->steps * L)) : *all_hi;
+	*all_lo = -*all_hi;
+	*lo = -*hi;
+}
+
 /* A mean over the last w s carries a step's power w s into the pause
  * after it and the pause's w s into the step after: only the steps next
- * to a pause read wrong. With a pause after every step that was -17 to
- * +37 % per step on synthetic runs; a run whose pauses are rare reads
- * that in proportion to its steps next to one (8xH100 runs saving every
- * 100 steps: -0.09 %, +0.03 %, -0.06 %), and the warning said the worst
- * case on all of them (docs/finetune.md, "Averaged power"). */
+ * to a pause read wrong. A run whose pauses are rare reads the bound
+ * (smear_bounds) in proportion to its steps next to one (8xH100 runs
+ * saving every 100 steps: -0.09 %, +0.03 %, -0.06 %), and the warning
+ * said the worst case on all of them (docs/finetune.md, "Averaged power"). */
 void
 wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring, wc_ft_steps_result *out)
 {
@@ -103,16 +135,20 @@ wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring
 	 * "smears the 0 of 130 steps ... -0.0 to +0.0 %") */
 	if (near <= 0.0 && out->steps > 0)
 		return;
-	double share = out->steps > 0 ? near / out->steps : 1.0;
+	double share = out->steps > 0 ? near / out->steps : 1.0, lo, hi, all_lo, all_hi;
+	smear_bounds(in, out, pauses, share, &lo, &hi, &all_lo, &all_hi);
 	/* the step the row uses, and the trace's period when it differs
-	 * beyond what the period is known to (a stated count off) */
-	char by[64] = "";
-	if (out->period_clear && isfinite(out->period_s) && fabs(out->period_s / out->step_s - 1.0) > g->dt / out->period_s)
+	 * beyond what the period is known to (a stated count off); a step
+	 * log's times are the steps, whatever the trace's period */
+	char by[64] = "", all[48] = "";
+	if (strcmp(out->step_source, "step_log") != 0 && out->period_clear && isfinite(out->period_s) &&
+	    fabs(out->period_s / out->step_s - 1.0) > g->dt / out->period_s)
 		snprintf(by, sizeof by, " (by the count; %.2f s by the period)", out->period_s);
+	if (share < 1.0)
+		snprintf(all, sizeof all, " (%+.0f to %+.0f %% if all are)", all_lo, all_hi);
 	/* the remedy first: ingest cuts the line at 255 bytes after the
 	 * run's folder, and "l..." was left of it */
 	WC_WARN(out, "power: log power.draw.instant; %s (a %.0f-s mean) smears the %.0f of %.0f steps (%.1f %%) beside "
 	        "a pause, of %.2f s%s: %+.1f to %+.1f %% per step%s", wc__ft_averaged_what(in), in->averaged_s, near,
-	        out->steps, 100.0 * share, out->step_s, by, -17.0 * share, 37.0 * share,
-	        share < 1.0 ? " (-17 to +37 % if all are)" : "");
+	        out->steps, 100.0 * share, out->step_s, by, lo, hi, all);
 }
