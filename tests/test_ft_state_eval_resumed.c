@@ -83,7 +83,7 @@ resumed(const char *dir, int own_log, double eval_s)
 		/* the trace holds the 60 steps train_runtime does, and
 		 * global_step all 200: energy per step over 200 is wrong by
 		 * construction (305.8 J for 1020.0 with a warning), refused
-		 * naming the count to give */
+		 * naming no count: the user gives the one it covers */
 		char *out = path_join(dir, "out.csv");
 		const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
 		run_result r;
@@ -92,7 +92,7 @@ resumed(const char *dir, int own_log, double eval_s)
 		CHECK_INT(r.status, 1);
 		CHECK_CONTAINS(r.err, "trainer_state.json gives 200 steps, the trace's period 1.999 s over 120 s 60 (-70 %), "
 		               "and the power log holds train_runtime's 120 s (a resumed run's last session?): it covers "
-		               "fewer; give --steps 60, finetune.steps or a steps.csv");
+		               "fewer; give --steps, finetune.steps or a steps.csv");
 		run_result_free(&r);
 		free(out);
 		/* the count it covers, stated: ingested */

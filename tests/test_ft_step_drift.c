@@ -173,7 +173,8 @@ ends_at_training_power(void)
 	free(run);
 	run = whole_folder("cut-ends-training", 460.0);
 	CHECK_INT(ingest(run, err, sizeof err, &j, &excluded), 1);
-	CHECK_CONTAINS(err, "and the power log ends at training power: it covers fewer; give --steps 200,");
+	CHECK_CONTAINS(err, "and the power log ends at training power: it covers fewer; give --steps, finetune.steps "
+	               "or");
 	free(run);
 }
 

@@ -91,13 +91,19 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		else if (runtime_holds(out, traced) && out->period_steps < 2)
 			snprintf(why, sizeof why, "holds train_runtime's %.0f s (a resumed run's last session?)",
 			         in->train_runtime_s);
+		/* The remedy names no count: the period's (an 80-s evaluation
+		 * cycle read as the step asked for --steps 8 of global_step's
+		 * 200, 38x the energy per step had it been followed) is a
+		 * reading the user checks, not one to state against the
+		 * trainer state (docs/finetune.md, "A stated count against the
+		 * trace"). */
 		if (why[0])
 			return wc_error_set_path(err, WC_EINVAL, file,
 			                         " gives %.0f steps, the trace's period %.3f s over %.0f s %.0f (%+.0f %%), "
-			                         "and the power log %s: it covers fewer; give --steps %.0f, finetune.steps "
-			                         "or a steps.csv",
+			                         "and the power log %s: it covers fewer; give --steps, finetune.steps or "
+			                         "a steps.csv",
 			                         in->steps, out->period_s, out->active_s - out->evals_hidden_s, traced,
-			                         100.0 * (ratio - 1.0), why, traced);
+			                         100.0 * (ratio - 1.0), why);
 	}
 	/* A period of k steps (steps that alternate, or sampled every
 	 * second), or a step of k periods (micro-steps): the count is told
