@@ -198,6 +198,20 @@
 #define WC_FT_MAX_GPUS 65536
 #define WC_FT_MAX_INT 100000000
 
+/** The divisors j of a fine-tuning trace's first period P that the step
+ *  search folds the trace at, P / 2 .. P / WC_FT_PERIOD_DIVISORS_MAX
+ *  (trace/finetune_period.c, docs/finetune.md "Counting steps"). The fold
+ *  at a j-th costs 4 x 16 j folds of the whole trace, so searching every
+ *  divisor of a long first period is quadratic in it: an 80-s evaluation
+ *  cycle sampled every 0.5 s (160 divisors) ran for hours. The cases the
+ *  search is for repeat within a few steps: point samples of 1.55-s steps
+ *  repeat every 31 samples at 0.5 s (10 steps) and at 0.25 s (5), 1.3-s
+ *  steps at 0.5 s every 13 (5), two steps of four micro-steps every 8
+ *  micro-steps; 32 holds a repeat of up to 32 steps or micro-steps (and
+ *  every divisor of a period up to 32 samples). Divisors past it are said
+ *  in a warning, not searched. */
+#define WC_FT_PERIOD_DIVISORS_MAX 32
+
 /** One evaluation of a fine-tuning run (a trainer state's `eval_runtime`,
  *  `eval_<name>_runtime`): at most a week, past any evaluation a Trainer
  *  runs between steps. Beyond it the value is no real one and is refused

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "models/limits.h"
 #include "trace/metrics.h"
 
 #define PERIOD_MULTIPLE_GAIN 0.05
@@ -192,15 +193,18 @@ peak_beside(const double *acf, size_t max_lag, double p)
  * note[0] gets the other one's length in bins. A divisor under
  * WC_FT_MIN_SAMPLES_PER_STEP samples is never picked; when it draws the
  * shortest string of all, note[1] gets its length (the steps may be that
- * short, and are then not resolved). Both NaN otherwise. */
+ * short, and are then not resolved). Both NaN otherwise. The divisors
+ * are searched up to WC_FT_PERIOD_DIVISORS_MAX (a bound on work): note[2]
+ * gets the length of the longest one past it that would have been
+ * folded, NaN when none was left. */
 static int
 fundamental(const ft_grid *g, int active_only, const double *acf, size_t max_lag, double *q, int only,
-            double note[2])
+            double note[3])
 {
 	size_t top = (size_t)floor(*q) + 1;
 	folded *buf = wc_alloc_array((size_t)ceil(WC_FT_FOLD_CYCLES * (*q + 0.5)) + 1, sizeof *buf);
 	double *str = wc_alloc_array(top + 1, sizeof *str), *ats = wc_alloc_array(top + 1, sizeof *ats);
-	note[0] = note[1] = NAN;
+	note[0] = note[1] = note[2] = NAN;
 	if (!buf || !str || !ats) {
 		free(buf);
 		free(str);
@@ -220,6 +224,10 @@ fundamental(const ft_grid *g, int active_only, const double *acf, size_t max_lag
 		if ((only && j != only) || (p >= WC_FT_MIN_SAMPLES_PER_STEP && !peak_beside(acf, max_lag, p)) ||
 		    off_lag(p) <= off_lag(q0))
 			continue;
+		if (j > WC_FT_PERIOD_DIVISORS_MAX) {
+			note[2] = p;
+			break;
+		}
 		if (isnan(full))
 			str[1] = full = sharpest(g, active_only, q0, 1, buf, &ats[1]);
 		double s = sharpest(g, active_only, q0, j, buf, &ats[j]);
@@ -358,15 +366,15 @@ aliased_step(const ft_grid *g, size_t r)
 }
 
 int
-wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2], size_t *repeat,
+wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[3], size_t *repeat,
               wc_error *err)
 {
 	size_t len;
-	double *v = gather(g, active_only, &len), first[2] = { NAN, NAN }, again[2] = { NAN, NAN };
+	double *v = gather(g, active_only, &len), first[3] = { NAN, NAN, NAN }, again[3] = { NAN, NAN, NAN };
 	int rc;
 	*out = NAN;
 	if (note)
-		note[0] = note[1] = NAN;
+		note[0] = note[1] = note[2] = NAN;
 	if (repeat)
 		*repeat = 0;
 	if (strength)
@@ -426,6 +434,7 @@ wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, 
 				r = 0;
 			note[0] = first[0] * g->dt;
 			note[1] = (div > 1 ? first[1] : r > 0 ? aliased_step(g, r) : NAN) * g->dt;
+			note[2] = first[2] * g->dt;
 		}
 	}
 	free(acf);

@@ -16,6 +16,7 @@
 #include "finetune_trace_internal.h"
 #include "models/stats.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -453,6 +454,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	int rc;
 	memset(out, 0, sizeof *out);
 	out->period_s = out->steps = out->runtime_steps = out->period_alt_s = out->period_under_s = NAN;
+	out->period_unsearched_s = NAN;
 	out->period_halves_s[0] = out->period_halves_s[1] = NAN;
 	for (int i = 0; i < WC_FT_ALIASES; i++)
 		out->period_aliases_s[i] = NAN;
@@ -482,7 +484,7 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		rc = wc_error_set(err, WC_EINVAL, "trace: no training in it (power never clearly above %.0f W)", g.theta);
 		goto done;
 	}
-	double note[2] = { NAN, NAN };
+	double note[3] = { NAN, NAN, NAN };
 	size_t repeat = 0;
 	ft_recur rec;
 	if ((rc = wc__ft_mark_pauses(&g, median, in, out, &rec, err)) != WC_OK ||
@@ -494,6 +496,14 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		goto done;
 	}
 	out->period_clear = wc__ft_period_clear(&g, out->period_s, out->period_acf, repeat);
+	if (out->period_clear && logged_steps <= 0 && wc__ft_eval_cycle(&g, in, out->period_s)) {
+		/* what is used first: the line is cut at 255 bytes */
+		out->period_clear = 0;
+		WC_WARN(out, "period: not a step; %s's %.0f steps are used unchecked, a steps.csv would check them: the "
+		        "trace's period %.3f s is the cycle of its %zu evaluations (one every %.0f steps)",
+		        in->steps_file ? in->steps_file : "trainer_state.json", in->steps, out->period_s, in->n_evals,
+		        in->eval_at[1] - in->eval_at[0]);
+	}
 	if (out->period_clear) {
 		int drift = wc__ft_period_drift(&g, out->period_halves_s, err);
 		if (drift < 0) {
@@ -504,6 +514,14 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	}
 	out->period_alt_s = note[0];
 	out->period_under_s = note[1];
+	/* An 80-s evaluation cycle sampled every 0.5 s searched all its 160
+	 * divisors, for hours; the search stops at a bound and says so
+	 * (docs/finetune.md, "Counting steps"). The remedy first: ingest cuts
+	 * the line at 255 bytes after the run's folder. */
+	if (isfinite((out->period_unsearched_s = note[2])))
+		WC_WARN(out, "period: searched in part; a steps.csv or a stated count does without it: steps of %.3f s "
+		        "or shorter, the trace's first period over more than %d, were not looked for (a bound on work)",
+		        out->period_unsearched_s, WC_FT_PERIOD_DIVISORS_MAX);
 	out->period_steps = wc__ft_period_steps(&g, in, out);
 	if (logged_steps <= 0 && (rc = wc__ft_trainer_evals(&g, in, out, err)) != WC_OK)
 		goto done;

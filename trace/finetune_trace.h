@@ -201,6 +201,8 @@ typedef struct {
 	double period_alt_s;           /* another period the samples fit as well; NaN */
 	double period_under_s;         /* steps under three samples that draw the same samples
 	                                * (never counted); NaN */
+	double period_unsearched_s;    /* the longest divisor of the first period past
+	                                * WC_FT_PERIOD_DIVISORS_MAX, not searched; NaN */
 	double period_aliases_s[WC_FT_ALIASES]; /* steps the samples fold into more simply
 	                                * than the period (aliasing), shortest string first; NaN */
 	double period_repeat_s;        /* where the samples repeat exactly (0 none) */

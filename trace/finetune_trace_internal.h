@@ -95,11 +95,19 @@ int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err
 /** Dominant period of the window's active bins (`active_only`) or of all
  *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
  *  (may be NULL) receives its autocorrelation; `note` (may be NULL) a
- *  second period the samples fit as well (NaN none) and a period under
- *  WC_FT_MIN_SAMPLES_PER_STEP samples they fit better (NaN none), in s
- *  (docs/finetune.md, "Counting steps"). */
-int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[2],
+ *  second period the samples fit as well (NaN none), a period under
+ *  WC_FT_MIN_SAMPLES_PER_STEP samples they fit better (NaN none) and the
+ *  longest divisor of the first period left unsearched past
+ *  WC_FT_PERIOD_DIVISORS_MAX (NaN none), in s (docs/finetune.md,
+ *  "Counting steps"). */
+int wc__ft_period(const ft_grid *g, int active_only, double *out, double *strength, double note[3],
                   size_t *repeat, wc_error *err);
+/** Whether `period` s is the cycle of the evaluations the trainer state
+ *  lists (one every k steps, k >= 2), not a step: longer than they are,
+ *  and the window's active bins hold as many of it as its steps hold
+ *  intervals of k, to one (finetune_cycle.c, docs/finetune.md
+ *  "Evaluations a trainer state lists"). */
+int wc__ft_eval_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period);
 /** Whether the clear periods of two quarters of the window's active time
  *  differ beyond what each is known to, no whole multiple of each other:
  *  the step time changed during the run, and no one period counts or

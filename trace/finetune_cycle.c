@@ -1,0 +1,41 @@
+/*
+ * The cycle of the evaluations a trainer state lists, taken for the
+ * trace's step period (docs/finetune.md, "Evaluations a trainer state
+ * lists").
+ */
+#include "finetune_trace_internal.h"
+
+#include <math.h>
+
+/* Evaluations near the training power (82-86 % of it) are no
+ * intermediate stretch: left in the active time, one every k steps, they
+ * repeat where no step does, and their cycle -- k steps and an
+ * evaluation, 80 s for 2-s steps with a 30-s evaluation every 25 -- came
+ * out as the step period. Counted at it, 200 steps read as 8 and the run
+ * was refused as a resumed run's last session, asking for --steps 8 (38x
+ * the energy per step had it been followed); as the hint of the saves'
+ * length it lost the 30-s saves (+11.8 % energy per step, said only as
+ * saves not found). The period is that cycle when it is longer than the
+ * evaluations themselves -- no step is -- and the active time holds as
+ * many of it as the state's steps hold evaluation intervals, to one (the
+ * run's first and last need not be whole). */
+int
+wc__ft_eval_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period)
+{
+	if (!isfinite(period) || !isfinite(in->steps) || in->n_evals < 2 || !in->eval_at || !in->eval_s)
+		return 0;
+	double every = in->eval_at[1] - in->eval_at[0], eval_s = 0.0;
+	for (size_t i = 0; i < in->n_evals; i++) {
+		double gap = i + 1 < in->n_evals ? in->eval_at[i + 1] - in->eval_at[i] : every;
+		/* the last may come early: at max_steps, off the interval */
+		if (fabs(gap - every) > 0.5 && !(i + 2 == in->n_evals && gap < every))
+			return 0;
+		eval_s += in->eval_s[i] / (double)in->n_evals;
+	}
+	if (!(every >= 2.0) || !(period > eval_s))
+		return 0;
+	size_t active = 0;
+	for (size_t k = g->k0; k < g->k1; k++)
+		active += g->mark[k] == FT_ACTIVE;
+	return fabs((double)active * g->dt / period - in->steps / every) <= 1.0;
+}
