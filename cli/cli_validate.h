@@ -28,6 +28,15 @@ int cli_validate_no_rows(const char *cmd, const char *input);
  *  needs (docs/intervals.md, "The quantile") -- rather than a bare "–". */
 void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
 
+/** The report's coverage by load (docs/intervals.md, "Coverage by
+ *  load"): a table after the report's, nothing when it has fewer than two
+ *  bands; in JSON, "coverage_by_load", an array of {running_lo,
+ *  running_hi, n_interval, coverage_95, median_rel_width}, empty then
+ *  (validate_load_bands.c). */
+void cli_load_bands_print(const wc_heldout_report *r);
+struct json_t;
+void cli_load_bands_json(struct json_t *o, const wc_heldout_report *r);
+
 /** A frozen set `p` scored on `t` (validate heldout; fewshot's base):
  *  on stderr the warnings of wc_heldout_in_sample (rows the set was
  *  fitted or calibrated on, or whose power its capacity section, fitted

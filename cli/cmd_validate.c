@@ -317,6 +317,7 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	if (a->json) {
 		json_t *o = json_object(), *sets = json_object();
 		json_object_set_new(o, "overall", accuracy_json(&r->overall));
+		cli_load_bands_json(o, r);
 		for (int i = 0; i < r->n_sets; i++)
 			json_object_set_new(sets, r->sets[i].set, accuracy_json(&r->sets[i]));
 		json_object_set_new(o, "sets", sets);
@@ -365,6 +366,7 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	else
 		printf("cover 95%%: share of measured values inside the 95 %% interval (n_int runs had one); "
 		       "width %%: median (hi - lo) / predicted\n");
+	cli_load_bands_print(r);
 	/* Draws alone describe the parameters, not the next run: a set
 	 * without a held-out error covers far fewer (docs/intervals.md). */
 	if (frozen && frozen->pred_error.n_strata == 0 && r->overall.n_interval > 0)

@@ -71,6 +71,7 @@ report_json(const wc_heldout_report *r, int n_named, const wc_capacity_skip *nam
 			json_object_set_new(o, "overall", x);
 	}
 	json_object_set_new(o, "platforms", sets);
+	cli_load_bands_json(o, r);
 	json_object_set_new(o, "skipped", json_integer(r->skipped));
 	json_t *runs = json_array();
 	for (int i = 0; i < n_named; i++)
@@ -100,6 +101,7 @@ print_report(const char *title, const wc_heldout_report *r, int n_named, const w
 			printf(" %9s %8s\n", "–", "–");
 	}
 	cli_note_no_interval(&r->overall, "other folds (models, or periods)");
+	cli_load_bands_print(r);
 skipped:
 	if (!r->skipped)
 		return;

@@ -98,8 +98,8 @@ input_columns(const wc_per_run *pr, const char **names, size_t cap)
 	return n;
 }
 
-static const char *
-input_value(const wc_per_run_row *row, const char *name)
+const char *
+wc_per_run_row_get(const wc_per_run_row *row, const char *name)
 {
 	for (int j = 0; j < row->n_inputs; j++)
 		if (strcmp(row->input_name[j], name) == 0)
@@ -132,7 +132,7 @@ wc_per_run_write(const char *path, const wc_per_run *pr, wc_error *err)
 		wc__csv_put(f, r->fold);
 		for (size_t k = 0; k < n_names; k++) {
 			fputc(',', f);
-			wc__csv_put(f, input_value(r, names[k]));
+			wc__csv_put(f, wc_per_run_row_get(r, names[k]));
 		}
 		fputc(',', f);
 		wc__csv_put(f, r->quantity);

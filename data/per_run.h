@@ -66,6 +66,8 @@ void wc_per_run_row_init(wc_per_run_row *row);
 void wc_per_run_row_input(wc_per_run_row *row, const char *name, const char *value);
 /** Same for a number (%.10g; blank when not finite). */
 void wc_per_run_row_input_number(wc_per_run_row *row, const char *name, double value);
+/** The value of input column `name`, "" when the row has none. */
+const char *wc_per_run_row_get(const wc_per_run_row *row, const char *name);
 /** Append a warning to the row's "; "-separated list, whole. One that
  *  does not fit (more than WC_PER_RUN_WARNINGS_MAX long ones) ends the
  *  list in "; ..." and it and later ones are dropped: never cut mid-word. */

@@ -27,8 +27,25 @@ typedef struct {
 	double median_rel_width;       /* median (hi - lo) / predicted; NaN without */
 } wc_accuracy;
 
+/* Coverage by load (docs/intervals.md, "Coverage by load"): the rows
+ * with an interval cut at the quantiles of their running count into at
+ * most WC_LOAD_BANDS bands of equal count, none under
+ * WC_LOAD_BAND_MIN_ROWS rows (fewer rows, fewer bands; under two, none). A
+ * pooled 95 % can hide a band far under it. */
+#define WC_LOAD_BANDS 4
+#define WC_LOAD_BAND_MIN_ROWS 20
+
+typedef struct {
+	double running_lo, running_hi; /* the band's smallest and largest running */
+	int n_interval;
+	double coverage_95;            /* 0..1 */
+	double median_rel_width;
+} wc_load_band;
+
 typedef struct {
 	wc_accuracy overall;
+	int n_load_bands;              /* 0: too few rows with an interval and a load */
+	wc_load_band load_bands[WC_LOAD_BANDS];
 	int n_sets;
 	wc_accuracy sets[WC_HELDOUT_SETS_MAX];
 	int skipped;                   /* rows whose platform the law lacks */

@@ -17,21 +17,12 @@
 #include <string.h>
 
 static const char *
-row_input(const wc_per_run_row *row, const char *name)
-{
-	for (int i = 0; i < row->n_inputs; i++)
-		if (strcmp(row->input_name[i], name) == 0)
-			return row->input_value[i];
-	return "";
-}
-
-static const char *
 row_group(const wc_per_run_row *row, int by_fold)
 {
 	if (by_fold)
 		return row->fold;
-	const wc_model_info *m = wc_model_lookup(row_input(row, "model"));
-	return m ? m->name : row_input(row, "model");
+	const wc_model_info *m = wc_model_lookup(wc_per_run_row_get(row, "model"));
+	return m ? m->name : wc_per_run_row_get(row, "model");
 }
 
 static double
@@ -55,7 +46,7 @@ mark_idle(const wc_per_run *rows, unsigned char *idle)
 	size_t n = 0;
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
-		const char *running = row_input(r, "running");
+		const char *running = wc_per_run_row_get(r, "running");
 		char *end;
 		double v = strtod(running, &end);
 		idle[i] = !strcmp(r->quantity, "mean_power_w") && running[0] && !*end && !wc_interval_applies(v);
@@ -81,14 +72,14 @@ count_groups(const wc_per_run *rows, int by_fold, const char *platform, const un
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
 		const char *g = row_group(r, by_fold);
-		if ((platform[0] && strcmp(row_input(r, "platform"), platform)) || (skip && skip[i]) ||
+		if ((platform[0] && strcmp(wc_per_run_row_get(r, "platform"), platform)) || (skip && skip[i]) ||
 		    other_quantity(r, quantity))
 			continue;
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++) {
 			const wc_per_run_row *q = &rows->rows[j];
 			seen = !(skip && skip[j]) && !strcmp(row_group(q, by_fold), g) && !other_quantity(q, quantity) &&
-			       (!platform[0] || !strcmp(row_input(q, "platform"), platform));
+			       (!platform[0] || !strcmp(wc_per_run_row_get(q, "platform"), platform));
 		}
 		n += !seen;
 	}
@@ -106,7 +97,7 @@ stratum(const wc_per_run *rows, const char *platform, const unsigned char *skip,
 	snprintf(s->platform, sizeof s->platform, "%s", platform);
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *x = &rows->rows[i];
-		if ((platform[0] && strcmp(row_input(x, "platform"), platform)) || (skip && skip[i]) ||
+		if ((platform[0] && strcmp(wc_per_run_row_get(x, "platform"), platform)) || (skip && skip[i]) ||
 		    other_quantity(x, quantity))
 			continue;
 		double v = row_residual(x);
@@ -131,7 +122,7 @@ build(const wc_per_run *rows, int by_fold, const unsigned char *skip, const char
 	for (size_t i = 0; i < rows->n; i++) {
 		if (other_quantity(&rows->rows[i], quantity))
 			continue;
-		const char *plat = row_input(&rows->rows[i], "platform");
+		const char *plat = wc_per_run_row_get(&rows->rows[i], "platform");
 		int seen = 0;
 		for (int k = 0; k < pe->n_strata && !seen; k++)
 			seen = !strcmp(pe->strata[k].platform, plat);
@@ -188,7 +179,7 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 			if (done[j] || strcmp(row_group(r, by_fold), g) || other_quantity(r, quantity))
 				continue;
 			done[j] = 1;
-			const wc_pe_stratum *s = wc_pe_find(&pe, row_input(r, "platform"), "");
+			const wc_pe_stratum *s = wc_pe_find(&pe, wc_per_run_row_get(r, "platform"), "");
 			r->lo = r->hi = NAN;
 			/* held as the answer's own interval is (docs/intervals.md,
 			 * "Physical ceiling"): the interval scored is the one users get */
@@ -238,7 +229,7 @@ wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_re
 	for (int s = 0; s < out->n_sets; s++)
 		cover(rows, out->sets[s].set, quantity, w, &out->sets[s]);
 	free(w);
-	return WC_OK;
+	return wc__coverage_by_load(rows, quantity, out, err);
 }
 
 /* Has `rows` a row of platform `name` among its first `n`? */
@@ -277,7 +268,7 @@ platform_rows(const wc_runs_table *t, const wc_params *frozen, wc_per_run *rows,
 		rc = wc_validate_heldout(copy, t, &rep, &mine, err);
 		for (size_t j = 0; rc == WC_OK && j < mine.n; j++) {
 			wc_per_run_row *r = &mine.rows[j];
-			if (strcmp(row_input(r, "platform"), name) != 0)
+			if (strcmp(wc_per_run_row_get(r, "platform"), name) != 0)
 				continue;
 			snprintf(r->fold, sizeof r->fold, "%s", name);
 			rc = wc_per_run_add(rows, r, err);

@@ -68,6 +68,12 @@ int wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err);
  *  (matched by the rows' `set`). */
 int wc__coverage_summary(const wc_per_run *rows, const char *quantity, wc_heldout_report *out,
                          wc_error *err);
+/** Coverage and median relative width of the rows' intervals (of
+ *  `quantity`; NULL = any) in bands of their running count into `out`'s
+ *  load_bands (coverage_load.c; docs/intervals.md, "Coverage by load"):
+ *  none when fewer than two bands of WC_LOAD_BAND_MIN_ROWS rows. Called by
+ *  wc__coverage_summary. */
+int wc__coverage_by_load(const wc_per_run *rows, const char *quantity, wc_heldout_report *out, wc_error *err);
 
 /** The section of held-out errors from `rows` (of `quantity`; NULL =
  *  any): pooled, and each platform with enough groups; WC_EINVAL when too

@@ -1,0 +1,38 @@
+/*
+ * The coverage-by-load part of the held-out reports (validate lomo,
+ * heldout, capacity): docs/intervals.md, "Coverage by load".
+ */
+#include "cli_validate.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+void
+cli_load_bands_print(const wc_heldout_report *r)
+{
+	if (r->n_load_bands < 2)
+		return;
+	printf("cover 95%% by load (bands of equal count by running; docs/intervals.md, \"Coverage by load\")\n"
+	       "%-22s %5s %9s %8s\n", "running", "n", "cover 95%", "width %");
+	for (int i = 0; i < r->n_load_bands; i++) {
+		const wc_load_band *b = &r->load_bands[i];
+		char range[32];
+		snprintf(range, sizeof range, "%.4g-%.4g", b->running_lo, b->running_hi);
+		printf("%-22s %5d %9.1f %8.1f\n", range, b->n_interval, 100.0 * b->coverage_95,
+		       100.0 * b->median_rel_width);
+	}
+}
+
+void
+cli_load_bands_json(json_t *o, const wc_heldout_report *r)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < r->n_load_bands; i++) {
+		const wc_load_band *b = &r->load_bands[i];
+		json_array_append_new(a, json_pack("{s:f,s:f,s:i,s:f,s:f}", "running_lo", b->running_lo, "running_hi",
+		                                   b->running_hi, "n_interval", b->n_interval, "coverage_95",
+		                                   b->coverage_95, "median_rel_width", b->median_rel_width));
+	}
+	json_object_set_new(o, "coverage_by_load", a);
+}
