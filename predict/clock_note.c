@@ -1,7 +1,7 @@
 /*
  * The caveat of the clock an answer runs at (docs/inference-law.md,
- * "Unseen configurations"): no clock-locked runs calibrated, so the clock
- * term's kappa is assumed, or a clock outside the calibrated span; and a
+ * "Unseen configurations"): no runs at a known locked clock calibrated, so
+ * the clock term's kappa is assumed, or a clock outside the calibrated span; and a
  * clock below half the top clock. One rule for the power answer
  * (predict/predictor.c) and the envelope's power map (predict/envelope.c):
  * said where the answer's clock is not the free one and the answer
@@ -53,9 +53,15 @@ wc__predict_clock_note(const wc_params *p, const wc_level *lvl, const char *fiel
 		                mhz, share, share[0] ? "," : "", limit);
 	else if (!named)
 		snprintf(at, sizeof at, "the GPU settles at %.0f MHz; ", mhz);
+	/* What is missing is a clock the runs are known to have run at: a
+	 * host whose runs were all locked at one clock the source does not
+	 * give (Table 13's H100-locked) has its lock in its theta and P0, not
+	 * in kappa, which no table publishes (docs/inference-law.md, "Clock
+	 * term"). */
 	if (r->clock_max <= 0.0)
-		snprintf(buf, cap, "%s: %sno clock-locked runs were calibrated on %s; kappa = %g is %s", field, at,
-		         lvl->name, p->kappa.value, wc_source_name(p->kappa.source));
+		snprintf(buf, cap, "%s: %sno runs at a known locked clock were calibrated on %s%s; kappa = %g is %s", field,
+		         at, lvl->name, p->kappa.source == WC_SRC_ASSUMED ? " and kappa is unpublished" : "",
+		         p->kappa.value, wc_source_name(p->kappa.source));
 	else if (mhz < r->clock_min || mhz > r->clock_max) {
 		char v[40], lo[40], hi[40];
 		int dg = wc__predict_span_digits(mhz, mhz, r->clock_min, r->clock_max);

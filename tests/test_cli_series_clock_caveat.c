@@ -44,7 +44,8 @@ main(void)
 	char *dir = test_tmpdir("series_clock_caveat");
 	char *ns = test_fixture(dir, "ns.csv", "t_s,running\n0,0\n1,16\n2,16\n3,4\n4,0\n5,32\n");
 	char *big = test_fixture(dir, "s512b.csv", "t_s,running\n0,512\n1,512\n");
-	static const char kappa[] = "no clock-locked runs were calibrated on A100; kappa = 1 is assumed";
+	static const char kappa[] = "no runs at a known locked clock were calibrated on A100"
+	                            " and kappa is unpublished; kappa = 1 is assumed";
 	char want[256];
 
 	/* a lock: sm_clock_mhz, the same line as a single load's */

@@ -100,7 +100,7 @@ main(void)
 			CHECK(warns(s, "input_tokens: prefill takes 65 % of the engine's time", "the series"));
 			CHECK(warns(s, "power_cap_w: the GPU runs at 283 MHz of A100's 1410 MHz top clock; the law does not "
 			               "model the bandwidth", "the series"));
-			CHECK(warns(s, "power_cap_w: the GPU settles at 283 MHz; no clock-locked runs", "the series"));
+			CHECK(warns(s, "power_cap_w: the GPU settles at 283 MHz; no runs at a known locked clock", "the series"));
 		}
 		json_decref(s);
 		json_decref(c);

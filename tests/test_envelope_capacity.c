@@ -485,7 +485,8 @@ test_caveats_as_predict(void)
 	const char *lock[] = { "wattcast", "envelope", "--platform", "H100", "--model", "Qwen3-14B", "--closed", "32",
 		               "--horizon", "20", "--replicas", "2", "--sm-clock", "345", "--quiet", "--json", NULL, NULL,
 		               NULL };
-	const char *kappa = "sm_clock_mhz: no clock-locked runs were calibrated on H100; kappa = 1 is assumed";
+	const char *kappa = "sm_clock_mhz: no runs at a known locked clock were calibrated on H100"
+	                    " and kappa is unpublished; kappa = 1 is assumed";
 	/* below half the top clock: predict's low-clock caveat, word for word */
 	const char *low = "sm_clock_mhz: the GPU runs at 345 MHz of H100's 1980 MHz top clock; the law does not model "
 	                  "the bandwidth real boards lose below about half the top clock (docs/capacity.md)";

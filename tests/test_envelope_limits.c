@@ -290,8 +290,8 @@ test_limit_settles(void)
 		/* predict's caveat of that clock, as its answer there and a lock
 		 * there (--sm-clock) give it: it was dropped */
 		char kappa[WC_WARNING_LEN];
-		snprintf(kappa, sizeof kappa, "platform: the GPU settles at %.0f MHz; no clock-locked runs were "
-		         "calibrated on A100; kappa = 1 is assumed", mhz);
+		snprintf(kappa, sizeof kappa, "platform: the GPU settles at %.0f MHz; no runs at a known locked clock were "
+		         "calibrated on A100 and kappa is unpublished; kappa = 1 is assumed", mhz);
 		for (int i = said = 0; i < r.n_warnings; i++)
 			said += strcmp(r.warnings[i], kappa) == 0;
 		CHECK_INT(said, 1);

@@ -226,10 +226,10 @@ kappa_names_what_set_the_clock(void)
 		run_result r;
 		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 		CHECK_INT(r.status, 0);
-		CHECK_CONTAINS(r.out, by_cap ? "warning: at 210-1170 MHz: power_cap_w: no clock-locked runs were calibrated "
-		                               "on A100; kappa = 1 is assumed\n"
-		                             : "warning: at 210-1170 MHz: sm_clock_mhz: no clock-locked runs were calibrated "
-		                               "on A100; kappa = 1 is assumed\n");
+		CHECK_CONTAINS(r.out, by_cap ? "warning: at 210-1170 MHz: power_cap_w: no runs at a known locked clock were calibrated "
+		                               "on A100 and kappa is unpublished; kappa = 1 is assumed\n"
+		                             : "warning: at 210-1170 MHz: sm_clock_mhz: no runs at a known locked clock were calibrated "
+		                               "on A100 and kappa is unpublished; kappa = 1 is assumed\n");
 		if (by_cap)
 			CHECK(r.out && !strstr(r.out, "MHz: sm_clock_mhz:"));
 		run_result_free(&r);
@@ -237,8 +237,8 @@ kappa_names_what_set_the_clock(void)
 		argv[8] = "32";
 		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 		CHECK_INT(r.status, 0);
-		CHECK_CONTAINS(r.out, "warning: platform: no clock-locked runs were calibrated on A100; kappa = 1 is "
-		                      "assumed\n");
+		CHECK_CONTAINS(r.out, "warning: platform: no runs at a known locked clock were calibrated on A100 and kappa is "
+		                      "unpublished; kappa = 1 is assumed\n");
 		CHECK_CONTAINS(r.out, "so this answers at the clock it settles at, 1223 MHz");
 		int kappas = 0, settled = 0;
 		for (const char *at = r.out; at && (at = strstr(at, "kappa = 1 is assumed")); at++)

@@ -220,7 +220,8 @@ kappa_caveat(void)
 	h.power_cap_w = 300;
 	CHECK_INT(kappa_notes(pr, h, NULL, 0, w, &low), 1);
 	CHECK_CONTAINS(w, "power_cap_w: the GPU settles at ");
-	CHECK_CONTAINS(w, " MHz; no clock-locked runs were calibrated on H100; kappa = 1 is assumed");
+	CHECK_CONTAINS(w, " MHz; no runs at a known locked clock were calibrated on H100"
+	                  " and kappa is unpublished; kappa = 1 is assumed");
 	wc_inference_query a = { .config = test_catalog_config("A100", 4, "Llama-3.1-70B-Instruct", 64) };
 	a.config.input_tokens = 2000;
 	a.config.output_tokens = 500;
@@ -235,8 +236,8 @@ kappa_caveat(void)
 		clock_said = NULL;
 		/* the board's limit's warning says the clock it settled, the
 		 * kappa caveat the assumption: one line per fact */
-		CHECK_CONTAINS(w, i < 3 ? "platform: no clock-locked runs were calibrated on A100"
-		                        : "sm_clock_mhz: no clock-locked runs were calibrated on A100");
+		CHECK_CONTAINS(w, i < 3 ? "platform: no runs at a known locked clock were calibrated on A100"
+		                        : "sm_clock_mhz: no runs at a known locked clock were calibrated on A100");
 		CHECK_INT(clock_lines, i < 3 ? 1 : 0);
 	}
 	wc_inference_query top = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
@@ -256,14 +257,15 @@ kappa_caveat(void)
 	sq.power_cap_w = 300;
 	CHECK_INT(kappa_notes(pr, sq, series, 5, w, &low), 1);
 	CHECK_CONTAINS(w, "power_cap_w: the GPU settles under the cap for ");
-	CHECK_CONTAINS(w, " % of the series' time; no clock-locked runs were calibrated on H100; kappa = 1 is assumed");
+	CHECK_CONTAINS(w, " % of the series' time; no runs at a known locked clock were calibrated on H100"
+	                  " and kappa is unpublished; kappa = 1 is assumed");
 	sq.power_cap_w = 130;
 	CHECK_INT(kappa_notes(pr, sq, series, 5, w, &low), 1);
 	/* the steps no clock meets (all but the idle one, 80 % of the time)
 	 * run at the clock of least power, not one they settle at; said with
 	 * their share, not as the whole series' clock */
 	CHECK_CONTAINS(w, "power_cap_w: the GPU runs at the clock of least power, 345 MHz, for 80.0 % of the series' "
-	                  "time, still above the cap; no clock-locked runs were calibrated on H100");
+	                  "time, still above the cap; no runs at a known locked clock were calibrated on H100");
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 }

@@ -134,7 +134,8 @@ board_limit(void)
 		for (size_t i = 0; i < json_array_size(w); i++)
 			lines += strstr(json_string_value(json_array_get(w, i)), clock) != NULL;
 		CHECK_INT(lines, 1);
-		CHECK(strstr(r.body, "\"platform: no clock-locked runs were calibrated on A100; kappa = 1 is assumed\""));
+		CHECK(strstr(r.body, "\"platform: no runs at a known locked clock were calibrated on A100"
+		                       " and kappa is unpublished; kappa = 1 is assumed\""));
 	}
 	http_reply_free(&r);
 }

@@ -3,7 +3,7 @@
  * there does, and carries predict's caveat of that clock
  * (docs/envelopes.md, "Engine", "Board limit"): A100 Qwen3-32B (`measured`
  * profile), 256 clients settle at 1201 MHz and Poisson 2/s at 1216 MHz,
- * where no clock-locked runs were calibrated. The CLI's and the route's
+ * where no runs at a known locked clock were calibrated. The CLI's and the route's
  * warnings said the run served and drew there but nothing of kappa,
  * while `--sm-clock 1200` and `predict inference` at 1201 MHz said it.
  */
@@ -32,8 +32,10 @@ count(const json_t *j, const char *said)
 }
 
 static const char *const caveat[2] = {
-	"platform: the GPU settles at 1201 MHz; no clock-locked runs were calibrated on A100; kappa = 1 is assumed",
-	"platform: the GPU settles at 1216 MHz; no clock-locked runs were calibrated on A100; kappa = 1 is assumed",
+	"platform: the GPU settles at 1201 MHz; no runs at a known locked clock were calibrated on A100"
+	" and kappa is unpublished; kappa = 1 is assumed",
+	"platform: the GPU settles at 1216 MHz; no runs at a known locked clock were calibrated on A100"
+	" and kappa is unpublished; kappa = 1 is assumed",
 };
 
 static void
