@@ -289,6 +289,14 @@ wc_params_validate(const wc_params *p, wc_error *err)
 		if (!isfinite(l->p0.value) || l->p0.value < 0.0)
 			return wc_error_set(err, WC_EINVAL, "levels/%d/p0_w/value: must be finite and >= 0, got %s", i,
 			                    WC_NUM_TEXT(l->p0.value));
+		/* An idle draw at or above the board's limit is no GPU's: the
+		 * bound a request's idle_power_w and a model term's p0_w are held
+		 * to (docs/formats/params-file.md, "Ranges"); a board the catalog
+		 * does not know has no limit to hold it to. */
+		char field[48];
+		snprintf(field, sizeof field, "levels/%d/p0_w/value", i);
+		if (wc_params_check_idle(l->name, l->s_shared_with, l->p0.value, field, err) != WC_OK)
+			return WC_EINVAL;
 		if (!isfinite(l->theta.value))
 			return wc_error_set(err, WC_EINVAL, "levels/%d/theta: must be finite", i);
 		if (wc_form_has_floor(p->form) && !isfinite(l->floor_logit.value))

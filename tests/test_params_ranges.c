@@ -72,6 +72,26 @@ p0_1(json_t *root)
 }
 
 static json_t *
+p0_3(json_t *root)
+{
+	json_t *l = json_array_get(json_object_get(root, "levels"), 3);
+	CHECK_CONTAINS(json_string_value(json_object_get(l, "name")), "H100-locked");
+	return json_object_get(l, "p0_w");
+}
+
+/* the P0 of a level added as a copy of H100's under a board's name the
+ * catalog does not know */
+static json_t *
+p0_board(json_t *root)
+{
+	json_t *levels = json_object_get(root, "levels");
+	json_t *l = json_deep_copy(json_array_get(levels, 1));
+	json_object_set_new(l, "name", json_string("MyBoard"));
+	json_array_append_new(levels, l);
+	return json_object_get(l, "p0_w");
+}
+
+static json_t *
 s_1(json_t *root)
 {
 	return json_object_get(json_array_get(json_object_get(root, "levels"), 1), "s_w");
@@ -140,6 +160,18 @@ main(void)
 	refused("value", s_1, -5, "levels/1/s_w/value: -5 is outside the documented range [0, 10000]");
 	CHECK_INT(load_with("value", s_1, 0, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "edited.json:1:642: /levels/1/s_w/value: must be finite and > 0, got 0");
+	/* P0 at or above the board's limit loaded and answered (800 W on an
+	 * H100, limit 700 W) where a request's idle_power_w of 800 W is
+	 * refused: held to the same bound at its leaf; just below it loads. */
+	CHECK_INT(load_with("value", p0_1, 800, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "edited.json:1:");
+	CHECK_CONTAINS(err.msg, ": /levels/1/p0_w/value: 800 W per GPU is not below H100's board limit of 700 W; give "
+	                        "one idle GPU's power");
+	CHECK_INT(load_with("value", p0_1, 700, &err), WC_EINVAL);
+	CHECK_INT(load_with("value", p0_1, 699, &err), WC_OK);
+	CHECK_INT(load_with("value", p0_3, 700, &err), WC_EINVAL); /* H100-locked: an H100's limit */
+	CHECK_CONTAINS(err.msg, "/levels/3/p0_w/value: 700 W per GPU is not below H100's board limit of 700 W");
+	CHECK_INT(load_with("value", p0_board, 900, &err), WC_OK); /* a board the catalog lacks: no limit */
 	CHECK_INT(load_with("residual_rms", provenance, 1e-300, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, 1e-15, &err), WC_OK);
 	CHECK_INT(load_with("residual_rms", provenance, WC_RUN_SCATTER_MIN, &err), WC_OK);
@@ -149,7 +181,7 @@ main(void)
 	/* At the bounds: loaded. */
 	CHECK_INT(load_with("value", delta, 100, &err), WC_OK);
 	CHECK_INT(load_with("value", theta0, -100, &err), WC_OK);
-	CHECK_INT(load_with("value", p0_1, 1e4, &err), WC_OK);
+	CHECK_INT(load_with("value", p0_board, 1e4, &err), WC_OK); /* a board without a limit in the catalog */
 
 	/* The writer refuses what the loader would. */
 	wc_params p = WC_PARAMS_INIT;
