@@ -28,10 +28,15 @@ wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_co
 		if (used[i].prec == WC_PREC_BF16 || (kept && !format))
 			continue;
 		const char *field = used[i].setting == WC_SETTING_KV ? "kv_cache" : "weights";
+		/* Prefill's FLOPs run at the datasheet's dense BF16 rate whatever
+		 * the weights (docs/capacity.md, "Step time"): fp8 GEMMs on
+		 * Hopper, Blackwell or MI300 may run up to twice as fast, which
+		 * no step time here takes (the catalog's fp8_tflops is not used). */
+		const char *rate = used[i].setting == WC_SETTING_WEIGHTS ? "; prefill computes at the BF16 rate" : "";
 		const char *name = wc_precision_name(used[i].prec);
 		if (kept) { /* the power of the precision it is counted as */
 			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no term of its own; its power is predicted as "
-			         "%s's (step times and memory use %s's bytes)", field, format, lvl->name, name, name);
+			         "%s's (step times and memory use %s's bytes%s)", field, format, lvl->name, name, name, rate);
 			continue;
 		}
 		char what[48];
@@ -46,10 +51,10 @@ wc__predict_precision_notes(const wc_params *p, const wc_level *lvl, const wc_co
 		if (t && isfinite(t->p_value))
 			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term (tested on %d pairs, p = %.2g, "
 			         "not significant); its power is predicted as bf16's (step times and memory use %s's "
-			         "bytes)", field, what, lvl->name, t->pairs, t->p_value, name);
+			         "bytes%s)", field, what, lvl->name, t->pairs, t->p_value, name, rate);
 		else
 			snprintf(notes[n++], WC_WARNING_LEN, "%s: %s on %s has no fitted term; its power is predicted as "
-			         "bf16's (step times and memory use %s's bytes)", field, what, lvl->name, name);
+			         "bf16's (step times and memory use %s's bytes%s)", field, what, lvl->name, name, rate);
 	}
 	return n;
 }

@@ -84,7 +84,7 @@ main(void)
 	char *text = NULL;
 	size_t len;
 	CHECK_INT(wc_read_file(path, 1 << 20, &text, &len, &err), WC_OK);
-	CHECK_CONTAINS(text, "(step times and memory use fp8's bytes)\"\n");
+	CHECK_CONTAINS(text, "(step times and memory use fp8's bytes; prefill computes at the BF16 rate)\"\n");
 	free(text);
 	wc_per_run_clear(&ds);
 

@@ -68,7 +68,7 @@ main(void)
 	CHECK(has_warning(&o, "concurrency: load 512"));
 	CHECK(has_warning(&o, "weights: fp8 on A100 has no fitted term (tested on 4 pairs, p = 0.96"));
 	CHECK(has_warning(&o, "not significant); its power is predicted as bf16's (step times and memory use "
-	                      "fp8's bytes)"));
+	                      "fp8's bytes; prefill computes at the BF16 rate)"));
 	CHECK_INT(o.n_warnings, 4);
 	q.config.platform = "H100-locked";
 	q.config.weights = WC_PREC_BF16;

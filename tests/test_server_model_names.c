@@ -263,7 +263,7 @@ main(void)
 		/* only the power falls back to bf16; the step times and memory
 		 * are int4's (it said "predicted as bf16", as if all were) */
 		CHECK_CONTAINS(er.out, "warning: weights: int4 on H100 has no fitted term; its power is predicted as "
-		               "bf16's (step times and memory use int4's bytes)");
+		               "bf16's (step times and memory use int4's bytes; prefill computes at the BF16 rate)");
 		run_result_free(&er);
 		wc_server_stop(srv);
 	}

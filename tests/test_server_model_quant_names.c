@@ -196,9 +196,11 @@ power_counted(void)
 {
 	static const struct { const char *model, *as, *warning; } cases[] = {
 		{ "Qwen3-8B-Int8", "Qwen3-8B-FP8", "warning: weights: int8 on H200 has no term of its own; its power is "
-		                                   "predicted as fp8's (step times and memory use fp8's bytes)" },
+		                                   "predicted as fp8's (step times and memory use fp8's bytes"
+		                                   "; prefill computes at the BF16 rate)" },
 		{ "Qwen3-8B-NVFP4", "Qwen3-8B-AWQ", "warning: weights: nvfp4 on H200 has no term of its own; its power is "
-		                                    "predicted as int4's (step times and memory use int4's bytes)" },
+		                                    "predicted as int4's (step times and memory use int4's bytes"
+		                                    "; prefill computes at the BF16 rate)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		run_result a, b;
@@ -238,7 +240,7 @@ main(void)
 		 * tokens fit (it was refused as 145.4 GB of bf16) */
 		answered("H100", 1, "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8", "fp8",
 		         "weights: int8 (counted as fp8) on H100 has no fitted term; its power is predicted as bf16's (step "
-		         "times and memory use fp8's bytes)", 12);
+		         "times and memory use fp8's bytes; prefill computes at the BF16 rate)", 12);
 		answered("H100", 1, "RedHatAI/Qwen2.5-72B-Instruct-quantized.w8a8", "fp8", "weights: int8 (counted as fp8)",
 		         12);
 		/* about 203 GB of NVFP4 on 2 B200s (342.8 GB): it was 810 */
