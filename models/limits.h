@@ -52,7 +52,10 @@
 /** Share of the engine's time in prefill from which an answer of a law
  *  without a prefill term warns that its power is decode's (predict/
  *  predictor.c): a quarter is several times what the decode-dominated
- *  calibration runs (chat prompts of a few hundred tokens) spend there. */
+ *  calibration runs (chat prompts of a few hundred tokens) spend there.
+ *  Below the level's running span with prompts longer than the set's
+ *  workloads' it warns at any share (docs/inference-law.md, "Prefill-aware
+ *  form"). */
 #define WC_PREFILL_SHARE_WARN 0.25
 
 /** Share by which an open loop's mean power would fall were its counts
