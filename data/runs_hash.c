@@ -107,13 +107,28 @@ wc_run_content_hash(const wc_run *r)
 	return text_hash(&t);
 }
 
+size_t
+wc_run_id_segment_cut(const char *run_id)
+{
+	const size_t n = strlen(run_id), tag = strlen(WC_RUN_SEGMENT_TAG);
+	size_t d = n;
+	while (d > 0 && run_id[d - 1] >= '0' && run_id[d - 1] <= '9')
+		d--;
+	if (d == n || d < tag || strncmp(run_id + d - tag, WC_RUN_SEGMENT_TAG, tag) != 0)
+		return n;
+	return d - tag;
+}
+
 uint64_t
 wc_run_id_hash(const char *platform, const char *run_id)
 {
 	text t = { NULL, 0, 0, 1 };
 	char id[WC_RUN_ID_HASHED + 1];
-	/* the bytes a capacity row keeps of its id (fit/capacity_fit.h) */
-	snprintf(id, sizeof id, "%s", run_id);
+	/* the bytes a capacity row keeps of its id (fit/capacity_fit.h), a
+	 * segment's without its suffix: the segments and the whole run are
+	 * one run (docs/validation.md, "Envelopes") */
+	const size_t cut = wc_run_id_segment_cut(run_id);
+	snprintf(id, sizeof id, "%.*s", cut < WC_RUN_ID_HASHED ? (int)cut : WC_RUN_ID_HASHED, run_id);
 	put(&t, NULL, 0, platform);
 	put(&t, NULL, 0, id);
 	return text_hash(&t);

@@ -146,10 +146,22 @@ uint64_t wc_run_content_hash(const wc_run *r);
  *  holds it -- a runs table's row, or the run folder `validate envelope`
  *  replays: the first 64 bits of the SHA-256 of its platform and run id
  *  (as `ingest` names it; its first WC_RUN_ID_HASHED bytes, as much as
- *  a capacity row keeps), unit-separated. The capacity section records
- *  its runs by it (schema 16; docs/formats/params-file.md, "capacity"). */
+ *  a capacity row keeps), unit-separated. A segment's row (`<run>#seg<k>`,
+ *  `ingest --segment`) is its run's: its id is read without that suffix
+ *  (wc_run_id_segment_cut), so a section fitted on segments knows the
+ *  whole run replayed, and the other way round. The capacity section
+ *  records its runs by it (schema 16; docs/formats/params-file.md,
+ *  "capacity"). */
 #define WC_RUN_ID_HASHED 95
 uint64_t wc_run_id_hash(const char *platform, const char *run_id);
+
+/** The suffix `ingest --segment` gives each segment's row id, followed by
+ *  the segment's number from 1: `<run>#seg<k>` (docs/cli.md, "ingest"). */
+#define WC_RUN_SEGMENT_TAG "#seg"
+/** The length of `run_id` without a trailing WC_RUN_SEGMENT_TAG and
+ *  digits: the id of the run a segment's row comes from; strlen(run_id)
+ *  when it has none. */
+size_t wc_run_id_segment_cut(const char *run_id);
 
 /** Rows carrying a non-empty `exclude` among `n_rows` (docs/formats/runs-table.md:
  *  any non-empty value excludes, `0`, `false` and `no` too). When every row

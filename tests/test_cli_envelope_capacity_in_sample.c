@@ -8,7 +8,8 @@
  * fitted on (provenance run_hashes, schema 16) and the replay of one of
  * them says service_times "capacity (in-sample)", the JSON counts them
  * (capacity_in_sample) and a warning names the first, remedy first
- * (docs/validation.md, "Envelopes"); the other runs stay held out.
+ * (docs/validation.md, "Envelopes"); the other runs stay held out. A
+ * section fitted on a run's segments (`<run>#seg<k>`) knows the run.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -94,6 +95,37 @@ main(void)
 	CHECK(w && strcspn(w, "\n") <= 255);
 	json_decref(rep);
 	free(err);
+
+	/* a section fitted on r1's segments (`ingest --segment`, rows
+	 * `<id>#seg<k>`) knows r1 replayed whole: a segment is its run's
+	 * (wc_run_id_hash). Until 2026-12-07 its hashes were the segments'
+	 * own, and both runs read held out */
+	char *tab = path_join(dir, "seg.csv");
+	const char *ing[] = { "wattcast", "ingest", a, "-o", tab, "--platform", "A100", "--tp", "1", "--model",
+		              "Qwen3-8B", "--utc-offset", "0", "--segment", "5", "--quiet", NULL };
+	CHECK_INT(run_wattcast(ing, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	run_result_free(&r);
+	wc_runs_table *t = NULL;
+	CHECK_INT(wc_runs_read(tab, &t, NULL), WC_OK);
+	const char *seg = t && t->n_runs > 1 ? t->runs[1].run_id : "";
+	CHECK(!strncmp(seg, id, strlen(id)) && !strcmp(seg + strlen(id), "#seg2"));
+	js = json_load_file(set, 0, NULL);
+	prov = json_object_get(json_object_get(js, "capacity"), "provenance");
+	snprintf(hex, sizeof hex, "%016" PRIx64, wc_run_id_hash("A100", seg));
+	json_object_set_new(prov, "run_hashes", json_pack("[s]", hex));
+	CHECK_INT(json_dump_file(js, set, JSON_INDENT(2)), 0);
+	json_decref(js);
+	wc_runs_free(t);
+	rep = envelope(set, a, b, &err);
+	CHECK(rep != NULL);
+	CHECK_INT((int)json_integer_value(json_object_get(rep, "capacity_in_sample")), 1);
+	CHECK(!strcmp(run_field(rep, 0, "service_times") ? run_field(rep, 0, "service_times") : "",
+	              "capacity (in-sample)"));
+	CHECK(!strcmp(run_field(rep, 1, "service_times") ? run_field(rep, 1, "service_times") : "", "capacity"));
+	json_decref(rep);
+	free(err);
+	free(tab);
 
 	free(a);
 	free(b);

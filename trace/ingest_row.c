@@ -162,7 +162,7 @@ row_id(const run_ctx *rc, const wc_ingest_options *opt, int w, int seg, char *ou
 		snprintf(level, sizeof level, "#%s", part);
 	}
 	if (opt->segment_s > 0)
-		snprintf(tail, sizeof tail, "#seg%d", seg);
+		snprintf(tail, sizeof tail, WC_RUN_SEGMENT_TAG "%d", seg);
 	/* The suffix stays whole (it tells the rows apart); the run's id
 	 * gives way before it, between UTF-8 characters (docs/cli.md,
 	 * "ingest"): a CJK id was cut inside a character. */

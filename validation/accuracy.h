@@ -96,7 +96,8 @@ typedef struct {
 
 /** 1 when capacity section `cap` records having been fitted on the run
  *  of `platform` and `run_id` (its provenance run_hashes, schema 16,
- *  wc_run_id_hash): service times or a prefill share it gives that run
+ *  wc_run_id_hash; a segment's row `<run>#seg<k>` is its run's, either
+ *  side): service times or a prefill share it gives that run
  *  are in-sample. The one rule of `validate heldout` and `validate
  *  envelope` (docs/validation.md, "Envelopes"). */
 int wc_capacity_fitted_on_run(const wc_capacity_params *cap, const char *platform, const char *run_id);
