@@ -95,15 +95,16 @@ wc__params_record_json(const wc_record *r, int with_runs)
 
 /* A record's list of 16-digit hashes under `key`, needing schema `since`
  * (`since_tag`): the calibration's `row_hashes` (schema 12), the
- * response's `run_hashes` (schema 14). `runs` is the count the list must
+ * response's `run_hashes` (schema 14), the capacity section's
+ * `run_hashes` (schema 16). `runs` is the count the list must
  * hold, one per run (-1: the count the record ties it to is missing), or
  * -2: any count, each hash once (a /14 calibration's rows accumulate over
  * every calibration the set went through). A hash given twice is refused
  * where the list is checked for repeats. `what` names one hash in a
- * message; `set` stores them in the set. */
+ * message, `hash_of` what it hashes; `set` stores them in the set. */
 static int
 read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *key, int since,
-            const char *since_tag, int runs, int distinct, const char *what, void *out,
+            const char *since_tag, int runs, int distinct, const char *what, const char *hash_of, void *out,
             int (*set)(void *, const uint64_t *, int, wc_error *))
 {
 	char p[WC__JSON_PATH_MAX], q[WC__JSON_PATH_MAX];
@@ -131,7 +132,8 @@ read_hashes(wc__json_loader *ld, json_t *record, const char *path, const char *k
 		wc__json_join_index(q, p, i);
 		if (!h || strlen(h) != 16 || strspn(h, "0123456789abcdef") != 16) {
 			free(rows);
-			return wc__json_fail(ld, q, "expected 16 lowercase hex digits (a %s's content hash)", what);
+			return wc__json_fail(ld, q, "expected 16 lowercase hex digits (the hash of a %s's %s)", what,
+			                     hash_of);
 		}
 		rows[i] = strtoull(h, NULL, 16);
 		for (size_t j = 0; distinct && j < i; j++)
@@ -172,7 +174,7 @@ wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path
 {
 	int accumulated = !ld->version || ld->version >= 14;
 	return read_hashes(ld, record, path, "row_hashes", 12, WC_PARAMS_SCHEMA_V12,
-	                   accumulated ? -2 : out->calibration.runs, accumulated, "row", out,
+	                   accumulated ? -2 : out->calibration.runs, accumulated, "row", "content", out,
 	                   set_calibration_rows);
 }
 
@@ -183,16 +185,25 @@ int
 wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known, wc_params *out)
 {
 	return read_hashes(ld, record, path, "run_hashes", 14, WC_PARAMS_SCHEMA_V14, runs_known ? out->response.runs : -1, 1,
-	                   "run", out, set_response_runs);
+	                   "run", "power samples", out, set_response_runs);
 }
 
-/* `capacity.provenance.run_hashes` (schema 16): one per runs-table row
- * the capacity fit used (wc_run_id_hash), each once, any count. */
+/* `capacity.provenance.run_hashes` (schema 16): one per run among the
+ * runs-table rows the capacity fit used (wc_run_id_hash: platform and run
+ * id, a segment's as its run's), each once, so no more than the record's
+ * `rows` (read before; periods rows have no run) when it gives them. */
 int
 wc__params_read_capacity_runs(wc__json_loader *ld, json_t *record, const char *path, wc_capacity_params *out)
 {
-	return read_hashes(ld, record, path, "run_hashes", 16, WC_PARAMS_SCHEMA_V16, -2, 1, "run", out,
-	                   set_capacity_runs);
+	int rc = read_hashes(ld, record, path, "run_hashes", 16, WC_PARAMS_SCHEMA_V16, -2, 1, "run",
+	                     "platform and run id", out, set_capacity_runs);
+	if (rc == WC_OK && json_object_get(record, "rows") && out->n_run_hashes > out->rows) {
+		char p[WC__JSON_PATH_MAX];
+		wc__json_join(p, path, "run_hashes");
+		return wc__json_fail(ld, p, "holds %d run hash(es) for the record's %d rows: at most one per row "
+		                     "the fit used", out->n_run_hashes, out->rows);
+	}
+	return rc;
 }
 
 static json_t *

@@ -137,6 +137,28 @@ main(void)
 	CHECK(wc_params_load_file(old, &p15, &e) != WC_OK);
 	CHECK_CONTAINS(e.msg, "/capacity/provenance/run_hashes: needs \"wattcast.params/16\" or later");
 	wc_params_clear(&p15);
+	/* one hash per run among the section's rows, each of a platform and
+	 * run id: more than `rows` is refused at the list, file:line:column
+	 * (until 2026-12-07 831 hashes beside 343 rows loaded without a word),
+	 * and a bad one is not called a content hash */
+	json_object_set_new(f, "schema", json_string("wattcast.params/16"));
+	json_array_append_new(hashes, json_string("0000000000000001"));
+	json_array_append_new(hashes, json_string("0000000000000002"));
+	CHECK_INT(json_dump_file(f, old, JSON_INDENT(1)), 0);
+	CHECK(wc_params_load_file(old, &p15, &e) != WC_OK);
+	CHECK_CONTAINS(e.msg, "old.json:");
+	CHECK_CONTAINS(e.msg, ": /capacity/provenance/run_hashes: holds 23 run hash(es) for the record's ");
+	CHECK_CONTAINS(e.msg, " rows: at most one per row the fit used");
+	wc_params_clear(&p15);
+	json_array_remove(hashes, 22);
+	json_array_set_new(hashes, 21, json_string("abc"));
+	CHECK_INT(json_dump_file(f, old, JSON_INDENT(1)), 0);
+	CHECK(wc_params_load_file(old, &p15, &e) != WC_OK);
+	CHECK_CONTAINS(e.msg, "/capacity/provenance/run_hashes/21: expected 16 lowercase hex digits (the hash of a "
+	                      "run's platform and run id)");
+	wc_params_clear(&p15);
+	json_array_remove(hashes, 21);
+	json_object_set_new(f, "schema", json_string("wattcast.params/15"));
 	/* without them it loads, as before, and knows the table by its bytes only */
 	json_object_del(json_object_get(json_object_get(f, "capacity"), "provenance"), "run_hashes");
 	CHECK_INT(json_dump_file(f, old, JSON_INDENT(2)), 0);
