@@ -190,14 +190,29 @@ report(const iv_args *a, const wc_pred_error *pe)
  * workload` on ML.ENERGY's two sets wrote a "95 %" from 2 groups without a
  * word. */
 static void
-warn_few_groups(const wc_pred_error *pe)
+warn_groups(const char *stratum, int n_groups, const char *folds)
 {
-	if (!pe->present || pe->n_groups <= 0 || pe->n_groups >= WC_PE_MIN_GROUPS)
+	if (n_groups <= 0 || n_groups >= WC_PE_MIN_GROUPS)
 		return;
 	fprintf(stderr, "wattcast fit intervals: warning: %s: hold out more groups, or read its 95 %% as rough: "
 	        "the quantile rests on %d held-out group(s) (folds %s), fewer than the %d a stratum needs "
 	        "(docs/intervals.md, \"Strata\"); a quantile over few groups is itself noisy\n",
-	        pe->quantity[0] ? pe->quantity : "mean_power_w", pe->n_groups, pe->folds, WC_PE_MIN_GROUPS);
+	        stratum, n_groups, folds, WC_PE_MIN_GROUPS);
+}
+
+/* The pooled stratum, and a datasheet stratum that other folds made (a
+ * capacity quantity's, each platform left out): every quantile a section
+ * carries is held to the same count. */
+static void
+warn_few_groups(const wc_pred_error *pe)
+{
+	const char *q = pe->quantity[0] ? pe->quantity : "mean_power_w";
+	char name[64];
+	if (!pe->present)
+		return;
+	warn_groups(q, pe->n_groups, pe->folds);
+	snprintf(name, sizeof name, "%s datasheet", q);
+	warn_groups(name, pe->n_groups_datasheet, "platform");
 }
 
 /* The runs the quantiles leave out, and why: the section's n alone hid

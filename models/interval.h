@@ -73,6 +73,12 @@ typedef struct {
 	                   * levels) behind the pooled stratum, 0 = unknown
 	                   * (not in the file; `fit intervals` warns below
 	                   * WC_PE_MIN_GROUPS) */
+	int n_groups_datasheet; /* held-out platforms behind its `datasheet`
+	                   * stratum when other folds than the section's
+	                   * made it (a capacity quantity's, from platform
+	                   * folds beside model folds), 0 = none or the
+	                   * section's own (not in the file; warned as
+	                   * n_groups is) */
 	double level;     /* nominal coverage, 0.95 */
 	int n_strata;
 	wc_pe_stratum strata[WC_PE_STRATA_MAX];

@@ -409,12 +409,16 @@ capacity_datasheet_strata(const wc_runs_table *runs, const wc_capacity_data *d, 
 	double *scratch = rc == WC_OK ? wc_alloc_array(rows.n ? rows.n : 1, sizeof *scratch) : NULL;
 	if (rc == WC_OK && !scratch)
 		rc = wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
-	for (size_t i = 0; rc == WC_OK && i < sizeof which / sizeof which[0]; i++)
-		if (out[which[i].q].present && count_groups(&rows, 1, "", NULL, which[i].rows) >= 2 &&
-		    stratum(&rows, "", NULL, which[i].rows, scratch, &s)) {
+	for (size_t i = 0; rc == WC_OK && i < sizeof which / sizeof which[0]; i++) {
+		/* the platforms it rests on, warned below WC_PE_MIN_GROUPS as
+		 * the pooled stratum's models are (docs/intervals.md, "Strata") */
+		int groups = out[which[i].q].present ? count_groups(&rows, 1, "", NULL, which[i].rows) : 0;
+		if (groups >= 2 && stratum(&rows, "", NULL, which[i].rows, scratch, &s)) {
 			snprintf(s.source, sizeof s.source, "datasheet");
 			wc_pe_add(&out[which[i].q], &s);
+			out[which[i].q].n_groups_datasheet = groups;
 		}
+	}
 	free(scratch);
 	wc_per_run_clear(&rows);
 	return rc;
