@@ -24,12 +24,31 @@
 # Usage: sh validation/refit-measured.sh [BUILD_DIR] [SHARED_DIR] [OUT.json]
 # then `jq -r -f validation/measured-to-c.jq OUT.json` prints the constants
 # of models/profile_measured.c. Takes about 40 s on 2 cores.
+# OpenBLAS picks its kernels by CPU, and their rounding moves the point
+# estimates in their 8th-9th digit and the bootstrap's replicates with them:
+# with the AVX-512 (SkylakeX) kernels the capacity section's gpqa input ci95
+# upper end is 620.01 tokens and H100's t0 lower 5.548e-4 s, against the
+# 545.84 and 5.380e-4 of the built-in profile, made with the Haswell (AVX2)
+# kernels (docs/fitting.md, "The measured profile"). Those are pinned where
+# the CPU has AVX2 and the BLAS is OpenBLAS; it says so on stderr.
 set -eu
 build=${1:-build}
 shared=${2:-../shared}
 out=${3:-measured.json}
 here=$(cd "$(dirname "$0")/.." && pwd)
 w="$build/wattcast"
+core=
+if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+	core=$(OPENBLAS_VERBOSE=2 OPENBLAS_CORETYPE=Haswell "$w" --version 2>&1 | sed -n 's/^Core: //p')
+fi
+if [ "$core" = Haswell ]; then
+	OPENBLAS_CORETYPE=Haswell
+	export OPENBLAS_CORETYPE
+	echo "refit-measured.sh: OpenBLAS kernels pinned to Haswell, the built-in profile's" >&2
+else
+	echo "refit-measured.sh: warning: OpenBLAS's Haswell kernels not available here (no AVX2, or another" \
+		"BLAS): interval ends may differ from the built-in profile's by several % of their width" >&2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 design="$here/data/default/paper-design-seed42.csv"
