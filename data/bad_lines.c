@@ -91,6 +91,18 @@ refuse_first(const wc__bad_lines *b, wc_error *err, const char *text)
 	return wc_error_set_path(err, WC_EPARSE, path, "%s: %s", text, b->first_reason);
 }
 
+size_t
+wc__bad_lines_counted(const wc__bad_lines *b)
+{
+	return b->bad - (b->one_cause < b->bad ? b->one_cause : 0);
+}
+
+int
+wc_telemetry_bad_over(size_t counted, size_t data_lines, double share)
+{
+	return counted > 0 && (double)counted > share * (double)data_lines;
+}
+
 int
 wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 {
@@ -104,11 +116,11 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	/* A run of bad lines of one cause (a clock glitch's rows) counts once
 	 * toward the share; the count said is every bad line, and how many
 	 * the share counted when fewer. */
-	size_t counted = b->bad - (b->one_cause < b->bad ? b->one_cause : 0);
+	size_t counted = wc__bad_lines_counted(b);
 	char once[64] = "";
 	if (counted < b->bad)
 		snprintf(once, sizeof once, ", %zu counting a clock glitch's rows once", counted);
-	int over = counted > 0 && (double)counted > limit * (double)data_lines;
+	int over = wc_telemetry_bad_over(counted, data_lines, limit);
 	/* Splitting is the whole remedy only when the pause's lines are what
 	 * push the share over; else the other bad lines need fixing too. */
 	int own_over = counted > b->split_bad && (double)(counted - b->split_bad) > limit * (double)data_lines;

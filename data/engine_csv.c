@@ -439,6 +439,7 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	held_lines(&r);
 	wc__engine_settle(e, &r.counters, r.line, path, opt, &bad);
 	e->bad_lines = bad.bad;
+	e->bad_counted = wc__bad_lines_counted(&bad);
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
 		goto done;
 	fill_missing(e);

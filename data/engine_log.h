@@ -69,6 +69,9 @@ typedef struct {
 	                                * last value); a row out of line with the
 	                                * rows around it is dropped as bad. */
 	size_t data_lines, bad_lines;
+	size_t bad_counted;            /* bad_lines as the share of bad lines
+	                                * counts them, a clock glitch's run once
+	                                * (wc__bad_lines_counted) */
 	size_t counted_from[WC_ENG_COLUMNS]; /* a counter column counts all
 	                                * its work from this row on: 0, or the
 	                                * first value's row of a counter that

@@ -111,6 +111,13 @@ typedef struct {
  *  a manifest's repeats, Prometheus' UUID label). */
 int wc_telemetry_uuid_same(const char *a, const char *b, size_t blen);
 
+/** Are `counted` bad lines more than `share` of `data_lines`? `counted`
+ *  as the refusal counts them, a clock glitch's run once (wc_engine_log's
+ *  bad_counted): the one test of the refusal (data/bad_lines.c) and of
+ *  ingest's rule on a level's stated totals (trace/ingest_stated.c;
+ *  docs/formats/telemetry.md, "Bad lines"). */
+int wc_telemetry_bad_over(size_t counted, size_t data_lines, double share);
+
 /** "GPU " to put before a GPU's name in a message, or "" when the name
  *  says it itself (a uuid "GPU-e268...", "MIG-..."): "GPU GPU-e268..."
  *  said it twice. An index or an exporter's other label gets the word. */

@@ -107,6 +107,9 @@ void wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)
 /** wc__bad_line for one cell: "file:line:column: reason". */
 void wc__bad_cell(wc__bad_lines *b, size_t line, int column, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/** The bad lines as the share counts them: a run of one cause (a clock
+ *  glitch's rows) once. */
+size_t wc__bad_lines_counted(const wc__bad_lines *b);
 /** Report how many warnings were not shown; refuse (WC_EPARSE) when more
  *  than opt->max_bad_fraction of `data_lines` were bad. */
 int wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err);

@@ -7,7 +7,10 @@
  * toward the default 1 %: it was "3 of 293 data lines are malformed (more
  * than 1 %)", the run refused. Four rows at 100-103 are one too now
  * (191 of 293 lines were bad, the run refused naming the good line 104,
- * and its --max-bad advice gave 30.18 tok/s, not 570.29). Each row of a final
+ * and its --max-bad advice gave 30.18 tok/s, not 570.29). A glitch mid-log
+ * or at the start keeps the counters' tokens (each row counted toward
+ * the share put the level's stated totals in their place, 331.78 input
+ * tokens a request for 335.575). Each row of a final
  * run names its own distance from the last row kept (line 294 of 293-294
  * said 3600.255 s after line 292's, the first row's; it is 3600.510). The
  * first two rows an hour behind are the bad lines, as two an hour ahead
@@ -83,8 +86,21 @@ main(void)
 	test_warnings w;
 	wc_error err;
 
+	/* the run untouched, whose counters a glitch mid-log or at the
+	 * start keeps */
+	wc_ingest_result orig = { NULL, 0, 0 };
+	CHECK_INT(ingest(root, "untouched", 0, -1, 0.0, &orig, &w, &err), WC_OK);
+	CHECK_INT(orig.n_rows, 1);
+	if (orig.n_rows != 1)
+		return check_report("test_real_engine_clock_glitch_runs");
+	const wc_ingest_row *o = &orig.rows[0];
+
 	/* three rows an hour ahead, in the middle, at the start and at the
-	 * end: one glitch each, read with the default share */
+	 * end: one glitch each, read with the default share. One glitch
+	 * loses none of the counters' work: the middle and the start keep
+	 * the untouched run's tokens (the level's stated totals stood in,
+	 * 331.78 input tokens a request for 335.575, each row counted
+	 * toward the share; the end cuts the level, as before) */
 	static const int first[] = { 100, 2, 292 };
 	for (int k = 0; k < 3; k++) {
 		wc_ingest_result res = { NULL, 0, 0 };
@@ -98,6 +114,10 @@ main(void)
 		if (res.n_rows == 1) {
 			CHECK_INT(res.rows[0].bad_lines, 3);
 			CHECK_NEAR(res.rows[0].run.mean_power_w, 251.35, 0.1);
+			if (k < 2) {
+				CHECK_NEAR(res.rows[0].run.input_tokens, o->run.input_tokens, 1e-9);
+				CHECK_NEAR(res.rows[0].run.throughput_tok_s, o->run.throughput_tok_s, 1e-9);
+			}
 		}
 		if (k == 2) {
 			CHECK_CONTAINS(w.text, "engine.csv:293:1: timestamp 1784419120.181 is 3600.510 s after line 291's");
@@ -111,14 +131,15 @@ main(void)
 	 * bad, the rest read. They were past the bound of three: the 191
 	 * rows after them bad, refused naming the good line 104, and with
 	 * --max-bad 0.9 30.18 tok/s and 8.33 J per token (the run's 570.29
-	 * and 0.441); the level's stated total now stands over the counters
-	 * of a log that dropped rows (42672 output tokens: 570.08 tok/s) */
+	 * and 0.441); one glitch, they keep the counters' work (the level's
+	 * stated 42672 output tokens stood over them: 570.08 tok/s) */
 	wc_ingest_result four = { NULL, 0, 0 };
 	CHECK_INT(ingest(root, "ahead4", 100, 103, 3600.0, &four, &w, &err), WC_OK);
 	CHECK_INT(four.n_rows, 1);
 	if (four.n_rows == 1) {
 		CHECK_INT(four.rows[0].bad_lines, 4);
-		CHECK_NEAR(four.rows[0].run.throughput_tok_s, 42672.0 / four.rows[0].metrics.duration_s, 1e-6);
+		CHECK_NEAR(four.rows[0].run.throughput_tok_s, o->run.throughput_tok_s, 1e-9);
+		CHECK_NEAR(four.rows[0].run.input_tokens, 335.575, 1e-9);
 		CHECK_NEAR(four.rows[0].run.energy_per_token_j, 0.441, 0.001);
 	}
 	CHECK_CONTAINS(w.text, "engine.csv:103:1: timestamp 1784419071.402 is out of line with the rows around it "
@@ -155,6 +176,7 @@ main(void)
 	wc_ingest_result_clear(&ahead);
 	wc_ingest_result_clear(&behind);
 
+	wc_ingest_result_clear(&orig);
 	for (int k = 0; k < 3; k++)
 		free(text[k]);
 	free(src);

@@ -233,8 +233,10 @@ wc__ingest_stated wc__ingest_stated_of(const run_ctx *rc, int w);
 void wc__ingest_warn_stated(const run_ctx *rc, const wc_ingest_options *opt, int w, double in_counted,
                             double out_counted, const char *in_from, const char *out_from);
 /** engine.csv's rows dropped as bad lines when more than the default
- *  share (WC_TELEMETRY_MAX_BAD; 0 otherwise, or without the log): its
- *  counters may then miss work (rows lost at the log's end), so a level's
+ *  share by the refusal's own count (wc_telemetry_bad_over of its
+ *  bad_counted, a clock glitch's run once, against WC_TELEMETRY_MAX_BAD;
+ *  0 otherwise, or without the log): its counters may then miss work
+ *  (rows lost at the log's end), so a level's
  *  stated totals stand over theirs (docs/formats/telemetry.md,
  *  "wattcast's own manifest"). */
 size_t wc__ingest_counters_dropped(const run_ctx *rc);

@@ -40,12 +40,14 @@ wc__ingest_check_stated(const run_ctx *rc, int w, double counted, wc_error *err)
 size_t
 wc__ingest_counters_dropped(const run_ctx *rc)
 {
-	/* past the share the reader refuses by default: read only under a
-	 * raised --max-bad, such a log may have lost the rows at its ends
-	 * (one bad row mid-log, a counter's glitch, loses none of the
-	 * counters' work: they are cumulative) */
+	/* past the share the reader refuses by default, counted as the
+	 * refusal counts (a clock glitch's run once): read only under a
+	 * raised --max-bad, such a log may have lost the rows at its ends.
+	 * A bad row or one glitch mid-log loses none of the counters' work
+	 * (they are cumulative); a log that lost rows at its ends while work
+	 * ran is cut there (ingest_windows.c), no whole level. */
 	const wc_engine_log *e = rc->eng;
-	if (!e || !(e->bad_lines > WC_TELEMETRY_MAX_BAD * (double)e->data_lines))
+	if (!e || !wc_telemetry_bad_over(e->bad_counted, e->data_lines, WC_TELEMETRY_MAX_BAD))
 		return 0;
 	return e->bad_lines;
 }

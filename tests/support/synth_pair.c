@@ -24,6 +24,41 @@ synth_pair_tokens_by(double s)
 	return tokens_of(0, s) + tokens_of(1, s);
 }
 
+/* One engine.csv row at `s` s from T0, stamped `shift` s away. */
+static void
+engine_row(FILE *fe, synth_pair_engine engine, double s, double shift)
+{
+	double t = SYNTH_PAIR_T0 + s + shift, tok = synth_pair_tokens_by(s);
+	int running = 0;
+	for (int i = 0; i < 2; i++)
+		running += s >= arrival[i] && s < arrival[i] + ttft[i] + ITL * (out_len[i] - 1);
+	if (engine == SYNTH_PAIR_TGI)
+		fprintf(fe, "%.3f,%d.0,0.0\n", t, running);
+	else
+		fprintf(fe, "%.3f,%d,0,%.1f,%.1f\n", t, running, tok, tok);
+}
+
+static const char *const engine_header[] = {
+	[SYNTH_PAIR_VLLM] = "timestamp,num_requests_running,num_requests_waiting,generation_tokens_total,"
+	                    "iteration_tokens_total_count\n",
+	[SYNTH_PAIR_TGI] = "timestamp,tgi_batch_current_size,tgi_queue_size\n",
+};
+
+void
+synth_pair_engine_rows(const char *d, double step, int from, int count, double shift)
+{
+	char *e = path_join(d, "engine.csv");
+	FILE *fe = fopen(e, "w");
+	CHECK(fe != NULL);
+	if (!fe)
+		exit(1);
+	fputs(engine_header[SYNTH_PAIR_VLLM], fe);
+	for (int k = 0; k * step <= 10.0 + 1e-9; k++)
+		engine_row(fe, SYNTH_PAIR_VLLM, k * step, k >= from && k < from + count ? shift : 0.0);
+	fclose(fe);
+	free(e);
+}
+
 char *
 synth_pair_folder(const char *root, const char *name, synth_pair_engine engine, double e1, int with_log)
 {
@@ -36,25 +71,14 @@ synth_pair_folder(const char *root, const char *name, synth_pair_engine engine, 
 	if (!fp || !fe)
 		exit(1);
 	fprintf(fp, "timestamp, index, power.draw [W]\n");
-	if (engine == SYNTH_PAIR_TGI)
-		fprintf(fe, "timestamp,tgi_batch_current_size,tgi_queue_size\n");
-	else
-		fprintf(fe, "timestamp,num_requests_running,num_requests_waiting,generation_tokens_total,"
-		            "iteration_tokens_total_count\n");
+	fputs(engine_header[engine], fe);
 	for (int k = 0; k <= 40; k++) {
-		double s = 0.25 * k, t = SYNTH_PAIR_T0 + s, tok = synth_pair_tokens_by(s);
-		int running = 0;
-		for (int i = 0; i < 2; i++)
-			running += s >= arrival[i] && s < arrival[i] + ttft[i] + ITL * (out_len[i] - 1);
+		double s = 0.25 * k, t = SYNTH_PAIR_T0 + s;
 		long ms = (long)llround(fmod(t, 86400.0) * 1000.0);
 		fprintf(fp, "2026/07/18 %02ld:%02ld:%02ld.%03ld, 0, %.2f W\n", ms / 3600000, ms / 60000 % 60,
 		        ms / 1000 % 60, ms % 1000, POWER_W);
-		if (s > e1 + 1e-9)
-			continue;
-		if (engine == SYNTH_PAIR_TGI)
-			fprintf(fe, "%.3f,%d.0,0.0\n", t, running);
-		else
-			fprintf(fe, "%.3f,%d,0,%.1f,%.1f\n", t, running, tok, tok);
+		if (s <= e1 + 1e-9)
+			engine_row(fe, engine, s, 0.0);
 	}
 	fclose(fp);
 	fclose(fe);

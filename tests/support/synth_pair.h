@@ -24,4 +24,10 @@ double synth_pair_tokens_by(double s);
  *  (malloc'd); exits the test when a file cannot be opened. */
 char *synth_pair_folder(const char *root, const char *name, synth_pair_engine engine, double e1, int with_log);
 
+/** Rewrite folder `d`'s engine.csv with SYNTH_PAIR_VLLM's columns, a row
+ *  every `step` s over 0-10 s (a longer log, for a share of bad lines),
+ *  rows `from` to `from + count - 1` (0-based) stamped `shift` s out of
+ *  line (a clock glitch); exits the test when it cannot be written. */
+void synth_pair_engine_rows(const char *d, double step, int from, int count, double shift);
+
 #endif
