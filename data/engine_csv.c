@@ -353,13 +353,14 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		return wc_error_set(err, WC_EPARSE, "%s", r->time_err);
 	if (!ok)
 		return WC_OK;
-	if (wc__engine_clock_judge(r, t)) {
+	switch (wc__engine_clock_judge(r, t, line_no)) {
+	case WC__CLOCK_HOLD:
 		r->held_row = 1;
 		return append_row(r, row, t, line_no, 0, err);
-	}
-	if (e->n > 0 && !(t > e->t[e->n - 1])) {
-		wc__engine_clock_not_after(r, line_no, r->time_at, t);
+	case WC__CLOCK_SKIP:
 		return WC_OK;
+	case WC__CLOCK_KEEP:
+		break;
 	}
 	return append_row(r, row, t, line_no, 1, err);
 }

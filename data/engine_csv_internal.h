@@ -48,6 +48,17 @@ typedef struct {
 	 * is out of line (data/engine_csv_clock.c). */
 	int held_row;
 	size_t held_run;
+	/* Rows not after the last kept row (nor held), each after the one
+	 * before, until a row after the last kept one says whether they are
+	 * a run behind out of line with the rows around it: their times,
+	 * lines and time cells; behind_spoilt once they cannot be one (out
+	 * of order, or past the bound) until a row is kept
+	 * (data/engine_csv_clock.c). */
+	double behind_t[WC__ENGINE_CLOCK_RUN_ROWS];
+	size_t behind_line[WC__ENGINE_CLOCK_RUN_ROWS];
+	int behind_cell[WC__ENGINE_CLOCK_RUN_ROWS];
+	size_t behind_n;
+	int behind_spoilt;
 	char time_err[WC_ERROR_MSG_MAX];
 	/* Data lines whose field count differs from the header's, one count
 	 * for all, before any line had the header's: held back, since when
@@ -80,16 +91,24 @@ int wc__engine_map_header(eng_reader *r, wc__csv_field *f, int nf, size_t line_n
 size_t wc__engine_series_left_out(const eng_reader *r, const eng_series *old, size_t n_old, char *name,
                                   size_t size);
 
-/* Judge the row at `t` about to be read against the kept rows and a row
- * held before it: a run of rows before it shown out of line is dropped
- * (bad lines), a held row not shown right is a bad line. 1 when the row
- * at `t` is to be held (data/engine_csv_clock.c). */
-int wc__engine_clock_judge(eng_reader *r, double t);
+/* What becomes of a row judged by its time (wc__engine_clock_judge). */
+typedef enum {
+	WC__CLOCK_KEEP, /* after the last kept row: kept */
+	WC__CLOCK_HOLD, /* held in the slot past the rows for the next to judge */
+	WC__CLOCK_SKIP  /* behind the last kept row: in the behind run, or bad */
+} wc__engine_clock_verdict;
+
+/* Judge the row of line `line` at `t` (its time cell r->time_at) about
+ * to be read against the kept rows, a row held before it and the run
+ * behind them: a run of rows before it shown out of line (ahead or
+ * behind) is dropped as bad lines, one glitch; a held row not shown right
+ * waits in the run behind (data/engine_csv_clock.c). */
+wc__engine_clock_verdict wc__engine_clock_judge(eng_reader *r, double t, size_t line);
 /* The row of line `line_no` at `t` (its time cell at `cell`) is a bad
  * line: not after the last kept row. The one text of that reason. */
 void wc__engine_clock_not_after(eng_reader *r, size_t line_no, int cell, double t);
-/* The held row, if any, is a bad line: not after the last kept row, and
- * no row after it showed the run before it out of line. */
+/* The run behind, then the held row, if any, are bad lines: not after
+ * the last kept row, and no row after them showed a run out of line. */
 void wc__engine_clock_drop_held(eng_reader *r);
 /* At the log's end, where no row comes after to say which is out of
  * line: a final run of up to WC__ENGINE_GLITCH_ROWS rows is judged by the

@@ -20,7 +20,9 @@
  * one's), and the first rows an hour behind are judged by the same rule
  * (they were kept, a hole warned after them). A run of up to three rows
  * is one glitch, counted once toward the default 1 %: three of 250 lines
- * were refused.
+ * were refused. A run behind the rows around it is one by the same rule
+ * as a run ahead: three rows an hour behind were each "not after the
+ * previous row's", counted, and refused.
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -139,13 +141,45 @@ main(void)
 	wc_engine_free(e);
 	free(p);
 
-	/* a row an hour behind was, and is, the one bad line */
+	/* a row an hour behind was, and is, the one bad line, out of line
+	 * with the rows around it as one ahead is (it was "not after the
+	 * previous row's") */
 	p = engine_csv("behind.csv", 20, 4, "1784411486.500", -1, 0, 0);
 	e = read_log(p, &w, WC_OK);
 	check_rows(e, 20, 4);
-	snprintf(want, sizeof want, "%s:6:4: timestamp 1784411486.500 is not after the previous row's "
-	         "(1784415086.250, line 5)", p);
+	snprintf(want, sizeof want, "%s:6:4: timestamp 1784411486.500 is out of line with the rows around it "
+	         "(1784415086.250 on line 5, 1784415086.750 on line 7); row skipped", p);
 	CHECK_CONTAINS(w.text, want);
+	CHECK(strstr(w.text, "not after") == NULL);
+	wc_engine_free(e);
+	free(p);
+
+	/* a run behind is the mirror of a run ahead, by the one rule: three
+	 * rows an hour or one second (four rows) out of line either way are
+	 * one glitch, each row named with the rows around the run. Behind,
+	 * each row was "not after the previous row's" and counted: three of
+	 * 293 lines of the real A100 run were refused */
+	static const double shift[] = { 3600.0, -3600.0, 1.0, -1.0 };
+	for (int k = 0; k < 4; k++) {
+		p = engine_csv("both.csv", 20, -1, "", 4, 3, shift[k]);
+		e = read_log(p, &w, WC_OK);
+		check_run(e, 20, 4, 3);
+		snprintf(want, sizeof want, "%s:8:4: timestamp %.3f is out of line with the rows around it "
+		         "(1784415086.250 on line 5, %.3f on line 9); row skipped", p,
+		         1784415085.5 + 1.5 + shift[k], 1784415085.5 + 1.75);
+		CHECK_CONTAINS(w.text, want);
+		CHECK(strstr(w.text, "not after") == NULL);
+		wc_engine_free(e);
+		free(p);
+	}
+	/* a clock that steps back half a second (two rows) and runs on:
+	 * its rows catch up with the row before the step, not out of line
+	 * with the rows before it -- each a bad line, as before */
+	p = engine_csv("stepback.csv", 20, -1, "", 4, 16, -0.5);
+	e = read_log(p, &w, WC_OK);
+	CHECK(e && e->n == 18 && e->bad_lines == 2);
+	CHECK_CONTAINS(w.text, "not after the previous row's");
+	CHECK(strstr(w.text, "out of line") == NULL);
 	wc_engine_free(e);
 	free(p);
 
@@ -368,6 +402,23 @@ main(void)
 	p = engine_csv("share65.csv", 250, -1, "", 100, 65, 3600.0);
 	e = read_share(p, &w, WC_EPARSE, -1);
 	CHECK(e == NULL);
+	free(p);
+	/* the same runs behind, by the same bound (three behind were
+	 * refused, 3 of 250 lines bad) */
+	static const int back_len[] = { 3, 4, 20, 64 };
+	for (int k = 0; k < 4; k++) {
+		p = engine_csv("share_back.csv", 250, -1, "", 100, back_len[k], -3600.0);
+		e = read_share(p, &w, WC_OK, -1);
+		check_run(e, 250, 100, back_len[k]);
+		if (!e)
+			fprintf(stderr, "%d behind: %s\n", back_len[k], last_err.msg);
+		wc_engine_free(e);
+		free(p);
+	}
+	p = engine_csv("share_back65.csv", 250, -1, "", 100, 65, -3600.0);
+	e = read_share(p, &w, WC_EPARSE, -1);
+	CHECK(e == NULL);
+	CHECK_CONTAINS(last_err.msg, "65 of 250 data lines are malformed (more than 1 %)");
 	free(p);
 	/* with --max-bad 0 one glitch is refused, its rows all said */
 	p = engine_csv("share0.csv", 20, -1, "", 4, 3, 3600.0);

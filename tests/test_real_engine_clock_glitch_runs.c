@@ -14,7 +14,9 @@
  * run names its own distance from the last row kept (line 294 of 293-294
  * said 3600.255 s after line 292's, the first row's; it is 3600.510). The
  * first two rows an hour behind are the bad lines, as two an hour ahead
- * are: they were kept, a 3600-s hole warned at line 4.
+ * are: they were kept, a 3600-s hole warned at line 4. Three or four rows
+ * an hour behind mid-log are one glitch, as ahead: each was "not after
+ * the previous row's", counted, and three were refused.
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
@@ -125,6 +127,30 @@ main(void)
 		}
 		wc_ingest_result_clear(&res);
 	}
+
+	/* three and four rows an hour behind mid-log, the mirror of ahead:
+	 * one glitch, read with the default share, the untouched run's row.
+	 * Each was "not after the previous row's", counted: "3 of 293 data
+	 * lines are malformed (more than 1 %)", refused */
+	for (int len = 3; len <= 4; len++) {
+		wc_ingest_result back = { NULL, 0, 0 };
+		char name[32];
+		snprintf(name, sizeof name, "behind%d_100", len);
+		int rc = ingest(root, name, 100, 99 + len, -3600.0, &back, &w, &err);
+		CHECK_INT(rc, WC_OK);
+		if (rc != WC_OK)
+			fprintf(stderr, "%d behind: %s\n", len, err.msg);
+		CHECK_INT(back.n_rows, 1);
+		if (back.n_rows == 1) {
+			CHECK_INT(back.rows[0].bad_lines, (size_t)len);
+			CHECK_NEAR(back.rows[0].run.input_tokens, o->run.input_tokens, 1e-9);
+			CHECK_NEAR(back.rows[0].run.throughput_tok_s, o->run.throughput_tok_s, 1e-9);
+			CHECK_NEAR(back.rows[0].run.mean_power_w, o->run.mean_power_w, 0.01);
+		}
+		wc_ingest_result_clear(&back);
+	}
+	CHECK_CONTAINS(w.text, "engine.csv:100:1: timestamp 1784411870.637 is out of line with the rows around it "
+	               "(1784415470.382 on line 99, 1784415471.657 on line 104); row skipped");
 
 	/* four (lines 100-103), out of line with both neighbours (lines 99
 	 * and 104 agree within 1.3 s), 98 rows before them: the run's rows
