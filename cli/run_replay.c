@@ -327,8 +327,9 @@ warn_drawn(cli_run_set *s, const wc_trace_replay *r, const double *v, const wc_l
 		wc_error_format(msg, sizeof msg, "run %s: none of its %zu arrivals (from %s) has %s; drawn from the "
 		                "default, a fixed %g", r->run_id, n, r->arrival_source, field, d->mean);
 	else
-		wc_error_format(msg, sizeof msg, "run %s: %zu of %zu arrivals (from %s) have no %s; drawn from a fixed "
-		                "%g, the mean of the others", r->run_id, missing, n, r->arrival_source, field, d->mean);
+		wc_error_format(msg, sizeof msg, "run %s: %zu of its %zu replayed arrivals (from %s) have no %s; drawn "
+		                "from a fixed %g, the mean of the other %zu arrivals'", r->run_id, missing, n,
+		                r->arrival_source, field, d->mean, n - missing);
 	keep_warning(msg, s);
 }
 

@@ -106,11 +106,23 @@ main(void)
 		const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
 		CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 		CHECK_INT(r.status, 0);
-		CHECK_CONTAINS(r.err, "requests.json: run m: 5 of 20 requests have no output_tokens: its mean is "
+		CHECK_CONTAINS(r.err, "requests.json: run m: 5 of the row's 20 requests have no output_tokens: its mean is "
 		               "over the other 15");
 		CHECK(!r.err || strstr(r.err, "/itls/") == NULL);
 		CHECK(!r.err || strstr(r.err, "no usable timing") == NULL);
 		run_result_free(&r);
+		/* envelope --measured says both counts, each naming what it
+		 * counts: the row's requests, its replayed arrivals (it said
+		 * "the other 15" beside "the mean of the others") */
+		const char *env[] = { "wattcast", "envelope", "--measured", run, "--platform", "A100", "--model",
+			              "Qwen3-8B", "--utc-offset", "0", NULL };
+		if (h == 0) {
+			CHECK_INT(run_wattcast(env, NULL, &r), 0);
+			CHECK_CONTAINS(r.err, "of the row's 20 requests have no output_tokens: its mean is over the other 15");
+			CHECK_CONTAINS(r.err, "replayed arrivals (from requests) have no output_tokens; drawn from a fixed");
+			CHECK_CONTAINS(r.err, "the mean of the other 15 arrivals'");
+			run_result_free(&r);
+		}
 		free(out);
 		free(run);
 	}
@@ -122,8 +134,8 @@ main(void)
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.err, "run m#a: 2 of 10 requests have no output_tokens: its mean is over the other 8");
-	CHECK_CONTAINS(r.err, "run m#b: 3 of 10 requests have no output_tokens: its mean is over the other 7");
+	CHECK_CONTAINS(r.err, "run m#a: 2 of the row's 10 requests have no output_tokens: its mean is over the other 8");
+	CHECK_CONTAINS(r.err, "run m#b: 3 of the row's 10 requests have no output_tokens: its mean is over the other 7");
 	run_result_free(&r);
 	free(run);
 	free(out);

@@ -106,7 +106,7 @@ main(void)
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.err, "requests.csv: run m: 5 of 20 requests have no output_tokens: its mean is over "
+	CHECK_CONTAINS(r.err, "requests.csv: run m: 5 of the row's 20 requests have no output_tokens: its mean is over "
 	               "the other 15; no output-token total, so energy per token is blank");
 	CHECK(strstr(r.err, "no input_tokens") == NULL);
 	run_result_free(&r);

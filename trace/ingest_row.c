@@ -325,7 +325,7 @@ warn_subset(const run_ctx *rc, const wc_ingest_options *opt, const wc_ingest_row
 	char msg[WC_ERROR_MSG_MAX], mean[64] = "left blank";
 	if (have > 0)
 		snprintf(mean, sizeof mean, "its mean is over the other %.0f", have);
-	wc_error_format_path(msg, sizeof msg, rc->req_path, ": run %s: %.0f of %.0f requests have no %s: %s%s",
+	wc_error_format_path(msg, sizeof msg, rc->req_path, ": run %s: %.0f of the row's %.0f requests have no %s: %s%s",
 	         row->run.run_id, cnt - have, cnt, what, mean,
 	         total_known ? "" : "; no output-token total, so energy per token is blank");
 	opt->warn(msg, opt->warn_payload);
