@@ -8,6 +8,7 @@
 #include "envelope_internal.h"
 #include "predict/capacity_predict.h"
 #include "predict_internal.h"
+#include "models/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -149,10 +150,25 @@ wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope
 		return;
 	const wc_params *q = tmp ? tmp : p;
 	const wc_level *lv = wc_params_level(q, at.platform);
-	/* A mean below one request counts the trace's idle time: every busy
-	 * moment runs at least one, so such a load is judged at one, not
-	 * called below a span that starts at one. */
-	const double judged = mean_running < 1.0 ? 1.0 : mean_running;
+	/* The load as predict judges the same workload (docs/envelopes.md,
+	 * "Engine"): an n(t) at its own values, each held its time, as
+	 * predict's running_series (idle samples are no load); a drawn
+	 * workload at its mean, as predict's rate or concurrency, below one
+	 * too: the law is evaluated there, below a span that starts at one. */
+	const int series = w->kind == WC_ENVELOPE_SERIES && w->series_len > 0;
+	const double judged = mean_running;
+	wc_load_histogram h = { 0 };
+	double *holds = series ? wc_alloc_array(w->series_len, sizeof *holds) : NULL;
+	for (size_t i = 0; holds && i < w->series_len; i++)
+		holds[i] = wc_envelope_series_hold(w, i);
+	const int built = holds && wc_load_histogram_build(w->series_running, holds, 0.0, w->series_len, &h, NULL) ==
+	                                   WC_OK;
+	free(holds);
+	if (series && !built) { /* out of memory: no line rather than a wrong one */
+		wc_load_histogram_free(&h);
+		free(tmp);
+		return;
+	}
 	double span[WC_SPANS_BOTH][2] = { { 0.0, 0.0 } };
 	wc_capacity_prediction *cap = NULL;
 	wc_capacity_binding b;
@@ -170,18 +186,20 @@ wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope
 	 * beyond the runs, a level at a bound or saturating (part 0), then the
 	 * load's line, naming both spans when it leaves both */
 	double one = judged, weight = 1.0;
-	const wc_load_histogram h = { &one, &weight, 1, judged };
+	const wc_load_histogram mean = { &one, &weight, 1, judged };
+	const char *field = series ? "running_series" : "mean_running", *head = series ? "running_series:" : "mean_running:";
 	char notes[2][3][WC_WARNING_LEN];
 	int n[2] = { 0, 0 }, joined[WC_SPANS_BOTH] = { 0 };
 	for (int part = 0; lv && part < 2; part++)
-		n[part] = wc__predict_span_notes(q, lv, &at, "mean_running", &h, (const double(*)[2])span, joined, part,
-		                                 notes[part]);
+		n[part] = wc__predict_span_notes(q, lv, &at, field, series ? &h : &mean, (const double(*)[2])span, joined,
+		                                 part, notes[part]);
+	wc_load_histogram_free(&h);
 	const char *lines[4];
 	int k = 0;
 	for (int i = 0; i < n[0]; i++)
 		lines[k++] = notes[0][i];
 	for (int i = 0; i < n[1]; i++)
-		if (strncmp(notes[1][i], "mean_running:", 13) == 0)
+		if (strncmp(notes[1][i], head, strlen(head)) == 0)
 			lines[k++] = notes[1][i];
 	if (k == n[0] && cap && cap->both_line[WC_SPAN_LOAD] > 0) /* outside the capacity span alone */
 		lines[k++] = cap->warnings[cap->both_line[WC_SPAN_LOAD] - 1];

@@ -188,9 +188,10 @@ test_replay_words(const char *dir)
 	CHECK_CONTAINS(r.out, "warning: mean_running: load 10");
 	CHECK_CONTAINS(r.out, "is outside the calibrated span 7.9-256 and the capacity calibration's span 0.954-32 on A100");
 	run_result_free(&r);
-	/* a mostly idle open loop (mean about 0.18 running) is judged at one
-	 * request: not below the paper profile's span 1-256, below the
-	 * measured profile's 7.9-256 (docs/envelopes.md, "Engine") */
+	/* a mostly idle open loop (mean about 0.18 running) is judged at its
+	 * mean, as predict --rate 0.05 judges it ("rate: load 0.165 is
+	 * outside the calibrated span 1-256"): it was judged at one, silent
+	 * under the paper profile (docs/envelopes.md, "Engine") */
 	for (int measured = 0; measured < 2; measured++) {
 		const char *idle[] = { "wattcast", "envelope", "--profile", measured ? "measured" : "paper", "--platform",
 			               "A100", "--model", "Qwen3-8B", "--poisson", "0.05", "--horizon", "600",
@@ -198,11 +199,32 @@ test_replay_words(const char *dir)
 		CHECK_INT(run_wattcast(idle, NULL, &r), 0);
 		CHECK_INT(r.status, 0);
 		if (measured)
-			CHECK_CONTAINS(r.out, "warning: mean_running: load 1 is outside the calibrated span 7.9-256 on A100");
+			CHECK_CONTAINS(r.out, "warning: mean_running: load 0.173 is outside the calibrated span 7.9-256 and "
+			               "the capacity calibration's span 0.954-32 on A100");
 		else
-			CHECK(r.out && strstr(r.out, "mean_running:") == NULL);
+			CHECK_CONTAINS(r.out, "warning: mean_running: load 0.179 is outside the calibrated span 1-256 on A100");
 		run_result_free(&r);
 	}
+	/* an n(t) of 0.3 at its own values, as predict --running-series
+	 * judges the same file; it was judged at one, and said nothing */
+	char *series = path_join(dir, "low.csv");
+	FILE *f = fopen(series, "w");
+	CHECK(f != NULL);
+	if (!f) {
+		free(series);
+		return;
+	}
+	fputs("t_s,running\n", f);
+	for (int i = 0; i < 20; i++)
+		fprintf(f, "%d,0.3\n", i);
+	fclose(f);
+	const char *low[] = { "wattcast", "envelope", "--profile", "paper", "--platform", "A100", "--model", "Qwen3-8B",
+		              "--n-series", series, "--horizon", "20", "--replicas", "1", NULL };
+	CHECK_INT(run_wattcast(low, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "warning: running_series: load 0.3 is outside the calibrated span 1-256 on A100");
+	run_result_free(&r);
+	free(series);
 }
 
 int

@@ -100,7 +100,10 @@ test_null_lengths(void)
 /* The envelope and the plan said nothing of a load beyond the calibrated
  * running counts where predict warns for the same workload: 7 req/s runs
  * about 40 at once (capacity span 0.954-32), a closed loop of 1024 about
- * 1022 (both spans), an n(t) of 2000 (the power law's). */
+ * 1022 (both spans), an n(t) of 2000 (the power law's). A load below one
+ * was then judged at one: an n(t) of 0.3 and 0.2 req/s said nothing
+ * where predict warns; an n(t) is judged at its own values, as predict's
+ * running_series, a drawn load at its mean. */
 static void
 test_mean_running_span(void)
 {
@@ -111,20 +114,25 @@ test_mean_running_span(void)
 		{ "{\"type\":\"closed\",\"concurrency\":1024,\"input_tokens\":64,\"output_tokens\":64}",
 		  "mean_running: load 10" },
 		{ "{\"type\":\"n_series\",\"running_series\":[2000,2000,2000],\"dt_s\":1}",
-		  "mean_running: load 2000 is outside the calibrated span 7.9-256 on A100" },
+		  "running_series: load 2000 is outside the calibrated span 7.9-256 on A100" },
+		{ "{\"type\":\"n_series\",\"running_series\":[0.3,0.3,0.3],\"dt_s\":1}",
+		  "running_series: load 0.3 is outside the calibrated span 7.9-256 on A100" },
+		{ "{\"type\":\"poisson\",\"rate\":0.2}", "mean_running: load 0." },
 	};
 	static const char *const span[] = { "is outside the capacity calibration's span 0.954-32 on A100",
 		                            "is outside the calibrated span 7.9-256 and the capacity calibration's "
 		                            "span 0.954-32 on A100",
-		                            "" };
+		                            "", "",
+		                            "is outside the calibrated span 7.9-256 and the capacity calibration's "
+		                            "span 0.954-32 on A100" };
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		char body[2][512];
-		const int closed = c == 1;
+		const int closed = c == 1, series = c == 2 || c == 3;
 		snprintf(body[0], sizeof body[0], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":%d,"
-		         "\"replicas\":1,\"include_bins\":false,%s\"workload\":%s}", c == 2 ? 3 : 30,
+		         "\"replicas\":1,\"include_bins\":false,%s\"workload\":%s}", series ? 3 : 30,
 		         closed ? "\"max_running\":1024," : "", cases[c].workload);
 		snprintf(body[1], sizeof body[1], "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"horizon_s\":%d,"
-		         "\"budget_w\":1000,%s\"workload\":%s}", c == 2 ? 3 : 30, closed ? "\"max_running\":1024," : "",
+		         "\"budget_w\":1000,%s\"workload\":%s}", series ? 3 : 30, closed ? "\"max_running\":1024," : "",
 		         cases[c].workload);
 		http_reply r[2];
 		post_both(body[0], body[1], r);
