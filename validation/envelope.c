@@ -107,6 +107,14 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	eo.decay_s = resp->decay_s.value;
 	if ((rc = wc_envelope_run_once_if_fixed(&run->workload, &st, &pm, &eo, res, err)) != WC_OK)
 		return rc;
+	/* the load the replay ran, judged as `envelope --measured` judges it
+	 * (a level saturating beyond its runs, the span of mean_running):
+	 * the row's warnings are the prediction's (docs/validation.md,
+	 * "Envelopes"; docs/envelopes.md, "Engine") */
+	const int said = pm.n_span_notes;
+	wc_envelope_load_notes(p, &run->config, &run->workload, &ss, &pm, res->server.mean_running.value);
+	for (int k = said; k < pm.n_span_notes; k++)
+		WC_WARN(res, "%s", pm.span_notes[k]);
 	*replicas = res->replicas;
 	return WC_OK;
 }
