@@ -269,20 +269,23 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		utilization_more(fits, more, sizeof more);
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		char msg[2 * WC_ERROR_MSG_MAX];
-		/* to stay whole in 255 bytes (with the CLI's flags) the words on
-		 * the workspace yield first, then the name taken: the weights a
-		 * name was sized as decide whether the refusal holds at all */
-		for (int brief = 0; brief < 3; brief++) {
+		/* to stay whole in 255 bytes (with the CLI's flags) the echo of
+		 * a utilization the head names already yields first, then the
+		 * words on the workspace, then the name taken: the weights a name
+		 * was sized as decide whether the refusal holds at all */
+		const int named = fits > 0.0 && c->gpu_memory_utilization > 0.0;
+		char echo[48];
+		for (int brief = 0; brief < 4; brief++) {
+			snprintf(echo, sizeof echo, named && brief ? "" : " (gpu_memory_utilization %.2g)", 1.0 - reserve);
 			int n = snprintf(msg, sizeof msg,
 			                 "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %.24s (%.1f GB "
-			                 "each) leave %.2f GB after the weights%s%s "
-			                 "(gpu_memory_utilization %.2g)%s",
-			                 fits > 0.0 && c->gpu_memory_utilization > 0.0 ? "gpu_memory_utilization"
-			                 : c->output_tokens > c->input_tokens         ? "output_tokens"
-			                                                              : "input_tokens",
+			                 "each) leave %.2f GB after the weights%s%s%s%s",
+			                 named ? "gpu_memory_utilization"
+			                 : c->output_tokens > c->input_tokens ? "output_tokens"
+			                                                      : "input_tokens",
 			                 ctx, (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
-			                 hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, brief > 1 ? "" : taken,
-			                 brief ? "" : " and the engine's workspace", 1.0 - reserve, more);
+			                 hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, brief > 2 ? "" : taken,
+			                 brief > 1 ? "" : " and the engine's workspace", echo, more);
 			if (n <= WC_ERROR_MSG_MAX - 1 - cli_spare(more))
 				break;
 		}

@@ -112,12 +112,16 @@ main(void)
 	kv[10] = "300000";
 	kv[13] = NULL;
 	test_usage_error(kv, "--input-tokens: one request of 300200 tokens needs 78.70 GB of KV cache");
-	/* a long board and a name not read: the value stays whole */
+	/* a long board and a name not read: the value stays whole, and the
+	 * echo of the utilization the head names yields before the note on
+	 * the weights taken (it kept "(gpu_memory_utilization 0.87)" and
+	 * dropped the note) */
 	const char *lng[] = { "wattcast", "predict", "inference", "--platform", "A100-PCIe-40GB", "--tp", "4",
 		              "--model", "meta-llama/Llama-3.1-70B-Instruct-Banana", "--concurrency", "8",
 		              "--input-tokens", "50000", "--output-tokens", "10000", "--gpu-memory-utilization",
 		              "0.87", NULL };
-	test_usage_error(lng, "(gpu_memory_utilization 0.87); or --gpu-memory-utilization 0.98 or more\n");
+	test_usage_error(lng, "after the weights (weights taken as bf16: give weights if not); or "
+	                      "--gpu-memory-utilization 0.98 or more\n");
 	/* at the default the same request gets the same advice as with 0.9
 	 * given: it ended "(gpu_memory_utilization 0.9)" with no remedy, while
 	 * 0.9 spelled out ended "; or gpu_memory_utilization 0.94 or more" */

@@ -16,6 +16,7 @@
 #include "models/catalog.h"
 #include "models/law.h"
 #include "models/profile_measured.h"
+#include "predict/capacity_predict.h"
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
@@ -283,6 +284,31 @@ main(void)
 	 * to both within 255 bytes */
 	CHECK_CONTAINS(k.err, "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.93 or more");
 	run_result_free(&k);
+	/* a utilization given names the field at the head: its echo
+	 * "(gpu_memory_utilization 0.92)" yields first, and the note stays,
+	 * on the CLI and in the library's message HTTP sends (the note was
+	 * dropped on both, the echo kept) */
+	const char *given[] = { "wattcast", "predict", "inference", "--platform", "H100", "--tp", "2", "--model",
+		                "Qwen2.5-72B-Instruct-exl2", "--concurrency", "1", "--input-tokens", "30000",
+		                "--output-tokens", "256", "--gpu-memory-utilization", "0.92", NULL };
+	CHECK_INT(run_wattcast(given, NULL, &k), 0);
+	CHECK_INT(k.status, 2);
+	CHECK_CONTAINS(k.err, "--gpu-memory-utilization: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x "
+	                      "H100 (85.5 GB each) leave 8.68 GB after the weights (weights taken as bf16: give weights "
+	                      "if not) and the engine's workspace; or --gpu-memory-utilization 0.93 or more");
+	run_result_free(&k);
+	wc_config g = WC_CONFIG_INIT;
+	wc_error ge;
+	wc_config_set_model(&g, "Qwen2.5-72B-Instruct-exl2");
+	g.platform = "H100";
+	g.tp = 2;
+	g.input_tokens = 30000;
+	g.output_tokens = 256;
+	g.gpu_memory_utilization = 0.92;
+	CHECK_INT(wc_predict_memory_check(&p, &g, NULL, &ge), WC_EINVAL);
+	CHECK_CONTAINS(ge.msg, "gpu_memory_utilization: one request of 30256 tokens");
+	CHECK_CONTAINS(ge.msg, "(weights taken as bf16: give weights if not)");
+	CHECK(strstr(ge.msg, "(gpu_memory_utilization 0.92)") == NULL);
 	power_counted();
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
