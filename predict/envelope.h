@@ -377,7 +377,7 @@ void wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_env
  *  the interval) and, unless the workload is an n(t), the
  *  service times' (fallback, calibration caveats). Pointers
  *  into `pm` and `ss` (NULL: none) into out[0..max); returns how many. */
-#define WC_ENVELOPE_SETUP_WARNINGS (11 + WC_WARNINGS_MAX)
+#define WC_ENVELOPE_SETUP_WARNINGS (12 + WC_WARNINGS_MAX)
 int wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, const wc_envelope_workload *w,
                                const char **out, int max);
 

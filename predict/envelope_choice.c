@@ -220,7 +220,7 @@ wc_envelope_setup_warnings(const wc_power_map *pm, const wc_service_store *ss, c
 {
 	int n = 0;
 	const char *one[] = { pm->level_note,    pm->module_note,    pm->precision_note,
-		              pm->clock_note,    pm->clock_low_note, pm->engine_note };
+		              pm->clock_note,    pm->clock_low_note, pm->engine_note, pm->model_note };
 	for (size_t i = 0; i < sizeof one / sizeof one[0] && n < max; i++)
 		if (one[i][0])
 			out[n++] = one[i];

@@ -69,6 +69,8 @@ typedef struct {
 	char clock_note[256];     /* a clock asked beyond the calibration ("" none): the power answer's words */
 	char clock_low_note[256]; /* a clock below half the top clock ("" none): the power answer's words */
 	char engine_note[256];    /* a stack other than the calibrated one ("" none): the power answer's words */
+	char model_note[256];     /* a model name with a word not read, answered as the catalog's entry ("" none):
+	                           * the power answer's words (docs/capacity.md, "Model names") */
 	char idle_note[256];      /* P0 estimated from the board's limit ("" measured or given): said where
 	                           * nothing runs, the power answer's words */
 	/* the law's calibrated span (tp, model size) left, and the bound or

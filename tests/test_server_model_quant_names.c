@@ -297,6 +297,17 @@ main(void)
 	                      "H100 (85.5 GB each) leave 8.68 GB after the weights (weights taken as bf16: give weights "
 	                      "if not) and the engine's workspace; or --gpu-memory-utilization 0.93 or more");
 	run_result_free(&k);
+	/* the envelope and its plan answer such a name as the catalog's entry
+	 * with predict's warning (they said nothing, the header naming exl2) */
+	for (int plan = 0; plan < 2; plan++) {
+		const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--tp", "2", "--model",
+			              "Qwen2.5-72B-Instruct-exl2", "--closed", "1", "--input-tokens", "300", "--output-tokens",
+			              "256", "--horizon", "10", "--json", plan ? "--budget" : NULL, "20000", NULL };
+		CHECK_INT(run_wattcast(env, NULL, &k), 0);
+		CHECK_INT(k.status, 0);
+		CHECK_CONTAINS(k.out, "model: 'Qwen2.5-72B-Instruct-exl2' answered as the catalog's Qwen2.5-72B");
+		run_result_free(&k);
+	}
 	wc_config g = WC_CONFIG_INIT;
 	wc_error ge;
 	wc_config_set_model(&g, "Qwen2.5-72B-Instruct-exl2");
