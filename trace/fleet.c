@@ -519,6 +519,9 @@ wc_fleet_free(wc_fleet *f)
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
 		wc__fleet_members_free(g);
+		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+			for (int k = 0; k < FLEET_MAX_ENGINES; k++)
+				free(g->slot_key[m][k]);
 		free(g->pending);
 		free(g->gpus);
 	}

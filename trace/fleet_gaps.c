@@ -18,7 +18,7 @@ enum { GAP_GPU = -1, GAP_GPUS = -2 };
 /* Why the step is a gap (NULL: it is not): the first series lacking, and
  * in *kind what it is. */
 static const char *
-gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const long *bad, size_t np,
+gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const char *const *bad, size_t np,
            long nan_gpu, long dropped_gpu, const char **what, int *kind, char *all, size_t cap)
 {
 	*what = "NaN sample";
@@ -28,7 +28,7 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
 		if (state[m] == FLEET_NAN) {
 			*kind = m;
-			return set->s[bad[m]].key;
+			return bad[m];
 		}
 	*what = "no plausible power reading";
 	if (dropped_gpu >= 0)
@@ -43,7 +43,7 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	}
 	*kind = WC_FLEET_RUNNING;
 	if (state[WC_FLEET_RUNNING] != FLEET_VALUE)
-		return bad[WC_FLEET_RUNNING] >= 0 ? set->s[bad[WC_FLEET_RUNNING]].key
+		return bad[WC_FLEET_RUNNING] ? bad[WC_FLEET_RUNNING]
 		       : g->engine_series[0] ? g->engine_series : "vllm:num_requests_running";
 	/* Every GPU at once: name the others too, not only the first; the
 	 * others present at the last step, not the page's series (with
@@ -122,7 +122,7 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 }
 
 int
-wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const long *bad,
+wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const char *const *bad,
                    const size_t *present, size_t np, long nan_gpu, long dropped_gpu, double t)
 {
 	char all[96];

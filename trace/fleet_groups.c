@@ -521,6 +521,19 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		if (rc != WC_OK)
 			return rc;
 	}
+	/* Each engine slot's series kept across pages: a slot a later page
+	 * lacks is an engine without a sample there (fleet_steps.c). */
+	for (size_t i = 0; i < f->n_groups; i++)
+		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
+			for (int k = 0; k < f->g[i].n_engine_slots; k++) {
+				long e = f->g[i].engine[m][k];
+				char **key = &f->g[i].slot_key[m][k];
+				if (e < 0 || (*key && strcmp(*key, set->s[e].key) == 0))
+					continue;
+				free(*key);
+				if (!(*key = strdup(set->s[e].key)))
+					return wc_error_set(err, WC_ENOMEM, "out of memory");
+			}
 	/* A group left out reads no series: neither its steps nor its
 	 * interval (docs/fleet.md, "Grouping"). */
 	for (size_t i = 0; i < set->n; i++)

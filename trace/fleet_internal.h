@@ -114,6 +114,10 @@ typedef struct {
 	int dp_said;                   /* its data-parallel engines warned read as one replica */
 	char engine_label[FLEET_MAX_ENGINES][64]; /* slot k's `engine`/`dp_rank` labels, kept across pages */
 	int n_engine_slots;
+	/* Slot k's last series of metric m, across pages (NULL: never seen):
+	 * a slot a page's answer lacks has no sample there, a gap, not an
+	 * engine summed as absent (fleet_steps.c; docs/fleet.md, "Grouping"). */
+	char *slot_key[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	fleet_window win;
 	fleet_step *pending;           /* steps off the window's load, not yet a change */
 	size_t n_pending, cap_pending;
@@ -269,10 +273,10 @@ void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
 void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
 
 /* fleet_gaps.c: is step t a gap (1: left out) for what the group lacks
- * there (state: per metric, bad: its series; present: np GPUs; nan_gpu,
+ * there (state: per metric, bad: its series' key, NULL none; present: np GPUs; nan_gpu,
  * dropped_gpu: a GPU with a NaN or no plausible reading, -1 none)? Said
  * when a gap begins, when what it lacks changes, and when it ends. */
-int wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const long *bad,
+int wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const char *const *bad,
                        const size_t *present, size_t np, long nan_gpu, long dropped_gpu, double t);
 
 /* fleet_rows.c */

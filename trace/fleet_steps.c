@@ -297,16 +297,25 @@ add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
 /* The engines' values of metric m at t, summed over the group's engine
  * slots: FLEET_ABSENT when no slot has the metric or one lacks a sample
  * (the sum would be partial), FLEET_NAN when one is NaN; `per` gets each
- * slot's value (NaN where none). A WC_* error (< 0) for a count refused. */
+ * slot's value (NaN where none). A slot seen with the metric on an
+ * earlier page and absent from this page's answer lacks a sample: the
+ * server answers no series for an engine down over the whole page, and
+ * summed as absent it made rows of the other engines' load alone, which
+ * changed with --page-steps (docs/fleet.md, "Grouping"). A WC_* error
+ * (< 0) for a count refused. */
 static int
 engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t, double *sum, double *per,
-           double *per_t, long *bad, wc_error *err)
+           double *per_t, const char **bad, wc_error *err)
 {
 	int state = FLEET_ABSENT, any = 0;
 	*sum = 0.0;
 	for (int k = 0; k < g->n_engine_slots; k++) {
 		per[k] = NAN;
 		long i = g->engine[m][k];
+		if (i < 0 && g->slot_key[m][k]) {
+			*bad = g->slot_key[m][k];
+			return FLEET_ABSENT;
+		}
 		if (i < 0)
 			continue;
 		double v = 0.0;
@@ -314,7 +323,7 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 		if (s < 0)
 			return s;
 		if (s == FLEET_NAN || s == FLEET_ABSENT) {
-			*bad = i;
+			*bad = set->s[i].key;
 			return s;
 		}
 		any = 1;
@@ -384,14 +393,13 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
  * without a word. Said when it starts and when it resumes (docs/fleet.md,
  * "Problems in the data"); before its first sample it has not started. */
 static void
-stale_counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const long *bad,
-               double t)
+stale_counters(wc_fleet *f, fleet_group *g, const int *state, const char *const *bad, double t)
 {
 	char at[40];
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
 		int m = WC_FLEET_FIRST_COUNTER + c;
 		if (state[m] == FLEET_ABSENT && g->seen_k[c] && !g->stale[c]) {
-			const char *series = bad[m] >= 0 ? set->s[bad[m]].key : g->counter_series[c];
+			const char *series = bad[m] ? bad[m] : g->counter_series[c];
 			when(t, at);
 			wc__fleet_warn(f, "%.300s: no sample at %s while the engine's load has one; its increases "
 			               "until it resumes are left out of the rates", series, at);
@@ -502,7 +510,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	fleet_step st = { .k = k, .t = t, .waiting = NAN };
 	double val[WC_FLEET_N_METRICS] = { 0 }, per[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	double per_t[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
-	long bad[WC_FLEET_N_METRICS];
+	const char *bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
@@ -524,7 +532,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	for (size_t j = 0; j < np; j++)
 		st.power += pw[j];
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++) {
-		bad[m] = -1;
+		bad[m] = NULL;
 		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], per_t[m], &bad[m], err);
 		if (state[m] < 0)
 			return state[m];
@@ -535,7 +543,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	double gone = g->in_gap ? g->gap_began : t; /* series missing since the gap vanished then */
 	if (wc__fleet_gap_step(f, g, set, state, bad, present, np, nan_gpu, dropped_gpu, t))
 		return wc__fleet_close(f, g, err);
-	stale_counters(f, g, set, state, bad, t);
+	stale_counters(f, g, state, bad, t);
 	if ((rc = membership(f, g, set, present, np, t, gone, &changed, err)) != WC_OK)
 		return rc;
 	counters(f, g, set, per, per_t, state, &st, &reset);
