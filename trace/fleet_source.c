@@ -417,18 +417,28 @@ infer_grid(const wc_prom_set *set, wc_fleet_options *o, wc_error *err)
 	int given_start = isfinite(o->start);
 	if (!isfinite(o->start))
 		o->start = lo;
-	/* The end: the last power sample, or a later sample of the engine load
-	 * of a group with power, so that its GPUs' stop is a gap, reported. */
-	if (!isfinite(o->end)) {
-		double hi_e;
-		if ((rc = engine_end(set, o->group_by, &hi_e, err)) != WC_OK)
-			return rc;
-		o->end = fmax(hi, hi_e);
-	}
 	if (!isfinite(o->step)) {
 		if (!(step > 0.0))
 			return wc_error_set(err, WC_EINVAL, "step: one power sample per series; --step gives it");
 		o->step = step;
+	}
+	/* The end: the first grid step at or after the last power sample, so
+	 * that the step holding it is read; or a later sample of the engine
+	 * load of a group with power, so that its GPUs' stop is a gap,
+	 * reported. Ended at the last sample itself, the grid's last step
+	 * ended before it and the samples after were dropped unsaid: 14 s of
+	 * every series at --step 15 over 1 s scrapes, and a host's last row
+	 * read 396.3 W alone, 381.0 W beside a file reaching further
+	 * (docs/fleet.md, "Queries"). Whole steps within 1e-6 s, as
+	 * wc_fleet_new counts them; a step longer than the samples' span
+	 * stays refused there, not stretched into one step of data. */
+	if (!isfinite(o->end)) {
+		double hi_e, q = (hi - o->start) / o->step, whole = round(q);
+		if ((rc = engine_end(set, o->group_by, &hi_e, err)) != WC_OK)
+			return rc;
+		if (fabs(q - whole) * o->step <= 1e-6)
+			q = whole;
+		o->end = fmax(q >= 1.0 ? o->start + ceil(q) * o->step : hi, hi_e);
 	}
 	return first_covered(set, &g, given_start, o, err);
 }
