@@ -3,7 +3,8 @@
  * "Problems in the data"): a GPU's or the engine's series without a
  * sample, with a NaN one, or with no plausible power reading. Each gap is
  * said when it begins and when it ends, and when what it lacks changes
- * within it, so that each step left out is named by what it lacked.
+ * within it, so that each step left out is named by what it lacked; a
+ * gap, or a GPU missing, still open at the range's end is said there.
  */
 #include "fleet_internal.h"
 
@@ -169,4 +170,27 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 		g->gap_all = state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members;
 	begin_gap(f, g, lack, what, kind, t, began);
 	return 1;
+}
+
+/* At the range's end: what fleet_steps.c left open, said with the span
+ * it left out. */
+void
+wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
+{
+	char at[40];
+	wc_prom_format_time(t, at, sizeof at);
+	/* A gap open at the end never resumed: said with what it left out,
+	 * where the last word was "until it resumes" (docs/fleet.md,
+	 * "Problems in the data"). */
+	if (g->in_gap)
+		wc__fleet_warn(f, "%.300s: not resumed by the end of the range (%s)%s; %.10g s left out of group '%s'",
+		               g->gap_series, at, g->gap_all ? ", nor the group's GPU power" : "",
+		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
+	g->in_gap = 0;
+	if (!g->missing[0])
+		return;
+	wc__fleet_warn(f, "%.300s: missing to the end of the range (%s); %.10g s of group '%s' excluded as "
+	               "partial power", g->missing, at, round((t - g->missing_since + f->o.step) * 1000.0) / 1000.0,
+	               g->name);
+	g->missing[0] = '\0';
 }

@@ -268,9 +268,7 @@ int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
 /* At the range's end: each counter's increase at the last step withdrawn
  * as before a step without a sample. */
 void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
-/* At the range's end (t: its last step): a gap still open, and a GPU
- * still missing, reported with the span left out. */
-void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
+
 
 /* fleet_gaps.c: is step t a gap (1: left out) for what the group lacks
  * there (state: per metric, bad: its series' key, NULL none; present: np GPUs; nan_gpu,
@@ -278,6 +276,9 @@ void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
  * when a gap begins, when what it lacks changes, and when it ends. */
 int wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const int *state, const char *const *bad,
                        const size_t *present, size_t np, long nan_gpu, long dropped_gpu, double t);
+/* fleet_gaps.c: at the range's end (t: its last step), a gap still open
+ * and a GPU still missing, reported with the span left out. */
+void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
 
 /* fleet_rows.c */
 int wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err);

@@ -491,27 +491,6 @@ wc__fleet_range_end(wc_fleet *f, fleet_group *g)
 		withdraw(g, c, f->n_steps);
 }
 
-void
-wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
-{
-	char at[40];
-	when(t, at);
-	/* A gap open at the end never resumed: said with what it left out,
-	 * where the last word was "until it resumes" (docs/fleet.md,
-	 * "Problems in the data"). */
-	if (g->in_gap)
-		wc__fleet_warn(f, "%.300s: not resumed by the end of the range (%s)%s; %.10g s left out of group '%s'",
-		               g->gap_series, at, g->gap_all ? ", nor the group's GPU power" : "",
-		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
-	g->in_gap = 0;
-	if (!g->missing[0])
-		return;
-	wc__fleet_warn(f, "%.300s: missing to the end of the range (%s); %.10g s of group '%s' excluded as "
-	               "partial power", g->missing, at, round((t - g->missing_since + f->o.step) * 1000.0) / 1000.0,
-	               g->name);
-	g->missing[0] = '\0';
-}
-
 static int
 group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_error *err)
 {
