@@ -108,7 +108,7 @@ find_group(wc_fleet *f, const char *key, const char *name, const wc_prom_series 
 			g->last[c][k] = -1.0;
 	for (int m = 0; m < WC_FLEET_N_METRICS; m++)
 		for (int k = 0; k < FLEET_MAX_ENGINES; k++)
-			g->engine[m][k] = -1;
+			g->engine[m][k] = g->engine_alt[m][k] = -1;
 	if (f->n_groups >= (size_t)1 << 30 || wc_strmap_put(&f->group_index, key, (int)f->n_groups) != WC_OK)
 		return wc_error_set(err, WC_ENOMEM, "out of memory"), -1;
 	return (long)f->n_groups++;
@@ -400,6 +400,11 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 		slot = &g->engine[m][slot_of[which]];
 		const wc_prom_series *o = &set->s[*slot];
 		int rank = wc_fleet_metric_rank(m, s->metric), was = wc_fleet_metric_rank(m, o->metric);
+		/* Of two names, the other is read where the preferred one has
+		 * no sample, per step: an engine upgraded mid-range lost its
+		 * old name's steps (docs/fleet.md, "Metrics"). */
+		if (rank != was)
+			g->engine_alt[m][slot_of[which]] = rank < was ? *slot : (long)i;
 		if (rank != was ? rank < was : place == WC_ENGINE_PLACE_REPLACE) {
 			if (rank == was && m == WC_FLEET_RUNNING && strcmp(g->engine_series, o->key) == 0)
 				snprintf(g->engine_series, sizeof g->engine_series, "%s", s->key);
@@ -494,7 +499,7 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 		f->g[i].n_gpus = 0;
 		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
 			for (int k = 0; k < FLEET_MAX_ENGINES; k++)
-				f->g[i].engine[m][k] = -1;
+				f->g[i].engine[m][k] = f->g[i].engine_alt[m][k] = -1;
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const wc_prom_series *s = &set->s[i];

@@ -124,6 +124,10 @@ typedef struct {
 	/* this page: positions in the set */
 	size_t *gpus, n_gpus, cap_gpus;
 	long engine[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES]; /* series per engine slot, -1 none */
+	/* ... and its series under a less preferred name of the metric (-1
+	 * none), read at a step the preferred one has no sample: an engine
+	 * upgraded mid-range exports one name, then the other (fleet_steps.c). */
+	long engine_alt[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 } fleet_group;
 
 typedef struct {

@@ -326,6 +326,8 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 			continue;
 		double v = 0.0;
 		int s = wc__fleet_value_at(f, set, (size_t)i, t, &v, err);
+		if (s == FLEET_ABSENT && g->engine_alt[m][k] >= 0) /* the metric's other name (fleet_groups.c) */
+			s = wc__fleet_value_at(f, set, (size_t)g->engine_alt[m][k], t, &v, err);
 		if (s < 0)
 			return s;
 		if (s == FLEET_NAN || s == FLEET_ABSENT) {
