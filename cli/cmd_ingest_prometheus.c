@@ -146,6 +146,13 @@ apply_flag(int opt, prom_args *a)
 		if (strpbrk(optarg, "?#"))
 			return cli_usage_error(cmd, "--prometheus: '%.100s' has a query or fragment; give the "
 			                       "server's base URL (http://prometheus:9090)", a->shown);
+		/* The API's own path, to which the query_range path was appended
+		 * again: a bare "HTTP 404: 404 page not found" (docs/cli.md). */
+		const char *api = strstr(a->shown, "/api/v1");
+		if (api && (api[7] == '\0' || api[7] == '/'))
+			return cli_usage_error(cmd, "--prometheus: '%.100s' names the API path %.40s; give the server's "
+			                       "base URL, '%.*s'", a->shown, api, (int)(api - a->shown > 100 ? 100 : api - a->shown),
+			                       a->shown);
 		return CLI_OK;
 	case OPT_JSON: return push(&a->json, &a->n_json, optarg);
 	case OPT_SCRAPES: return push(&a->scrapes, &a->n_scrapes, optarg);

@@ -432,8 +432,10 @@ check_selector(void)
 	 * read a local file, a query string got a redirect page. */
 	const char *urls[][2] = { { "ftp://127.0.0.1:1", "is not an http:// or https:// base URL" },
 		                  { "file:///etc/passwd", "is not an http:// or https:// base URL" },
-		                  { "http://127.0.0.1:1/?x=1", "has a query or fragment" } };
-	for (int k = 0; k < 3; k++) {
+		                  { "http://127.0.0.1:1/?x=1", "has a query or fragment" },
+		                  { "http://127.0.0.1:1/prom/api/v1/query_range", "names the API path /api/v1/query_range; "
+		                    "give the server's base URL, 'http://127.0.0.1:1/prom'" } };
+	for (int k = 0; k < 4; k++) {
 		const char *argv[] = { "wattcast", "ingest", "--prometheus", urls[k][0], "--start", "1767225600",
 		                       "--end", "1767229199", "-o", out, NULL };
 		run_result r;
