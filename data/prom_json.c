@@ -103,7 +103,10 @@ parse_series(json_t *r, const char *origin, size_t i, const char *metric, wc_pro
 			                         i, j);
 		/* A pair whose value is no number says so: "not a pair" sent the
 		 * user looking at the pair's shape (docs/formats/prometheus.md). */
-		if (wc__prom_number(text, &v) != WC_OK)
+		/* A number beyond a double (1e400), which Prometheus never
+		 * writes, read as infinity was refused as "= inf ... is not a
+		 * count", a text the file never held: refused here as written. */
+		if (wc__prom_number(text, &v) != WC_OK || (isinf(v) && !strpbrk(text, "iI")))
 			return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/values/%zu/1: value '%.40s' is "
 			                         "not a number (expected " WC__PROM_NUMBER_EXPECTED ")", i, j, text);
 		t = json_number_value(jt);

@@ -161,8 +161,9 @@ int
 wc__prom_number(const char *t, double *v)
 {
 	char *end;
-	/* strtod reads hexadecimal (0x12C), which Prometheus refuses. */
-	if (!*t || strpbrk(t, "xX"))
+	/* strtod reads hexadecimal (0x12C) and skips leading blanks (" 3"
+	 * read as 3), which Prometheus refuses (docs/formats/prometheus.md). */
+	if (!*t || strpbrk(t, "xX") || isspace((unsigned char)t[0]))
 		return WC_EINVAL;
 	*v = strtod(t, &end);
 	return *end ? WC_EINVAL : WC_OK;
