@@ -148,8 +148,14 @@ int wc_router_find(const wc_server *srv, const char *raw);
 
 /** CivetWeb's http_error callback: a request CivetWeb refuses before any
  *  handler (bad request line, method, Content-Length, version, headers
- *  too long or too many) is answered as JSON. Always returns 0. */
+ *  too long or too many) is answered as JSON, on the routes' stack. Returns 0; 1 (CivetWeb answers itself) when that stack
+ *  cannot be mapped. */
 int wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg);
+/** CivetWeb's begin_request callback: a WebSocket upgrade, which CivetWeb
+ *  would refuse only deep in its own frames, is refused as 400 in the API's
+ *  shape and the connection closed (returns 400); any other request goes
+ *  on to the router (returns 0). */
+int wc_protocol_begin_request(struct mg_connection *conn);
 /** CivetWeb's connection_close callback: a request CivetWeb parsed but
  *  closes without any answer (`GET *`, an absolute-form URI) gets a 400
  *  in the API's shape before the connection goes. */

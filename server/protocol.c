@@ -204,11 +204,72 @@ transfer_coding_refused(const struct mg_connection *conn, wc_api_error *e)
 	return 1;
 }
 
-int
-wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
+/* Does `s` hold `word`, in any case? */
+static int
+holds_word(const char *s, const char *word)
 {
+	size_t n = strlen(word);
+	for (; *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Does the request ask for a WebSocket, by CivetWeb 1.15's own test (its
+ * first Upgrade header naming "websocket", any Connection header naming
+ * "upgrade", in any case)? */
+static int
+asks_websocket(const struct mg_connection *conn)
+{
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	const char *upgrade = mg_get_header(conn, "Upgrade");
+	if (!ri || !upgrade || !holds_word(upgrade, "websocket"))
+		return 0;
+	for (int i = 0; i < ri->num_headers; i++) {
+		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
+		if (name && value && strcasecmp(name, "Connection") == 0 && holds_word(value, "upgrade"))
+			return 1;
+	}
+	return 0;
+}
+
+int
+wc_protocol_begin_request(struct mg_connection *conn)
+{
+	if (!asks_websocket(conn))
+		return 0;
+	/* CivetWeb would look for a WebSocket handler, find none and refuse
+	 * the request as 404 "Not found" from deep in its own frames, which
+	 * overflowed the worker's stack before any answer (under
+	 * AddressSanitizer even in its own formatting). Refused here, at the
+	 * depth a route's refusal is made (router.c). RFC 9110, 7.8, would let
+	 * the server ignore the header and answer; CivetWeb does not, so the
+	 * refusal says what to leave out (docs/http-api.md, "Errors"). Closed:
+	 * a body is left unread. */
 	wc_api_error e;
-	const char *why = msg ? msg : "";
+	wc_api_error_set(&e, 400, "bad_request", NULL,
+	                 "Upgrade: websocket is not offered: this server answers HTTP/1.1 requests only; send the "
+	                 "request without the Upgrade header and Connection: Upgrade");
+	mg_disable_connection_keep_alive(conn);
+	send_refusal(conn, &e);
+	return 400;
+}
+
+typedef struct {
+	struct mg_connection *conn;
+	int status;
+	const char *msg;
+} http_error_call;
+
+/* wc_protocol_http_error's answer, on the route stack (stack.c). */
+static void
+http_error_answer(void *arg)
+{
+	const http_error_call *c = arg;
+	struct mg_connection *conn = c->conn;
+	int status = c->status;
+	wc_api_error e;
+	const char *why = c->msg ? c->msg : "";
 	int n = (int)wc_utf8_prefix(why, 120);
 	switch (status) {
 	case 411: {
@@ -259,6 +320,22 @@ wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
 		break;
 	}
 	send_refusal(conn, &e);
+}
+
+int
+wc_protocol_http_error(struct mg_connection *conn, int status, const char *msg)
+{
+	/* CivetWeb may call this deep in its own frames: on its no-WebSocket-
+	 * handler path (now never taken: wc_protocol_begin_request) the
+	 * worker's stack had about 7 KiB left, and formatting the refusal
+	 * overflowed it. The answer is built and written on the stack the
+	 * routes run on (stack.c); CivetWeb 1.15 has no option for its
+	 * workers' stack size (a build-time constant, 100 KiB in Debian's).
+	 * Without memory for that stack, CivetWeb answers itself, in plain
+	 * text. */
+	http_error_call c = { conn, status, msg };
+	if (wc_server_call_deep(http_error_answer, &c) != 0)
+		return 1;
 	answered_by_http_error = 1;
 	return 0;
 }

@@ -211,6 +211,7 @@ wc_server_start_profiles(const wc_server_options *opt, int n, const wc_params *c
 	};
 	struct mg_callbacks callbacks;
 	memset(&callbacks, 0, sizeof callbacks);
+	callbacks.begin_request = wc_protocol_begin_request;
 	callbacks.http_error = wc_protocol_http_error;
 	callbacks.connection_close = wc_protocol_connection_close;
 	callbacks.init_connection = wc_protocol_init_connection;
