@@ -255,7 +255,7 @@ cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_map *
 		return;
 	}
 	printf("  95 %% predictive interval (%sthe law's %s, %s/%s, %d runs; not the Monte-Carlo spread):"
-	       " mean_w [%.5g, %.5g] W, p95_w [%.5g, %.5g] W\n", pm->pe_calibrated ? "the calibration's draws and " : "",
+	       " mean_w [%.5g, %.5g] W, p95_w [%.5g, %.5g] W\n", wc_power_map_draws_covered(iv->draws),
 	       wc_power_map_covers(pm), pm->pe.platform[0] ? pm->pe.platform : "pooled",
 	       pm->pe.source[0] ? pm->pe.source : "any", pm->pe.n, iv->mean_lo, iv->mean_hi, iv->p95_lo, iv->p95_hi);
 }
@@ -369,7 +369,7 @@ cli_print_budget_plan(const wc_budget_options *bo, const wc_budget_plan *plan, c
 		printf("; the search bound --max-fleet %d was reached", bo->max_fleet);
 	if (isfinite(plan->stat_hi_w))
 		printf("\n95 %% predictive interval of that %s (%sthe law's %s, not the Monte-Carlo spread): "
-		       "[%.6g, %.6g] W%s", stat, pm->pe_calibrated ? "the calibration's draws and " : "",
+		       "[%.6g, %.6g] W%s", stat, wc_power_map_draws_covered(plan->stat_draws),
 		       wc_power_map_covers(pm), plan->stat_lo_w,
 		       plan->stat_hi_w,
 		       plan->stat_hi_w > bo->budget_w ? "; its upper end is over the budget: the plan holds at the "

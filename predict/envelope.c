@@ -528,6 +528,12 @@ wc_power_map_covers(const wc_power_map *pm)
 	return wc_predict_pe_covers(&pm->pe, 0, "mean power"); /* said only where has_pe */
 }
 
+const char *
+wc_power_map_draws_covered(int draws)
+{
+	return draws > 0 ? "the calibration's draws and " : "";
+}
+
 int
 wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out, int *n_draws)
 {

@@ -294,6 +294,10 @@ typedef struct {
  *  wc_envelope_stat). NaN pairs: no interval (no prediction_error). */
 typedef struct {
 	double mean_lo, mean_hi, p95_lo, p95_hi;
+	/* the calibration's draws folded in (wc_power_map_pe): 0 when none
+	 * varies this answer, as predict counts them, and its covers then
+	 * does not claim them (wc_power_map_draws_covered) */
+	int draws;
 } wc_envelope_interval;
 
 typedef struct {

@@ -502,8 +502,10 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	    !wc_pe_widen(&pe, out->stat_w, &out->stat_lo_w, &out->stat_hi_w))
 		out->stat_lo_w = out->stat_hi_w = NAN;
 	/* predict inference's caveat about too few of them (docs/intervals.md) */
-	if (isfinite(out->stat_lo_w))
+	if (isfinite(out->stat_lo_w)) {
 		wc_predict_note_few_draws(out->warnings, &out->n_warnings, drawn);
+		out->stat_draws = drawn;
+	}
 	if (isfinite(out->stat_hi_w)) {
 		/* means over a second or more end where the boards do, and no
 		 * fleet draws less than its idle (docs/intervals.md) */

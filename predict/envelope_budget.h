@@ -45,6 +45,9 @@ typedef struct {
 	 * servers). The Monte-Carlo spread is not in it; the plan's size is
 	 * the point estimate's. */
 	double stat_lo_w, stat_hi_w;
+	/* the calibration's draws folded into it (wc_power_map_pe; 0 when
+	 * none varies this answer): its covers claims them only then */
+	int stat_draws;
 	/* the mean running count per server at that K (NaN at 0): the load a
 	 * calibrated level's draws are taken at, as an envelope's (wc_power_map_pe) */
 	double mean_running;

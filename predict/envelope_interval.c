@@ -198,7 +198,7 @@ int
 wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, int servers, double ceiling_w,
                         double load, wc_envelope_interval *iv, int *n_draws)
 {
-	*iv = (wc_envelope_interval){ NAN, NAN, NAN, NAN };
+	*iv = (wc_envelope_interval){ NAN, NAN, NAN, NAN, 0 };
 	*n_draws = 0;
 	if (!pm->has_pe)
 		return 0;
@@ -232,6 +232,6 @@ wc__envelope_predictive(const wc_power_map *pm, const wc_envelope_summary *s, in
 		wc_interval_hold_floor(s->p95_w.value, idle, &iv->p95_lo);
 		widened = 1;
 	}
-	*n_draws = widened ? folded : 0;
+	*n_draws = iv->draws = widened ? folded : 0;
 	return 0;
 }

@@ -122,6 +122,12 @@ int wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out, 
  *  power", "... of datasheet transfers" for a transferred level (static
  *  text; for a map with has_pe, the only one that has such an interval). */
 const char *wc_power_map_covers(const wc_power_map *pm);
+/** The words that open such an interval's covers: "the calibration's
+ *  draws and " when `draws`, the count wc_power_map_pe folded in, is above
+ *  0 -- draws that vary this answer, by predict's rule -- else "" (a
+ *  calibrated set whose draws are on another platform or model; predict
+ *  says "held-out error" there too; docs/intervals.md, "Calibrated sets"). */
+const char *wc_power_map_draws_covered(int draws);
 
 #ifdef __cplusplus
 }

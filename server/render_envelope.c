@@ -172,12 +172,13 @@ pair_json(double lo, double hi)
 /* What an envelope's or a plan's interval covers, and the stratum of the
  * held-out error it is (docs/envelopes.md, "Outputs"): one wording for both. */
 static void
-interval_covers(json_t *o, const wc_power_map *pm, const char *spread)
+interval_covers(json_t *o, const wc_power_map *pm, int draws, const char *spread)
 {
 	char covers[256];
-	/* a calibrated level's draws are added to it (docs/intervals.md, "Calibrated sets") */
+	/* a calibration's draws that vary this answer are added to it
+	 * (docs/intervals.md, "Calibrated sets") */
 	snprintf(covers, sizeof covers, "%sthe law's %s (prediction_error); not the Monte-Carlo spread%s%s nor the "
-	         "service times' error", pm->pe_calibrated ? "the calibration's draws and " : "",
+	         "service times' error", wc_power_map_draws_covered(draws),
 	         wc_power_map_covers(pm), spread[0] ? " " : "", spread);
 	json_object_set_new(o, "covers", json_string(covers));
 	json_object_set_new(o, "stratum", json_pack("{s:s,s:s,s:i}", "platform",
@@ -192,7 +193,7 @@ interval_json(const wc_envelope_interval *iv, const wc_power_map *pm)
 		return json_null();
 	json_t *o = json_pack("{s:o,s:o}", "mean_w", pair_json(iv->mean_lo, iv->mean_hi), "p95_w",
 	                      pair_json(iv->p95_lo, iv->p95_hi));
-	interval_covers(o, pm, "over replicas (each metric's p5/p95)");
+	interval_covers(o, pm, iv->draws, "over replicas (each metric's p5/p95)");
 	return o;
 }
 
@@ -316,7 +317,7 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	if (isfinite(plan->stat_lo_w)) {
 		iv = json_pack("{s:o,s:o}", "lo", beside(plan->stat_lo_w, bo->budget_w), "hi",
 		               beside(plan->stat_hi_w, bo->budget_w));
-		interval_covers(iv, c->power, ""); /* one path per probe: no replicas' spread */
+		interval_covers(iv, c->power, plan->stat_draws, ""); /* one path per probe: no replicas' spread */
 	}
 	json_object_set_new(json_object_get(root, "plan"), "stat_interval_95", iv);
 	json_t *warnings = json_array();
