@@ -73,6 +73,9 @@ int wc_api_bounded(const json_t *obj, const char *at, const char *name, int whol
  *  docs/http-api.md, "Errors") and `instead`, how that route takes a
  *  model of one's own. Returns -1. */
 int wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead);
+/** The same refusal at the JSON pointer `field` (a calibration run's
+ *  /runs/I/model), its message opening with the field's name. Returns -1. */
+int wc_api_unknown_model_at(wc_api_error *e, const char *field, const char *name, const char *instead);
 /** The seed at obj[key], when present: a JSON integer 0..2^63-1 (as the
  *  CLI's --seed), or a whole number up to 2^53 written otherwise; 422
  *  naming /key else. Returns 0 or -1. */

@@ -190,6 +190,15 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	if (!isfinite(r->sm_clock_mhz))
 		r->sm_clock_mhz = 0;
 	const wc_model_info *m = wc_model_lookup(r->model);
+	if (!m && !json_object_get(row, "active_params_b")) {
+		/* A name the catalog lacks is a model of one's own only with its
+		 * size: without one it is more likely a typo, named as every route
+		 * that takes a model names it (docs/http-api.md, "Errors"), before
+		 * active_params_b is asked for. */
+		char field[64];
+		snprintf(field, sizeof field, "/runs/%zu/model", i);
+		return wc_api_unknown_model_at(e, field, r->model, "give its active_params_b beside it");
+	}
 	int have = row_number(row, i, "active_params_b", 0, !m, &r->active_params_b, e);
 	if (have < 0)
 		return -1;

@@ -317,11 +317,17 @@ wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, d
 }
 
 int
-wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead)
+wc_api_unknown_model_at(wc_api_error *e, const char *field, const char *name, const char *instead)
 {
 	const wc_model_info *typo = wc_model_suggest(name);
-	wc_api_error_set(e, 404, "unknown_model", "/model", "model: unknown model \"%.*s\"%s%s%s (see GET /v1/models, "
-	                 "or %s)", (int)wc_utf8_prefix(name, 64), name, typo ? ": did you mean " : "",
+	wc_api_error_set(e, 404, "unknown_model", field, "%s: unknown model \"%.*s\"%s%s%s (see GET /v1/models, "
+	                 "or %s)", field + 1, (int)wc_utf8_prefix(name, 64), name, typo ? ": did you mean " : "",
 	                 typo ? typo->name : "", typo ? "?" : "", instead);
 	return -1;
+}
+
+int
+wc_api_unknown_model(wc_api_error *e, const char *name, const char *instead)
+{
+	return wc_api_unknown_model_at(e, "/model", name, instead);
 }
