@@ -93,17 +93,28 @@ series_refused(const json_t *item, wc_api_error *e)
 	return 1;
 }
 
-/* The shared parser's refusals of a missing load and of a stray dt_s
- * named running_series, which this route refuses (series_refused): here
- * they name the loads the sweep takes, a concurrency > 0 or a rate
+/* The shared parser's refusals of a missing load, of a stray dt_s and of
+ * a series beside another load named running_series, which this route
+ * refuses (series_refused): here they name the loads the sweep takes, a concurrency > 0 or a rate
  * (docs/http-api.md, "POST /v1/predict/flexibility"). Reworded after the
  * parse, so that an unknown field (a misspelt concurrency) is still
  * refused first, as on every route. */
 static void
 load_reworded(const json_t *item, wc_api_error *e)
 {
-	if (!json_is_object(item) || json_object_get(item, "running_series") || !e->code)
+	if (!json_is_object(item) || !e->code)
 		return;
+	/* A series beside a concurrency or a rate: the parser's two-loads
+	 * refusal said to give one of them, but the series alone is refused
+	 * too (series_refused): only the series is to go. */
+	if (json_object_get(item, "running_series")) {
+		if (strcmp(e->code, "conflicting_fields") == 0 && strcmp(e->field, "/running_series") == 0)
+			wc_api_error_set(e, 422, "conflicting_fields", "/running_series",
+			                 "running_series: the sweep takes no series (it needs throughput at one "
+			                 "concurrency or rate, which a series has not); leave it out and keep %s",
+			                 json_object_get(item, "rate") ? "rate" : "concurrency");
+		return;
+	}
 	if (strcmp(e->code, "missing_field") == 0 && strcmp(e->field, "/concurrency") == 0)
 		wc_api_error_set(e, 422, "missing_field", "/concurrency",
 		                 "concurrency: required, > 0 (or give rate): the sweep needs throughput");

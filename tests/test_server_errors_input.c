@@ -173,8 +173,10 @@ test_least_load(void)
 	const char *two = "{" TOKENS ",\"rate\":1,\"running_series\":[1,2],\"dt_s\":1}";
 	expect(INF, two, "conflicting_fields", "/running_series",
 	       "running_series: give at most one of rate and running_series");
+	/* the sweep takes neither two loads nor the series alone: it says so */
 	expect("/v1/predict/flexibility", two, "conflicting_fields", "/running_series",
-	       "give at most one of rate and running_series");
+	       "the sweep takes no series (it needs throughput at one concurrency or rate, which a series has not); "
+	       "leave it out and keep rate");
 	/* The sweep refuses a series; it asked first for the series' dt_s,
 	 * then, given it, refused the series. */
 	expect("/v1/predict/flexibility", "{" TOKENS ",\"running_series\":[1,2]}", "invalid_value", "/running_series",

@@ -1,0 +1,68 @@
+/*
+ * POST /v1/predict/flexibility with running_series beside a concurrency
+ * or a rate (docs/http-api.md, "POST /v1/predict/flexibility"): the
+ * refusal said "give exactly one of concurrency and running_series", and
+ * following it with the series alone was refused too ("the sweep needs
+ * throughput at one concurrency or rate; a series has neither"). Now the
+ * two-loads refusal (422 conflicting_fields on /running_series) says to
+ * leave the series out and keep the other load, and keeping it answers.
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+#define BASE "\"platform\":\"H100\",\"model\":\"Qwen3-14B\",\"input_tokens\":512,\"output_tokens\":256"
+
+static void
+expect_message(CURL *h, const char *body, long status, const char *code, const char *field, const char *says,
+               const char *not_says)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/flexibility"), body, &r);
+	const char *c = http_error_str(&r, "code"), *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
+	int ok = r.status == status && c && strcmp(c, code) == 0 && f && strcmp(f, field) == 0 && m && strstr(m, says) &&
+	         !strstr(m, not_says) && strlen(m) <= 255;
+	if (!ok)
+		fprintf(stderr, "%s\n  -> %ld %s\n", body, r.status, r.body ? r.body : "");
+	CHECK(ok);
+	http_reply_free(&r);
+}
+
+static void
+expect_answer(CURL *h, const char *body)
+{
+	http_reply r;
+	http_post_json(h, url("/v1/predict/flexibility"), body, &r);
+	if (r.status != 200)
+		fprintf(stderr, "%s\n  -> %ld %s\n", body, r.status, r.body ? r.body : "");
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+}
+
+int
+main(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	wc_server *srv = http_server_start(&p, "flexibility-series", 4);
+	if (!srv)
+		return check_report("test_server_flexibility_series_conflict");
+	CURL *h = curl_easy_init();
+
+	expect_message(h, "{" BASE ",\"concurrency\":32,\"running_series\":[1,2]}", 422, "conflicting_fields",
+	               "/running_series", "leave it out and keep concurrency", "exactly one of");
+	expect_message(h, "{" BASE ",\"rate\":2,\"running_series\":[1,2],\"dt_s\":1}", 422, "conflicting_fields",
+	               "/running_series", "leave it out and keep rate", "at most one of");
+	/* what the old advice led to: the series alone, still refused */
+	expect_message(h, "{" BASE ",\"running_series\":[1,2],\"dt_s\":1}", 422, "invalid_value", "/running_series",
+	               "a series has neither", "give exactly one");
+	/* what the new advice leads to */
+	expect_answer(h, "{" BASE ",\"concurrency\":32}");
+	expect_answer(h, "{" BASE ",\"rate\":2}");
+
+	curl_easy_cleanup(h);
+	wc_server_stop(srv);
+	wc_params_clear(&p);
+	return check_report("test_server_flexibility_series_conflict");
+}
