@@ -30,12 +30,25 @@ wc_request_profile(wc_request *req, wc_response *res)
 		char *copy = strdup(ri->query_string);
 		int nf = copy ? mg_split_form_urlencoded(copy, f, sizeof f / sizeof f[0]) : -1, seen = 0;
 		for (int i = 0; i < nf; i++) {
-			if (strcmp(f[i].name, "profile") == 0 && ++seen == 1)
+			/* an empty pair (a stray "&", leading or doubled) holds no
+			 * key: skipped, as a trailing one is (WHATWG URL, the
+			 * application/x-www-form-urlencoded parser) */
+			if (!f[i].name[0] && !f[i].value)
+				continue;
+			const int profile = strcmp(f[i].name, "profile") == 0;
+			if (profile && f[i].value && ++seen == 1)
 				continue;
 			char field[64];
 			snprintf(field, sizeof field, "/%.*s", (int)wc_utf8_prefix(f[i].name, 40), f[i].name);
-			if (seen > 1)
+			if (profile && !f[i].value) /* "?profile": no value, as "?profile=" has an empty one */
+				wc_api_error_set(&e, 422, "invalid_value", "/profile",
+				                 "profile: given without a value; send profile=NAME (see GET /v1/profiles)");
+			else if (profile)
 				wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: given more than once");
+			else if (!f[i].name[0])
+				wc_api_error_set(&e, 422, "unknown_field", "", "query parameter without a name (=%.*s): this "
+				                 "route reads only profile=NAME", (int)wc_utf8_prefix(f[i].value, 40),
+				                 f[i].value);
 			else
 				wc_api_error_set(&e, 422, "unknown_field", field, "%s: unknown query parameter (this route "
 				                 "reads only profile)", field + 1);
