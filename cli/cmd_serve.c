@@ -19,6 +19,7 @@
 #include "models/profile_measured.h"
 #include "server/server.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -65,11 +66,21 @@ parse_listen(const char *cmd, const char *text, char *out, size_t cap)
 	long p;
 	if (colon && (colon == text || (size_t)(colon - text) > 45))
 		return cli_usage_error(cmd, "--listen: expected HOST:PORT, got '%s'", text);
+	/* digits only: a port written "+8080" or "8e3" is no port number
+	 * (cli_parse_int reads signs and exponents) */
+	if (!port[0] || strspn(port, "0123456789") != strlen(port))
+		return cli_usage_error(cmd, "--listen: the port must be digits, 0 to 65535, got '%s'", text);
 	if (cli_parse_int(cmd, "--listen", port, 0, 65535, &p) != CLI_OK)
 		return CLI_USAGE;
-	for (const char *h = text; colon && h < colon; h++)
-		if (!((*h >= '0' && *h <= '9') || *h == '.'))
-			return cli_usage_error(cmd, "--listen: host must be an IPv4 address, got '%s'", text);
+	/* four decimal parts of 0 to 255, as inet_pton reads them: 256.0.0.1
+	 * and 127.1 reached CivetWeb, which said only "Failed to setup server
+	 * ports" (exit 1) */
+	char host[46];
+	struct in_addr addr;
+	if (colon && (snprintf(host, sizeof host, "%.*s", (int)(colon - text), text) < 0 ||
+	              inet_pton(AF_INET, host, &addr) != 1))
+		return cli_usage_error(cmd, "--listen: host must be an IPv4 address, four numbers 0 to 255 "
+		                       "(127.0.0.1), got '%s'", text);
 	if (colon)
 		snprintf(out, cap, "%.*s:%ld", (int)(colon - text), text, p);
 	else

@@ -36,7 +36,13 @@ main(void)
 
 	expect_exit(ARGS("--bogus"), 2, "unknown flag '--bogus'");
 	expect_exit(ARGS("--listen"), 2, "--listen needs a value");
-	expect_exit(ARGS("--listen", "127.0.0.1:http"), 2, "--listen: expected a whole number");
+	expect_exit(ARGS("--listen", "127.0.0.1:http"), 2, "--listen: the port must be digits, 0 to 65535");
+	/* read as 28453 before (cli_parse_int takes a sign and exponents) */
+	expect_exit(ARGS("--listen", "127.0.0.1:+28453"), 2, "--listen: the port must be digits, 0 to 65535");
+	expect_exit(ARGS("--listen", "2845e1"), 2, "--listen: the port must be digits, 0 to 65535");
+	/* exit 1 with CivetWeb's "Failed to setup server ports" before */
+	expect_exit(ARGS("--listen", "256.0.0.1:28453"), 2, "--listen: host must be an IPv4 address, four numbers");
+	expect_exit(ARGS("--listen", "127.1:28453"), 2, "--listen: host must be an IPv4 address, four numbers");
 	expect_exit(ARGS("--listen", "127.0.0.1:70000"), 2, "--listen: must be between 0 and 65535");
 	expect_exit(ARGS("--listen", "localhost:8080"), 2, "--listen: host must be an IPv4 address");
 	expect_exit(ARGS("--threads", "0"), 2, "--threads: must be between 2");
