@@ -376,6 +376,21 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	return CLI_OK;
 }
 
+/* validate forms that chose no form: exit 1 after the table, as the other
+ * analyses refuse a report of nothing (docs/cli.md, "validate"). */
+static int
+forms_unchosen(const char *cmd, const char *input, const wc_forms_report *r)
+{
+	int any = 0;
+	for (int f = 0; f < WC_FORM_COUNT; f++)
+		for (int t = 0; t < WC_TEST_COUNT; t++)
+			any |= r->forms[f].scored[t];
+	return cli_fail_path(cmd, input, ": %s: nothing chosen",
+	                     any ? "no test was scored for every form compared"
+	                         : "no form could be scored on any test (each fold's fit failed, or left unidentified "
+	                           "a parameter its held-out runs use)");
+}
+
 /* validate forms --real: every form, held out by model and by workload. */
 static int
 forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_fit_options *fo,
@@ -384,12 +399,20 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 	wc_forms_real_report r;
 	wc_error err;
 	fo->precision_terms = a->terms ? cli_terms_mode(a->terms) : WC_TERMS_PER_LEVEL;
-	int vrc = wc_validate_forms_real(t, fo, &r, a->per_run ? per_run : NULL, &err);
-	if (vrc == WC_OK && a->per_run)
+	int vrc = wc_validate_forms_real(t, fo, &r, a->per_run ? per_run : NULL, &err), scored = 0;
+	for (int f = 0; vrc == WC_OK && f < r.n_forms; f++)
+		scored |= r.forms[f].fitted;
+	/* nothing scored is a failure: no --per-run file (docs/validation.md,
+	 * "Per-run output"), exit 1 after the report says why */
+	if (vrc == WC_OK && a->per_run && scored)
 		vrc = wc_per_run_write(a->per_run, per_run, &err);
 	if (vrc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
-	return cli_report_forms_real(a->input, a->json, &r);
+	int rc = cli_report_forms_real(a->input, a->json, &r);
+	if (rc == CLI_OK && !scored)
+		return cli_fail_path(cmd, a->input, ": no run could be scored by any form (%zu run(s); each form's reason "
+		                     "above): nothing to validate", t->n_runs);
+	return rc;
 }
 
 static int
@@ -438,8 +461,8 @@ validate(const char *what, int argc, char **argv)
 		fo.precision_terms = 0;
 		if (wc_validate_forms(t, &fo, &r, &err) != WC_OK)
 			cli_fail(cmd, "%s", err.msg);
-		else
-			rc = report_forms(&a, &r);
+		else if ((rc = report_forms(&a, &r)) == CLI_OK && r.chosen < 0)
+			rc = forms_unchosen(cmd, a.input, &r);
 	} else if (strcmp(what, "precision") == 0) {
 		wc_precision_report r;
 		if (wc_validate_precision(t, &fo, &r, &err) != WC_OK)
@@ -452,7 +475,9 @@ validate(const char *what, int argc, char **argv)
 		wc_per_run *pr = a.per_run ? &per_run : NULL;
 		int vrc = !heldout ? wc_validate_lomo(t, &fo, &r, pr, &err)
 		                   : wc_validate_heldout_each(&frozen, t, a.datasheet, &r, pr, cli_skips_add, &skips, &err);
-		if (vrc == WC_OK && a.per_run)
+		/* a run scored or a failure: no file of nothing (docs/validation.md,
+		 * "Per-run output") */
+		if (vrc == WC_OK && a.per_run && r.overall.n > 0)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
 		wc_in_sample_rows in = { 0, 0, 0, 0 };

@@ -304,7 +304,8 @@ cli_validate_capacity(int argc, char **argv)
 			po.law_terms = law_mask;
 		if (wc_validate_capacity_folds(in.runs, &in.data, &co, &po, folds, &r, per_run_path ? &pr : NULL, &err) !=
 		        WC_OK ||
-		    (per_run_path && wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
+		    (per_run_path && (r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n) &&
+		     wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
 			rc = cli_fail(cmd, "%s", err.msg);
 		else if (!(r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n)) {
 			/* Nothing scored is no validation: an empty report with exit 0

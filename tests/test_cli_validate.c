@@ -270,7 +270,9 @@ main(void)
 	CHECK_INT(write_text(five, five_text), 0);
 	const char *forms5[] = { "wattcast", "validate", "forms", five, NULL };
 	r = run(forms5);
-	CHECK_INT(r.status, 0);
+	/* nothing scored, nothing chosen: the table, then exit 1 */
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "five.csv: no form could be scored on any test (");
 	CHECK_CONTAINS(r.out, "\nsaturating_quadratic_load      5 ");
 	CHECK_CONTAINS(r.out, "\nfloor_plus_rise                – ");
 	CHECK_CONTAINS(r.out, "\nk of floor_plus_rise: – (its fit on all 5 runs failed: fit: 5 usable runs for 6 "
@@ -278,7 +280,7 @@ main(void)
 	run_result_free(&r);
 	const char *forms5j[] = { "wattcast", "validate", "forms", five, "--json", NULL };
 	r = run(forms5j);
-	CHECK_INT(r.status, 0);
+	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.out, "\"form\": \"floor_plus_rise\",\n      \"k\": null,\n      \"k_reason\": \"fit: 5 usable "
 	                      "runs for 6 parameters\",");
 	CHECK_CONTAINS(r.out, "\"form\": \"saturating_quadratic_load\",\n      \"k\": 5,\n      \"T1\"");
