@@ -297,11 +297,24 @@ fill_ranges(const cap_problem *pb, wc_capacity_params *c)
 	}
 }
 
+double
+wc__cap_se_log(const cap_problem *pb, int k, double u, double se_u)
+{
+	const cap_slot *s = &pb->slots[k];
+	double t = wc__cap_share(1.0, u);
+	return se_u * (s->log_hi - s->log_lo) * t * (1.0 - t);
+}
+
+int
+wc__cap_se_unidentified(double se_log)
+{
+	return !(se_log <= WC_CAPACITY_UNIDENTIFIED_SE_LOG);
+}
+
 int
 wc_capacity_fit_unidentified(const wc_capacity_fit_result *r, int k)
 {
-	return k >= 0 && k < r->n_params && r->se_log &&
-	       !(r->se_log[k] <= WC_CAPACITY_UNIDENTIFIED_SE_LOG);
+	return k >= 0 && k < r->n_params && r->se_log && wc__cap_se_unidentified(r->se_log[k]);
 }
 
 int
@@ -467,7 +480,7 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 		if ((rc = wc__cap_solve(pb, pb->u0, mult, NULL, o->max_iter > 0 ? o->max_iter : 500, out->u,
 		                    &out->gsl_status, &out->niter, &out->rms, se_u, err)) != WC_OK)
 			goto done;
-	} while (wc__cap_hold_edges(pb, out->u) > 0);
+	} while (wc__cap_hold_edges(pb, out->u, se_u) > 0);
 	const size_t p = (size_t)pb->n_params;
 	out->converged = out->gsl_status == GSL_SUCCESS;
 	out->n_rows = (int)pb->n_rows;
@@ -475,11 +488,9 @@ wc_fit_capacity(const wc_capacity_data *d, const wc_capacity_fit_options *o,
 	out->n_params = (int)p;
 	out->n_eff = wc__cap_effective_count(pb, mult);
 	for (size_t k = 0; k < p; k++) {
-		const cap_slot *s = &pb->slots[k];
-		double t = wc__cap_share(1.0, out->u[k]);
 		wc__cap_param_name(pb, (int)k, out->names[k], WC_LABEL_MAX);
 		out->x[k] = wc__cap_value(pb, (int)k, out->u[k]);
-		out->se_log[k] = se_u[k] * (s->log_hi - s->log_lo) * t * (1.0 - t);
+		out->se_log[k] = wc__cap_se_log(pb, (int)k, out->u[k], se_u[k]);
 	}
 	wc__cap_to_params(pb, out->u, &out->params);
 	fill_ranges(pb, &out->params);

@@ -1,6 +1,7 @@
 /*
  * A level's own overhead (t0, t1, tau) that its rows run to an edge of its
- * domain, while other levels' rows identify theirs, is held at the median of
+ * domain, while other levels' rows identify theirs (inside the domain, and
+ * not "not identified" by their standard errors), is held at the median of
  * those levels' values and the fit is solved again without it
  * (docs/capacity.md, "What the rows cannot identify"). Why: an edge is
  * where the log coordinate stops, not a value the rows showed (H200's two
@@ -82,41 +83,77 @@ format_value(int k, double v, char *buf, size_t cap)
 		snprintf(buf, cap, "%.3g us", 1e6 * v);
 }
 
+/* The levels whose rows identify their own parameter of kind k at u:
+ * inside its domain and not unidentified by its standard error (se_u);
+ * their values in v, names in `who`, and in `unid` those inside their
+ * domain that are not identified: a level whose one row leaves the fit no
+ * curvature along its value (standard error of its log ~1e17) shows
+ * nothing another level could borrow (docs/capacity.md, "Held at the
+ * other levels' median"). Returns how many identify it. */
+typedef struct {
+	double v[WC_CAPACITY_MAX_LEVELS];
+	char who[WC_CAPACITY_MAX_LEVELS * (WC_NAME_MAX + 2)], unid[WC_CAPACITY_MAX_LEVELS * (WC_NAME_MAX + 2)];
+	size_t n, n_unid;
+} donors;
+
+static void
+name_level(const cap_problem *pb, int L, char *list, size_t cap, size_t *n)
+{
+	size_t used = strlen(list);
+	snprintf(list + used, cap - used, "%s%s", (*n)++ ? ", " : "", pb->levels[L].name);
+}
+
+static size_t
+find_donors(const cap_problem *pb, int k, const double *u, const double *se_u, donors *d)
+{
+	memset(d, 0, sizeof *d);
+	for (int L = 0; L < pb->n_levels; L++) {
+		int j = pb->p_kind[k][L];
+		if (j < 0 || wc__cap_at_edge(u[j]))
+			continue;
+		if (wc__cap_se_unidentified(wc__cap_se_log(pb, j, u[j], se_u[j]))) {
+			name_level(pb, L, d->unid, sizeof d->unid, &d->n_unid);
+			continue;
+		}
+		d->v[d->n] = wc__cap_value(pb, j, u[j]);
+		name_level(pb, L, d->who, sizeof d->who, &d->n);
+	}
+	return d->n;
+}
+
+/* Whether level L's own parameter of kind k is one the rule weighs: a slot
+ * of its own, of a held kind, at an edge at u. */
+static int
+at_own_edge(const cap_problem *pb, int k, int L, const double *u)
+{
+	int j = pb->p_kind[k][L];
+	return pb->per_level[k] && held_kinds[k] && j >= 0 && wc__cap_at_edge(u[j]);
+}
+
 int
-wc__cap_hold_edges(cap_problem *pb, const double *u)
+wc__cap_hold_edges(cap_problem *pb, const double *u, const double *se_u)
 {
 	double held[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
 	int n_held = 0;
+	donors d;
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
-		double v[WC_CAPACITY_MAX_LEVELS];
-		char who[WC_CAPACITY_MAX_LEVELS * (WC_NAME_MAX + 2)] = "";
-		size_t n = 0;
 		for (int L = 0; L < pb->n_levels; L++)
 			held[k][L] = NAN;
-		if (!pb->per_level[k] || !held_kinds[k])
-			continue;
-		for (int L = 0; L < pb->n_levels; L++) {
-			int j = pb->p_kind[k][L];
-			if (j < 0 || wc__cap_at_edge(u[j]))
-				continue;
-			size_t used = strlen(who);
-			snprintf(who + used, sizeof who - used, "%s%s", n ? ", " : "", pb->levels[L].name);
-			v[n++] = wc__cap_value(pb, j, u[j]);
-		}
-		if (n == 0)
+		if (!pb->per_level[k] || !held_kinds[k] || find_donors(pb, k, u, se_u, &d) == 0)
 			continue; /* no level identifies it: nothing to borrow, it stays a bound */
-		double med = wc_stats_median(v, n);
+		double med = wc_stats_median(d.v, d.n);
 		for (int L = 0; L < pb->n_levels; L++) {
-			int j = pb->p_kind[k][L];
-			if (j < 0 || !wc__cap_at_edge(u[j]))
+			if (!at_own_edge(pb, k, L, u))
 				continue;
+			int j = pb->p_kind[k][L];
 			char label[WC_LABEL_MAX], edge[32], hold[32];
 			wc__cap_param_name(pb, j, label, sizeof label);
 			format_value(k, wc__cap_value(pb, j, u[j]), edge, sizeof edge);
 			format_value(k, med, hold, sizeof hold);
-			WC_WARN(pb, "%s: its rows ran it to %s, the edge of its domain; held at %s, the median of %s on %s, "
+			WC_WARN(pb, "%s: its rows ran it to %s, the edge of its domain; held at %s, the median of %s on %s%s%s%s, "
 			        "and the fit solved again without it (source \"assumed\")", label, edge, hold,
-			        wc_capacity_kind_name((wc_capacity_kind)k), who);
+			        wc_capacity_kind_name((wc_capacity_kind)k), d.who, d.n_unid ? " (not " : "", d.unid,
+			        d.n_unid > 1 ? ": their rows do not identify theirs)" : d.n_unid ? ": its rows do not identify it)" : "");
 			held[k][L] = med;
 			n_held++;
 		}
@@ -126,6 +163,24 @@ wc__cap_hold_edges(cap_problem *pb, const double *u)
 		for (int L = 0; L < pb->n_levels; L++)
 			if (!isnan(held[k][L]))
 				wc__cap_problem_hold(pb, k, L, held[k][L]);
+	/* The last pass (nothing more held): an edge left at its bound because
+	 * the levels inside their domain do not identify theirs says so once,
+	 * since a reader would take such a level for a source. */
+	for (int k = 0; n_held == 0 && k < WC_CAP_KINDS; k++) {
+		if (!pb->per_level[k] || !held_kinds[k] || find_donors(pb, k, u, se_u, &d) > 0 || d.n_unid == 0)
+			continue;
+		for (int L = 0; L < pb->n_levels; L++) {
+			if (!at_own_edge(pb, k, L, u))
+				continue;
+			char label[WC_LABEL_MAX], edge[32];
+			wc__cap_param_name(pb, pb->p_kind[k][L], label, sizeof label);
+			format_value(k, wc__cap_value(pb, pb->p_kind[k][L], u[pb->p_kind[k][L]]), edge, sizeof edge);
+			WC_WARN(pb, "%s: its rows ran it to %s, the edge of its domain; not held: no other level's rows "
+			        "identify %s (not %s: %s), so it stays at the bound", label, edge,
+			        wc_capacity_kind_name((wc_capacity_kind)k), d.unid,
+			        d.n_unid > 1 ? "their rows do not identify theirs" : "its rows do not identify it");
+		}
+	}
 	return n_held;
 }
 

@@ -91,6 +91,15 @@ double wc__cap_row_weight(const cap_problem *pb, const double *mult, size_t i);
  * w = multiplicity x design weight (a multiplicity m counting as m
  * copies): the count itself when every design weight is 1. */
 double wc__cap_effective_count(const cap_problem *pb, const double *mult);
+/** Standard error of log(value) of parameter k at coordinate u, from its
+ *  coordinate's standard error se_u (the chain rule through the bounded
+ *  transform): what fit output, the not-identified test and the hold rule
+ *  read. */
+double wc__cap_se_log(const cap_problem *pb, int k, double u, double se_u);
+/** 1 when a standard error of a log says the rows do not identify the
+ *  parameter: not finite or above WC_CAPACITY_UNIDENTIFIED_SE_LOG. The
+ *  one place of the test (wc_capacity_fit_unidentified, the hold rule). */
+int wc__cap_se_unidentified(double se_log);
 /** The section a parameter vector describes (without draws). */
 void wc__cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out);
 void wc__cap_param_name(const cap_problem *pb, int k, char *buf, size_t cap);
@@ -103,10 +112,12 @@ int wc__cap_at_edge(double u);
 /** Fix level L's own parameter of kind k at `value` (source "assumed")
  *  and take its slot out of the problem, renumbering the rest. */
 void wc__cap_problem_hold(cap_problem *pb, int k, int L, double value);
-/** Every level's own parameter at an edge at u, where other levels'
- *  same kind is inside its domain, held at the median of those, with a
- *  warning each; how many (0: the problem is unchanged). */
-int wc__cap_hold_edges(cap_problem *pb, const double *u);
+/** Every level's own parameter at an edge at u, where other levels' rows
+ *  identify the same kind (inside its domain, and not unidentified by
+ *  their standard errors se_u, wc__cap_se_unidentified), held at the
+ *  median of those, with a warning each; how many (0: the problem is
+ *  unchanged). */
+int wc__cap_hold_edges(cap_problem *pb, const double *u, const double *se_u);
 /** The holds of a fitted section on a freshly built problem of the same
  *  rows (the bootstrap's): every level's own parameter the section has
  *  as "assumed" where the problem has a slot for it; how many. */
