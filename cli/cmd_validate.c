@@ -402,12 +402,17 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 	int vrc = wc_validate_forms_real(t, fo, &r, a->per_run ? per_run : NULL, &err), scored = 0;
 	for (int f = 0; vrc == WC_OK && f < r.n_forms; f++)
 		scored |= r.forms[f].fitted;
-	/* nothing scored is a failure: no --per-run file (docs/validation.md,
-	 * "Per-run output"), exit 1 after the report says why */
+	/* nothing scored: no --per-run file, exit 1 after the report says why */
 	if (vrc == WC_OK && a->per_run && scored)
 		vrc = wc_per_run_write(a->per_run, per_run, &err);
 	if (vrc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
+	const wc_heldout_report *reps[2 * WC_FORM_COUNT];
+	for (int f = 0; f < r.n_forms; f++) {
+		reps[2 * f] = &r.forms[f].lomo;
+		reps[2 * f + 1] = &r.forms[f].lowo;
+	}
+	cli_law_terms_warn(cmd, reps, 2 * r.n_forms);
 	int rc = cli_report_forms_real(a->input, a->json, &r);
 	if (rc == CLI_OK && !scored)
 		return cli_fail_path(cmd, a->input, ": no run could be scored by any form (%zu run(s); each form's reason "
@@ -475,8 +480,7 @@ validate(const char *what, int argc, char **argv)
 		wc_per_run *pr = a.per_run ? &per_run : NULL;
 		int vrc = !heldout ? wc_validate_lomo(t, &fo, &r, pr, &err)
 		                   : wc_validate_heldout_each(&frozen, t, a.datasheet, &r, pr, cli_skips_add, &skips, &err);
-		/* a run scored or a failure: no file of nothing (docs/validation.md,
-		 * "Per-run output") */
+		/* nothing scored: no file (docs/validation.md, "Per-run output") */
 		if (vrc == WC_OK && a.per_run && r.overall.n > 0)
 			vrc = wc_per_run_write(a.per_run, &per_run, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
@@ -484,6 +488,9 @@ validate(const char *what, int argc, char **argv)
 		int cover_in = 0;
 		if (vrc == WC_OK && !heldout && wc_fit_twin_models(t, in_sample, sizeof in_sample))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);
+		const wc_heldout_report *rp = &r;
+		if (vrc == WC_OK && !heldout)
+			cli_law_terms_warn(cmd, &rp, 1);
 		if (vrc == WC_OK && heldout)
 			cli_validate_in_sample(cmd, &frozen, t, a.input, a.datasheet, &in, &cover_in);
 		if (vrc != WC_OK)

@@ -302,12 +302,15 @@ cli_validate_capacity(int argc, char **argv)
 		wc_fit_options_like(&po, &prior, terms);
 		if (law_given)
 			po.law_terms = law_mask;
+		const wc_heldout_report *energy = &r.energy;
 		if (wc_validate_capacity_folds(in.runs, &in.data, &co, &po, folds, &r, per_run_path ? &pr : NULL, &err) !=
 		        WC_OK ||
 		    (per_run_path && (r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n) &&
 		     wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
 			rc = cli_fail(cmd, "%s", err.msg);
-		else if (!(r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n)) {
+		/* the structure terms the power refits left out, once each */
+		else if (cli_law_terms_warn(cmd, &energy, 1),
+		         !(r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n)) {
 			/* Nothing scored is no validation: an empty report with exit 0
 			 * read as a pass, as the other analyses refuse (docs/cli.md,
 			 * "validate"). The unscored rows say why, and the sections

@@ -71,3 +71,20 @@ cli_skips_free(cli_skips *s)
 	free(s->why);
 	memset(s, 0, sizeof *s);
 }
+
+void
+cli_law_terms_warn(const char *cmd, const wc_heldout_report *const *reps, int n)
+{
+	for (int j = 0; j < WC_LT_COUNT; j++) {
+		int refused = 0, refits = 0;
+		const char *why = NULL;
+		for (int i = 0; i < n; i++) {
+			refits += reps[i]->law_terms.refits;
+			refused += reps[i]->law_terms.refused[j];
+			if (!why && reps[i]->law_terms.refused[j])
+				why = reps[i]->law_terms.why[j];
+		}
+		if (refused)
+			fprintf(stderr, "wattcast %s: warning: %s (in %d of %d refits)\n", cmd, why, refused, refits);
+	}
+}

@@ -122,6 +122,18 @@ typedef struct {
  *  GSL stops without convergence (the estimate is still reported); an
  *  error only when the problem cannot be set up (no usable runs, fewer
  *  runs than parameters, out of memory). Caller clears `out`. */
+/** Structure terms the refits of a held-out analysis were asked for and
+ *  left out (docs/fitting.md, "Structure terms"): how many refits ran,
+ *  and per term how many left it out and the first one's warning whole,
+ *  in the fit's own words. */
+typedef struct {
+	int refits;
+	int refused[WC_LT_COUNT];
+	char why[WC_LT_COUNT][WC_WARNING_LEN];
+} wc_law_terms_notes;
+/** Count refit `r`, fitted with the structure terms `asked`, into `n`. */
+void wc_fit_law_terms_note(wc_law_terms_notes *n, unsigned asked, const wc_fit_result *r);
+
 /** Set `opt`'s form and terms so that a refit of the law (a held-out
  *  fold) is built as `set` was (docs/validation.md, "Refitting a set"):
  *  its form, the structure terms it carries, and quantized runs taken as its recorded

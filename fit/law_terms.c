@@ -80,6 +80,26 @@ wc__fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_o
 	}
 }
 
+void
+wc_fit_law_terms_note(wc_law_terms_notes *n, unsigned asked, const wc_fit_result *r)
+{
+	n->refits++;
+	for (int j = 0; j < WC_LT_COUNT; j++) {
+		if (!(asked & WC_LT_BIT(j)) || (r->params.law_terms & WC_LT_BIT(j)))
+			continue;
+		if (n->refused[j]++)
+			continue;
+		/* the layout's own warning above, found by its start */
+		char start[64];
+		snprintf(start, sizeof start, "structure term %s: ", wc_law_term_name((wc_law_term)j));
+		for (int i = 0; i < r->n_warnings && !n->why[j][0]; i++)
+			if (strncmp(r->warnings[i], start, strlen(start)) == 0)
+				snprintf(n->why[j], sizeof n->why[j], "%s", r->warnings[i]);
+		if (!n->why[j][0])
+			snprintf(n->why[j], sizeof n->why[j], "%snot fitted", start);
+	}
+}
+
 /* A recorded mode and the --terms mode that fits it, both ways (paired
  * has no --terms mode: its terms are specs). */
 static const struct {

@@ -52,6 +52,7 @@ typedef struct {
 	int sets_not_shown, runs_not_shown; /* beyond WC_HELDOUT_SETS_MAX: in
 	                                * `overall` only (said by the caller) */
 	char skip_reason[WC_ERROR_MSG_MAX]; /* the first skipped row's, "" none */
+	wc_law_terms_notes law_terms;  /* structure terms the refits left out */
 } wc_heldout_report;
 
 /** Accuracy of a frozen law on every row of `t` (excluded rows included:

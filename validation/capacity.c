@@ -109,6 +109,7 @@ typedef struct {
 
 typedef struct {
 	cap_series q[Q_COUNT];
+	wc_law_terms_notes law_terms; /* of the power-law refits */
 	int refit_failed; /* the rows being skipped are a failed refit's */
 } cap_errors;
 
@@ -243,6 +244,8 @@ lomo_fold(const wc_runs_table *runs, const wc_capacity_data *d, const wc_capacit
 		}
 		p.use = use_runs;
 		have_power = wc_fit_inference_law(runs, &p, &pf, &perr) == WC_OK;
+		if (have_power)
+			wc_fit_law_terms_note(&x->law_terms, p.law_terms, &pf);
 	}
 	char no_power[WC_ERROR_MSG_MAX + 48];
 	wc_error_format(no_power, sizeof no_power, "no power-law fit without its model: %s",
@@ -397,6 +400,7 @@ wc_validate_capacity_folds(const wc_runs_table *runs, const wc_capacity_data *d,
 			                s->why, rest);
 		}
 	}
+	out->energy.law_terms = x.law_terms;
 	for (int k = 0; k < Q_COUNT && rc == WC_OK; k++)
 		rc = wc__coverage_summary(&rows, quantity_names[k], summary[k], err);
 	for (size_t i = 0; rc == WC_OK && per_run && i < rows.n; i++)

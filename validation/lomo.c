@@ -109,6 +109,8 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 	wc_per_run rows = WC_PER_RUN_INIT;
 	int rc = WC_OK, skipped = 0, failed = 0, unfit = 0;
 	beyond_runs beyond = { 0, "", "" };
+	wc_law_terms_notes notes;
+	memset(&notes, 0, sizeof notes);
 	size_t m = 0;
 	char why[WC_ERROR_MSG_MAX] = "";
 	memset(out, 0, sizeof *out);
@@ -150,6 +152,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 			unfit += members;
 			continue;
 		}
+		wc_fit_law_terms_note(&notes, o.law_terms, &fit);
 		rc = predict_fold(t, base, train, key_of, key, fold_prefix, &fit.params, pred, &rows, &beyond, err);
 		wc_fit_result_clear(&fit);
 		if (rc != WC_OK)
@@ -167,6 +170,7 @@ leave_groups_out(const wc_runs_table *t, const wc_fit_options *base, group_key_f
 		snprintf(sets[m++], sizeof sets[0], "%s", r->platform);
 	}
 	rc = wc__accuracy_summary(e, (const char (*)[48])sets, m, skipped, out, err);
+	out->law_terms = notes; /* the summary starts the report afresh */
 	/* Why runs went unpredicted, for reports that must say it (docs/cli.md,
 	 * "fit intervals"): refits that failed, and runs whose level had no
 	 * training run in their fold. */
