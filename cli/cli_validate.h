@@ -32,7 +32,7 @@ void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
  *  load"): a table after the report's, nothing when it has fewer than two
  *  bands; in JSON, "coverage_by_load", an array of {running_lo,
  *  running_hi, n_interval, coverage_95, median_rel_width}, empty then
- *  (validate_load_bands.c). */
+ *  (validate_coverage.c). */
 void cli_load_bands_print(const wc_heldout_report *r);
 struct json_t;
 void cli_load_bands_json(struct json_t *o, const wc_heldout_report *r);

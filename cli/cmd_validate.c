@@ -543,16 +543,6 @@ cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_table *
 	return CLI_OK;
 }
 
-void
-cli_note_no_interval(const wc_accuracy *overall, const char *groups)
-{
-	if (overall->n_interval >= overall->n)
-		return;
-	printf("note: %d of %d run(s) have no 95 %% interval: the %s held out beside theirs hold fewer than the %d "
-	       "residuals a 95 %% quantile needs (docs/intervals.md, \"The quantile\")\n",
-	       overall->n - overall->n_interval, overall->n, groups, WC_PE_MIN_RESIDUALS);
-}
-
 /* forms, precision, heldout and lomo share one driver. */
 static int
 validate_analysis(int argc, char **argv)

@@ -1,12 +1,23 @@
 /*
- * The coverage-by-load part of the held-out reports (validate lomo,
- * heldout, capacity): docs/intervals.md, "Coverage by load".
+ * The coverage notes of the held-out reports (validate lomo, heldout,
+ * capacity): runs without an interval, and coverage by load
+ * (docs/intervals.md, "The quantile" and "Coverage by load").
  */
 #include "cli_validate.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+
+void
+cli_note_no_interval(const wc_accuracy *overall, const char *groups)
+{
+	if (overall->n_interval >= overall->n)
+		return;
+	printf("note: %d of %d run(s) have no 95 %% interval: the %s held out beside theirs hold fewer than the %d "
+	       "residuals a 95 %% quantile needs (docs/intervals.md, \"The quantile\")\n",
+	       overall->n - overall->n_interval, overall->n, groups, WC_PE_MIN_RESIDUALS);
+}
 
 void
 cli_load_bands_print(const wc_heldout_report *r)
