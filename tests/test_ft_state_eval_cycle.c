@@ -16,6 +16,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_trainer.h"
 #include "tests/support/synth_wave.h"
 
 #include <math.h>
@@ -81,26 +82,6 @@ write_power(const char *run, const synth_wave *v, const how *h)
 	free(path);
 }
 
-static void
-write_state(const char *run, const how *h, double runtime)
-{
-	char *path = path_join(run, "trainer_state.json");
-	FILE *f = fopen(path, "w");
-	fprintf(f, "{\"global_step\": %d, \"max_steps\": %d, \"logging_steps\": 10, \"save_steps\": %d,\n"
-	        " \"eval_steps\": %d, \"log_history\": [\n", STEPS, STEPS, h->save_steps ? h->save_steps : 500,
-	        h->eval_steps);
-	for (int s = 1; s <= STEPS; s++) {
-		if (s % 10 == 0)
-			fprintf(f, "  {\"loss\": 1.5, \"grad_norm\": 0.8, \"learning_rate\": 1e-04, \"step\": %d},\n", s);
-		if (s % h->eval_steps == 0)
-			fprintf(f, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 12.5, "
-			        "\"step\": %d},\n", s);
-	}
-	fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.3, \"step\": %d}]}\n", runtime, STEPS);
-	fclose(f);
-	free(path);
-}
-
 /* Whether `text` asks for a step count other than `steps` ("--steps N"). */
 static int
 other_count(const char *text, int steps)
@@ -126,7 +107,7 @@ run_case(const char *dir, const char *name, const how *h, const char *also)
 	remove(out);
 	write_power(run, &v, h);
 	/* from the first step to the end of the run */
-	write_state(run, h, v.t - 65.0);
+	synth_trainer_state_write(run, STEPS, h->save_steps ? h->save_steps : 500, h->eval_steps, v.t - 65.0);
 	m = path_join(run, "wattcast-run.json");
 	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
 	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"

@@ -20,6 +20,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_trainer.h"
 #include "tests/support/synth_wave.h"
 
 #include <math.h>
@@ -92,26 +93,6 @@ write_power(const char *run, const synth_wave *v, const how *h)
 	free(path);
 }
 
-static void
-write_state(const char *run, const how *h, double runtime)
-{
-	char *path = path_join(run, "trainer_state.json");
-	FILE *f = fopen(path, "w");
-	int n = h->steps;
-	fprintf(f, "{\"global_step\": %d, \"max_steps\": %d, \"logging_steps\": 10, \"save_steps\": 100,\n"
-	        " \"eval_steps\": %d, \"log_history\": [\n", n, n, h->eval_steps);
-	for (int s = 1; s <= n; s++) {
-		if (s % 10 == 0)
-			fprintf(f, "  {\"loss\": 1.5, \"grad_norm\": 0.8, \"learning_rate\": 1e-04, \"step\": %d},\n", s);
-		if (s % h->eval_steps == 0)
-			fprintf(f, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 12.5, "
-			        "\"step\": %d},\n", s);
-	}
-	fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.3, \"step\": %d}]}\n", runtime, n);
-	fclose(f);
-	free(path);
-}
-
 /* Ingest the run `name`: energy per step within 1 % of the truth, the
  * evaluations found as intermediate stretches and nothing more taken
  * out for them, `saves` near-idle pauses, and the trace's step period
@@ -126,7 +107,7 @@ run_case(const char *dir, const char *name, const how *h, const char *saves)
 	mkdir(run, 0755);
 	write_power(run, &v, h);
 	/* from the first step to the end of the save after the last */
-	write_state(run, h, v.t - first);
+	synth_trainer_state_write(run, h->steps, 100, h->eval_steps, v.t - first);
 	m = path_join(run, "wattcast-run.json");
 	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
 	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"

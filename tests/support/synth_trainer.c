@@ -101,3 +101,22 @@ synth_trainer_ingest(const char *dir, const char *run, char **err)
 	}
 	return t;
 }
+
+void
+synth_trainer_state_write(const char *run, int steps, int save_steps, int eval_steps, double runtime)
+{
+	char *path = path_join(run, "trainer_state.json");
+	FILE *f = fopen(path, "w");
+	fprintf(f, "{\"global_step\": %d, \"max_steps\": %d, \"logging_steps\": 10, \"save_steps\": %d,\n"
+	        " \"eval_steps\": %d, \"log_history\": [\n", steps, steps, save_steps, eval_steps);
+	for (int s = 1; s <= steps; s++) {
+		if (s % 10 == 0)
+			fprintf(f, "  {\"loss\": 1.5, \"grad_norm\": 0.8, \"learning_rate\": 1e-04, \"step\": %d},\n", s);
+		if (s % eval_steps == 0)
+			fprintf(f, "  {\"eval_loss\": 1.4, \"eval_runtime\": 30.0, \"eval_samples_per_second\": 12.5, "
+			        "\"step\": %d},\n", s);
+	}
+	fprintf(f, "  {\"train_runtime\": %.3f, \"train_loss\": 1.3, \"step\": %d}]}\n", runtime, steps);
+	fclose(f);
+	free(path);
+}

@@ -37,6 +37,11 @@ void synth_trainer_session(synth_trainer_wave *v, int first, int last, int save,
 char *synth_trainer_folder(const char *dir, const char *name, const synth_trainer_wave *v, unsigned seed, double cut_a,
                       double cut_b, const char *state);
 
+/** Write `run`/trainer_state.json of a run of `steps` steps: the loss
+ *  logged every 10, a 30-s evaluation (eval_runtime) after every
+ *  `eval_steps`-th, `save_steps` as stated, train_runtime `runtime`. */
+void synth_trainer_state_write(const char *run, int steps, int save_steps, int eval_steps, double runtime);
+
 /** `wattcast ingest run -o dir/out.csv`: its row (one; NULL and a failed
  *  check otherwise), its stderr in `*err` (the caller frees). */
 wc_ft_table *synth_trainer_ingest(const char *dir, const char *run, char **err);
