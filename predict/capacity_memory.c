@@ -166,8 +166,10 @@ cli_spare(const char *more)
 	return more[0] ? 4 : 2;
 }
 
-int
-wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
+/* The checks; `remedy` 0 leaves the utilization remedy out, for a front
+ * end that takes no utilization. */
+static int
+memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy, wc_error *err)
 {
 	wc_capacity_hw hw;
 	wc_capacity_arch a;
@@ -225,7 +227,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		/* A utilization up to the flag's bound that holds them on these
 		 * GPUs is said too; the utilization given is then the cause, and
 		 * the field named (docs/capacity.md, "Memory as vLLM does it"). */
-		const double fits = utilization_fits(&a, &hw, c->tp, ctx);
+		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
 		char more[64] = "";
 		utilization_more(fits, more, sizeof more);
 		/* names cut so that any board and model fit in 255 bytes (with
@@ -264,7 +266,7 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 		 * given is then the cause, and the field named; else the field
 		 * that makes most of the context (docs/capacity.md, "Memory as
 		 * vLLM does it"). */
-		const double fits = utilization_fits(&a, &hw, c->tp, ctx);
+		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
 		char more[64] = "";
 		utilization_more(fits, more, sizeof more);
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
@@ -294,6 +296,18 @@ wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit,
 	if (max_fit)
 		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
 	return WC_OK;
+}
+
+int
+wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
+{
+	return memory_check(p, c, max_fit, 1, err);
+}
+
+int
+wc_predict_memory_check_fixed(const wc_params *p, const wc_config *c, wc_error *err)
+{
+	return memory_check(p, c, NULL, 0, err);
 }
 
 double

@@ -84,6 +84,11 @@ typedef struct {
  *  `*max_fit` (may be NULL) gets how many requests run at once
  *  (wc_capacity_running_fit), NaN when the token lengths are unknown. */
 int wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err);
+/** The same refusals without the utilization remedy ("; or
+ *  gpu_memory_utilization X or more"), for front ends that take no
+ *  utilization (envelopes and budget plans, answered at the set's
+ *  default): a remedy there could not be followed (docs/envelopes.md). */
+int wc_predict_memory_check_fixed(const wc_params *p, const wc_config *c, wc_error *err);
 /** The one rule of a load beyond the KV cache (docs/capacity.md, "Memory
  *  as vLLM does it"): of `n` requests asked, min(n, n_fit) run and the
  *  others wait; `n` when `n_fit` is NaN (the lengths unknown). A closed

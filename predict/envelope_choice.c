@@ -61,7 +61,7 @@ wc_service_select(const wc_params *p, const wc_config *c, wc_service_choice choi
 	/* What cannot load cannot be served, whichever service times: the
 	 * same refusal as `predict` (docs/capacity.md, "Memory as vLLM does
 	 * it"); more requests than the cache holds are the engine's to queue. */
-	int mrc = wc_predict_memory_check(p, c, NULL, err);
+	int mrc = wc_predict_memory_check_fixed(p, c, err);
 	if (mrc != WC_OK)
 		return mrc;
 	if (choice != WC_SERVICE_STANDIN) {
@@ -103,7 +103,7 @@ wc_service_select_workload(const wc_params *p, const wc_config *c, const wc_enve
 	memset(store, 0, sizeof *store);
 	int rc = wc_predict_clock_check(p, c, err);
 	if (rc == WC_OK)
-		rc = wc_predict_memory_check(p, c, NULL, err);
+		rc = wc_predict_memory_check_fixed(p, c, err);
 	if (rc == WC_OK)
 		snprintf(out->source, sizeof out->source, "none");
 	return rc;

@@ -16,7 +16,10 @@
  * said no utilization (Qwen3-32B on one A100, 50 000 + 200 tokens), though
  * the same request with 0.9 spelled out was told 0.94: now both are. The
  * CLI names the flag in the remedy too (--gpu-memory-utilization 0.94),
- * HTTP the field.
+ * HTTP the field. The envelope and the budget plan take no utilization:
+ * their refusals ended "or gpu_memory_utilization 0.91 or more", which
+ * could not be followed (unknown flag, unknown field); they now say no
+ * remedy but the GPUs.
  */
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
@@ -59,6 +62,22 @@ http_refused(CURL *h, const char *body, const char *field, const char *needle, c
 	CHECK(ok);
 	if (!ok)
 		fprintf(stderr, "  %s -> %s\n", body, r.body ? r.body : "");
+	http_reply_free(&r);
+}
+
+/* An envelope or plan route's refusal of weights that do not fit: the
+ * GPUs needed, no utilization (neither takes one). */
+static void
+http_envelope_refused(CURL *h, const char *path, const char *body)
+{
+	http_reply r;
+	http_post_json(h, url(path), body, &r);
+	CHECK_INT(r.status, 422);
+	const char *m = http_error_str(&r, "message");
+	const int ok = m && strstr(m, "at least 2 GPUs needed") && !strstr(m, "gpu_memory_utilization");
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "  %s %s -> %s\n", path, body, r.body ? r.body : "");
 	http_reply_free(&r);
 }
 
@@ -182,8 +201,23 @@ main(void)
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":1,"
 		                "\"input_tokens\":50000,\"output_tokens\":200}",
 		             "/input_tokens", "(gpu_memory_utilization 0.9); or gpu_memory_utilization 0.94 or more", NULL);
+		http_envelope_refused(h, "/v1/forecast/envelope", "{\"platform\":\"L40S\",\"active_params_b\":21,"
+		                      "\"horizon_s\":10,\"workload\":{\"type\":\"closed\",\"concurrency\":1}}");
+		http_envelope_refused(h, "/v1/plan/budget", "{\"platform\":\"L40S\",\"active_params_b\":21,"
+		                      "\"budget_w\":20000,\"horizon_s\":10,\"workload\":{\"type\":\"closed\","
+		                      "\"concurrency\":1}}");
 		wc_server_stop(srv);
 	}
+	/* the CLI's envelope alike: no --gpu-memory-utilization to suggest */
+	const char *env[] = { "wattcast", "envelope", "--platform", "L40S", "--active-params", "21", "--closed", "1",
+		              "--horizon", "10", NULL };
+	test_usage_error(env, "at least 2 GPUs needed");
+	run_result rr;
+	if (run_wattcast(env, NULL, &rr) == 0)
+		CHECK(rr.err && !strstr(rr.err, "utilization"));
+	else
+		CHECK(0);
+	run_result_free(&rr);
 	curl_easy_cleanup(h);
 	curl_global_cleanup();
 	wc_params_clear(&p);
