@@ -84,6 +84,31 @@ main(void)
 	}
 	free(in);
 
+	{
+		/* Kubernetes: only the hosts differ */
+		char text[4096];
+		size_t len = 0;
+		for (int t = 0; t < 3; t++)
+			len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d 10.0.1.7:9400\n"
+			                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-k8s-0\",modelName=\"NVIDIA H100 80GB "
+			                        "HBM3\",Hostname=\"dcgm-exporter-x7k2p\",namespace=\"gpu-operator\",pod=\"dcgm-"
+			                        "exporter-x7k2p\",exported_namespace=\"llm\",exported_pod=\"vllm-qwen-0\"} 350\n"
+			                        "# wattcast-scrape %d 10.0.2.15:8000\nvllm:num_requests_running{model_name="
+			                        "\"Qwen/Qwen3-8B\",namespace=\"llm\",pod=\"vllm-qwen-0\"} 9\n",
+			                        1767225600 + t, 1767225600 + t);
+		char *k8s = path_join(dir, "k8s.prom"), *out = path_join(dir, "k8s.csv");
+		CHECK(write_text(k8s, text) == 0);
+		check_refused(k8s, NULL, "engines without GPUs in '10.0.2.15/llm/vllm-qwen-0': only the hosts differ (an "
+		              "exporter's pod beside the engine's?): --group-by namespace,pod\n");
+		const char *argv[] = { "wattcast", "ingest", "--scrapes", k8s, "--group-by", "namespace,pod", "-o", out, NULL };
+		run_result r;
+		CHECK(run_wattcast(argv, NULL, &r) == 0);
+		CHECK_INT(r.status, 0);
+		run_result_free(&r);
+		free(out);
+		free(k8s);
+	}
+
 	/* A board the catalog lacks, its series 125 bytes and more. */
 	in = fleet("rtxpro.prom", "NVIDIA RTX PRO 6000 Blackwell Server Edition");
 	check_refused(in, NULL, "...: modelName 'NVIDIA RTX PRO 6000 Blackwell Server Edition' not in the platform "

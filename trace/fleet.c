@@ -417,6 +417,37 @@ label_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char 
 	return 0;
 }
 
+/* Do GPU group `g` and engines-only group `e` differ in their host alone,
+ * every other --group-by label carried by both and equal? Kubernetes: DCGM's
+ * Hostname is its exporter pod, the engine's host its pod IP, and the
+ * namespace and pod agree. Into `rest` the --group-by that joins them:
+ * the labels without host. */
+static int
+host_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char *rest, size_t size)
+{
+	const char *by = f->o.group_by ? f->o.group_by : "host,namespace,pod", *kg = g->key, *ke = e->key;
+	int others = 0, hosts_differ = 0;
+	rest[0] = '\0';
+	for (size_t n; *by; by += n + (by[n] == ',')) {
+		n = strcspn(by, ",");
+		if (*kg != '|' || *ke != '|')
+			return 0; /* a key cut at its size */
+		size_t ng = strcspn(++kg, "|"), ne = strcspn(++ke, "|");
+		int same = ng == ne && strncmp(kg, ke, ng) == 0;
+		if (n == 4 && strncmp(by, "host", 4) == 0)
+			hosts_differ = !same;
+		else if (!same || ng == 0)
+			return 0;
+		else if (strlen(rest) + n + 2 < size) {
+			snprintf(rest + strlen(rest), size - strlen(rest), "%s%.*s", others ? "," : "", (int)n, by);
+			others++;
+		}
+		kg += ng;
+		ke += ne;
+	}
+	return hosts_differ && others > 0;
+}
+
 /* A group of engines and no GPU: read, or left out for its engines (only
  * add_engine leaves a group out, fleet_groups.c). A group left out still
  * held engine series: `--group-by job` put all three vLLM servers in group
@@ -483,6 +514,14 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 					                       "'%.40s'; engines without GPUs in %s: the hosts match, --group-by "
 					                       "label '%s' differs ('%s' on GPUs, '%s' on engines): leave it "
 					                       "out", g->name, only, label, vg, ve);
+			}
+			for (size_t j = 0; j < f->n_groups; j++) {
+				char rest[64];
+				if (engines_only(&f->g[j]) && host_apart(f, g, &f->g[j], rest, sizeof rest))
+					return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group "
+					                       "'%.40s'; engines without GPUs in %s: only the hosts differ "
+					                       "(an exporter's pod beside the engine's?): --group-by %s",
+					                       g->name, only, rest);
 			}
 			if (only[0])
 				return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group '%.40s'; "
