@@ -372,82 +372,6 @@ warn_unknown_board(wc_fleet *f)
 	}
 }
 
-/* 1 when the grouping reads `host`, which an engine takes from the host
- * part of its `instance` (docs/fleet.md, "Grouping"): an engine series
- * without one has no host, and its group was named 'group' as if a host
- * of that name held engines without GPUs. */
-static int
-by_host(const wc_fleet *f)
-{
-	const char *by = f->o.group_by ? f->o.group_by : "host";
-	for (size_t n; *by; by += n + (by[n] == ',')) {
-		n = strcspn(by, ",");
-		if (n == 4 && strncmp(by, "host", 4) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* The --group-by label whose values tell GPU group g from engine group e
- * when both are on one host: the sides' values differ (`job` "dcgm" and
- * "vllm"), and no relabelling of hosts joins them (docs/fleet.md,
- * "Grouping"). 0 when the hosts differ or no label but host does; the
- * label in `label`, the values in `vg` and `ve`. */
-static int
-label_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char *label, char *vg, char *ve,
-            size_t size)
-{
-	if (!g->host[0] || strcmp(g->host, e->host) != 0)
-		return 0;
-	const char *by = f->o.group_by ? f->o.group_by : "host,namespace,pod", *kg = g->key, *ke = e->key;
-	for (size_t n; *by; by += n + (by[n] == ',')) {
-		n = strcspn(by, ",");
-		if (*kg != '|' || *ke != '|')
-			return 0; /* a key cut at its size */
-		size_t ng = strcspn(++kg, "|"), ne = strcspn(++ke, "|");
-		if ((ng != ne || strncmp(kg, ke, ng) != 0) && !(n == 4 && strncmp(by, "host", 4) == 0)) {
-			snprintf(label, size, "%.*s", (int)(n < size ? n : size - 1), by);
-			snprintf(vg, size, "%.*s", (int)(ng < size ? ng : size - 1), kg);
-			snprintf(ve, size, "%.*s", (int)(ne < size ? ne : size - 1), ke);
-			return 1;
-		}
-		kg += ng;
-		ke += ne;
-	}
-	return 0;
-}
-
-/* Do GPU group `g` and engines-only group `e` differ in their host alone,
- * every other --group-by label carried by both and equal? Kubernetes: DCGM's
- * Hostname is its exporter pod, the engine's host its pod IP, and the
- * namespace and pod agree. Into `rest` the --group-by that joins them:
- * the labels without host. */
-static int
-host_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char *rest, size_t size)
-{
-	const char *by = f->o.group_by ? f->o.group_by : "host,namespace,pod", *kg = g->key, *ke = e->key;
-	int others = 0, hosts_differ = 0;
-	rest[0] = '\0';
-	for (size_t n; *by; by += n + (by[n] == ',')) {
-		n = strcspn(by, ",");
-		if (*kg != '|' || *ke != '|')
-			return 0; /* a key cut at its size */
-		size_t ng = strcspn(++kg, "|"), ne = strcspn(++ke, "|");
-		int same = ng == ne && strncmp(kg, ke, ng) == 0;
-		if (n == 4 && strncmp(by, "host", 4) == 0)
-			hosts_differ = !same;
-		else if (!same || ng == 0)
-			return 0;
-		else if (strlen(rest) + n + 2 < size) {
-			snprintf(rest + strlen(rest), size - strlen(rest), "%s%.*s", others ? "," : "", (int)n, by);
-			others++;
-		}
-		kg += ng;
-		ke += ne;
-	}
-	return hosts_differ && others > 0;
-}
-
 /* A group of engines and no GPU: read, or left out for its engines (only
  * add_engine leaves a group out, fleet_groups.c). A group left out still
  * held engine series: `--group-by job` put all three vLLM servers in group
@@ -498,7 +422,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			 * "Grouping"). */
 			char only[80] = "";
 			for (size_t j = 0; j < f->n_groups; j++)
-				if (engines_only(&f->g[j]) && !f->g[j].host[0] && by_host(f))
+				if (engines_only(&f->g[j]) && !f->g[j].host[0] && wc__fleet_by_host(f))
 					return wc__fleet_error(err, WC_EINVAL, f->g[j].engine_series, "engine series without "
 					                       "an 'instance' label, so no host; the GPUs of group '%.40s' "
 					                       "have no engine series (keep the instance Prometheus adds, "
@@ -509,7 +433,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 					         f->g[j].name);
 			for (size_t j = 0; j < f->n_groups; j++) {
 				char label[40], vg[40], ve[40];
-				if (engines_only(&f->g[j]) && label_apart(f, g, &f->g[j], label, vg, ve, sizeof label))
+				if (engines_only(&f->g[j]) && wc__fleet_label_apart(f, g, &f->g[j], label, vg, ve, sizeof label))
 					return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group "
 					                       "'%.40s'; engines without GPUs in %s: the hosts match, --group-by "
 					                       "label '%s' differs ('%s' on GPUs, '%s' on engines): leave it "
@@ -517,7 +441,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			}
 			for (size_t j = 0; j < f->n_groups; j++) {
 				char rest[64];
-				if (engines_only(&f->g[j]) && host_apart(f, g, &f->g[j], rest, sizeof rest))
+				if (engines_only(&f->g[j]) && wc__fleet_host_apart(f, g, &f->g[j], rest, sizeof rest))
 					return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group "
 					                       "'%.40s'; engines without GPUs in %s: only the hosts differ "
 					                       "(an exporter's pod beside the engine's?): --group-by %s",

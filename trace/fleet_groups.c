@@ -17,8 +17,6 @@
 #include "models/catalog.h"
 #include "models/grow.h"
 
-#define DEFAULT_GROUP_BY "host,namespace,pod"
-
 static void
 copy_text(char *dst, size_t size, const char *src, size_t n)
 {
@@ -70,7 +68,7 @@ void
 wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metric, char *key, size_t ksize,
                     char *name, size_t nsize)
 {
-	const char *by = group_by ? group_by : DEFAULT_GROUP_BY;
+	const char *by = group_by ? group_by : FLEET_DEFAULT_GROUP_BY;
 	key[0] = name[0] = '\0';
 	while (*by) {
 		size_t n = strcspn(by, ",");

@@ -13,6 +13,10 @@
 #include "trace/fleet.h"
 
 #define FLEET_TEXT 128
+
+/* The labels a fleet is grouped by when --group-by is not given (docs/fleet.md,
+ * "Grouping"); trace/fleet.h says the same of wc_fleet_opts.group_by. */
+#define FLEET_DEFAULT_GROUP_BY "host,namespace,pod"
 /* A window whose mean running count is below WC_IDLE_RUNNING is idle: no
  * energy per token, and excluded with a reason starting WC_IDLE_REASON
  * (trace/idle.h, docs/fleet.md "Rows"), the rule `ingest --segment` applies. */
@@ -203,6 +207,17 @@ void wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metr
  * new); a group with two engines no --group-by parts is left out
  * (fleet_group.left_out). */
 int wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err);
+
+/* fleet_keys.c: 1 when the grouping reads `host`. */
+int wc__fleet_by_host(const wc_fleet *f);
+/* fleet_keys.c: the --group-by label (into label, its values into vg and
+ * ve, each of `size`) whose values tell GPU group g from engines-only group
+ * e on one host; 0 when none but host does or the hosts differ. */
+int wc__fleet_label_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char *label, char *vg,
+                          char *ve, size_t size);
+/* fleet_keys.c: 1 when g and e differ in their host alone, every other
+ * label carried by both and equal; into rest the --group-by without host. */
+int wc__fleet_host_apart(const wc_fleet *f, const fleet_group *g, const fleet_group *e, char *rest, size_t size);
 
 /* fleet_processes.c: series of one engine metric differing in process
  * labels alone (`pid`), one after the other, joined into the first: one
