@@ -8,7 +8,6 @@
  */
 #include "validation_internal.h"
 #include "models/grow.h"
-#include "models/interval.h"
 #include "models/stats.h"
 
 #include <math.h>
@@ -52,9 +51,9 @@ wc__coverage_by_load(const wc_per_run *rows, const char *quantity, wc_heldout_re
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
 		double n = row_running(r);
-		if ((quantity && strcmp(r->quantity, quantity)) || !isfinite(r->lo) || !isfinite(r->hi) || isnan(n))
+		if (isnan(n) || !wc__coverage_row(r, quantity, &b[m].rel_width, &b[m].in))
 			continue;
-		b[m++] = (banded){ n, (r->hi - r->lo) / r->predicted, wc_interval_includes(r->lo, r->hi, r->measured) };
+		b[m++].running = n;
 	}
 	size_t k = m / WC_LOAD_BAND_MIN_ROWS;
 	if (k > WC_LOAD_BANDS)

@@ -196,6 +196,16 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 	return WC_OK;
 }
 
+int
+wc__coverage_row(const wc_per_run_row *r, const char *quantity, double *rel_width, int *covers)
+{
+	if (!isfinite(r->lo) || !isfinite(r->hi) || other_quantity(r, quantity))
+		return 0;
+	*rel_width = (r->hi - r->lo) / r->predicted;
+	*covers = wc_interval_includes(r->lo, r->hi, r->measured);
+	return 1;
+}
+
 /* Coverage and median relative width of the rows whose set is `set`
  * ("" = all) into `a`. `w` is scratch. */
 static void
@@ -205,11 +215,11 @@ cover(const wc_per_run *rows, const char *set, const char *quantity, double *w, 
 	int in = 0;
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *r = &rows->rows[i];
-		if ((set[0] && strcmp(r->set, set)) || !isfinite(r->lo) || !isfinite(r->hi) ||
-		    other_quantity(r, quantity))
+		int covers;
+		if ((set[0] && strcmp(r->set, set)) || !wc__coverage_row(r, quantity, &w[m], &covers))
 			continue;
-		in += wc_interval_includes(r->lo, r->hi, r->measured);
-		w[m++] = (r->hi - r->lo) / r->predicted;
+		in += covers;
+		m++;
 	}
 	a->n_interval = (int)m;
 	a->coverage_95 = a->median_rel_width = NAN;

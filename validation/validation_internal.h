@@ -63,6 +63,11 @@ const char *wc__capacity_sets(const wc_params *p);
  *  (group = the row's fold when `by_fold`, else its model), pooled or per
  *  platform as the section is (docs/intervals.md). */
 int wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err);
+/** Does row r's interval count toward coverage of `quantity` (NULL = any):
+ *  finite ends and that quantity? Then its width relative to its estimate
+ *  into *rel_width and whether it holds the measured value into *covers:
+ *  the one rule of the pooled, per-set and per-load coverage (intervals.c). */
+int wc__coverage_row(const wc_per_run_row *r, const char *quantity, double *rel_width, int *covers);
 /** Coverage of the rows' intervals (of `quantity`; NULL = any) and their
  *  median relative width into `out`'s overall row and each set row
  *  (matched by the rows' `set`). */
