@@ -19,6 +19,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_ft_files.h"
 #include "tests/support/synth_wave.h"
 
 #include <math.h>
@@ -79,11 +80,8 @@ write_power(const char *run, const synth_wave *v, const how *h)
 		/* samples every 1 s are the mean of the second before them */
 		for (int m = 0; m < 10; m++)
 			w += power_at(v, h->dt > 0.5 ? s - h->dt + (m + 0.5) * h->dt / 10 : s) / 10;
-		long long ms = (long long)llround(1000 * s);
 		for (int g = 0; g < GPUS; g++)
-			fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, %d, GPU-%08d-1111-2222-3333-444455556666, "
-			        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
-			        ms % 1000, g, g, w * (1 + 0.01 * wc_pcg32_normal(&rng)));
+			synth_ft_nvsmi_row(f, s, g, w * (1 + 0.01 * wc_pcg32_normal(&rng)));
 	}
 	fclose(f);
 	free(path);
@@ -116,16 +114,12 @@ run_case(const char *dir, const char *name, const how *h, const char *logged, co
 	static synth_seg segs[4096];
 	synth_wave v = { segs, 0, 4096, 0.0 };
 	double truth = make_wave(&v, h);
-	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), *m = NULL;
+	char *run = path_join(dir, name), *out = path_join(dir, "out.csv");
 	mkdir(run, 0755);
 	write_power(run, &v, h);
 	/* from the first step to the end of the save after the last */
 	write_state(run, v.t - 30.0);
-	m = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
-	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
-	                        " \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 4, \"lora_rank\": 16,\n"
-	                        " \"checkpointing\": false}}\n"), 0);
+	synth_ft_manifest_write(run, 4, 4);
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--quiet", NULL };
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
@@ -149,7 +143,6 @@ run_case(const char *dir, const char *name, const how *h, const char *logged, co
 	}
 	wc_ft_table_free(t);
 	run_result_free(&r);
-	free(m);
 	free(out);
 	free(run);
 }

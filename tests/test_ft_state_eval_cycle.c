@@ -17,6 +17,7 @@
 #include "data/data.h"
 #include "tests/support/support.h"
 #include "tests/support/synth_trainer.h"
+#include "tests/support/synth_ft_files.h"
 #include "tests/support/synth_wave.h"
 
 #include <math.h>
@@ -72,11 +73,8 @@ write_power(const char *run, const synth_wave *v, const how *h)
 	fputs("timestamp, index, uuid, name, power.draw.instant [W]\n", f);
 	/* up to 6 ms late, as nvidia-smi -lms keeps them */
 	for (double s = 0.037; s < v->t + 30.0; s += h->dt + 0.006 * wc_pcg32_uniform(&rng)) {
-		long long ms = (long long)llround(1000 * s);
 		for (int g = 0; g < GPUS; g++)
-			fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, %d, GPU-%08d-1111-2222-3333-444455556666, "
-			        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
-			        ms % 1000, g, g, power_at(v, s) + 4.0 * wc_pcg32_normal(&rng));
+			synth_ft_nvsmi_row(f, s, g, power_at(v, s) + 4.0 * wc_pcg32_normal(&rng));
 	}
 	fclose(f);
 	free(path);
@@ -102,17 +100,13 @@ run_case(const char *dir, const char *name, const how *h, const char *also)
 	static synth_seg segs[1024];
 	synth_wave v = { segs, 0, 1024, 0.0 };
 	double truth = make_wave(&v, h);
-	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), *m = NULL;
+	char *run = path_join(dir, name), *out = path_join(dir, "out.csv");
 	mkdir(run, 0755);
 	remove(out);
 	write_power(run, &v, h);
 	/* from the first step to the end of the run */
 	synth_trainer_state_write(run, STEPS, h->save_steps ? h->save_steps : 500, h->eval_steps, v.t - 65.0);
-	m = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
-	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
-	                        " \"seq_len\": 2048, \"grad_accum\": 1, \"gpus\": 2, \"lora_rank\": 16,\n"
-	                        " \"checkpointing\": false}}\n"), 0);
+	synth_ft_manifest_write(run, 2, 1);
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
 	run_result r;
 	CHECK(run_wattcast_limited(argv, NULL, 300, &r) == 0);
@@ -139,7 +133,6 @@ run_case(const char *dir, const char *name, const how *h, const char *also)
 	}
 	wc_ft_table_free(t);
 	run_result_free(&r);
-	free(m);
 	free(out);
 	free(run);
 }

@@ -21,6 +21,7 @@
 #include "data/data.h"
 #include "tests/support/support.h"
 #include "tests/support/synth_trainer.h"
+#include "tests/support/synth_ft_files.h"
 #include "tests/support/synth_wave.h"
 
 #include <math.h>
@@ -83,11 +84,8 @@ write_power(const char *run, const synth_wave *v, const how *h)
 		for (int m = 0; h->averaged && m < 100; m++)
 			w += power_at(v, s - 1.0 + (m + 0.5) * 0.01) / 100;
 		w = h->averaged ? w : power_at(v, s);
-		long long ms = (long long)llround(1000 * s);
 		for (int g = 0; g < GPUS; g++)
-			fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, %d, GPU-%08d-1111-2222-3333-444455556666, "
-			        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
-			        ms % 1000, g, g, w + 4.0 * wc_pcg32_normal(&rng));
+			synth_ft_nvsmi_row(f, s, g, w + 4.0 * wc_pcg32_normal(&rng));
 	}
 	fclose(f);
 	free(path);
@@ -103,16 +101,12 @@ run_case(const char *dir, const char *name, const how *h, const char *saves)
 	static synth_seg segs[1024];
 	synth_wave v = { segs, 0, 1024, 0.0 };
 	double truth = make_wave(&v, h), first = 65.0;
-	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), *m = NULL, mid[16];
+	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), mid[16];
 	mkdir(run, 0755);
 	write_power(run, &v, h);
 	/* from the first step to the end of the save after the last */
 	synth_trainer_state_write(run, h->steps, 100, h->eval_steps, v.t - first);
-	m = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
-	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
-	                        " \"seq_len\": 2048, \"grad_accum\": 1, \"gpus\": 2, \"lora_rank\": 16,\n"
-	                        " \"checkpointing\": false}}\n"), 0);
+	synth_ft_manifest_write(run, 2, 1);
 	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--quiet", NULL };
 	run_result r;
 	CHECK(run_wattcast(argv, NULL, &r) == 0);
@@ -140,7 +134,6 @@ run_case(const char *dir, const char *name, const how *h, const char *saves)
 	}
 	wc_ft_table_free(t);
 	run_result_free(&r);
-	free(m);
 	free(out);
 	free(run);
 }

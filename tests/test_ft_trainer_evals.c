@@ -50,6 +50,7 @@
  */
 #include "data/data.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_ft_files.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,11 +164,8 @@ write_power(const char *run, const wave *v)
 	fputs("timestamp, index, uuid, name, power.draw [W]\n", f);
 	for (long i = 0; i < (long)((v->t + 30.0) / 0.1); i++) {
 		double s = 0.1 * (double)i, w = power_at(v, s);
-		long long ms = (long long)llround(1000 * s);
 		for (int g = 0; g < GPUS; g++)
-			fprintf(f, "2026/12/01 %02lld:%02lld:%02lld.%03lld, %d, GPU-%08d-1111-2222-3333-444455556666, "
-			        "NVIDIA H100 80GB HBM3, %.2f W\n", 10 + ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
-			        ms % 1000, g, g, w * (1 + 0.02 * wc_pcg32_normal(&rng)));
+			synth_ft_nvsmi_row(f, s, g, w * (1 + 0.02 * wc_pcg32_normal(&rng)));
 	}
 	fclose(f);
 	free(path);
@@ -229,12 +227,7 @@ run_folder(const char *dir, const char *name, const wave *v, double runtime, int
 	mkdir(run, 0755);
 	write_power(run, v);
 	write_state(run, runtime, at, how);
-	char *m = path_join(run, "wattcast-run.json");
-	CHECK_INT(write_text(m, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": \"Llama-3.1-8B\",\n"
-	                        " \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", \"micro_batch\": 4,\n"
-	                        " \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 8, \"lora_rank\": 16,\n"
-	                        " \"checkpointing\": false}}\n"), 0);
-	free(m);
+	synth_ft_manifest_write(run, 8, 4);
 	return run;
 }
 
