@@ -17,20 +17,14 @@
 	"{\"platform\":\"H100\",\"tp\":1,\"model\":\"" model "\",\"running\":32,\"mean_power_w\":575.0" extra "}"
 #define BODY(runs) "{\"runs\":[" runs "],\"bootstrap\":10,\"seed\":1}"
 
+/* 404 unknown_model on `field`, saying `says` and how to give one's own
+ * model, not `not_says` (NULL: no such words). */
 static void
 expect_unknown(CURL *h, const char *body, const char *field, const char *says, const char *not_says)
 {
-	http_reply r;
-	http_post_json(h, url("/v1/calibrate"), body, &r);
-	const char *code = http_error_str(&r, "code"), *f = http_error_str(&r, "field");
-	const char *m = http_error_str(&r, "message");
-	int ok = r.status == 404 && code && strcmp(code, "unknown_model") == 0 && f && strcmp(f, field) == 0 && m &&
-	         strstr(m, says) && strstr(m, "give its active_params_b beside it") && strlen(m) <= 255 &&
-	         (!not_says || !strstr(m, not_says));
-	if (!ok)
-		fprintf(stderr, "%s\n  -> %ld %s\n", body, r.status, r.body ? r.body : "");
-	CHECK(ok);
-	http_reply_free(&r);
+	http_expect_says(h, "POST", "/v1/calibrate", body, 404, "unknown_model", field, says, not_says);
+	http_expect_says(h, "POST", "/v1/calibrate", body, 404, "unknown_model", field,
+	                 "give its active_params_b beside it", not_says);
 }
 
 int

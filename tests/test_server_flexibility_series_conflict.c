@@ -18,15 +18,7 @@ static void
 expect_message(CURL *h, const char *body, long status, const char *code, const char *field, const char *says,
                const char *not_says)
 {
-	http_reply r;
-	http_post_json(h, url("/v1/predict/flexibility"), body, &r);
-	const char *c = http_error_str(&r, "code"), *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
-	int ok = r.status == status && c && strcmp(c, code) == 0 && f && strcmp(f, field) == 0 && m && strstr(m, says) &&
-	         !strstr(m, not_says) && strlen(m) <= 255;
-	if (!ok)
-		fprintf(stderr, "%s\n  -> %ld %s\n", body, r.status, r.body ? r.body : "");
-	CHECK(ok);
-	http_reply_free(&r);
+	http_expect_says(h, "POST", "/v1/predict/flexibility", body, status, code, field, says, not_says);
 }
 
 static void
