@@ -29,13 +29,14 @@ typedef struct {
 	int line;
 	char *s;             /* the line, NUL-terminated (modified in place) */
 	size_t i;
+	size_t col0;         /* columns before s on its line (a glued marker's text) */
 	wc_error *err;
 } cursor;
 
 static int
 fail(const cursor *c, const char *reason)
 {
-	return wc_error_set_path(c->err, WC_EPARSE, c->origin, ":%d:%zu: %s", c->line, c->i + 1, reason);
+	return wc_error_set_path(c->err, WC_EPARSE, c->origin, ":%d:%zu: %s", c->line, c->col0 + c->i + 1, reason);
 }
 
 static void
@@ -387,101 +388,142 @@ not_exposition(cursor *c, scrape_state *st, const char *start, size_t lead, size
 	return WC_OK;
 }
 
-/* An unfinished last line that would be an error (`why`, the error's
- * text) is dropped: half a line may parse (`4` of `42`, a timestamp cut
- * short, then "not after the previous one"), so it is no sample to refuse
- * the file for (docs/formats/prometheus.md, "A file still being
- * written"). The warning gives the error's reason, after its place,
- * keeping the reason's end when it must be cut. */
+/* A line without its newline (`cut`) is dropped before it is read: the
+ * exposition format ends every line with one, and half a line may parse
+ * (`281.0` cut to `2`, a counter's `240000` to `24`, then "counter reset"),
+ * so no cut line can be told from a whole one (docs/formats/prometheus.md,
+ * "A file still being written"). Said for a sample's line, not for a
+ * comment's, which holds none. `glued`: the next `# wattcast-scrape` line
+ * follows it on the same line (a body saved without its last newline). */
 static void
-unfinished_drop(const char *why, const char *origin, int line, wc_warn_fn warn, void *payload)
+cut_drop(const cursor *c, const char *start, size_t n, int glued, wc_warn_fn warn, void *payload)
 {
-	char at[24], msg[WC_ERROR_MSG_MAX];
-	snprintf(at, sizeof at, ":%d:", line);
-	const char *r = strstr(why, at), *sep = r ? strstr(r, ": ") : NULL;
-	r = sep ? sep + 2 : why;
-	int n = wc_error_format_path(msg, sizeof msg, origin, ":%d: unfinished last line (no newline: the log "
-	                             "was still being written?) dropped, as it cannot be read: ", line);
-	size_t used = strlen(msg), len = strlen(r), room = sizeof msg - 1 - used;
-	if (!n && len > room && room > 8) {
-		const char *tail = r + len - (room - 3);
-		while ((*tail & 0xC0) == 0x80)
-			tail++; /* not inside a UTF-8 character */
-		snprintf(msg + used, sizeof msg - used, "...%s", tail);
-	} else if (!n) {
-		snprintf(msg + used, sizeof msg - used, "%s", r);
+	size_t lead = 0;
+	while (lead < n && (start[lead] == ' ' || start[lead] == '\t'))
+		lead++;
+	if (lead == n || start[lead] == '#' || !warn)
+		return;
+	char msg[WC_ERROR_MSG_MAX];
+	if (glued)
+		wc_error_format_path(msg, sizeof msg, c->origin, ":%d:1: line without its newline, the next "
+		                     "'# wattcast-scrape' line glued to it (a scrape cut short?): the line dropped, "
+		                     "the next scrape read", c->line);
+	else
+		wc_error_format_path(msg, sizeof msg, c->origin, ":%d: unfinished last line (no newline: the log was "
+		                     "still being written?) dropped: half a line may read as a number", c->line);
+	warn(msg, payload);
+}
+
+/* Where a `# wattcast-scrape` line begins after other text on one line,
+ * 0 when it does not: `curl -s` saves an error body without a newline
+ * ("down"), and the loop's next marker is glued to it (docs/fleet.md,
+ * "The path end to end"). */
+static size_t
+glued_marker(const char *start, size_t n)
+{
+	static const char tag[] = "# wattcast-scrape";
+	const size_t k = sizeof tag - 1;
+	for (const char *p = start + 1; n > k && p < start + n - k;) {
+		const char *h = memchr(p, '#', (size_t)(start + n - k - p));
+		if (!h)
+			break;
+		if (memcmp(h, tag, k) == 0 && (h[k] == ' ' || h[k] == '\t'))
+			return (size_t)(h - start);
+		p = h + 1;
 	}
-	if (warn)
-		warn(msg, payload);
+	return 0;
+}
+
+typedef struct {
+	cursor c;
+	scrape_state st;
+	char *line;          /* MAX_LINE + 1 bytes */
+	wc_warn_fn warn;
+	void *payload;
+} reader;
+
+/* One line's text, `n` bytes at `start`, without its line end. `cut`: no
+ * newline ends it (the file's last line, or text a marker is glued to);
+ * `last`: it is the file's last line. */
+static int
+read_line(reader *r, const char *start, size_t n, int cut, int last)
+{
+	cursor *c = &r->c;
+	scrape_state *st = &r->st;
+	c->i = 0;
+	if (st->skipping && (n == 0 || start[0] != '#'))
+		return WC_OK; /* an error page's lines, to the next scrape */
+	/* A scrape's first line is checked for an error page before a metric
+	 * nobody reads skips it unread; a line opening with '<' is one
+	 * anywhere. A last line still being written is left to the rule
+	 * below: half a line need not look like exposition text. */
+	size_t lead = 0;
+	while (lead < n && (start[lead] == ' ' || start[lead] == '\t'))
+		lead++;
+	int page = lead < n && start[0] != '#' &&
+	           (start[lead] == '<' || (!st->lines && !last && !exposition_line(start, n)));
+	if (page) {
+		c->s = r->line; /* fail() names the line at column 1 */
+		return not_exposition(c, st, start, lead, n, r->warn, r->payload);
+	}
+	if (cut) {
+		cut_drop(c, start, n, !last, r->warn, r->payload);
+		return WC_OK;
+	}
+	if (unread_metric(start, n, st->keep)) {
+		st->lines++;
+		return WC_OK;
+	}
+	if (n > MAX_LINE)
+		return fail(c, "line longer than 65536 bytes");
+	memcpy(r->line, start, n);
+	r->line[n] = '\0';
+	c->s = r->line;
+	if (memchr(r->line, '\0', n))
+		return fail(c, "NUL byte in the line");
+	if (r->line[strspn(r->line, " \t")] == '\0')
+		return WC_OK;
+	if (r->line[0] == '#')
+		return comment_line(c, st);
+	int rc = sample_line(c, st);
+	if (rc == WC_OK)
+		st->lines++;
+	return rc;
 }
 
 int
 wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *const *keep,
                    wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err)
 {
-	scrape_state st = { .time = NAN, .keep = keep, .set = set };
-	wc_error own; /* the reason an unfinished last line is dropped, with err NULL */
-	cursor c = { .origin = origin, .err = err ? err : &own };
+	wc_error own;
+	reader r = { .c = { .origin = origin, .err = err ? err : &own },
+	             .st = { .time = NAN, .keep = keep, .set = set }, .warn = warn, .payload = payload };
 	size_t pos = 0, n;
 	const char *start;
 	int rc = WC_OK;
-	char *line = wc_alloc_array(MAX_LINE + 1, 1);
-	if (!line)
+	if (!(r.line = wc_alloc_array(MAX_LINE + 1, 1)))
 		return wc_error_set(err, WC_ENOMEM, "out of memory");
 	while (rc == WC_OK && (start = wc__next_line(buf, len, &pos, &n)) != NULL) {
 		int unfinished = start + n == buf + len; /* no newline after it */
-		c.line++;
-		c.i = 0;
+		r.c.line++;
 		if (n > 0 && start[n - 1] == '\r')
 			n--;
-		if (st.skipping && (n == 0 || start[0] != '#'))
-			continue; /* an error page's lines, to the next scrape */
-		/* A scrape's first line is checked for an error page before a
-		 * metric nobody reads skips it unread; a line opening with '<'
-		 * is one anywhere. A last line still being written is left to
-		 * the rule below. */
-		size_t lead = 0;
-		while (lead < n && (start[lead] == ' ' || start[lead] == '\t'))
-			lead++;
-		int page = lead < n && start[0] != '#' &&
-		           (start[lead] == '<' || (!st.lines && !unfinished && !exposition_line(start, n)));
-		if (page) {
-			c.s = line; /* fail() names the line at column 1 */
-			rc = not_exposition(&c, &st, start, lead, n, warn, payload);
-		} else if (unread_metric(start, n, keep)) {
-			st.lines++;
-			continue;
-		} else if (n > MAX_LINE) {
-			rc = fail(&c, "line longer than 65536 bytes");
+		/* A body without its last newline, the next marker after it:
+		 * the body's text first, then the marker's line (the marker
+		 * was read as the body's, and the scrape it opens skipped or
+		 * read as the one before's). */
+		size_t glued = glued_marker(start, n);
+		r.c.col0 = 0;
+		if (glued && (rc = read_line(&r, start, glued, 1, 0)) != WC_OK)
 			break;
-		} else {
-			memcpy(line, start, n);
-			line[n] = '\0';
-			c.s = line;
-			if (memchr(line, '\0', n)) {
-				rc = fail(&c, "NUL byte in the line");
-			} else if (line[strspn(line, " \t")] == '\0') {
-				continue;
-			} else if (line[0] == '#') {
-				rc = comment_line(&c, &st);
-			} else if ((rc = sample_line(&c, &st)) == WC_OK) {
-				st.lines++;
-			}
-		}
-		/* Scrapes appended in a loop (docs/fleet.md) read while the loop
-		 * writes end in half a line: dropped as the other telemetry logs'
-		 * (docs/formats/telemetry.md, "A log still being written"). A
-		 * line that fails adds no sample. */
-		if (rc != WC_OK && unfinished && rc != WC_ENOMEM) {
-			unfinished_drop(c.err->msg, origin, c.line, warn, payload);
-			rc = WC_OK;
-		}
+		r.c.col0 = glued;
+		rc = read_line(&r, start + glued, n - glued, unfinished, unfinished);
 	}
-	free(line);
-	if (rc == WC_OK && st.n_skipped > 1 && warn) {
+	free(r.line);
+	if (rc == WC_OK && r.st.n_skipped > 1 && warn) {
 		char msg[WC_ERROR_MSG_MAX];
 		wc_error_format_path(msg, sizeof msg, origin, ": %zu scrapes in all were not exposition text (HTML "
-		                     "or error pages): skipped", st.n_skipped);
+		                     "or error pages): skipped", r.st.n_skipped);
 		warn(msg, payload);
 	}
 	return rc;
