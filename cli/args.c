@@ -110,56 +110,6 @@ cli_flag_message(char *buf, size_t size, const char *flag, const char *path, con
 		wc_error_format(buf + k, size - k, "%s", msg);
 }
 
-int
-cli_bad_option(const char *cmd, int opt, char **argv)
-{
-	const char *text = argv[optind - 1];
-	if (opt == CLI_OPT_EMPTY) {
-		/* "-o ''" leaves the flag one back; "--output=" is one word. */
-		if (!*text && optind >= 2)
-			text = argv[optind - 2];
-		int n = (int)strcspn(text, "=");
-		return cli_usage_error(cmd, "%.*s needs a value, got an empty one (see --help)", n, text);
-	}
-	if (opt == CLI_OPT_NOT_UTF8) {
-		char why[48];
-		wc_utf8_refuse(optarg, why, sizeof why);
-		if (text == optarg && optind >= 2)
-			text = argv[optind - 2]; /* "--model X": the flag is one back */
-		return cli_usage_error(cmd, "%.*s: %s", (int)strcspn(text, "="), text, why);
-	}
-	if (opt == ':')
-		return cli_usage_error(cmd, "%s needs a value (see --help)", text);
-	if (optopt && !(text[0] == '-' && text[1] == '-'))
-		return cli_usage_error(cmd, "unknown flag '-%c' (see --help)", optopt);
-	return cli_usage_error(cmd, "unknown flag '%s' (see --help)", text);
-}
-
-/* Flags whose value becomes a name in a table or a parameter file. */
-static const char *const name_flags[] = { "model", "platform", "name", "relative-to", "share" };
-
-int
-cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts, int *longindex)
-{
-	int index = -1;
-	int opt = getopt_long(argc, argv, shortopts, longopts, &index);
-	if (longindex)
-		*longindex = index;
-	/* An empty value is never a file, a name or a number: refused here,
-	 * before the work, not when the output is renamed into "" after it. */
-	if (opt != -1 && opt != ':' && opt != '?' && optarg && !*optarg)
-		return CLI_OPT_EMPTY;
-	/* A name that is not UTF-8 would be left out of the parameter file
-	 * (jansson writes no such string): refused as it enters (docs/cli.md,
-	 * "Conventions"). File paths may be any bytes. */
-	char why[48];
-	if (opt != -1 && opt != ':' && opt != '?' && optarg && index >= 0 && wc_utf8_refuse(optarg, why, sizeof why))
-		for (size_t i = 0; i < sizeof name_flags / sizeof *name_flags; i++)
-			if (strcmp(longopts[index].name, name_flags[i]) == 0)
-				return CLI_OPT_NOT_UTF8;
-	return opt;
-}
-
 /* `text` as strtod reads it into *v; 1 when it is a number, and then
  * refused only by the bounds of its flag (docs/cli.md, "Conventions"):
  * the whole text, finite; or an underflow (ERANGE with a result at most the
@@ -475,13 +425,6 @@ int
 cli_load_answer_params(const char *cmd, const char *params_path, const char *profile, wc_params *out)
 {
 	return cli_load_params(cmd, params_path, profile ? profile : WC_DEFAULT_PROFILE, out);
-}
-
-void
-cli_reset_getopt(void)
-{
-	optind = 0; /* 0 also re-initialises glibc's internal state */
-	opterr = 0;
 }
 
 int
