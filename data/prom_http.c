@@ -222,8 +222,14 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	CURLcode cc = cu.easy_perform(h);
 	cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	/* A server that takes the connection and never answers: the wait
-	 * and the flag, not curl's "0 bytes received" alone (docs/cli.md). */
-	if (cc == CURLE_OPERATION_TIMEDOUT && !b.too_big)
+	 * and the flag, not curl's "0 bytes received" alone (docs/cli.md).
+	 * One that answers and does not end in time (a slow or endless
+	 * answer) had an answer: what came, and what asks for less. */
+	if (cc == CURLE_OPERATION_TIMEDOUT && !b.too_big && (status || b.len))
+		rc = wc_error_set(err, WC_EIO, "%s: the answer (HTTP %ld, %zu bytes) did not end within %.10g s: "
+		                  "--timeout S waits longer for a slow server; a shorter range or longer --step "
+		                  "asks for less", shown, status, b.len, (double)ms / 1000.0);
+	else if (cc == CURLE_OPERATION_TIMEDOUT && !b.too_big)
 		rc = wc_error_set(err, WC_EIO, "%s: no answer within %.10g s (--timeout S waits longer): %s", shown,
 		                  (double)ms / 1000.0, cerr[0] ? cerr : cu.easy_strerror(cc));
 	else if (cc != CURLE_OK)
