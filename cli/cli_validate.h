@@ -65,9 +65,10 @@ void cli_skips_warn(const char *cmd, const cli_skips *s);
 void cli_skips_json(struct json_t *o, const cli_skips *s);
 void cli_skips_free(cli_skips *s);
 
-/** One stderr warning per structure term the refits of `n` reports left
- *  out, in the fit's words, with how many of their refits did
- *  (docs/fitting.md, "Structure terms"; validate_skips.c). */
+/** One stderr warning per structure term and reason the refits of `n`
+ *  reports left it out for, in the fit's words, with how many of their
+ *  refits gave that reason (docs/fitting.md, "Structure terms";
+ *  validate_skips.c). */
 void cli_law_terms_warn(const char *cmd, const wc_heldout_report *const *reps, int n);
 
 /** The analyses of `wattcast validate`, one bit each; forms and fewshot

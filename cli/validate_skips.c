@@ -75,16 +75,21 @@ cli_skips_free(cli_skips *s)
 void
 cli_law_terms_warn(const char *cmd, const wc_heldout_report *const *reps, int n)
 {
+	wc_law_terms_notes all;
+	memset(&all, 0, sizeof all);
+	for (int i = 0; i < n; i++)
+		wc_fit_law_terms_merge(&all, &reps[i]->law_terms);
+	/* each reason with the refits that gave it: a fold holding out a
+	 * term's only model refuses it because its covariate does not vary */
 	for (int j = 0; j < WC_LT_COUNT; j++) {
-		int refused = 0, refits = 0;
-		const char *why = NULL;
-		for (int i = 0; i < n; i++) {
-			refits += reps[i]->law_terms.refits;
-			refused += reps[i]->law_terms.refused[j];
-			if (!why && reps[i]->law_terms.refused[j])
-				why = reps[i]->law_terms.why[j];
+		int worded = 0;
+		for (int k = 0; k < all.n_why[j]; k++) {
+			fprintf(stderr, "wattcast %s: warning: %s (in %d of %d refits)\n", cmd, all.why[j][k],
+			        all.why_count[j][k], all.refits);
+			worded += all.why_count[j][k];
 		}
-		if (refused)
-			fprintf(stderr, "wattcast %s: warning: %s (in %d of %d refits)\n", cmd, why, refused, refits);
+		if (all.refused[j] > worded)
+			fprintf(stderr, "wattcast %s: warning: structure term %s: not fitted for other reasons (in %d of %d "
+			        "refits)\n", cmd, wc_law_term_name((wc_law_term)j), all.refused[j] - worded, all.refits);
 	}
 }

@@ -122,17 +122,27 @@ typedef struct {
  *  GSL stops without convergence (the estimate is still reported); an
  *  error only when the problem cannot be set up (no usable runs, fewer
  *  runs than parameters, out of memory). Caller clears `out`. */
+/** Distinct reasons a term's refusals are told apart by (the fit's two
+ *  words, and "only one model" naming another model in another fold);
+ *  refusals past them are counted, not worded. */
+#define WC_LT_NOTE_REASONS 4
 /** Structure terms the refits of a held-out analysis were asked for and
  *  left out (docs/fitting.md, "Structure terms"): how many refits ran,
- *  and per term how many left it out and the first one's warning whole,
- *  in the fit's own words. */
+ *  and per term how many left it out, and per distinct reason (the fit's
+ *  warning whole, in its own words) how many refits gave it: a fold that
+ *  holds out a term's only model refuses it for another reason than the
+ *  rest. */
 typedef struct {
 	int refits;
 	int refused[WC_LT_COUNT];
-	char why[WC_LT_COUNT][WC_WARNING_LEN];
+	int n_why[WC_LT_COUNT];
+	int why_count[WC_LT_COUNT][WC_LT_NOTE_REASONS];
+	char why[WC_LT_COUNT][WC_LT_NOTE_REASONS][WC_WARNING_LEN];
 } wc_law_terms_notes;
 /** Count refit `r`, fitted with the structure terms `asked`, into `n`. */
 void wc_fit_law_terms_note(wc_law_terms_notes *n, unsigned asked, const wc_fit_result *r);
+/** Add the counts of `from` (another analysis's refits) into `into`. */
+void wc_fit_law_terms_merge(wc_law_terms_notes *into, const wc_law_terms_notes *from);
 
 /** Set `opt`'s form and terms so that a refit of the law (a held-out
  *  fold) is built as `set` was (docs/validation.md, "Refitting a set"):

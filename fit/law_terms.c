@@ -80,6 +80,24 @@ wc__fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_fit_o
 	}
 }
 
+/* Count `count` refusals of term j for reason `why` (the same words add
+ * up); past WC_LT_NOTE_REASONS distinct ones they count in refused only. */
+static void
+note_reason(wc_law_terms_notes *n, int j, const char *why, int count)
+{
+	n->refused[j] += count;
+	for (int k = 0; k < n->n_why[j]; k++)
+		if (strcmp(n->why[j][k], why) == 0) {
+			n->why_count[j][k] += count;
+			return;
+		}
+	if (n->n_why[j] >= WC_LT_NOTE_REASONS)
+		return;
+	const int k = n->n_why[j]++;
+	snprintf(n->why[j][k], sizeof n->why[j][k], "%s", why);
+	n->why_count[j][k] = count;
+}
+
 void
 wc_fit_law_terms_note(wc_law_terms_notes *n, unsigned asked, const wc_fit_result *r)
 {
@@ -87,16 +105,29 @@ wc_fit_law_terms_note(wc_law_terms_notes *n, unsigned asked, const wc_fit_result
 	for (int j = 0; j < WC_LT_COUNT; j++) {
 		if (!(asked & WC_LT_BIT(j)) || (r->params.law_terms & WC_LT_BIT(j)))
 			continue;
-		if (n->refused[j]++)
-			continue;
 		/* the layout's own warning above, found by its start */
-		char start[64];
+		char start[64], why[WC_WARNING_LEN] = "";
 		snprintf(start, sizeof start, "structure term %s: ", wc_law_term_name((wc_law_term)j));
-		for (int i = 0; i < r->n_warnings && !n->why[j][0]; i++)
+		for (int i = 0; i < r->n_warnings && !why[0]; i++)
 			if (strncmp(r->warnings[i], start, strlen(start)) == 0)
-				snprintf(n->why[j], sizeof n->why[j], "%s", r->warnings[i]);
-		if (!n->why[j][0])
-			snprintf(n->why[j], sizeof n->why[j], "%snot fitted", start);
+				snprintf(why, sizeof why, "%s", r->warnings[i]);
+		if (!why[0])
+			snprintf(why, sizeof why, "%snot fitted", start);
+		note_reason(n, j, why, 1);
+	}
+}
+
+void
+wc_fit_law_terms_merge(wc_law_terms_notes *into, const wc_law_terms_notes *from)
+{
+	into->refits += from->refits;
+	for (int j = 0; j < WC_LT_COUNT; j++) {
+		int worded = 0;
+		for (int k = 0; k < from->n_why[j]; k++) {
+			note_reason(into, j, from->why[j][k], from->why_count[j][k]);
+			worded += from->why_count[j][k];
+		}
+		into->refused[j] += from->refused[j] - worded;
 	}
 }
 
