@@ -113,6 +113,30 @@ void wc__fit_law_terms_layout(fit_problem *pb, const wc_runs_table *t, const wc_
 int wc__fit_problem_build(const wc_runs_table *t, const wc_fit_options *opt, fit_problem **out,
                       wc_error *err);
 void wc__fit_problem_free(fit_problem *pb);
+
+/** Runs left out while the rows are built, by reason (problem_out.c):
+ *  above WC_FIT_ROW_POWER_FACTOR x the board limit, at or below G x P0, a
+ *  precision setting without a kept term; in all, with the first four
+ *  ids, and per level, with the first's table row. */
+enum { FIT_OUT_BOUND, FIT_OUT_LOW_POWER, FIT_OUT_NO_TERM, FIT_OUT_KINDS };
+typedef struct {
+	int n[FIT_OUT_KINDS];
+	char ids[FIT_OUT_KINDS][160];
+	int level_n[WC_MAX_LEVELS][FIT_OUT_KINDS];
+	size_t level_first[WC_MAX_LEVELS][FIT_OUT_KINDS];
+} fit_runs_out;
+/** 1 when run r's mean power per GPU is above WC_FIT_ROW_POWER_FACTOR x
+ *  level L's board limit (docs/fitting.md, "Physical bounds"). */
+int wc__fit_row_beyond_bounds(const fit_problem *pb, int L, const wc_run *r);
+/** Count table row i (run r, level L) as left out for reason `why`. */
+void wc__fit_out_count(fit_runs_out *o, int L, int why, size_t i, const wc_run *r);
+/** The fit's warnings naming the runs left out, one per reason. */
+void wc__fit_out_warn(fit_problem *pb, const fit_runs_out *o);
+/** WC_OK when every level kept a row and some row is in; else the
+ *  refusal, which for an empty level carries how many of its runs each
+ *  check left out and one id: the warnings naming them die with the
+ *  problem (docs/fitting.md, "Runs beyond physical bounds"). */
+int wc__fit_levels_used(const fit_problem *pb, const wc_runs_table *t, const fit_runs_out *o, wc_error *err);
 /** bounds.c: 1 and the warning in `buf` when level L's rows have no more
  *  distinct loads than its free parameters. */
 int wc__fit_bounds_level_support(const fit_problem *pb, int L, char *buf, size_t cap);

@@ -412,34 +412,10 @@ add_load_points(fit_problem *pb, const wc_run *r, size_t *cap_pts)
 }
 
 typedef struct {
-	int low_power, no_term, any_clock, absurd;
-	char absurd_ids[160], low_ids[160]; /* the first of each, for the warnings */
+	int any_clock;
 	size_t cap_pts;
+	fit_runs_out out;
 } row_tally;
-
-/* Append the id of the `count`-th run left out to `ids`: the first four
- * are named in the warning, so that the user can find them. */
-static void
-tally_id(char *ids, size_t cap, int count, const wc_run *r)
-{
-	size_t len = strlen(ids);
-	if (count < 4)
-		snprintf(ids + len, cap - len, "%s%s", len ? ", " : "", r->run_id[0] ? r->run_id : "(no id)");
-}
-
-/* Mean power per GPU beyond WC_FIT_ROW_POWER_FACTOR times the board limit
- * (docs/fitting.md, "Physical bounds") is a unit error or a broken meter,
- * not a measurement: such a run would pull S to megawatts. */
-static int
-row_absurd(const fit_problem *pb, int L, const wc_run *r, row_tally *tally)
-{
-	double limit = isfinite(pb->p_max[L]) ? pb->p_max[L] : WC_FIT_S_MAX_UNKNOWN_W;
-	double per_gpu = r->mean_power_w / (r->tp > 0 ? r->tp : 1);
-	if (isfinite(per_gpu) && per_gpu <= WC_FIT_ROW_POWER_FACTOR * limit)
-		return 0;
-	tally_id(tally->absurd_ids, sizeof tally->absurd_ids, tally->absurd++, r);
-	return 1;
-}
 
 /* Step 3: the per-row constants of one run, or a reason to leave it out
  * (counted in `tally`). Returns -1 only when memory runs out. */
@@ -451,12 +427,8 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	int L = level_index(pb, r->platform);
 	int tw = row_term(pb, opt, WC_SETTING_WEIGHTS, r->weights, r->platform);
 	int tk = row_term(pb, opt, WC_SETTING_KV, r->kv, r->platform);
-	if (tw == -2 || tk == -2) {
-		tally->no_term++;
-		pb->n_excluded++;
-		return 0;
-	}
-	if (row_absurd(pb, L, r, tally)) {
+	if (tw == -2 || tk == -2 || wc__fit_row_beyond_bounds(pb, L, r)) {
+		wc__fit_out_count(&tally->out, L, tw == -2 || tk == -2 ? FIT_OUT_NO_TERM : FIT_OUT_BOUND, i, r);
 		pb->n_excluded++;
 		return 0;
 	}
@@ -467,7 +439,7 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	} else {
 		double dyn = r->mean_power_w - r->tp * p0;
 		if (!(dyn > 0)) {
-			tally_id(tally->low_ids, sizeof tally->low_ids, tally->low_power++, r);
+			wc__fit_out_count(&tally->out, L, FIT_OUT_LOW_POWER, i, r);
 			pb->n_excluded++;
 			return 0;
 		}
@@ -494,29 +466,12 @@ add_row(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt, cons
 	return 0;
 }
 
-/* Levels that lost every row (e.g. all below idle) cannot be fitted. */
-static int
-check_levels_used(const fit_problem *pb, const wc_runs_table *t, wc_error *err)
-{
-	for (int L = 0; L < pb->n_levels; L++) {
-		int used = 0;
-		for (size_t i = 0; i < pb->n_rows && !used; i++)
-			used = pb->lvl[i] == L;
-		if (!used)
-			return wc_error_set(err, WC_EINVAL, "fit: level %s has no usable runs", pb->levels[L].name);
-	}
-	char why[160];
-	if (pb->n_rows == 0)
-		return wc_error_set(err, WC_EINVAL, "fit: no usable runs in %.80s%s%s", t->path[0] ? t->path : "the table",
-		                    wc_runs_excluded_note(t->n_runs, wc_runs_excluded(t), why, sizeof why) ? ": " : "", why);
-	return WC_OK;
-}
-
 static int
 build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, const wc_fit_options *opt,
            const unsigned char *in_fit, int *any_clock, wc_error *err)
 {
-	row_tally tally = { 0, 0, 0, 0, "", "", 0 };
+	static const row_tally none;
+	row_tally tally = none;
 	size_t n = 0;
 	for (size_t i = 0; i < t->n_runs; i++)
 		n += in_fit[i];
@@ -526,19 +481,9 @@ build_rows(fit_problem *pb, const wc_params *prior, const wc_runs_table *t, cons
 	for (size_t i = 0; i < t->n_runs; i++)
 		if (in_fit[i] && add_row(pb, prior, opt, t, i, &tally) != 0)
 			return wc_error_set(err, WC_ENOMEM, "fit: out of memory");
-	if (tally.low_power)
-		wc__fit_problem_warn(pb, "%d run(s) with mean power <= G*P0 left out of the fit (check the unit: W, not "
-		                 "kW; and idle_power_w): %s%s", tally.low_power, tally.low_ids,
-		                 tally.low_power > 4 ? ", ..." : "");
-	if (tally.absurd)
-		wc__fit_problem_warn(pb, "%d run(s) with mean power per GPU above %g x the board limit left out of "
-		                 "the fit as not physical: %s%s", tally.absurd, WC_FIT_ROW_POWER_FACTOR,
-		                 tally.absurd_ids, tally.absurd > 4 ? ", ..." : "");
-	if (tally.no_term)
-		wc__fit_problem_warn(pb, "%d run(s) whose precision setting has no kept term left out of the fit",
-		                 tally.no_term);
+	wc__fit_out_warn(pb, &tally.out);
 	*any_clock = tally.any_clock;
-	return check_levels_used(pb, t, err);
+	return wc__fit_levels_used(pb, t, &tally.out, err);
 }
 
 int

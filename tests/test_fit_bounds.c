@@ -182,6 +182,20 @@ main(void)
 	wc_fit_result_clear(&r);
 	wc_runs_free(t);
 
+	/* Every run of a level beyond the bound: the refusal says why, with
+	 * the count, the bound and a run id -- the warning naming them dies
+	 * with the problem (until 2026-12-07: "level L40S has no usable runs"
+	 * alone). */
+	t = sane_a100(1);
+	add(t, "kw1", "L40S", 8.19, 16, 2562.2, 60.0);
+	add(t, "kw2", "L40S", 8.19, 32, 2896.7, 60.0);
+	CHECK_INT(wc_fit_inference_law(t, &fo, &r, &err), WC_EINVAL);
+	CHECK_CONTAINS(err.msg, "level L40S has no usable runs: 2 above 1.5 x its board limit of 350 W per GPU, not "
+	                        "physical (wrong unit, platform or tp? run kw1)");
+	CHECK(strlen(err.msg) <= 255);
+	wc_fit_result_clear(&r);
+	wc_runs_free(t);
+
 	/* A pure power law on B200 (dynamic = e^z): S and theta run off
 	 * together; the fit ends at P0 + S = 1.1 x 1000 W and says so. */
 	t = wc_runs_new();
