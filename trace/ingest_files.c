@@ -332,12 +332,19 @@ wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
 			                         rc->t1, rc->eng->t[0], rc->eng->t[rc->eng->n - 1], rc->m.utc_offset_s);
 	}
 	if (rc->req) {
+		/* The span the log knows its requests ran: to each one's end as
+		 * n(t) takes it (wc_trace_request_end), else its arrival -- a log
+		 * with no output length has no completion, which is no clock
+		 * error (docs/formats/telemetry.md, "Missing token counts"). */
 		double lo = INFINITY, hi = -INFINITY;
 		for (size_t i = 0; i < rc->req->n; i++) {
+			const double end = wc_trace_request_end(rc->req, i);
 			lo = fmin(lo, rc->req->arrival[i]);
-			hi = fmax(hi, rc->req->completion[i]);
+			hi = fmax(hi, isfinite(end) ? end : rc->req->arrival[i]);
 		}
-		if (!(fmin(rc->t1, hi) > fmax(rc->t0, lo)))
+		/* one request with no end known is a point: inside power's span */
+		const int overlap = hi > lo ? fmin(rc->t1, hi) > fmax(rc->t0, lo) : lo >= rc->t0 && lo <= rc->t1;
+		if (!overlap)
 			return wc_error_set_path(err, WC_EINVAL, rc->dir,
 			                         ": clocks cannot be aligned: power covers epoch %.3f-%.3f, requests "
 			                         "%.3f-%.3f (UTC offset %.0f s); check the offset", rc->t0,

@@ -151,9 +151,14 @@ arrivals_from_requests(const run_ctx *rc, wc_trace_replay *r)
 	if (!l)
 		return WC_ENOMEM;
 	for (size_t i = 0; i < q->n; i++) {
-		/* Those sent in the window, and those sent before it still running at its start. */
-		if (!(q->arrival[i] < r->end_epoch &&
-		      (q->arrival[i] >= r->start_epoch || q->completion[i] > r->start_epoch)))
+		/* Those sent in the window, and those sent before it still running
+		 * at its start: by the log's one end (wc_trace_request_end, the
+		 * first token when the completion is unknown, as ingest counts
+		 * them), and kept when no end is known -- a request with no
+		 * output length is replayed with a drawn one, not dropped
+		 * (docs/envelopes.md, "Replaying a measured run"). */
+		const double end = wc_trace_request_end(q, i);
+		if (!(q->arrival[i] < r->end_epoch && (q->arrival[i] >= r->start_epoch || !(end <= r->start_epoch))))
 			continue;
 		double a = q->arrival[i] - r->start_epoch, f = q->first_token[i] - r->start_epoch;
 		int exact = isfinite(f) && f >= a;
