@@ -10,10 +10,21 @@
 #include <stdio.h>
 #include <string.h>
 
+void
+wc__bad_lines_count(wc__bad_lines *b, size_t line)
+{
+	b->bad++;
+	if (b->lo_line == 0 || line < b->lo_line)
+		b->lo_line = line;
+	if (line > b->hi_line)
+		b->hi_line = line;
+}
+
 static void
 bad_report(wc__bad_lines *b, size_t line, int column, const char *fmt, va_list ap)
 {
-	int first = b->bad++ == 0;
+	int first = b->bad == 0;
+	wc__bad_lines_count(b, line);
 	int show = b->opt && b->opt->warn && (int)b->shown < b->opt->max_warnings;
 	if (!first && !show)
 		return;

@@ -331,7 +331,7 @@ data_line(eng_reader *r, wc__csv_field *f, int nf, const char *reason, size_t li
 		if (nf == WC__CSV_BAD) {
 			wc__bad_cell(r->bad, line_no, stop, "%s", reason);
 		} else if (!r->matched && (r->held == 0 || nf == r->held_nf)) {
-			r->bad->bad++; /* a bad line, said later (held_lines) */
+			wc__bad_lines_count(r->bad, line_no); /* a bad line, said later (held_lines) */
 			if (!r->held && nf == 1)
 				r->held_sep = strchr(f[0].text, ';') ? ';' : strchr(f[0].text, '\t') ? '\t' : '\0';
 			r->held_column = r->held ? r->held_column : column;
@@ -441,6 +441,9 @@ wc_engine_read(const char *path, const wc_telemetry_options *opt, size_t max_row
 	wc__engine_settle(e, &r.counters, r.line, path, opt, &bad);
 	e->bad_lines = bad.bad;
 	e->bad_counted = wc__bad_lines_counted(&bad);
+	/* the rows kept on both sides of every bad line: the kept rows'
+	 * lines (r.line) after the glitches were dropped (settle) */
+	e->bad_inside = bad.bad > 0 && e->n >= 2 && r.line && bad.lo_line > r.line[0] && bad.hi_line < r.line[e->n - 1];
 	if ((rc = wc__bad_lines_finish(&bad, e->data_lines, err)) != WC_OK)
 		goto done;
 	fill_missing(e);

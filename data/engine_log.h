@@ -72,6 +72,10 @@ typedef struct {
 	size_t bad_counted;            /* bad_lines as the share of bad lines
 	                                * counts them, a clock glitch's run once
 	                                * (wc__bad_lines_counted) */
+	int bad_inside;                /* 1 when every bad line lies between
+	                                * two kept rows: the cumulative
+	                                * counters lost none of their work
+	                                * there (the next kept row counts it) */
 	size_t counted_from[WC_ENG_COLUMNS]; /* a counter column counts all
 	                                * its work from this row on: 0, or the
 	                                * first value's row of a counter that

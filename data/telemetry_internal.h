@@ -100,6 +100,10 @@ typedef struct {
 	size_t first_line;
 	int first_column;
 	char first_reason[128];
+	/* The lowest and highest bad line numbers (0: none): whether every
+	 * bad line lies between two kept rows, where cumulative counters
+	 * lose none of their work (wc_engine_log's bad_inside). */
+	size_t lo_line, hi_line;
 } wc__bad_lines;
 
 void wc__bad_line(wc__bad_lines *b, size_t line, const char *fmt, ...)
@@ -110,6 +114,10 @@ void wc__bad_cell(wc__bad_lines *b, size_t line, int column, const char *fmt, ..
 /** The bad lines as the share counts them: a run of one cause (a clock
  *  glitch's rows) once. */
 size_t wc__bad_lines_counted(const wc__bad_lines *b);
+/** Count line `line` bad without a warning of its own (one said for a
+ *  run of them later): its number kept in lo_line/hi_line as a warned
+ *  one's is. */
+void wc__bad_lines_count(wc__bad_lines *b, size_t line);
 /** Report how many warnings were not shown; refuse (WC_EPARSE) when more
  *  than opt->max_bad_fraction of `data_lines` were bad. */
 int wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err);
