@@ -22,6 +22,13 @@ int cli_validate_some_runs(const char *cmd, const char *input, const wc_runs_tab
  *  nothing to validate", CLI_FAIL. Every analysis says it so. */
 int cli_validate_no_rows(const char *cmd, const char *input);
 
+/** Write the analysis' --per-run file `path` (NULL: none asked) when it
+ *  scored `scored` > 0 rows; when it scored nothing, none, and a file
+ *  already there stays as it was (docs/validation.md, "Per-run output"):
+ *  the one rule of every validate analysis that fails for scoring
+ *  nothing (validate_skips.c). Returns WC_OK or the write's error. */
+int cli_validate_per_run_write(const char *path, const wc_per_run *pr, long scored, wc_error *err);
+
 /** Cross-conformal reports (validate lomo, validate capacity): when
  *  `overall` has runs without an interval, one line saying how many and
  *  why -- the other `groups` hold fewer residuals than a 95 % quantile

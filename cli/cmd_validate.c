@@ -403,8 +403,8 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 	for (int f = 0; vrc == WC_OK && f < r.n_forms; f++)
 		scored |= r.forms[f].fitted;
 	/* nothing scored: no --per-run file, exit 1 after the report says why */
-	if (vrc == WC_OK && a->per_run && scored)
-		vrc = wc_per_run_write(a->per_run, per_run, &err);
+	if (vrc == WC_OK)
+		vrc = cli_validate_per_run_write(a->per_run, per_run, scored, &err);
 	if (vrc != WC_OK)
 		return cli_fail(cmd, "%s", err.msg);
 	const wc_heldout_report *reps[2 * WC_FORM_COUNT];
@@ -480,9 +480,8 @@ validate(const char *what, int argc, char **argv)
 		wc_per_run *pr = a.per_run ? &per_run : NULL;
 		int vrc = !heldout ? wc_validate_lomo(t, &fo, &r, pr, &err)
 		                   : wc_validate_heldout_each(&frozen, t, a.datasheet, &r, pr, cli_skips_add, &skips, &err);
-		/* nothing scored: no file (docs/validation.md, "Per-run output") */
-		if (vrc == WC_OK && a.per_run && r.overall.n > 0)
-			vrc = wc_per_run_write(a.per_run, &per_run, &err);
+		if (vrc == WC_OK)
+			vrc = cli_validate_per_run_write(a.per_run, &per_run, r.overall.n, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
 		wc_in_sample_rows in = { 0, 0, 0, 0 };
 		int cover_in = 0;

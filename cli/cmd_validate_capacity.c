@@ -305,8 +305,9 @@ cli_validate_capacity(int argc, char **argv)
 		const wc_heldout_report *energy = &r.energy;
 		if (wc_validate_capacity_folds(in.runs, &in.data, &co, &po, folds, &r, per_run_path ? &pr : NULL, &err) !=
 		        WC_OK ||
-		    (per_run_path && (r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n) &&
-		     wc_per_run_write(per_run_path, &pr, &err) != WC_OK))
+		    cli_validate_per_run_write(per_run_path, &pr,
+		                               (long)r.throughput.overall.n + r.energy.overall.n + r.periods.overall.n,
+		                               &err) != WC_OK)
 			rc = cli_fail(cmd, "%s", err.msg);
 		/* the structure terms the power refits left out, once each */
 		else if (cli_law_terms_warn(cmd, &energy, 1),

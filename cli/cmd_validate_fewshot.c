@@ -192,6 +192,16 @@ nothing_calibrated(const wc_fewshot_report *r)
 	return r->n_k > 1 && predicted == 0;
 }
 
+/* the rows scored at any k, k = 0 included: none, and no --per-run file */
+static long
+rows_scored(const wc_fewshot_report *r)
+{
+	long n = 0;
+	for (int i = 0; i < r->n_k; i++)
+		n += r->by_k[i].overall.n;
+	return n;
+}
+
 static json_t *
 num(double v)
 {
@@ -410,7 +420,7 @@ cli_validate_fewshot(int argc, char **argv)
 	} else if (cli_validate_some_runs(cmd, a.input, t, 0) != CLI_OK) {
 		/* said why */
 	} else if (wc_validate_fewshot(t, &a.fo, &r, a.per_run ? &per_run : NULL, &err) != WC_OK ||
-	           (a.per_run && wc_per_run_write(a.per_run, &per_run, &err) != WC_OK)) {
+	           cli_validate_per_run_write(a.per_run, &per_run, rows_scored(&r), &err) != WC_OK) {
 		cli_fail(cmd, "%s", err.msg);
 	} else {
 		char why[256];

@@ -93,3 +93,12 @@ cli_law_terms_warn(const char *cmd, const wc_heldout_report *const *reps, int n)
 			        "refits)\n", cmd, wc_law_term_name((wc_law_term)j), all.refused[j] - worded, all.refits);
 	}
 }
+
+int
+cli_validate_per_run_write(const char *path, const wc_per_run *pr, long scored, wc_error *err)
+{
+	/* a header-only file would replace the user's with nothing of use */
+	if (!path || scored <= 0)
+		return WC_OK;
+	return wc_per_run_write(path, pr, err);
+}

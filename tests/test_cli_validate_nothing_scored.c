@@ -5,7 +5,7 @@
  * every cell "–" and `validate forms` "nothing chosen", both with exit 0,
  * where lomo, heldout, fewshot and capacity exit 1; and `forms --real` and
  * `lomo` wrote a --per-run file of 11 columns (no input columns), not the
- * 21 of every scored file.
+ * 21 of every scored file; `fewshot` did so until 2026-12-07.
  */
 #include "tests/support/support.h"
 
@@ -49,6 +49,12 @@ main(void)
 	                   "unidentified a parameter its held-out runs use): nothing chosen", NULL);
 	const char *lomo[] = { "wattcast", "validate", "lomo", one, "--per-run", pr, NULL };
 	check_fails(lomo, "no run could be scored (1 of 1 skipped; the reason above)", pr);
+	/* fewshot wrote its header alone over the file, as lomo and forms
+	 * --real did until the one rule (cli_validate_per_run_write) */
+	const char *fewshot[] = { "wattcast", "validate", "fewshot", one, "--lomo", "--per-run", pr, NULL };
+	check_fails(fewshot, "no run calibrated at any k >= 1", pr);
+	const char *fewshot_k[] = { "wattcast", "validate", "fewshot", one, "--profile", "paper", "--per-run", pr, NULL };
+	check_fails(fewshot_k, "no run calibrated at any k >= 1", pr);
 
 	free(one);
 	free(pr);
