@@ -385,6 +385,7 @@ forms_unchosen(const char *cmd, const char *input, const wc_forms_report *r)
 	for (int f = 0; f < WC_FORM_COUNT; f++)
 		for (int t = 0; t < WC_TEST_COUNT; t++)
 			any |= r->forms[f].scored[t];
+	fflush(stdout); /* after the table it refers to, in one capture of both streams */
 	return cli_fail_path(cmd, input, ": %s: nothing chosen",
 	                     any ? "no test was scored for every form compared"
 	                         : "no form could be scored on any test (each fold's fit failed, or left unidentified "
@@ -414,6 +415,9 @@ forms_real(const char *cmd, const validate_args *a, const wc_runs_table *t, wc_f
 	}
 	cli_law_terms_warn(cmd, reps, 2 * r.n_forms);
 	int rc = cli_report_forms_real(a->input, a->json, &r);
+	/* the closing line follows the report it points to ("each form's
+	 * reason above") in one capture of both streams, not before it */
+	fflush(stdout);
 	if (rc == CLI_OK && !scored)
 		return cli_fail_path(cmd, a->input, ": no run could be scored by any form (%zu run(s); each form's reason "
 		                     "above): nothing to validate", t->n_runs);

@@ -455,11 +455,13 @@ cli_validate_fewshot(int argc, char **argv)
 			        "compare (docs/validation.md)\n", cmd, counts);
 		/* The table is printed (k = 0 still says something), but a run
 		 * that compares nothing must not pass for one that did. */
-		if (nothing_calibrated(&r))
+		if (nothing_calibrated(&r)) {
+			fflush(stdout); /* the table it points to comes first in one capture of both streams */
 			cli_fail(cmd, "no run calibrated at any k >= 1%s%s", why[0] ? ": " : "",
 			         why[0] ? why : " (see the table)");
-		else
+		} else {
 			rc = CLI_OK;
+		}
 	}
 	wc_per_run_clear(&per_run);
 	wc_runs_free(t);

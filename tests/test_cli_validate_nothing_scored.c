@@ -9,6 +9,7 @@
  */
 #include "tests/support/support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,32 @@ check_fails(const char *const *argv, const char *want, const char *per_run)
 	}
 }
 
+/* Both streams in one file (`> f 2>&1`): the closing line points to the
+ * report ("each form's reason above", "see the table"), so it is the last
+ * line; it came first, stdout not flushed before it (forms --real, forms,
+ * fewshot). */
+static void
+check_closing_line_last(const char *dir, const char *args, const char *report_starts, const char *closing_ends)
+{
+	char *both = path_join(dir, "both.txt"), cmd[4096];
+	snprintf(cmd, sizeof cmd, "'%s' validate %s >'%s' 2>&1", test_env("WATTCAST_BIN", "wattcast"), args, both);
+	CHECK(system(cmd) != -1);
+	char *text = test_slurp(both);
+	size_t n = text ? strlen(text) : 0;
+	CHECK(n > 1 && text[n - 1] == '\n');
+	if (n > 1) {
+		text[n - 1] = '\0';
+		const char *last = strrchr(text, '\n');
+		last = last ? last + 1 : text;
+		CHECK(strstr(text, report_starts) && strstr(text, report_starts) < last);
+		CHECK(strncmp(last, "wattcast validate ", 18) == 0);
+		CHECK(strlen(last) >= strlen(closing_ends) &&
+		      strcmp(last + strlen(last) - strlen(closing_ends), closing_ends) == 0);
+	}
+	free(text);
+	free(both);
+}
+
 int
 main(void)
 {
@@ -44,6 +71,13 @@ main(void)
 	                  "to validate", pr);
 	const char *real_json[] = { "wattcast", "validate", "forms", "--real", one, "--json", NULL };
 	check_fails(real_json, "no run could be scored by any form", NULL);
+	char args[4096];
+	snprintf(args, sizeof args, "forms --real '%s'", one);
+	check_closing_line_last(dir, args, "forms on real runs of", "nothing to validate");
+	snprintf(args, sizeof args, "forms '%s'", one);
+	check_closing_line_last(dir, args, "candidate forms on", "nothing chosen");
+	snprintf(args, sizeof args, "fewshot '%s' --lomo", one);
+	check_closing_line_last(dir, args, "few-shot calibration on", "(see the table)");
 	const char *forms[] = { "wattcast", "validate", "forms", one, NULL };
 	check_fails(forms, "one.csv: no form could be scored on any test (each fold's fit failed, or left "
 	                   "unidentified a parameter its held-out runs use): nothing chosen", NULL);
