@@ -295,8 +295,9 @@ typedef enum {
  *  "prompt_share" (file keys, draw columns, reports). */
 const char *wc_law_term_name(wc_law_term k);
 /** Parse a comma-separated list of groups -- "arch" (moe and hybrid),
- *  "moe", "hybrid", "tp", "prompt", or "none" -- into a mask. The message
- *  names the bad item and the choices. */
+ *  "moe", "hybrid", "tp", "prompt", or "none" alone -- into a mask. The
+ *  message names the bad item and the choices; a term named twice (arch
+ *  counting as moe and hybrid) and none beside another item are refused. */
 int wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err);
 /* wc_law_term_covariate, which needs a capacity section, is in
  * models/evaluate.h. */

@@ -36,6 +36,7 @@ wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err)
 {
 	*mask = 0;
 	const char *p = list ? list : "";
+	int items = 0, none = 0;
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		size_t g = 0, n = sizeof groups / sizeof groups[0];
@@ -45,6 +46,19 @@ wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err)
 			return wc_error_set(err, WC_EINVAL,
 			                    "law-terms: unknown term '%.*s' (choose from arch, moe, hybrid, tp, "
 			                    "prompt or none, comma-separated)", (int)len, p);
+		/* A list that says a term twice, or none beside terms, asks two
+		 * things; read as their union it passed for the other request
+		 * (docs/cli.md, "fit inference"). */
+		if (*mask & groups[g].mask)
+			return wc_error_set(err, WC_EINVAL,
+			                    "law-terms: '%s' names a term given already in '%.64s'%s: name each term "
+			                    "once", groups[g].name, list, strstr(list, "arch") ? " (arch is moe and hybrid)" : "");
+		none |= groups[g].mask == 0;
+		items++;
+		if (none && items > 1)
+			return wc_error_set(err, WC_EINVAL,
+			                    "law-terms: 'none' beside other items in '%.64s': give none alone, or the "
+			                    "terms without it", list);
 		*mask |= groups[g].mask;
 		if (p[len] == '\0')
 			return WC_OK;

@@ -143,6 +143,17 @@ main(void)
 	/* a flag no analysis takes is unknown */
 	const char *bogus[] = { "wattcast", "validate", "lomo", missing, "--bogus", NULL };
 	test_usage_error(bogus, "validate lomo: unknown flag '--bogus' (see --help)");
+	/* a --law-terms list that asks two things: none beside a term, or a
+	 * term twice (arch is moe and hybrid), was read as the union, exit 0 */
+	const char *lt_none[] = { "wattcast", "validate", "lomo", missing, "--law-terms", "none,moe", NULL };
+	test_usage_error(lt_none, "validate lomo: --law-terms: 'none' beside other items in 'none,moe': give none alone, "
+	                          "or the terms without it");
+	const char *lt_twice[] = { "wattcast", "validate", "capacity", missing, "--law-terms", "moe,moe", NULL };
+	test_usage_error(lt_twice, "validate capacity: --law-terms: 'moe' names a term given already in 'moe,moe': "
+	                           "name each term once");
+	const char *lt_arch[] = { "wattcast", "validate", "forms", "--real", missing, "--law-terms", "arch,hybrid", NULL };
+	test_usage_error(lt_arch, "--law-terms: 'hybrid' names a term given already in 'arch,hybrid' (arch is moe and "
+	                          "hybrid): name each term once");
 	/* every built-in profile is named, not paper alone: measured is the one results.md uses */
 	const char *np[] = { "wattcast", "validate", "envelope", missing, NULL };
 	test_usage_error(np, "validate envelope: --params FILE (or --profile measured|paper|paper-prefill) is required");

@@ -104,6 +104,17 @@ main(void)
 	CHECK_INT((int)mask, (int)(WC_LT_BIT(WC_LT_MOE) | WC_LT_BIT(WC_LT_TP)));
 	CHECK(wc_law_terms_parse("moe,size", &mask, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "'size'");
+	/* each term once, none alone: these were read as their union */
+	CHECK_INT(wc_law_terms_parse("none", &mask, &err), WC_OK);
+	CHECK_INT((int)mask, 0);
+	CHECK_INT(wc_law_terms_parse("arch,tp,prompt", &mask, &err), WC_OK);
+	const char *const twice[] = { "moe,moe", "arch,moe", "hybrid,arch", "tp,prompt,tp", "none,moe", "moe,none",
+		                      "none,none" };
+	for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+		CHECK(wc_law_terms_parse(twice[i], &mask, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, twice[i]);
+		CHECK(strlen(err.msg) <= 255);
+	}
 	wc_fit_result_clear(&r);
 	wc_params_clear(&truth);
 	wc_params_clear(&paper);
