@@ -193,10 +193,14 @@ check_rates(const char *flag, const char *in, const char *what, int counter_gap)
 			CHECK_NEAR(t->runs[i].energy_per_token_j, 300.0 / RATE, 1e-6);
 			CHECK_NEAR(t->runs[i].running, 8.0, 1e-12);
 		}
-		/* The outage leaves the window's steps alone: only the counters'
-		 * last increase is withdrawn. */
+		/* The outage leaves the window's steps alone but one: the text
+		 * scrapes' step (145, 150] holds the engine's last sample at
+		 * 145.083 s and four seconds of power after it, a step its
+		 * samples cover in part, left out with the gap (docs/fleet.md,
+		 * "Problems in the data"); the responses' one value a step
+		 * covers its step. Only the counters' last increase is withdrawn. */
 		CHECK_NEAR(extra(t, 0, "start_epoch"), (double)(T0 + STEP), 1e-6);
-		CHECK_NEAR(extra(t, 0, "end_epoch"), (double)(T0 + 150), 1e-6);
+		CHECK_NEAR(extra(t, 0, "end_epoch"), (double)(T0 + (strcmp(flag, "--scrapes") == 0 ? 145 : 150)), 1e-6);
 		CHECK_NEAR(extra(t, 1, "start_epoch"), (double)(T0 + 170), 1e-6);
 	} else {
 		CHECK(0);

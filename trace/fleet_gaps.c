@@ -87,10 +87,17 @@ begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int
 	if (g->in_gap || (!g->had_step && strncmp(what, "no sample", 9) == 0) || !g->ever_engine)
 		return;
 	wc_prom_format_time(t, at, sizeof at);
-	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes are left out of the rows",
-	               series, what, at);
+	/* The engine's load stops while its GPUs report: its last samples
+	 * cover the step before only in part (an engine stopping), and that
+	 * step's power is the whole step's; the step is taken out with the
+	 * gap (docs/fleet.md, "Problems in the data"). */
+	g->gap_absent = kind == WC_FLEET_RUNNING && strcmp(what, "no sample") == 0;
+	int before = g->gap_absent &&
+	             wc__fleet_drop_last(f, g, (size_t)llround((t - f->o.start) / f->o.step));
+	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes%s are left out of the rows",
+	               series, what, at, before ? ", and the one before, which its samples cover in part," : "");
 	g->in_gap = 1;
-	g->gap_start = t;
+	g->gap_start = before ? t - f->o.step : t;
 	g->gap_began = began;
 	g->gap_kind = kind;
 	snprintf(g->gap_series, sizeof g->gap_series, "%s", series);
@@ -102,12 +109,25 @@ begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int
  * whose last sample was before the gap (docs/fleet.md, "Problems in the
  * data"). */
 static void
-end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np, double t)
+end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *present, size_t np, double t,
+        int part)
 {
 	char at[40];
 	int back = strncmp(g->gap_series, "DCGM_FI_DEV_POWER", 17) != 0;
 	if (!g->in_gap)
 		return;
+	/* The engine's load back while its GPUs reported all along: its
+	 * samples cover the step only from when it resumed, and the step is
+	 * left out with the gap (fleet_steps.c, part_step). */
+	if (part && g->gap_absent && f->lead > 0) {
+		g->part_step = 1;
+		wc_prom_format_time(t, at, sizeof at);
+		wc__fleet_warn(f, "%.300s: resumes at %s, within that step, which is left out too; %.10g s left "
+		               "out of group '%s'", g->gap_series, at,
+		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
+		g->in_gap = 0;
+		return;
+	}
 	for (size_t j = 0; !back && j < np; j++)
 		back = strcmp(set->s[present[j]].key, g->gap_series) == 0;
 	wc_prom_format_time(t, at, sizeof at);
@@ -143,7 +163,7 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 	}
 	const char *lack = gap_reason(g, set, state, bad, np, nan_gpu, dropped_gpu, &what, &kind, all, sizeof all);
 	if (!lack) {
-		end_gap(f, g, set, present, np, t);
+		end_gap(f, g, set, present, np, t, 1);
 		return 0;
 	}
 	/* What the gap lacks changed: the series it named is back and another
@@ -165,7 +185,7 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 		g->in_gap = 0;
 	}
 	if (g->in_gap && strcmp(lack, g->gap_series) != 0 && !gap_holds(g, set, state, np, nan_gpu, dropped_gpu))
-		end_gap(f, g, set, present, np, t);
+		end_gap(f, g, set, present, np, t, 0);
 	if (!g->in_gap)
 		g->gap_all = state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members;
 	begin_gap(f, g, lack, what, kind, t, began);

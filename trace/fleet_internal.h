@@ -38,6 +38,10 @@ typedef struct {
 	size_t span[WC_FLEET_N_COUNTERS];       /* ... over this many steps */
 	double dt[WC_FLEET_N_COUNTERS];         /* ... and this many seconds between its samples */
 	int n_gpus;
+	/* Seconds of the step's power samples after the engine's load's
+	 * last sample there and its spacing (> 0: the engine's samples cover
+	 * the step in part, fleet_steps.c) */
+	double trail;
 } fleet_step;
 
 /* The open window of a group. */
@@ -55,6 +59,7 @@ typedef struct {
 	double last_dt[WC_FLEET_N_COUNTERS];
 	int n_gpus;
 	int idle;                      /* opened by an idle step (fleet_steps.c) */
+	fleet_step last;               /* its last step, to take it out again (wc__fleet_drop_last) */
 } fleet_window;
 
 /* Engines summed per group: vLLM's data-parallel engines on one host
@@ -96,6 +101,11 @@ typedef struct {
 	char gap_series[256];          /* what the current gap lacks */
 	int gap_all;                   /* ... with every GPU's power too (fleet_gaps.c) */
 	int gap_kind;                  /* ... an engine metric, or a GPU's or every GPU's power */
+	/* ... the engine's load without a sample while its GPUs report: the
+	 * steps either side, which its samples cover in part, are left out
+	 * too (fleet_gaps.c; docs/fleet.md, "Problems in the data") */
+	int gap_absent;
+	int part_step;                 /* this step is such a step: not added (fleet_steps.c) */
 	double gap_start;              /* when it began to lack that */
 	double gap_began;              /* when the gap began, whatever it lacked */
 	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
@@ -163,6 +173,13 @@ struct wc_fleet {
 	int *metric;                   /* per series: wc_fleet_metric or -1 */
 	long *group;                   /* per series: its group or -1 */
 	double sample_t;               /* wc__fleet_value_at: a counter's last sample's time */
+	/* ... and the first sample's in the step, the spacing from it to the
+	 * series' next and from its previous to the last (the step when
+	 * unknown): how much of the step a series' samples cover */
+	double sample_t0, sample_iv0, sample_iv1;
+	/* This group step: seconds of its power samples before the engine's
+	 * load's first sample less its spacing (> 0: resumed within it) */
+	double lead;
 	int saved;                     /* series read from files: saved answers keep their grid */
 	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
 	int step_live;                 /* wc__fleet_value_at found a sample (or a stand-in) at this step */
@@ -282,6 +299,10 @@ int wc__fleet_is_member(const fleet_group *g, const char *key);
 /* The group's members and their UUIDs freed, none left. */
 void wc__fleet_members_free(fleet_group *g);
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
+/* Step k - 1 taken out of the window or the held steps when it was the
+ * last added (a step the engine's samples cover in part, before a gap of
+ * them); 1 when it was. */
+int wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k);
 /* Close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
 /* At the range's end: each counter's increase at the last step withdrawn

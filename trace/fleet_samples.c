@@ -119,13 +119,17 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 			return FLEET_ABSENT;
 		f->step_live = 1;
 		*v = s->v[k];
-		f->sample_t = s->t[k];
+		f->sample_t = f->sample_t0 = s->t[k];
+		f->sample_iv0 = f->sample_iv1 = f->o.step;
 		return FLEET_VALUE;
 	}
 	if (n == 0 && dropped)
 		return FLEET_DROPPED;
 	*v = sum / (double)n;
 	f->sample_t = at;
+	f->sample_t0 = s->t[j];
+	f->sample_iv0 = j + 1 < s->n ? s->t[j + 1] - s->t[j] : f->o.step;
+	f->sample_iv1 = q >= 2 ? s->t[q - 1] - s->t[q - 2] : f->o.step;
 	return FLEET_VALUE;
 }
 

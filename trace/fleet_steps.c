@@ -193,6 +193,7 @@ window_add(fleet_window *w, const fleet_step *st)
 	w->n++;
 	w->t1 = st->t;
 	w->k1 = st->k;
+	w->last = *st;
 	w->power += st->power;
 	w->running += st->running;
 	if (isfinite(st->waiting)) {
@@ -243,6 +244,43 @@ withdraw(fleet_group *g, int c, size_t k)
 		w->last_span[c] = 0;
 		w->last_dt[c] = 0.0;
 	}
+}
+
+int
+wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k)
+{
+	fleet_window *w = &g->win;
+	if (g->n_pending) {
+		if (g->pending[g->n_pending - 1].k + 1 != k || !(g->pending[g->n_pending - 1].trail > 0))
+			return 0;
+		g->n_pending--;
+		return 1;
+	}
+	if (!w->open || w->k1 + 1 != k || !(w->last.trail > 0))
+		return 0;
+	const fleet_step *st = &w->last;
+	/* A window's steps follow each other: a gap closes it. */
+	if (--w->n == 0) {
+		w->open = 0;
+		return 1;
+	}
+	w->k1--;
+	w->t1 = f->o.start + (double)w->k1 * f->o.step;
+	w->power -= st->power;
+	w->running -= st->running;
+	if (isfinite(st->waiting)) {
+		w->waiting -= st->waiting;
+		w->n_waiting--;
+	}
+	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
+		if (w->last_span[c]) {
+			w->inc[c] = w->inc_before_last[c];
+			w->n_inc[c] -= w->last_span[c];
+			w->dt_inc[c] -= w->last_dt[c];
+			w->last_span[c] = 0;
+			w->last_dt[c] = 0.0;
+		}
+	return 1;
 }
 
 int
@@ -311,10 +349,12 @@ add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
  * (< 0) for a count refused. */
 static int
 engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t, double *sum, double *per,
-           double *per_t, const char **bad, wc_error *err)
+           double *per_t, double *cover, const char **bad, wc_error *err)
 {
 	int state = FLEET_ABSENT, any = 0;
 	*sum = 0.0;
+	cover[0] = -INFINITY;
+	cover[1] = INFINITY;
 	for (int k = 0; k < g->n_engine_slots; k++) {
 		per[k] = NAN;
 		long i = g->engine[m][k];
@@ -338,6 +378,10 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 		per[k] = v;
 		per_t[k] = f->sample_t;
 		*sum += v;
+		/* What all its engines' samples cover: from a spacing before
+		 * the first to one after the last (a scrape's span). */
+		cover[0] = fmax(cover[0], f->sample_t0 - f->sample_iv0);
+		cover[1] = fmin(cover[1], f->sample_t + f->sample_iv1);
 	}
 	if (any)
 		state = FLEET_VALUE;
@@ -505,11 +549,16 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	double per_t[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	const char *bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
+	double pw_t0 = INFINITY, pw_t1 = -INFINITY, cover[2];
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
 		int s = wc__fleet_value_at(f, set, g->gpus[j], t, &v, err);
 		if (s < 0)
 			return s;
+		if (s == FLEET_VALUE) {
+			pw_t0 = fmin(pw_t0, f->sample_t0);
+			pw_t1 = fmax(pw_t1, f->sample_t);
+		}
 		if (s == FLEET_NAN && nan_gpu < 0)
 			nan_gpu = (long)g->gpus[j];
 		/* A GPU whose readings were all implausible is still there: a
@@ -526,9 +575,16 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		st.power += pw[j];
 	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++) {
 		bad[m] = NULL;
-		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], per_t[m], &bad[m], err);
+		state[m] = engines_at(f, g, set, m, t, &val[m], per[m], per_t[m], cover, &bad[m], err);
 		if (state[m] < 0)
 			return state[m];
+		/* Power read before the engine's load covers the step (it
+		 * resumed within it), or after (it stopped): fleet_gaps.c
+		 * leaves such a step out beside a gap of the load. */
+		if (m == WC_FLEET_RUNNING) {
+			f->lead = state[m] == FLEET_VALUE ? cover[0] - pw_t0 : 0.0;
+			st.trail = state[m] == FLEET_VALUE ? pw_t1 - cover[1] : 0.0;
+		}
 	}
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
 		if (state[WC_FLEET_FIRST_COUNTER + c] == FLEET_ABSENT)
@@ -551,6 +607,16 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		partial_before(f, g, (int)np, t);
 	full_tp(f, g, (int)np, t);
 	g->had_step = 1;
+	/* The engine's load resumes within the step after a gap of it: its
+	 * power is the whole step's, its load a part's. Added, the first
+	 * window after a restart at --step 15 read 222.5 W for 236.1 W, 14 s
+	 * of the outage's 111 W in a loaded step (docs/fleet.md, "Problems
+	 * in the data"); its counters are read above, so the next step's
+	 * increase runs from its samples. */
+	if (g->part_step) {
+		g->part_step = 0;
+		return wc__fleet_close(f, g, err);
+	}
 	return add_step(f, g, &st, err);
 }
 
