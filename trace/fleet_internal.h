@@ -1,8 +1,9 @@
 /*
  * Private to trace/: the state of a fleet ingest (trace/fleet.h) shared by
  * fleet_groups.c (metrics, queries, which series belong together),
- * fleet_steps.c (the grid, gaps, counters, load changes) and
- * fleet_rows.c (windows into runs-table rows).
+ * fleet_steps.c (the grid, gaps, counters, load changes),
+ * fleet_window.c (the open window's steps) and fleet_rows.c (windows
+ * into runs-table rows).
  */
 #ifndef WC_TRACE_FLEET_INTERNAL_H
 #define WC_TRACE_FLEET_INTERNAL_H
@@ -293,20 +294,28 @@ double wc__fleet_series_step(const wc_prom_series *s, double *tmp);
  * (a query's raw samples, most steps without a value, one sample). */
 long long wc__fleet_grid_ms(const wc_prom_series *s, double *tmp);
 
+/* fleet_window.c: counter c has no sample at step k: the increase up to
+ * its sample in step k - 1 withdrawn, and the next not counted. */
+void wc__fleet_withdraw(fleet_group *g, int c, size_t k);
+/* fleet_window.c: the step into the open window, or held back while the
+ * load differs from the window's (a difference that lasts --hold starts
+ * a new window). */
+int wc__fleet_add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err);
+
 /* fleet_steps.c: steps k0 <= k < k1 of every group. */
 /* Was the power series `key` present at the group's last step? */
 int wc__fleet_is_member(const fleet_group *g, const char *key);
 /* The group's members and their UUIDs freed, none left. */
 void wc__fleet_members_free(fleet_group *g);
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
-/* Step k - 1 taken out of the window or the held steps when it was the
+/* fleet_window.c: step k - 1 taken out of the window or the held steps when it was the
  * last added (a step the engine's samples cover in part, before a gap of
  * them); 1 when it was. */
 int wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k);
-/* Close the group's window and its pending steps into rows. */
+/* fleet_window.c: close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
-/* At the range's end: each counter's increase at the last step withdrawn
- * as before a step without a sample. */
+/* fleet_window.c: at the range's end, each counter's increase at the
+ * last step withdrawn as before a step without a sample. */
 void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
 
 

@@ -171,173 +171,6 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	return set_members(g, set, present, np, err);
 }
 
-/* A step at which the engine ran and queued nothing: the state whose
- * power is the group's idle power (docs/fleet.md, "Idle power"). */
-static int
-step_idle(const fleet_step *st)
-{
-	return st->running == 0.0 && !(st->waiting > 0);
-}
-
-static void
-window_add(fleet_window *w, const fleet_step *st)
-{
-	int first = !w->open;
-	if (first) {
-		memset(w, 0, sizeof *w);
-		w->open = 1;
-		w->t0 = st->t;
-		w->n_gpus = st->n_gpus;
-		w->idle = step_idle(st);
-	}
-	w->n++;
-	w->t1 = st->t;
-	w->k1 = st->k;
-	w->last = *st;
-	w->power += st->power;
-	w->running += st->running;
-	if (isfinite(st->waiting)) {
-		w->waiting += st->waiting;
-		w->n_waiting++;
-	}
-	/* A step's increase is from the counter's last sample before the
-	 * step to its last in it: the step's own span, the one its gauge
-	 * means cover, so the window's first step counts too. Left out, the
-	 * rates covered other steps than the power and load: a window opened
-	 * by a load step from 8 to 32 running read 960 tok/s over its 60 s
-	 * where its scrapes count 840, and its energy per token 12.5 % low
-	 * (docs/fleet.md, "Rows"). */
-	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++) {
-		w->last_span[c] = 0;
-		w->last_dt[c] = 0.0;
-		if (!isfinite(st->inc[c]) || !st->span[c])
-			continue;
-		w->inc_before_last[c] = w->inc[c];
-		w->last_span[c] = st->span[c];
-		w->last_dt[c] = st->dt[c];
-		w->inc[c] += st->inc[c];
-		w->n_inc[c] += st->span[c];
-		w->dt_inc[c] += st->dt[c];
-	}
-}
-
-/* Counter c has no sample at step k. If it had one at the step before,
- * that sample is its last before it went stale, taken anywhere in the
- * step, so the increase up to it covers an unknown part of the step:
- * withdrawn, or the rate would count a whole step for it (docs/fleet.md,
- * "Rows"). The increase up to its next sample is not counted either,
- * for the same reason. */
-static void
-withdraw(fleet_group *g, int c, size_t k)
-{
-	int before = g->seen_k[c] == k; /* grid index + 1 of step k - 1 */
-	g->from_k[c] = 0;
-	if (!before)
-		return;
-	fleet_window *w = &g->win;
-	if (g->n_pending && g->pending[g->n_pending - 1].k + 1 == k) {
-		g->pending[g->n_pending - 1].inc[c] = NAN;
-	} else if (w->open && w->k1 + 1 == k && w->last_span[c]) {
-		w->inc[c] = w->inc_before_last[c];
-		w->n_inc[c] -= w->last_span[c];
-		w->dt_inc[c] -= w->last_dt[c];
-		w->last_span[c] = 0;
-		w->last_dt[c] = 0.0;
-	}
-}
-
-int
-wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k)
-{
-	fleet_window *w = &g->win;
-	if (g->n_pending) {
-		if (g->pending[g->n_pending - 1].k + 1 != k || !(g->pending[g->n_pending - 1].trail > 0))
-			return 0;
-		g->n_pending--;
-		return 1;
-	}
-	if (!w->open || w->k1 + 1 != k || !(w->last.trail > 0))
-		return 0;
-	const fleet_step *st = &w->last;
-	/* A window's steps follow each other: a gap closes it. */
-	if (--w->n == 0) {
-		w->open = 0;
-		return 1;
-	}
-	w->k1--;
-	w->t1 = f->o.start + (double)w->k1 * f->o.step;
-	w->power -= st->power;
-	w->running -= st->running;
-	if (isfinite(st->waiting)) {
-		w->waiting -= st->waiting;
-		w->n_waiting--;
-	}
-	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
-		if (w->last_span[c]) {
-			w->inc[c] = w->inc_before_last[c];
-			w->n_inc[c] -= w->last_span[c];
-			w->dt_inc[c] -= w->last_dt[c];
-			w->last_span[c] = 0;
-			w->last_dt[c] = 0.0;
-		}
-	return 1;
-}
-
-int
-wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err)
-{
-	int rc = WC_OK;
-	if (g->win.open)
-		rc = wc__fleet_emit(f, g, &g->win, err);
-	g->win.open = 0;
-	if (rc == WC_OK && g->n_pending) {
-		for (size_t j = 0; j < g->n_pending; j++)
-			window_add(&g->win, &g->pending[j]);
-		rc = wc__fleet_emit(f, g, &g->win, err);
-		g->win.open = 0;
-	}
-	g->n_pending = 0;
-	return rc;
-}
-
-/* The step into the open window, or held back while the load differs
- * from the window's; a difference that lasts hold_s starts a new window.
- * Idle and loaded differ whatever the counts: a window opened idle takes
- * no loaded step, nor a loaded one an idle step, but for excursions
- * shorter than the hold. Within the count tolerance 180 s at 0 running
- * joined 360 s at 1 and 2, and the group's idle power, which anchors P0,
- * was never measured (docs/fleet.md, "Windows"). */
-static int
-add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *err)
-{
-	fleet_window *w = &g->win;
-	if (!w->open) {
-		window_add(w, st);
-		return WC_OK;
-	}
-	double mean = w->running / (double)w->n;
-	if (step_idle(st) == w->idle && fabs(st->running - mean) <= fmax(f->o.abs_tol, f->o.rel_tol * mean)) {
-		for (size_t j = 0; j < g->n_pending; j++)
-			window_add(w, &g->pending[j]);
-		g->n_pending = 0;
-		window_add(w, st);
-		return WC_OK;
-	}
-	fleet_step *np = wc_grow(g->pending, &g->cap_pending, g->n_pending + 1, sizeof *np, 16);
-	if (!np)
-		return wc_error_set(err, WC_ENOMEM, "out of memory");
-	g->pending = np;
-	g->pending[g->n_pending++] = *st;
-	if ((double)g->n_pending * f->o.step < f->o.hold_s - 1e-9)
-		return WC_OK;
-	int rc = wc__fleet_emit(f, g, w, err);
-	w->open = 0;
-	for (size_t j = 0; j < g->n_pending; j++)
-		window_add(w, &g->pending[j]);
-	g->n_pending = 0;
-	return rc;
-}
-
 /* The engines' values of metric m at t, summed over the group's engine
  * slots: FLEET_ABSENT when no slot has the metric or one lacks a sample
  * (the sum would be partial), FLEET_NAN when one is NaN; `per` gets each
@@ -524,19 +357,6 @@ partial_before(wc_fleet *f, fleet_group *g, int np, double t)
 	               np, at, since, n, n == 1 ? "" : "s", np);
 }
 
-/* The range ends after step n_steps - 1: a counter's last sample there
- * was taken anywhere in that step, as before a step without one, so its
- * increase is withdrawn the same way (withdraw). Kept, the last window's
- * rate depended on whether --end reached one step past the data: 309.9
- * tok/s with --end at the data's end, 358.5 one step later (docs/fleet.md,
- * "Rows"). */
-void
-wc__fleet_range_end(wc_fleet *f, fleet_group *g)
-{
-	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
-		withdraw(g, c, f->n_steps);
-}
-
 static int
 group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_error *err)
 {
@@ -588,7 +408,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	}
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
 		if (state[WC_FLEET_FIRST_COUNTER + c] == FLEET_ABSENT)
-			withdraw(g, c, k);
+			wc__fleet_withdraw(g, c, k);
 	double gone = g->in_gap ? g->gap_began : t; /* series missing since the gap vanished then */
 	if (wc__fleet_gap_step(f, g, set, state, bad, present, np, nan_gpu, dropped_gpu, t))
 		return wc__fleet_close(f, g, err);
@@ -617,7 +437,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		g->part_step = 0;
 		return wc__fleet_close(f, g, err);
 	}
-	return add_step(f, g, &st, err);
+	return wc__fleet_add_step(f, g, &st, err);
 }
 
 int
