@@ -31,6 +31,15 @@
  * with jitter leaves such steps although no scrape was missed. */
 #define FLEET_INTERVAL_SLACK 1.1
 
+/* A counter's samples in one step (wc__fleet_value_at): the first one's
+ * value, the increase from it to the last, a reset between them counted
+ * from 0 as Prometheus's increase() counts it (reset 1: the last such,
+ * from `from` to `to`). */
+typedef struct {
+	double first, within, from, to;
+	int reset;
+} fleet_count;
+
 /* One grid step of a group. */
 typedef struct {
 	size_t k;                               /* its index in the grid */
@@ -78,6 +87,7 @@ typedef struct {
 	int ever_gpu, ever_engine;
 	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
 	int two_jobs_said;             /* a GPU in two power series was said (fleet_groups.c) */
+	int bad_count_said;            /* bit c: an implausible value of counter c said (fleet_samples.c) */
 	/* Why the group is left out, "" read: two engines no --group-by
 	 * parts (fleet_groups.c), said once; the others keep their rows. */
 	char left_out[256];
@@ -178,6 +188,7 @@ struct wc_fleet {
 	 * series' next and from its previous to the last (the step when
 	 * unknown): how much of the step a series' samples cover */
 	double sample_t0, sample_iv0, sample_iv1;
+	fleet_count count;             /* ... and a counter's samples in the step */
 	/* This group step: seconds of its power samples before the engine's
 	 * load's first sample less its spacing (> 0: resumed within it) */
 	double lead;
@@ -255,9 +266,11 @@ void wc__fleet_label_diff(const wc_prom_series *a, const wc_prom_series *b, char
 
 /* fleet_samples.c: series i over (t - step, t] into *v: FLEET_VALUE, or
  * FLEET_ABSENT (no sample), FLEET_NAN (a NaN sample), FLEET_DROPPED (only
- * implausible power samples, each reported); a WC_* error (< 0) for a
- * running or waiting count that is no count. A counter's value is its
- * last sample in the step, whose time goes to f->sample_t. */
+ * implausible power samples, each reported; a counter with a negative or
+ * infinite sample in the step, its increases unknown); a WC_* error (< 0)
+ * for a running or waiting count that is no count. A counter's value is
+ * its last sample in the step, whose time goes to f->sample_t, and its
+ * samples' increase to f->count. */
 enum { FLEET_ABSENT, FLEET_VALUE, FLEET_NAN, FLEET_DROPPED };
 int wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err);
 

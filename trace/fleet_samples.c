@@ -76,27 +76,74 @@ stand_in(const wc_fleet *f, const wc_prom_series *s, size_t j, double t, int m)
 		return -1;
 	size_t k = t - f->o.step - s->t[j - 1] <= s->t[j] - t ? j - 1 : j;
 	double x = s->v[k];
-	if (isnan(x) || (m == WC_FLEET_POWER && !power_ok(x)) ||
+	if (isnan(x) || (m == WC_FLEET_POWER && !power_ok(x)) || (m >= WC_FLEET_FIRST_COUNTER && !(x >= 0.0 && isfinite(x))) ||
 	    ((m == WC_FLEET_RUNNING || m == WC_FLEET_WAITING) && !wc_ingest_running_ok(x)))
 		return -1;
 	return (long)k;
+}
+
+/* A counter's value below 0 or infinite counts nothing: no restart (a
+ * reset's value is a count from 0), said once per group and counter with
+ * its series and time; the step's increases are withdrawn as for a step
+ * without a sample (docs/fleet.md, "Problems in the data"). */
+static void
+drop_count(wc_fleet *f, size_t i, const wc_prom_series *s, double t, double v)
+{
+	char at[40], head[200], series[WC_ERROR_MSG_MAX];
+	long gi = f->group[i];
+	int bit = 1 << (f->metric[i] - WC_FLEET_FIRST_COUNTER);
+	if (gi >= 0 && (f->g[gi].bad_count_said & bit))
+		return;
+	if (gi >= 0)
+		f->g[gi].bad_count_said |= bit;
+	wc_prom_format_time(t, at, sizeof at);
+	int n = snprintf(head, sizeof head, "counter value %.6g at %s is implausible, not a count: the increases "
+	                 "either side are left out of the rates (later ones not said); series ", v, at);
+	wc_error_name_cut(s->key, wc_error_name_room((size_t)n, 1), series, sizeof series);
+	wc__fleet_warn(f, "%s%s", head, series);
+}
+
+/* Counter sample x after prev (NaN: none) into f->count. */
+static void
+count_add(fleet_count *c, double prev, double x)
+{
+	if (isnan(prev)) {
+		c->first = x;
+	} else if (x >= prev) {
+		c->within += x - prev;
+	} else {
+		c->within += x;
+		c->reset = 1;
+		c->from = prev;
+		c->to = x;
+	}
 }
 
 int
 wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double *v, wc_error *err)
 {
 	const wc_prom_series *s = &set->s[i];
-	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0, at = t;
+	double lo = t - f->o.step + 1e-6, hi = t + 1e-6, sum = 0.0, at = t, prev = NAN;
 	size_t j = f->cursor[i], n = 0, q, dropped = 0;
-	int nan = 0, m = f->metric[i], counter = m >= WC_FLEET_FIRST_COUNTER;
+	int nan = 0, m = f->metric[i], counter = m >= WC_FLEET_FIRST_COUNTER, bad_count = 0;
 	while (j < s->n && s->t[j] <= lo)
 		j++;
 	f->cursor[i] = j;
+	f->count = (fleet_count){ 0 };
 	for (q = j; q < s->n && s->t[q] <= hi; q++) {
 		double x = s->v[q];
 		nan = counter ? isnan(x) : nan || isnan(x);
 		if (isnan(x))
 			continue;
+		if (counter && !(x >= 0.0 && isfinite(x))) {
+			drop_count(f, i, s, s->t[q], x);
+			bad_count = 1;
+			continue;
+		}
+		if (counter) {
+			count_add(&f->count, prev, x);
+			prev = x;
+		}
 		if (m == WC_FLEET_POWER && !power_ok(x)) {
 			drop_power(f, i, s, s->t[q], x);
 			dropped++;
@@ -111,6 +158,8 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 		n = counter ? 1 : n + 1;
 	}
 	f->step_live |= q != j;
+	if (bad_count)
+		return FLEET_DROPPED;
 	if (nan)
 		return FLEET_NAN;
 	if (q == j) {
@@ -118,7 +167,7 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 		if (k < 0)
 			return FLEET_ABSENT;
 		f->step_live = 1;
-		*v = s->v[k];
+		*v = f->count.first = s->v[k];
 		f->sample_t = f->sample_t0 = s->t[k];
 		f->sample_iv0 = f->sample_iv1 = f->o.step;
 		return FLEET_VALUE;
