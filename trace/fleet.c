@@ -442,10 +442,12 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			for (size_t j = 0; j < f->n_groups; j++) {
 				char rest[64];
 				if (engines_only(&f->g[j]) && wc__fleet_host_apart(f, g, &f->g[j], rest, sizeof rest))
+					/* The remedy before the list of groups, which
+					 * pod names lengthen past the 255 bytes. */
 					return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group "
-					                       "'%.40s'; engines without GPUs in %s: only the hosts differ "
-					                       "(an exporter's pod beside the engine's?): --group-by %s",
-					                       g->name, only, rest);
+					                       "'%.40s': --group-by %s (only the hosts differ, an exporter's pod "
+					                       "beside the engine's?); engines without GPUs in %s", g->name,
+					                       rest, only);
 			}
 			if (only[0])
 				return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group '%.40s'; "
