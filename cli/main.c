@@ -4,6 +4,7 @@
 #include "data/fileio.h"
 #include "models/progress.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -112,8 +113,35 @@ help_of(int argc, char **argv)
 	return unknown_command(argv[2]);
 }
 
-int
-main(int argc, char **argv)
+/* The answer on stdout is the work of most commands: one that could not
+ * be written (a full disk, a closed pipe's file) is exit 1, as a failed
+ * -o/--csv/--svg file is, never exit 0 with an empty or cut answer
+ * (docs/cli.md, "Conventions"). Flushed and closed here, once, for every
+ * command. A stdout closed before the start with nothing written to it
+ * is no failure: the flush then has nothing to write, and fclose's EBADF
+ * says only that the descriptor was never open. */
+static int
+stdout_checked(const char *cmd, int rc)
+{
+	int failed = ferror(stdout) != 0;
+	errno = 0;
+	if (fflush(stdout) != 0)
+		failed = 1;
+	int e = errno;
+	errno = 0;
+	if (fclose(stdout) != 0 && errno != EBADF && !failed) {
+		failed = 1;
+		e = errno;
+	}
+	if (!failed)
+		return rc;
+	fprintf(stderr, "wattcast%s%s: stdout: write failed (%s)\n", cmd ? " " : "", cmd ? cmd : "",
+	        e ? strerror(e) : "an earlier write was refused");
+	return rc != CLI_OK ? rc : CLI_FAIL;
+}
+
+static int
+dispatch(int argc, char **argv, const char **cmd)
 {
 	int quiet = 0;
 	for (int i = 1; i < argc;) /* --quiet may stand anywhere: take it out */
@@ -149,9 +177,18 @@ main(int argc, char **argv)
 				wc_input_guard_on();
 			if (commands[i].reads)
 				wc_progress_begin(commands[i].reads, 0);
+			*cmd = commands[i].name;
 			int rc = commands[i].run(argc - 1, argv + 1);
 			wc_progress_end();
 			return rc;
 		}
 	return unknown_command(argv[1]);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *cmd = NULL;
+	int rc = dispatch(argc, argv, &cmd);
+	return stdout_checked(cmd, rc);
 }
