@@ -99,6 +99,12 @@ typedef struct {
 	                            * capacity answer's value lies outside
 	                            * (wc_predict_take_running): the power
 	                            * answer's line of it names it too */
+	const char *prefill_profile; /* the profile the caveat of a law
+	                            * without a prefill term names as modelling
+	                            * it: NULL paper-prefill (the CLI's
+	                            * --profile); a server names one it serves,
+	                            * or "" when it serves none, and the caveat
+	                            * says how to serve it (docs/http-api.md) */
 } wc_inference_query;
 
 typedef struct {

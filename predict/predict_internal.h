@@ -234,6 +234,20 @@ int wc__predict_module_note(const wc_level *lvl, char *buf, size_t cap);
  *  levels it is transferred from, named (docs/fitting.md, "Platforms
  *  without a fitted level"), written into `buf`. */
 const wc_range *wc__predict_power_span(const wc_params *p, const wc_level *lvl, wc_range *buf, char *on, size_t cap);
+/** 1 when the loaded count `n` (> 0) is below the running span a power
+ *  answer on `lvl` is checked against (wc__predict_power_span), by the
+ *  rule of the `concurrency` span warning; 0 when inside, above, or the
+ *  span is unknown. */
+int wc__predict_below_power_span(const wc_params *p, const wc_level *lvl, double n);
+/** The caveat of a law without a prefill term (docs/inference-law.md,
+ *  "Prefill-aware form") for a request of `input_tokens` whose prefill
+ *  takes share `rho` of the engine's time at load `load` on `lvl`, into
+ *  `buf`: at a quarter or more, or at any share below the level's running
+ *  span with prompts longer than any workload `p` records. `profile`
+ *  names the profile that models prefill (NULL: paper-prefill, "": none
+ *  served, say how to serve it). 1 when written, else 0. */
+int wc__predict_prefill_note(const wc_params *p, const wc_level *lvl, double input_tokens, double rho, double load,
+                             const char *profile, char *buf, size_t cap);
 /** The warning of a model the catalog lacks and bound level `b` has no
  *  term for (`c->model` names it): answered by its size alone, or by the
  *  architecture given -- a mixture of experts through the law's

@@ -172,17 +172,6 @@ series_limit_w(const wc_inference_query *q, const wc_level *lvl)
 	return isfinite(board) && isfinite(cap) ? fmin(board, cap) : isfinite(cap) ? cap : board;
 }
 
-/* The longest mean prompt of the workloads the set records (the runs its
- * laws were fitted on whose prompts the fit estimated); 0 when none. */
-static double
-longest_prompt(const wc_params *p)
-{
-	double top = 0.0;
-	for (int i = 0; p->capacity.present && i < p->capacity.n_workloads; i++)
-		top = fmax(top, p->capacity.workloads[i].input_tokens.value);
-	return top;
-}
-
 /* The law bound at the platform's lowest clock, for
  * wc__predict_series_limited (0 when the catalog has no clock range: the
  * law as it is). */
@@ -412,23 +401,11 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * large share of the engine's time (docs/inference-law.md,
 	 * "Prefill-aware form"). */
 	if (!wc_form_has_prefill(p->form) && !(p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && c.input_tokens > 0.0) {
-		double rho = isfinite(st.rho) ? st.rho : wc_law_prefill_share(p, &c);
-		/* Below the level's running span with prompts longer than any
-		 * workload the set was fitted on, both outside its runs: there a
-		 * small batch's decode draws little and prefill's share, however
-		 * small, is power the law never saw (docs/inference-law.md,
-		 * "Prefill-aware form": the A100 smoke replays). */
-		const double load = q->series_len ? h.mean : q->config.running, longest = longest_prompt(p);
-		const int outside = load < b.level->range.running_min && longest > 0.0 && c.input_tokens > longest;
-		if (rho >= WC_PREFILL_SHARE_WARN)
-			/* kept short: a flexibility step prefixes its clock */
-			WC_WARN(out, "input_tokens: prefill takes %.0f %% of the engine's time here, and this set's power "
-			        "law has no prefill term: power is decode's at the same running count; compute-bound "
-			        "prefill may draw more (profile paper-prefill models it)", 100.0 * rho);
-		else if (outside && rho > 0.0)
-			WC_WARN(out, "input_tokens: prefill takes %.0f %% of the engine's time at a load below and prompts "
-			        "above those this set's power law was fitted on (%.0f tokens); it has no prefill term: power "
-			        "is decode's; prefill may draw more (profile paper-prefill models it)", 100.0 * rho, longest);
+		const double rho = isfinite(st.rho) ? st.rho : wc_law_prefill_share(p, &c);
+		char note[WC_WARNING_LEN];
+		if (wc__predict_prefill_note(p, b.level, c.input_tokens, rho, q->series_len ? h.mean : q->config.running,
+		                             q->prefill_profile, note, sizeof note))
+			WC_WARN(out, "%s", note);
 	}
 	out->level_source = wc_predict_level_source(p, b.level);
 	if (tmp) {

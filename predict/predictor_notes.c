@@ -421,6 +421,15 @@ below_span(const wc_range *r, double n)
 	return n < r->running_min * (1 - 1e-9);
 }
 
+int
+wc__predict_below_power_span(const wc_params *p, const wc_level *lvl, double n)
+{
+	wc_range ur;
+	char on[WC_WARNING_LEN / 2];
+	const wc_range *r = wc__predict_power_span(p, lvl, &ur, on, sizeof on);
+	return r->running_max > 0 && n > 0.0 && below_span(r, n);
+}
+
 static int
 above_span(const wc_range *r, double n)
 {

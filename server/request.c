@@ -537,6 +537,7 @@ wc_inference_request_parse(const json_t *item, const wc_state *st, wc_inference_
 	r->price_per_kwh = r->grams_co2_per_kwh = NAN;
 	q->config = (wc_config)WC_CONFIG_INIT;
 	q->want_interval = 1;
+	q->prefill_profile = st->prefill_profile;
 	if (!json_is_object(item)) {
 		wc_api_error_set(e, 422, "wrong_type", "", "expected a JSON object, got %s",
 		                 wc_json_type_name(item));

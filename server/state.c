@@ -160,6 +160,15 @@ wc_profiles_new(int n, const wc_params *const *sets, const char *const *sources,
 	atomic_init(&pf->refs, 1);
 	for (int i = 0; i < n && rc == WC_OK; i++)
 		rc = add_profile(pf, sets[i], sources ? sources[i] : NULL, err);
+	/* The caveat of a law without a prefill term names a profile that
+	 * models prefill only when this server serves one: the first, set
+	 * before the states are published (docs/http-api.md, "Profiles"). */
+	for (int i = 0; i < pf->n && rc == WC_OK; i++)
+		if (wc_form_has_prefill(sets[i]->form)) {
+			for (int j = 0; j < pf->n; j++)
+				snprintf(pf->st[j]->prefill_profile, sizeof pf->st[j]->prefill_profile, "%s", sets[i]->name);
+			break;
+		}
 	if (rc == WC_OK)
 		rc = profiles_body(pf, err);
 	if (rc == WC_OK && !(pf->answers = wc_answer_cache_new(WC_ANSWER_CACHE_SLOTS)))

@@ -26,6 +26,9 @@ typedef struct wc_state {
 	size_t params_len;
 	char known_platforms[256];   /* "A100, H100, ..." for error messages */
 	char datasheet_platforms[256]; /* the catalog boards without a level: "A10G, L4, ..." */
+	char prefill_profile[48];    /* a prefill-aware set served beside it, the
+	                              * one a caveat may send a request to; ""
+	                              * none (wc_inference_query.prefill_profile) */
 } wc_state;
 
 /** Build a state from a copy of `p`. New object with one reference. */
