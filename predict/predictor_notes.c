@@ -406,6 +406,8 @@ wc_predict_engine_note(const wc_config *c, char *buf, size_t cap)
 typedef struct {
 	int active, running, tp; /* outside that span */
 	int beyond;              /* outside any, or the level records no span of its runs */
+	int upward;              /* beyond toward saturation: a load above the span, a
+	                          * model larger than its sizes, or another group size */
 	double lo, hi;           /* the loaded steps' least and greatest running count */
 	/* the part of the load outside the running span: the greatest
 	 * count below it and the least above it (0: none), and the share
@@ -439,7 +441,7 @@ above_span(const wc_range *r, double n)
 static span_check
 span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 {
-	span_check k = { 0, 0, 0, 0, 0.0, h->len ? h->running[h->len - 1] : 0.0, 0.0, 0.0, 1.0 };
+	span_check k = { 0, 0, 0, 0, 0, 0.0, h->len ? h->running[h->len - 1] : 0.0, 0.0, 0.0, 1.0 };
 	/* n = 0 is idle, which the law gives exactly; only loaded steps count. */
 	for (size_t i = 0; i < h->len && k.lo <= 0.0; i++)
 		k.lo = h->running[i];
@@ -471,6 +473,8 @@ span_check_of(const wc_range *r, const wc_config *c, const wc_load_histogram *h)
 	/* an unknown span (a file without range) is no evidence of "beyond"
 	 * (docs/formats/params-file.md: unknown, no warning) */
 	k.beyond = k.active || k.running || k.tp;
+	k.upward = (r->running_max > 0 && k.lo > 0.0 && above_span(r, k.hi)) ||
+	           (r->active_b_max > 0 && c->active_params_b > r->active_b_max * (1 + rounding)) || k.tp;
 	return k;
 }
 
@@ -523,10 +527,13 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 			         s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
 		/* A level calibrated without the bound (platform scope, or a file
 		 * from elsewhere) may saturate above what the board can draw; as for
-		 * a held level, only an answer beyond its runs leans on that. */
+		 * a held level, only an answer beyond its runs leans on that, and
+		 * only one beyond them toward saturation: below their loads or
+		 * sizes the law is far from P0 + S, and there it has understated
+		 * real runs (A100 at 1 running, docs/fitting.md "Physical bounds"). */
 		double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
 		       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
-		if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.beyond && r == &lvl->range) /* a transfer's own note */
+		if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.upward && r == &lvl->range) /* a transfer's own note */
 			snprintf(notes[n++], WC_WARNING_LEN, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above "
 			         "%.1f x its board limit (%.0f W): its S is not bounded, so answers near saturation may "
 			         "overstate power (docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
