@@ -35,7 +35,9 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 	int rc = CLI_OK;
 	switch (opt) {
 	case OPT_IN:
-		rc = cli_parse_double_max(cmd, "--input-tokens", optarg, 0, 1, WC_CAPACITY_MAX_TOKENS, &c->input_tokens);
+		/* at least one token: vLLM serves no empty prompt (as a request
+		 * log's input count, docs/formats/telemetry.md) */
+		rc = cli_parse_double_max(cmd, "--input-tokens", optarg, 1, 1, WC_CAPACITY_MAX_TOKENS, &c->input_tokens);
 		a->have_in = 1;
 		break;
 	case OPT_OUT:

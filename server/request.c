@@ -251,7 +251,9 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 		                 have_in ? "input_tokens" : "output_tokens");
 		return -1;
 	}
-	if (have_in && (get_number(obj, "input_tokens", 0, 1, &c->input_tokens, e) < 0 ||
+	/* a prompt of at least one token: vLLM serves no empty one (as a
+	 * request log's input count, docs/formats/telemetry.md) */
+	if (have_in && (get_number(obj, "input_tokens", 1, 1, &c->input_tokens, e) < 0 ||
 	                get_number(obj, "output_tokens", 1, 1, &c->output_tokens, e) < 0))
 		return -1;
 	if (get_number(obj, "rate", 0, 0, &c->request_rate, e) < 0 ||
@@ -274,7 +276,7 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	 * printed it with %g, and 1000001 read "1e+06", the limit itself. */
 	if (c->input_tokens > WC_CAPACITY_MAX_TOKENS)
 		return wc_api_invalid_json(e, "/input_tokens", json_object_get(obj, "input_tokens"), c->input_tokens,
-		                           "must be a number from 0 to %g", WC_CAPACITY_MAX_TOKENS);
+		                           "must be a number from 1 to %g", WC_CAPACITY_MAX_TOKENS);
 	if (c->output_tokens > WC_CAPACITY_MAX_TOKENS)
 		return wc_api_invalid_json(e, "/output_tokens", json_object_get(obj, "output_tokens"), c->output_tokens,
 		                           "must be a number from 1 to %g", WC_CAPACITY_MAX_TOKENS);

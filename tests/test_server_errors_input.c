@@ -84,7 +84,7 @@ test_capacity_limits(void)
 	       "concurrency: must be at most 1e+06 requests at once, got 1000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	            "\"input_tokens\":100000001,\"output_tokens\":100}",
-	       "invalid_value", "/input_tokens", "input_tokens: must be a number from 0 to 1e+08, got 100000001");
+	       "invalid_value", "/input_tokens", "input_tokens: must be a number from 1 to 1e+08, got 100000001");
 	expect(INF, "{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,"
 	            "\"input_tokens\":100,\"output_tokens\":100000001}",
 	       "invalid_value", "/output_tokens", "output_tokens: must be a number from 1 to 1e+08, got 100000001");

@@ -1,0 +1,51 @@
+/*
+ * An empty prompt is no request vLLM serves: input_tokens 0 is refused,
+ * HTTP 422 invalid_value on /input_tokens and CLI exit 2 naming
+ * --input-tokens (docs/http-api.md, docs/cli.md). Both answered it as a
+ * request, TTFT a bare decode step and no warning.
+ */
+#include "data/data.h"
+#include "server/server.h"
+#include "tests/fixtures/server/http_client.h"
+#include "tests/support/support.h"
+
+int
+main(void)
+{
+	const char *inf[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+		              "--concurrency", "8", "--input-tokens", "0", "--output-tokens", "100", NULL };
+	test_usage_error(inf, "--input-tokens: must be >= 1, got '0'");
+	const char *flex[] = { "wattcast", "predict", "flexibility", "--platform", "H100", "--model", "Qwen3-8B",
+		               "--concurrency", "8", "--input-tokens", "0", "--output-tokens", "100", NULL };
+	test_usage_error(flex, "--input-tokens: must be >= 1, got '0'");
+	const char *one[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Qwen3-8B",
+		              "--concurrency", "8", "--input-tokens", "1", "--output-tokens", "100", NULL };
+	test_run_ok(one);
+
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	CURL *h = curl_easy_init();
+	wc_server *srv = http_server_start(&p, "default", 2);
+	if (srv) {
+		http_expect_says(h, "POST", "/v1/predict/inference",
+		                 "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":0,"
+		                 "\"output_tokens\":100}",
+		                 422, "invalid_value", "/input_tokens", "input_tokens: must be", NULL);
+		http_expect_says(h, "POST", "/v1/predict/flexibility",
+		                 "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":0,"
+		                 "\"output_tokens\":100}",
+		                 422, "invalid_value", "/input_tokens", "input_tokens: must be", NULL);
+		http_reply r;
+		http_post_json(h, url("/v1/predict/inference"),
+		               "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":1,"
+		               "\"output_tokens\":100}", &r);
+		CHECK_INT(r.status, 200);
+		http_reply_free(&r);
+		wc_server_stop(srv);
+	}
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	wc_params_clear(&p);
+	return check_report("test_server_input_tokens_empty");
+}
