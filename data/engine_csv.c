@@ -210,8 +210,7 @@ drop_unfinished(eng_reader *r, wc__csv_field *f, int nf, size_t line_no)
 	}
 	if (whole)
 		return 0;
-	wc__warn(r->opt, r->path, ":%zu: unfinished last line (no newline: the log was still being written); "
-	         "dropped", line_no);
+	wc__warn(r->opt, r->path, ":%zu: " WC_UNFINISHED_LINE_DROPPED, line_no);
 	return 1;
 }
 

@@ -349,7 +349,7 @@ drop_unfinished(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *r
 	rd->beyond_board = beyond;
 	if (rd->err)
 		rd->err->code = code; /* an unknown unit word may be a cut-off one */
-	wc__warn(rd->opt, rd->path, ":%zu: unfinished last line (no newline: the log was still being written); dropped%s",
+	wc__warn(rd->opt, rd->path, ":%zu: " WC_UNFINISHED_LINE_DROPPED "%s",
 	         line_no, cut ? " (its power reading lacks the unit every other line's has)" : "");
 	return WC_OK;
 }

@@ -36,6 +36,7 @@ wc_step_log_free(wc_step_log *l)
 	free(l->step);
 	free(l->event);
 	free(l->line);
+	free(l->column);
 	memset(l, 0, sizeof *l);
 }
 
@@ -145,11 +146,15 @@ read_row(step_reader *rd, const wc__csv_field *f, wc_step_log *l)
 	if (ne)
 		l->event = ne;
 	int *nl = ne ? wc_resize_array(l->line, cap, sizeof *nl) : NULL;
-	if (!nl)
+	if (nl)
+		l->line = nl;
+	int *nc = nl ? wc_resize_array(l->column, cap, sizeof *nc) : NULL;
+	if (!nc)
 		return wc_error_set_path(rd->err, WC_ENOMEM, rd->path, ": out of memory");
-	l->line = nl;
+	l->column = nc;
 	rd->cap = cap;
 	l->line[l->n] = rd->line;
+	l->column[l->n] = f[rd->col_step].column;
 	l->t[l->n] = t;
 	l->step[l->n] = (int)step;
 	l->event[l->n++] = (unsigned char)ev;
@@ -169,6 +174,7 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 	char why[160];
 	while (rc == WC_OK && (n = wc__csv_lines_next(&it, fields, WC_STEPS_COLUMNS_MAX, &reason)) != 0) {
 		int col = n_header == 0 && n != WC_ENOMEM ? wc__csv_not_text(it.raw, it.raw_len, why, sizeof why) : 0;
+		const int row = n_header > 0;
 		rd.line = it.line;
 		/* "step, epoch_s, event" and "0, 100.0, start", as power.csv is
 		 * written (nvidia-smi's ", "): blanks around a cell are no part of
@@ -193,6 +199,16 @@ wc_step_log_read_buffer(const char *buf, size_t len, const char *path, wc_step_l
 			continue; /* the header again: a resumed run appended its own log (as power.csv may) */
 		else
 			rc = read_row(&rd, fields, out);
+		/* An unfinished last line (no newline: the log cut while being
+		 * written, a run still training) that does not read is half a
+		 * row: dropped and said, as power.csv's and engine.csv's are
+		 * (docs/formats/telemetry.md, "A log still being written"); it
+		 * refused the whole run as "expected 3 fields". The header's is
+		 * no row. */
+		if (rc == WC_EPARSE && row && it.raw + it.raw_len == buf + len) {
+			out->unfinished_line = rd.line;
+			rc = WC_OK;
+		}
 	}
 	wc__csv_lines_free(&it);
 	if (rc == WC_OK && n_header == 0)

@@ -38,9 +38,13 @@ typedef struct {
 	int *step;              /* the step number of each row */
 	unsigned char *event;   /* wc_step_event */
 	int *line;              /* the file line of each row, for messages */
+	int *column;            /* ... and the column of its step cell */
+	int unfinished_line;    /* an unfinished last line (no newline) that did not read,
+	                         * dropped: its line, for the warning; 0 none */
 } wc_step_log;
 
-#define WC_STEP_LOG_INIT { .n = 0, .t = NULL, .step = NULL, .event = NULL, .line = NULL }
+#define WC_STEP_LOG_INIT { .n = 0, .t = NULL, .step = NULL, .event = NULL, .line = NULL, .column = NULL, \
+	                   .unfinished_line = 0 }
 
 /** The largest step number or count a step log or trainer state is read
  *  with: past any run's (they are read into an int; a choice of

@@ -35,6 +35,10 @@ extern "C" {
 #define WC_ENGINE_COLUMNS_MAX 256  /* engine.csv (Prometheus counters) */
 #define WC_REQUESTS_COLUMNS_MAX 64 /* requests.csv */
 #define WC_STEPS_COLUMNS_MAX 64    /* steps.csv (fine-tuning step log) */
+/** What a reader says after "file:line: " of an unfinished last line (no
+ *  newline) it drops: one text for power.csv, engine.csv and steps.csv
+ *  (docs/formats/telemetry.md, "A log still being written"). */
+#define WC_UNFINISHED_LINE_DROPPED "unfinished last line (no newline: the log was still being written); dropped"
 /** Longest gap between consecutive power samples, s. A sample further
  *  from the one before is a bad line (a clock jump or a corrupt
  *  timestamp), so no reader or metric ever spans a grid over the gap; a

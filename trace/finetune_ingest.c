@@ -242,8 +242,14 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
 		return wc_error_set_path(err, WC_EINVAL, path, ": holds %d GPUs, but the job has gpus %d",
 		                         c->pt->info.n_gpus, c->m.finetune.gpus);
 	/* After the power log: an evaluation during training longer than
-	 * its span is not placed (docs/formats/finetune-telemetry.md, "Step logs"). */
-	if (!c->steps_path[0] && find_trainer_state(c->dir, c->state_path, sizeof c->state_path)) {
+	 * its span is not placed (docs/formats/finetune-telemetry.md, "Step logs").
+	 * A steps.csv without a step row is no step log: the state beside it
+	 * counts, as without one (a logger that never flushed a step made the
+	 * state unread, and the refusal asked for it). */
+	size_t step_rows = 0;
+	for (size_t i = 0; i < c->log.n; i++)
+		step_rows += c->log.event[i] == WC_STEP_STEP;
+	if ((!c->steps_path[0] || step_rows == 0) && find_trainer_state(c->dir, c->state_path, sizeof c->state_path)) {
 		double span = c->pt->n ? c->pt->t[c->pt->n - 1] - c->pt->t[0] : NAN;
 		if ((rc = wc_trainer_state_read_within(c->state_path, span, &c->state, err)) != WC_OK)
 			return rc;
@@ -273,7 +279,8 @@ static double
 state_count_beside_log(const ft_ctx *c, char *file, size_t cap)
 {
 	char path[1024];
-	if (!c->steps_path[0] || !find_trainer_state(c->dir, path, sizeof path))
+	file[0] = '\0';
+	if (!c->steps_path[0] || c->have_state || !find_trainer_state(c->dir, path, sizeof path))
 		return NAN;
 	wc_trainer_state s;
 	memset(&s, 0, sizeof s);
@@ -442,8 +449,13 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		goto done;
 	}
 	step_info(&c, &in, buf, lines, resumed, restarts, saved, &notes);
-	if ((rc = clocks_overlap(&c, err)) != WC_OK)
+	/* the walk's sixth n of buf is scratch once it is done */
+	if ((rc = clocks_overlap(&c, err)) != WC_OK ||
+	    (rc = wc__ft_log_typos(&c.log, c.steps_path, &in, buf + 5 * c.log.n, err)) != WC_OK)
 		goto done;
+	char state_file[1024];
+	in.log_state_steps = state_count_beside_log(&c, state_file, sizeof state_file);
+	in.log_state_file = state_file;
 	in.gaps = c.pt->gaps;
 	in.n_gaps = c.pt->n_gaps;
 	if ((rc = wc_ft_steps_analyse(c.pt->t, c.pt->group, c.pt->n, &in, &res, err)) != WC_OK) {
@@ -466,6 +478,8 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		goto done;
 	}
 	wc__ft_log_warnings(&notes, &res);
+	if (c.log.unfinished_line)
+		WC_WARN(&res, "steps.csv:%d: " WC_UNFINISHED_LINE_DROPPED, c.log.unfinished_line);
 	/* A log that never reached a step (a job dead before step 1, a logger
 	 * that never flushed) is no step log: said, as the count then comes
 	 * from elsewhere (docs/formats/finetune-telemetry.md). */
@@ -501,9 +515,7 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	const double logged = res.steps + res.warmup_steps;
 	if (c.steps_by)
 		warn_count_vs_log(&res, c.steps_by, c.m.finetune.steps, logged);
-	char state_file[1024];
-	double state_n = state_count_beside_log(&c, state_file, sizeof state_file);
-	warn_count_vs_log(&res, state_file, state_n, logged);
+	warn_count_vs_log(&res, state_file, in.log_state_steps, logged);
 	/* A checkpoint short of max_steps: the run either stopped there or
 	 * went on, and a few steps on are within what the trace's period can
 	 * tell (docs/finetune.md, "Counting steps"). The remedy first, the

@@ -243,3 +243,29 @@ wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res)
 		        n->resume_to, n->resumes, n->resumes == 1 ? "" : "s");
 }
 
+
+/* A row ending k > 1 steps whose steps would each be far shorter than the
+ * log's median step -- under 1/WC_FT_LONG_STEP_FACTOR of it, the bound a
+ * row far longer is held to (finetune_steps.c) -- is a mistyped step
+ * number, not a log written every k steps: the last row's 40 typed 400
+ * read 361 steps in 1.3 s, a tenth of the energy per step, and 10^9 for 5
+ * a ten-millionth, with only the gap and resume warnings
+ * (docs/finetune.md, "Counting steps"). Refused at its step cell. */
+int
+wc__ft_log_typos(const wc_step_log *l, const char *path, const wc_ft_steps_info *in, double *scratch, wc_error *err)
+{
+	const double md = wc__ft_median_step(in, scratch);
+	for (size_t i = 0; isfinite(md) && i < in->n_step_end; i++) {
+		const double k = in->step_count[i], d = in->step_end[i] - wc__ft_step_start(in, i, md);
+		if (!(k > 1) || !(d > 0) || !(d / k < md / WC_FT_LONG_STEP_FACTOR))
+			continue;
+		size_t r = 0;
+		while (r + 1 < l->n && l->line[r] != in->step_line[i])
+			r++;
+		return wc_error_set_path(err, WC_EINVAL, path, ":%d:%d: column 'step': %d ends %.0f steps in %.3g s, "
+		                         "%.2g s each, under 1/%.0f of the log's median step %.3g s: a mistyped step "
+		                         "number? correct it", l->line[r], l->column[r], l->step[r], k, d, d / k,
+		                         WC_FT_LONG_STEP_FACTOR, md);
+	}
+	return WC_OK;
+}

@@ -59,8 +59,8 @@ evals_hidden(const ft_grid *g, const ft_clock *c, const wc_ft_steps_info *in, do
  * more, to what the period is known (`known`); `told`: one the period can
  * tell from its neighbours, where nothing else says it (docs/finetune.md,
  * "A stated count against the trace"). */
-static int
-is_multiple(double times, double known, int told)
+int
+wc__ft_is_multiple(double times, double known, int told)
 {
 	double k = round(times);
 	return k >= 2.0 && (!told || k * known < 0.5) && fabs(times - k) <= k * known;
@@ -101,7 +101,7 @@ wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_st
 		if (k > WC_FT_PERIOD_MULTIPLE_MAX && k > over)
 			break;
 		double by_k = k <= WC_FT_PERIOD_MULTIPLE_MAX ? (clock_s - evals_hidden(g, &c, in, p / k, &shown_k)) / p : NAN;
-		if (k <= WC_FT_PERIOD_MULTIPLE_MAX && shown_k >= shown_1 && is_multiple(in->steps / by_k, known, 1) &&
+		if (k <= WC_FT_PERIOD_MULTIPLE_MAX && shown_k >= shown_1 && wc__ft_is_multiple(in->steps / by_k, known, 1) &&
 		    round(in->steps / by_k) == k) {
 			found = k;
 			break;
@@ -111,7 +111,7 @@ wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_st
 		if (in->grad_accum <= 0 || in->grad_accum % k != 0 || k > over) /* 0: unknown, says none */
 			continue;
 		double of_k = (clock_s - evals_hidden(g, &c, in, p * k, &shown_k)) / p;
-		if (shown_k >= shown_1 && is_multiple(of_k / in->steps, known, 0) && round(of_k / in->steps) == k)
+		if (shown_k >= shown_1 && wc__ft_is_multiple(of_k / in->steps, known, 0) && round(of_k / in->steps) == k)
 			found = -k;
 	}
 	wc__ft_clock_free(&c);

@@ -197,3 +197,52 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 		        in->steps, out->period_s, out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	return WC_OK;
 }
+
+int
+wc__ft_steps_too_short(const wc_ft_steps_result *out, const char *file, const char *what, const char *remedy,
+                       wc_error *err)
+{
+	const double step = out->active_s / out->steps;
+	if (step >= WC_FT_MIN_STEP_S)
+		return WC_OK;
+	return wc_error_set_path(err, WC_EINVAL, file, "%s steps of %.3g s over %.0f s of training, under %g s, shorter "
+	                         "than any optimizer step: %s", what, step, out->active_s, WC_FT_MIN_STEP_S, remedy);
+}
+
+/* A step log is counted as written, and a custom loop that numbers its
+ * micro-batches (or samples) logs k rows per optimizer step: grad_accum 4
+ * read 1200 steps for 300, -75 % energy per step, with the trace's clear
+ * period exactly 4 of its steps and no word said. By the counts, as a
+ * stated one is weighed (wc__ft_stated_vs_period): the micro-step rows'
+ * median (0.45 s) leaves out the optimizer phase of the row that ends
+ * each step. The trace cannot tell that from a period of k steps, so it
+ * is said, not refused; a trainer state beside the log that agrees with
+ * the period says which (docs/finetune.md, "A step log against the
+ * trace"). The check and the remedy first: ingest cuts the line at 255
+ * bytes after the run's folder. */
+void
+wc__ft_log_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out)
+{
+	const double logged = out->steps + out->warmup_steps, traced = out->active_s / out->period_s;
+	const double known = g->dt / out->period_s, times = logged / traced;
+	if (!out->period_clear || !wc__ft_is_multiple(times, known, 0))
+		return;
+	const int k = (int)round(times), ga = in->grad_accum;
+	char what[64];
+	if (ga > 1 && ga % k == 0)
+		snprintf(what, sizeof what, "micro-steps of grad_accum %d?", ga);
+	else if (ga > 0)
+		snprintf(what, sizeof what, "micro-steps or samples? grad_accum %d", ga);
+	else
+		snprintf(what, sizeof what, "micro-steps or samples?");
+	const double st = in->log_state_steps;
+	if (isfinite(st) && fabs(st / traced - 1.0) <= known && fabs(st - logged) >= 0.5)
+		WC_WARN(out, "steps: check steps.csv's step column (%s): %s's %.0f steps and the trace's period %.3f s "
+		        "(%.0f) agree against its %.0f, %d a step; its count is used", what,
+		        in->log_state_file ? in->log_state_file : "trainer_state.json", st, out->period_s, traced, logged,
+		        k);
+	else
+		WC_WARN(out, "steps: check steps.csv's step column (%s): the trace's clear period %.3f s counts %.0f steps "
+		        "for its %.0f, %d a step (to %.1f %%); its count is used", what, out->period_s, traced, logged, k,
+		        100.0 * known);
+}

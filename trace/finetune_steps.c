@@ -33,7 +33,7 @@ wc_ft_steps_info_init(wc_ft_steps_info *i)
 {
 	memset(i, 0, sizeof *i);
 	i->start = i->steps = i->expected_saves = i->expected_eval_s = i->train_runtime_s = NAN;
-	i->state_steps = i->state_run_steps = i->state_max_steps = NAN;
+	i->state_steps = i->state_run_steps = i->state_max_steps = i->log_state_steps = NAN;
 }
 
 /* Optimizer steps the row of step i ends: more than one when the log is
@@ -47,8 +47,8 @@ step_count(const wc_ft_steps_info *in, size_t i)
 /* Start of step row i: the end of the row before it (a step, or a logged
  * pause), else `median` (per optimizer step) times its steps before its
  * end. */
-static double
-step_start(const wc_ft_steps_info *in, size_t i, double median)
+double
+wc__ft_step_start(const wc_ft_steps_info *in, size_t i, double median)
 {
 	double s = i > 0 ? in->step_end[i - 1]
 	                 : (isfinite(in->start) ? in->start : in->step_end[0] - median * step_count(in, 0));
@@ -73,7 +73,7 @@ wc__ft_median_step(const wc_ft_steps_info *in, double *scratch)
 {
 	size_t n = in->n_step_end, m = 0, i0 = isfinite(in->start) ? 0 : 1;
 	for (size_t i = i0; i < n; i++) {
-		double s = step_start(in, i, 0.0);
+		double s = wc__ft_step_start(in, i, 0.0);
 		if (in->step_end[i] > s)
 			scratch[m++] = (in->step_end[i] - s) / step_count(in, i);
 	}
@@ -129,7 +129,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	double kept = 0, all = 0, gapped = 0, gapped_s = 0, *d = wc_alloc_array(n ? n : 1, sizeof *d), tn = g->t[g->n - 1];
 	*median = d ? wc__ft_median_step(in, d) : NAN;
 	for (size_t i = 0; d && i < n; i++) {
-		double s = step_start(in, i, isfinite(*median) ? *median : 0.0);
+		double s = wc__ft_step_start(in, i, isfinite(*median) ? *median : 0.0);
 		d[i] = in->step_end[i] - s;
 		all += step_count(in, i);
 		if (s >= g->t[0] && in->step_end[i] <= tn && d[i] > 0) {
@@ -155,7 +155,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	if (kept + gapped < all)
 		WC_WARN(out, "step log: %.0f of %.0f steps lie outside the power log and are not counted", all - kept - gapped,
 		        all);
-	double ws = step_start(in, first, isfinite(*median) ? *median : 0.0), we = in->step_end[last];
+	double ws = wc__ft_step_start(in, first, isfinite(*median) ? *median : 0.0), we = in->step_end[last];
 	span[0] = ws;
 	span[1] = we;
 	g->k0 = wc__ft_bin(g, ws);
@@ -169,7 +169,7 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	if (gapped > 0)
 		WC_WARN(out, "power.csv: %.0f steps (%.0f s of the %.0f-s window) fall in gaps of the power log and are "
 		        "left out with their time (their energy is unknown)", gapped, gapped_s,
-		        in->step_end[last] - step_start(in, first, isfinite(*median) ? *median : 0.0));
+		        in->step_end[last] - wc__ft_step_start(in, first, isfinite(*median) ? *median : 0.0));
 	/* Warm-up: leading steps over twice the median step, at most a quarter.
 	 * A first step without a logged start has no known duration (its
 	 * start is one median step before its end): it is warm-up when the
@@ -322,15 +322,12 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		 * kept with a -100 % warning, 0.00125 J and 1.07e-6 s per step,
 		 * and fit refused the table as degenerate (docs/finetune.md, "A
 		 * stated count against the trace") */
-		if (!(out->active_s / out->steps >= WC_FT_MIN_STEP_S)) {
-			const int state = strcmp(src, "trainer_state") == 0;
-			return wc_error_set_path(err, WC_EINVAL, in->steps_file ? in->steps_file : src,
-			                         "%s %.15g gives steps of %.3g s over %.0f s of training, under %g s, "
-			                         "shorter than any optimizer step: not this run's count; give --steps, "
-			                         "finetune.steps or a steps.csv", state ? ": /global_step" : "",
-			                         state ? in->state_steps : in->steps, out->active_s / out->steps,
-			                         out->active_s, WC_FT_MIN_STEP_S);
-		}
+		char what[64];
+		const int state = strcmp(src, "trainer_state") == 0;
+		snprintf(what, sizeof what, "%s %.15g gives", state ? ": /global_step" : "", state ? in->state_steps : in->steps);
+		if (wc__ft_steps_too_short(out, in->steps_file ? in->steps_file : src, what,
+		                           "not this run's count; give --steps, finetune.steps or a steps.csv", err) != WC_OK)
+			return WC_EINVAL;
 		if (!per_step && clear && wc__ft_stated_vs_period(g, &left, out, err) != WC_OK)
 			return WC_EINVAL;
 		/* no one period to check it against (wc__ft_period_drift) */
@@ -544,6 +541,16 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	if (logged_steps > 0) {
 		out->steps = logged_steps;
 		snprintf(out->step_source, sizeof out->step_source, "step_log");
+		/* The stated count's rules hold for a step log's too: 10^6 rows
+		 * 0.6 ms apart were 2.3 J per step, a log of micro-steps -75 %,
+		 * without a word (docs/finetune.md, "A step log against the
+		 * trace"). */
+		char what[64];
+		snprintf(what, sizeof what, ": its step numbers count %.0f steps, which give", logged_steps);
+		if ((rc = wc__ft_steps_too_short(out, "steps.csv", what, "its step column counts no optimizer steps; write "
+		                                 "state.global_step there", err)) != WC_OK)
+			goto done;
+		wc__ft_log_vs_period(&g, in, out);
 	} else if ((rc = count_steps(&g, in, &b, per_step, wc__ft_gap_steps(&g, in, out), out, err)) != WC_OK) {
 		goto done;
 	}

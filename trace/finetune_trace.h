@@ -154,6 +154,10 @@ typedef struct {
 	size_t n_gaps;
 	int log_no_steps;              /* a steps.csv was given that holds no step row
 	                                * (for the refusals' remedy) */
+	double log_state_steps;        /* a trainer state's steps run beside a step log, not the
+	                                * count: said when it and the trace's period agree against
+	                                * the log; NaN = none */
+	const char *log_state_file;    /* its file, for messages */
 } wc_ft_steps_info;
 
 void wc_ft_steps_info_init(wc_ft_steps_info *i);

@@ -74,6 +74,11 @@ int wc__ft_period_steps(const ft_grid *g, const wc_ft_steps_info *in, const wc_f
  *  the period's count `traced` over WC_FT_COUNT_MAX_DISAGREE more than its
  *  global_step, and not past max_steps (finetune_state_end.c). */
 int wc__ft_went_on(const ft_grid *g, const wc_ft_steps_info *in, const wc_ft_steps_result *out, double traced);
+/** Whether `times` (a count over another, or a period over a step) is a
+ *  whole multiple of 2 or more to what the period is known (`known`);
+ *  `told`: one the period can tell from its neighbours
+ *  (finetune_state_end.c). */
+int wc__ft_is_multiple(double times, double known, int told);
 /** The step the trace's period reads: the period over the steps it
  *  holds (out->period_steps), or times the periods a step holds. */
 static inline double
@@ -315,12 +320,21 @@ typedef struct {
  *  steps it ends; `scratch` n_step_end long; NaN with none
  *  (finetune_steps.c). */
 double wc__ft_median_step(const wc_ft_steps_info *in, double *scratch);
+/** Start of step row i: the end of the row before it or of a logged
+ *  pause, else `median` per optimizer step before its end
+ *  (finetune_steps.c). */
+double wc__ft_step_start(const wc_ft_steps_info *in, size_t i, double median);
 
 /** The step log `l`'s steps and stated pauses into `in` (arrays into
  *  `buf`, 6 n doubles, and `lines`, `resumed`, `restarts`, n each), how
  *  its rows became them into `notes` (finetune_log.c). */
 void wc__ft_log_walk(const wc_step_log *l, wc_ft_steps_info *in, double *buf, int *lines, unsigned char *resumed,
                      unsigned char *restarts, ft_log_notes *notes);
+/** A row ending several steps, each far shorter than the log's median
+ *  step: a mistyped step number, refused at `path`:line:column of `l`'s
+ *  step cell; `scratch` in->n_step_end long (finetune_log.c). */
+int wc__ft_log_typos(const wc_step_log *l, const char *path, const wc_ft_steps_info *in, double *scratch,
+                     wc_error *err);
 /** One warning each for rows that are not one step or pause each. */
 void wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res);
 
@@ -328,5 +342,17 @@ void wc__ft_log_warnings(const ft_log_notes *n, wc_ft_steps_result *res);
  *  where the trace clearly ran other steps than it says, else warned beyond
  *  what the period is known to (finetune_stated.c). */
 int wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, wc_error *err);
+/** Steps (out->steps over out->active_s) shorter than any optimizer step,
+ *  WC_FT_MIN_STEP_S: refused at `file`, `what` the count's words before
+ *  the step time, `remedy` after (finetune_stated.c). One rule for a
+ *  stated count and a step log's. */
+int wc__ft_steps_too_short(const wc_ft_steps_result *out, const char *file, const char *what, const char *remedy,
+                           wc_error *err);
+/** A step log counting a whole multiple (k >= 2) of the steps the
+ *  trace's clear period counts: its rows may number micro-steps or
+ *  samples, said, with a trainer state beside it that agrees with the
+ *  period (finetune_stated.c, docs/finetune.md "A step log against the
+ *  trace"). */
+void wc__ft_log_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out);
 
 #endif

@@ -1,0 +1,163 @@
+/*
+ * `wattcast ingest` of a fine-tuning step log held to a stated count's
+ * rules (docs/finetune.md, "A step log against the trace"), and how a
+ * steps.csv is read around them (docs/formats/finetune-telemetry.md,
+ * "Step logs"). One H100 LoRA run of 100 2-s steps (1.6 s at 600 W, 0.4 s
+ * at 350 W; grad_accum 4), power.draw.instant every 100 ms; each case a
+ * steps.csv (and a trainer_state.json) written for it:
+ *   - a row per micro-step (400 rows) with the state's 100 beside it was
+ *     read as 400 steps, -75 % energy per step, without a word;
+ *   - the last step number mistyped (100 as 1000) read 1000 steps in the
+ *     same time, a tenth of the energy per step, with a gap warning only;
+ *   - rows 5 ms apart read 40000 steps of 5 ms, accepted;
+ *   - an unfinished last line refused the run ("expected 3 fields");
+ *   - a steps.csv with no step row made ingest ignore the state beside it.
+ */
+#include "data/data.h"
+#include "tests/support/support.h"
+#include "tests/support/synth_ft_files.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define STEPS 100
+#define STEP_S 2.0
+#define LEAD_S 30.0
+#define EPOCH0 1796119200.0 /* 2026/12/01 10:00:00 UTC, synth_ft_nvsmi_row's 0 */
+
+static const char *dir;
+
+static double
+power_at(double s)
+{
+	double u = s - LEAD_S;
+	if (u < 0 || u >= STEPS * STEP_S)
+		return 70.0;
+	return fmod(u, STEP_S) < 1.6 ? 600.0 : 350.0;
+}
+
+/* The run folder `name` with its power log and manifest. */
+static char *
+make_run(const char *name)
+{
+	char *run = path_join(dir, name), *path = path_join(run, "power.csv");
+	mkdir(run, 0755);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs("timestamp, index, uuid, name, power.draw.instant [W]\n", f);
+	for (int i = 0; i < (int)((2 * LEAD_S + STEPS * STEP_S) / 0.1); i++)
+		synth_ft_nvsmi_row(f, 0.1 * i + 0.03, 0, power_at(0.1 * i + 0.03));
+	fclose(f);
+	synth_ft_manifest_write(run, 1, 4);
+	free(path);
+	return run;
+}
+
+static void
+write_state(const char *run)
+{
+	char *path = path_join(run, "trainer_state.json");
+	CHECK_INT(write_text(path, "{\"global_step\": 100, \"max_steps\": 100, \"logging_steps\": 10, \"log_history\": "
+	                           "[{\"loss\": 1.5, \"step\": 100}]}\n"), 0);
+	free(path);
+}
+
+/* steps.csv: a start row, then `rows` rows `every` s apart numbered
+ * 1, 2, ...; `last` replaces the last row's number (0: none); `tail`
+ * ends the file. */
+static void
+write_steps(const char *run, int rows, double every, int last, const char *tail)
+{
+	char *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fprintf(f, "step,epoch_s,event\n0,%.4f,start\n", EPOCH0 + LEAD_S);
+	for (int k = 1; k <= rows; k++)
+		fprintf(f, "%d,%.4f,step\n", k == rows && last ? last : k, EPOCH0 + LEAD_S + k * every);
+	fputs(tail, f);
+	fclose(f);
+	free(path);
+}
+
+/* Ingest `run`; its exit status, stderr in `err` (cap bytes) and the
+ * row's step_source and energy per step. */
+static int
+ingest(const char *run, char *err, size_t cap, char *source, double *e)
+{
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	snprintf(err, cap, "%s", r.err ? r.err : "");
+	source[0] = '\0';
+	*e = NAN;
+	wc_ft_table *t = NULL;
+	wc_error error;
+	if (r.status == 0 && wc_ft_table_read(out, &t, &error) == WC_OK && t->n_runs == 1) {
+		snprintf(source, 24, "%s", wc_ft_table_get_extra(t, 0, "step_source"));
+		*e = t->runs[0].energy_per_step_j;
+	}
+	fprintf(stderr, "%s: status %d, %s %.1f J/step\n%s", run, r.status, source, *e, err);
+	wc_ft_table_free(t);
+	int status = r.status;
+	run_result_free(&r);
+	free(out);
+	return status;
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("ft_steplog_checks");
+	const double truth = 1.6 * 600.0 + 0.4 * 350.0;
+	char err[8192], source[24], *run;
+	double e;
+
+	/* a row per micro-step: said, with the state that agrees with the period */
+	run = make_run("micro");
+	write_steps(run, 4 * STEPS, STEP_S / 4, 0, "");
+	write_state(run);
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
+	CHECK_CONTAINS(err, "steps: check steps.csv's step column (micro-steps of grad_accum 4?): trainer_state.json's "
+	               "100 steps and the trace's period");
+	CHECK_CONTAINS(err, "(100) agree against its 400, 4 a step; its count is used");
+	free(run);
+
+	/* the last step number mistyped: refused at its cell */
+	run = make_run("typo");
+	write_steps(run, STEPS, STEP_S, 1000, "");
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 1);
+	CHECK_CONTAINS(err, "steps.csv:102:1: column 'step': 1000 ends 901 steps in 2 s, 0.0022 s each, under 1/4 of "
+	               "the log's median step 2 s: a mistyped step number? correct it");
+	free(run);
+
+	/* rows 5 ms apart: steps shorter than any optimizer step */
+	run = make_run("fast");
+	write_steps(run, (int)(STEPS * STEP_S / 0.005), 0.005, 0, "");
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 1);
+	CHECK_CONTAINS(err, "steps.csv: its step numbers count 40000 steps, which give steps of 0.005 s over 200 s of "
+	               "training, under 0.01 s, shorter than any optimizer step");
+	free(run);
+
+	/* an unfinished last line: dropped and said, the run read */
+	run = make_run("cut");
+	write_steps(run, STEPS, STEP_S, 0, "101,17961");
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
+	CHECK_CONTAINS(err, "steps.csv:103: unfinished last line (no newline: the log was still being written); "
+	               "dropped");
+	CHECK(strcmp(source, "step_log") == 0 && fabs(e / truth - 1) < 0.01);
+	free(run);
+
+	/* no step row: the trainer state beside it counts */
+	run = make_run("nostep");
+	write_steps(run, 0, STEP_S, 0, "");
+	write_state(run);
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
+	CHECK_CONTAINS(err, "steps.csv: holds no step rows (1 other row); the steps are counted from trainer_state");
+	CHECK(strcmp(source, "trainer_state") == 0);
+	free(run);
+	return check_report("test_ft_steplog_checks");
+}
