@@ -43,7 +43,10 @@ cli_ingest_finetune_flag(const char *cmd, const char *name, const char *value, w
 			return cli_usage_error(cmd, "--checkpointing: expected true or false, got '%s'", value);
 		f->checkpointing = strcmp(value, "true") == 0;
 	} else if (strcmp(name, "steps") == 0) {
-		rc = cli_parse_double_unbounded(cmd, "--steps", value, 1, 1, &f->steps);
+		/* whole, from 1 to 10^9, as finetune.steps and global_step
+		 * (data/step_log.h): 2.5 was read, and its warning quoted "2" */
+		if ((rc = cli_parse_int(cmd, "--steps", value, 1, (long)WC_STEP_LOG_MAX_STEP, &v)) == CLI_OK)
+			f->steps = (double)v;
 	}
 	return rc;
 }

@@ -9,6 +9,7 @@
  * wattcast-run.json, then command-line flags fill the gaps.
  */
 #include "data/run_manifest.h"
+#include "data/step_log.h"
 #include "models/limits.h"
 
 #include "data/fileio.h"
@@ -445,7 +446,10 @@ own_finetune(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 	    (rc = ft_int(ld, o, "lora_rank", 1, WC_FT_MAX_LORA_RANK, &f->lora_rank)) ||
 	    (rc = ft_int(ld, o, "layers", 1, WC_FT_MAX_LAYERS, &f->layers)) ||
 	    (rc = ft_int(ld, o, "d_model", 1, WC_FT_MAX_D_MODEL, &f->d_model)) ||
-	    (rc = wc__json_optional_number(ld, o, "/finetune", "steps", 1, 1e12, &f->steps)) ||
+	    /* optimizer steps are whole, as global_step's (data/step_log.h):
+	     * 2.5 was read, and its warning quoted "2" */
+	    (rc = wc__json_optional_count(ld, o, "/finetune", "steps", "whole number of optimizer steps", 1,
+	                                  WC_STEP_LOG_MAX_STEP, &f->steps)) ||
 	    (rc = wc__json_optional_number(ld, o, "/finetune", "tokens_per_step", 1e-9, 1e300, &f->tokens_per_step)))
 		return rc;
 	if ((ck = json_object_get(o, "checkpointing")) && !json_is_null(ck)) {

@@ -11,7 +11,11 @@
  *     same time, a tenth of the energy per step, with a gap warning only;
  *   - rows 5 ms apart read 40000 steps of 5 ms, accepted;
  *   - an unfinished last line refused the run ("expected 3 fields");
- *   - a steps.csv with no step row made ingest ignore the state beside it.
+ *   - a steps.csv with no step row made ingest ignore the state beside it;
+ *   - a step log of 120 steps starting 40 s before the power log, with a
+ *     state of 120, was said to disagree with it ("steps.csv 100 in the
+ *     power log");
+ *   - --steps 2.5 and finetune.steps 2.5 were read, the warning quoting "2".
  */
 #include "data/data.h"
 #include "tests/support/support.h"
@@ -39,16 +43,16 @@ power_at(double s)
 	return fmod(u, STEP_S) < 1.6 ? 600.0 : 350.0;
 }
 
-/* The run folder `name` with its power log and manifest. */
+/* The run folder `name` with its power log from `first` s and manifest. */
 static char *
-make_run(const char *name)
+make_run(const char *name, double first)
 {
 	char *run = path_join(dir, name), *path = path_join(run, "power.csv");
 	mkdir(run, 0755);
 	FILE *f = fopen(path, "w");
 	CHECK(f != NULL);
 	fputs("timestamp, index, uuid, name, power.draw.instant [W]\n", f);
-	for (int i = 0; i < (int)((2 * LEAD_S + STEPS * STEP_S) / 0.1); i++)
+	for (int i = (int)(first / 0.1); i < (int)((2 * LEAD_S + STEPS * STEP_S) / 0.1); i++)
 		synth_ft_nvsmi_row(f, 0.1 * i + 0.03, 0, power_at(0.1 * i + 0.03));
 	fclose(f);
 	synth_ft_manifest_write(run, 1, 4);
@@ -117,7 +121,7 @@ main(void)
 	double e;
 
 	/* a row per micro-step: said, with the state that agrees with the period */
-	run = make_run("micro");
+	run = make_run("micro", 0.0);
 	write_steps(run, 4 * STEPS, STEP_S / 4, 0, "");
 	write_state(run);
 	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
@@ -127,7 +131,7 @@ main(void)
 	free(run);
 
 	/* the last step number mistyped: refused at its cell */
-	run = make_run("typo");
+	run = make_run("typo", 0.0);
 	write_steps(run, STEPS, STEP_S, 1000, "");
 	CHECK_INT(ingest(run, err, sizeof err, source, &e), 1);
 	CHECK_CONTAINS(err, "steps.csv:102:1: column 'step': 1000 ends 901 steps in 2 s, 0.0022 s each, under 1/4 of "
@@ -135,7 +139,7 @@ main(void)
 	free(run);
 
 	/* rows 5 ms apart: steps shorter than any optimizer step */
-	run = make_run("fast");
+	run = make_run("fast", 0.0);
 	write_steps(run, (int)(STEPS * STEP_S / 0.005), 0.005, 0, "");
 	CHECK_INT(ingest(run, err, sizeof err, source, &e), 1);
 	CHECK_CONTAINS(err, "steps.csv: its step numbers count 40000 steps, which give steps of 0.005 s over 200 s of "
@@ -143,7 +147,7 @@ main(void)
 	free(run);
 
 	/* an unfinished last line: dropped and said, the run read */
-	run = make_run("cut");
+	run = make_run("cut", 0.0);
 	write_steps(run, STEPS, STEP_S, 0, "101,17961");
 	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
 	CHECK_CONTAINS(err, "steps.csv:103: unfinished last line (no newline: the log was still being written); "
@@ -152,12 +156,49 @@ main(void)
 	free(run);
 
 	/* no step row: the trainer state beside it counts */
-	run = make_run("nostep");
+	run = make_run("nostep", 0.0);
 	write_steps(run, 0, STEP_S, 0, "");
 	write_state(run);
 	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
 	CHECK_CONTAINS(err, "steps.csv: holds no step rows (1 other row); the steps are counted from trainer_state");
 	CHECK(strcmp(source, "trainer_state") == 0);
+	free(run);
+	/* a step log starting before the power log: the state against its own count */
+	run = make_run("early", LEAD_S);
+	char *path = path_join(run, "steps.csv");
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fprintf(f, "step,epoch_s,event\n0,%.4f,start\n", EPOCH0 + LEAD_S - 40.0);
+	for (int k = 1; k <= STEPS + 20; k++)
+		fprintf(f, "%d,%.4f,step\n", k, EPOCH0 + LEAD_S + STEP_S * (k - 20));
+	fclose(f);
+	free(path);
+	path = path_join(run, "trainer_state.json");
+	CHECK_INT(write_text(path, "{\"global_step\": 120, \"max_steps\": 120}\n"), 0);
+	free(path);
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
+	CHECK_CONTAINS(err, "steps lie outside the power log");
+	CHECK(strstr(err, "count is used") == NULL);
+	free(run);
+	/* a stated count that is not whole: refused, by flag and manifest */
+	run = make_run("half", 0.0);
+	char *out = path_join(dir, "out.csv");
+	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--steps", "2.5", NULL };
+	run_result r;
+	CHECK(run_wattcast(argv, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err ? r.err : "", "--steps: expected a whole number, got '2.5'");
+	run_result_free(&r);
+	free(out);
+	path = path_join(run, "wattcast-run.json");
+	CHECK_INT(write_text(path, "{\"schema\": \"wattcast.run/3\", \"platform\": \"H100\", \"model\": "
+	                           "\"Llama-3.1-8B\",\n \"utc_offset_s\": 0, \"finetune\": {\"method\": \"lora\", "
+	                           "\"micro_batch\": 4, \"seq_len\": 2048, \"grad_accum\": 4, \"gpus\": 1, "
+	                           "\"lora_rank\": 16, \"checkpointing\": false, \"steps\": 2.5}}\n"), 0);
+	free(path);
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 1);
+	CHECK_CONTAINS(err, "wattcast-run.json:2:165:");
+	CHECK_CONTAINS(err, "/finetune/steps: 2.5 is no whole number of optimizer steps");
 	free(run);
 	return check_report("test_ft_steplog_checks");
 }

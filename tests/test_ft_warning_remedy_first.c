@@ -141,8 +141,7 @@ main(void)
 	}
 	t = synth_trainer_ingest(dir, run, &err);
 	fprintf(stderr, "%s", err ? err : "");
-	said(err, t, "steps: steps.csv's count is used; ", "trainer_state.json gives 90 steps, steps.csv 100 in the "
-	     "power log");
+	said(err, t, "steps: steps.csv's count is used; ", "trainer_state.json gives 90 steps, steps.csv 100");
 	const char *src = t ? wc_ft_table_get_extra(t, 0, "step_source") : NULL;
 	CHECK(src && strcmp(src, "step_log") == 0);
 	wc_ft_table_free(t);

@@ -264,11 +264,11 @@ read_files(ft_ctx *c, const wc_ingest_options *opt, wc_error *err)
  * run's folder; docs/finetune.md, "Counting steps"). One rule for
  * finetune.steps, --steps and a trainer state beside the log. */
 static void
-warn_count_vs_log(wc_ft_steps_result *res, const char *by, double stated, double logged)
+warn_count_vs_log(wc_ft_steps_result *res, const char *by, double stated, double logged, const char *where)
 {
 	if (strcmp(res->step_source, "step_log") == 0 && isfinite(stated) && fabs(stated - logged) >= 0.5)
-		WC_WARN(res, "steps: steps.csv's count is used; %s gives %.0f steps, steps.csv %.0f in the power log", by,
-		        stated, logged);
+		WC_WARN(res, "steps: steps.csv's count is used; %s gives %.0f steps, steps.csv %.0f%s", by, stated, logged,
+		        where);
 }
 
 /* A trainer state beside a steps.csv is not read for the count (the step
@@ -514,8 +514,14 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	 * belongs to another run; docs/finetune.md, "Counting steps"). */
 	const double logged = res.steps + res.warmup_steps;
 	if (c.steps_by)
-		warn_count_vs_log(&res, c.steps_by, c.m.finetune.steps, logged);
-	warn_count_vs_log(&res, state_file, in.log_state_steps, logged);
+		warn_count_vs_log(&res, c.steps_by, c.m.finetune.steps, logged, " in the power log");
+	/* A trainer state counts the whole run, as the step log's own rows
+	 * do: against the steps in the power log, one that started 170 s
+	 * into training read "300 steps, steps.csv 227" for a log of 300. */
+	double log_all = 0.0;
+	for (size_t i = 0; i < in.n_step_end; i++)
+		log_all += in.step_count[i];
+	warn_count_vs_log(&res, state_file, in.log_state_steps, log_all, "");
 	/* A checkpoint short of max_steps: the run either stopped there or
 	 * went on, and a few steps on are within what the trace's period can
 	 * tell (docs/finetune.md, "Counting steps"). The remedy first, the
