@@ -15,75 +15,111 @@
 #include <string.h>
 #include <time.h>
 
+/* One pair of the query, decoded (application/x-www-form-urlencoded):
+ * `key` and `val` (`val` NULL without "="); a decoded %00 would end either
+ * C string early, so the decoded lengths are kept. */
+typedef struct {
+	char *key, *val;
+	int klen, vlen;
+} query_pair;
+
+/* The refusal of pair `q` (docs/http-api.md, "GET /v1/params"): 0 when it
+ * is the first profile with a value, whose name it leaves in q. */
+static int
+pair_refused(const query_pair *q, int *seen, wc_api_error *e)
+{
+	const int profile = strcmp(q->key, "profile") == 0 && q->klen == 7;
+	char field[64];
+	if ((size_t)q->klen != strlen(q->key)) {
+		wc_api_error_set(e, 422, "unknown_field", "", "query parameter name holds a NUL (%%00): this route reads "
+		                 "only profile=NAME");
+		return 1;
+	}
+	if (profile && q->val && ++*seen == 1)
+		return 0;
+	snprintf(field, sizeof field, "/%.*s", (int)wc_utf8_prefix(q->key, 40), q->key);
+	if (profile && !q->val) /* "?profile": no value, as "?profile=" has an empty one */
+		wc_api_error_set(e, 422, "invalid_value", "/profile",
+		                 "profile: given without a value; send profile=NAME (see GET /v1/profiles)");
+	else if (profile)
+		wc_api_error_set(e, 422, "invalid_value", "/profile", "profile: given more than once");
+	else if (!q->key[0])
+		wc_api_error_set(e, 422, "unknown_field", "", "query parameter without a name (=%.*s): this "
+		                 "route reads only profile=NAME", (int)wc_utf8_prefix(q->val ? q->val : "", 40),
+		                 q->val ? q->val : "");
+	else
+		wc_api_error_set(e, 422, "unknown_field", field, "%s: unknown query parameter (this route "
+		                 "reads only profile)", field + 1);
+	return 1;
+}
+
 const wc_state *
 wc_request_profile(wc_request *req, wc_response *res)
 {
 	const struct mg_request_info *ri = mg_get_request_info(req->conn);
 	const wc_state *st = req->state;
-	char name[WC_NAME_MAX * 3];
 	wc_api_error e;
-	if (ri->query_string) {
-		/* profile alone, once: a misspelt key (?profle=paper) or a
-		 * second profile answered from another set without a word
-		 * (docs/http-api.md, "GET /v1/params") */
-		struct mg_header f[16];
-		char *copy = strdup(ri->query_string);
-		int nf = copy ? mg_split_form_urlencoded(copy, f, sizeof f / sizeof f[0]) : -1, seen = 0;
-		for (int i = 0; i < nf; i++) {
-			/* an empty pair (a stray "&", leading or doubled) holds no
-			 * key: skipped, as a trailing one is (WHATWG URL, the
-			 * application/x-www-form-urlencoded parser) */
-			if (!f[i].name[0] && !f[i].value)
-				continue;
-			const int profile = strcmp(f[i].name, "profile") == 0;
-			if (profile && f[i].value && ++seen == 1)
-				continue;
-			char field[64];
-			snprintf(field, sizeof field, "/%.*s", (int)wc_utf8_prefix(f[i].name, 40), f[i].name);
-			if (profile && !f[i].value) /* "?profile": no value, as "?profile=" has an empty one */
-				wc_api_error_set(&e, 422, "invalid_value", "/profile",
-				                 "profile: given without a value; send profile=NAME (see GET /v1/profiles)");
-			else if (profile)
-				wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: given more than once");
-			else if (!f[i].name[0])
-				wc_api_error_set(&e, 422, "unknown_field", "", "query parameter without a name (=%.*s): this "
-				                 "route reads only profile=NAME", (int)wc_utf8_prefix(f[i].value, 40),
-				                 f[i].value);
-			else
-				wc_api_error_set(&e, 422, "unknown_field", field, "%s: unknown query parameter (this route "
-				                 "reads only profile)", field + 1);
-			free(copy);
-			wc_response_error(res, &e);
-			return NULL;
+	if (!ri->query_string)
+		return st;
+	/* profile alone, once: a misspelt key (?profle=paper) or a second
+	 * profile answered from another set without a word (docs/http-api.md,
+	 * "GET /v1/params"). Every pair is checked, however many (the head's
+	 * size bounds them), and the profile is the value of the decoded pair
+	 * accepted: ?%70rofile=paper is profile=paper. */
+	const char *q = ri->query_string;
+	const size_t cap = strlen(q) + 1;
+	char *buf = malloc(3 * cap), *name = NULL;
+	int seen = 0, refused = !buf, nlen = 0;
+	if (!buf)
+		wc_api_error_set(&e, 500, "internal", NULL, "out of memory");
+	for (const char *p = q; buf && !refused;) {
+		const char *end = strchr(p, '&');
+		const size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		const size_t kl = eq ? (size_t)(eq - p) : len;
+		/* an empty pair (a stray "&", leading or doubled) holds no key:
+		 * skipped, as a trailing one is (WHATWG URL, the
+		 * application/x-www-form-urlencoded parser) */
+		if (len > 0) {
+			query_pair qp = { buf, eq ? buf + cap : NULL, 0, 0 };
+			qp.klen = mg_url_decode(p, (int)kl, qp.key, (int)cap, 1);
+			qp.vlen = eq ? mg_url_decode(eq + 1, (int)(len - kl - 1), qp.val, (int)cap, 1) : 0;
+			if (qp.klen < 0 || qp.vlen < 0) {
+				wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: not a valid query value");
+				refused = 1;
+			} else if (pair_refused(&qp, &seen, &e)) {
+				refused = 1;
+			} else { /* kept apart: the next pair is decoded over key and val */
+				name = buf + 2 * cap;
+				memcpy(name, qp.val, (size_t)qp.vlen + 1);
+				nlen = qp.vlen;
+			}
 		}
-		free(copy);
-		int n = mg_get_var(ri->query_string, strlen(ri->query_string), "profile", name, sizeof name);
-		if (n < 0 && n != -1) {
-			wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: not a valid query value");
-			wc_response_error(res, &e);
-			return NULL;
-		}
-		if (n == 0) { /* "?profile=": empty, as an empty string in a body is */
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (!refused && name) {
+		refused = 1;
+		if (nlen == 0) /* "?profile=": empty, as an empty string in a body is */
 			wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: expected a non-empty string");
-			wc_response_error(res, &e);
-			return NULL;
-		}
 		/* A decoded %00 would end the C string early and answer the
 		 * prefix's profile: refused as a NUL in a body is
 		 * (docs/http-api.md, Limits). */
-		if (n > 0 && strlen(name) != (size_t)n) {
+		else if (strlen(name) != (size_t)nlen)
 			wc_api_error_set(&e, 422, "invalid_value", "/profile",
 			                 "profile: holds a NUL (%%00); C strings would end there");
-			wc_response_error(res, &e);
-			return NULL;
-		}
-		if (n >= 0 && !(st = wc_profiles_find(req->profiles, name))) {
+		else if (!(st = wc_profiles_find(req->profiles, name)))
 			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
 			                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",
 			                 (int)wc_utf8_prefix(name, 48), name, req->profiles->names);
-			wc_response_error(res, &e);
-			return NULL;
-		}
+		else
+			refused = 0;
+	}
+	free(buf);
+	if (refused) {
+		wc_response_error(res, &e);
+		return NULL;
 	}
 	return st;
 }

@@ -6,7 +6,11 @@
  * parameter named "/" (": unknown query parameter"), while a trailing one
  * was read past. Now `?profile` is 422 invalid_value on /profile, like
  * `?profile=`; an empty pair (a stray "&" anywhere) is read past; a value
- * without a name is refused saying so.
+ * without a name is refused saying so. A key spelt with escapes was
+ * checked decoded but looked up raw (?%70rofile=nosuch answered the default
+ * profile, 200), and 16 stray "&"s filled the 16 pairs read, so a
+ * misspelt key or a second profile after them went unchecked (200): every
+ * pair is now read, and the profile is the decoded pair's value.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -56,6 +60,16 @@ main(void)
 		expect(h, path, 200, NULL, NULL);
 		snprintf(path, sizeof path, "%s?profle=%s", r, p.name);
 		expect(h, path, 422, "/profle", "profle: unknown query parameter");
+		snprintf(path, sizeof path, "%s?%%70rofile=nosuch", r);
+		expect(h, path, 422, "/profile", "profile: unknown profile \"nosuch\"");
+		snprintf(path, sizeof path, "%s?%%70rofile=%s", r, p.name);
+		expect(h, path, 200, NULL, NULL);
+		snprintf(path, sizeof path, "%s?%%70rofile%%00x=nosuch", r);
+		expect(h, path, 422, "", "query parameter name holds a NUL");
+		snprintf(path, sizeof path, "%s?&&&&&&&&&&&&&&&&profle=%s", r, p.name);
+		expect(h, path, 422, "/profle", "profle: unknown query parameter");
+		snprintf(path, sizeof path, "%s?profile=%s&&&&&&&&&&&&&&&&&profile=%s", r, p.name, p.name);
+		expect(h, path, 422, "/profile", "profile: given more than once");
 	}
 	curl_easy_cleanup(h);
 	wc_server_stop(srv);
