@@ -190,7 +190,9 @@ parse_row(const json_t *row, size_t i, wc_run *r, wc_api_error *e)
 	if (!isfinite(r->sm_clock_mhz))
 		r->sm_clock_mhz = 0;
 	const wc_model_info *m = wc_model_lookup(r->model);
-	if (!m && !json_object_get(row, "active_params_b")) {
+	/* a JSON null is absent, as for every optional field */
+	const json_t *size = json_object_get(row, "active_params_b");
+	if (!m && (!size || json_is_null(size))) {
 		/* A name the catalog lacks is a model of one's own only with its
 		 * size: without one it is more likely a typo, named as every route
 		 * that takes a model names it (docs/http-api.md, "Errors"), before

@@ -7,6 +7,8 @@
  * unknown_model on /runs/I/model, as every route that takes a model says
  * it: the name, the catalog entry it is likely a typo of, and how to give
  * a model of one's own. With active_params_b the run is one's own model.
+ * An "active_params_b": null is absent: it still gave the old 422
+ * missing_field.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -38,6 +40,8 @@ main(void)
 	CURL *h = curl_easy_init();
 
 	expect_unknown(h, BODY(RUN("Qwen3-8C", "")), "/runs/0/model",
+	               "runs/0/model: unknown model \"Qwen3-8C\": did you mean Qwen3-8B?", NULL);
+	expect_unknown(h, BODY(RUN("Qwen3-8C", ",\"active_params_b\":null")), "/runs/0/model",
 	               "runs/0/model: unknown model \"Qwen3-8C\": did you mean Qwen3-8B?", NULL);
 	/* the run at fault, after a good one */
 	expect_unknown(h, BODY(RUN("Qwen/Qwen3-8B", "") "," RUN("Qwen3-8C", "")), "/runs/1/model",
