@@ -248,7 +248,7 @@ wc_protocol_begin_request(struct mg_connection *conn)
 	 * a body is left unread. */
 	wc_api_error e;
 	wc_api_error_set(&e, 400, "bad_request", NULL,
-	                 "Upgrade: websocket is not offered: this server answers HTTP/1.1 requests only; send the "
+	                 "Upgrade: websocket is not offered: this server answers plain HTTP/1.0 and HTTP/1.1 requests; send the "
 	                 "request without the Upgrade header and Connection: Upgrade");
 	mg_disable_connection_keep_alive(conn);
 	send_refusal(conn, &e);
