@@ -352,13 +352,24 @@ wc_validate_pred_error_why(const wc_runs_table *t, const wc_fit_options *base, c
 			size_t excluded = 0;
 			for (size_t i = 0; i < t->n_runs; i++)
 				excluded += t->runs[i].exclude[0] != '\0';
-			if (rep.skipped)
-				snprintf(why + strlen(why), sizeof why - strlen(why), "; %d run(s) not predicted: %.140s",
-				         rep.skipped, rep.skip_reason[0] ? rep.skip_reason : "no positive prediction");
+			char head[WC_ERROR_MSG_MAX], excl[48] = "";
+			int nh = snprintf(head, sizeof head, "runs: %zu held-out prediction(s) are too few for a 95 %% "
+			                  "quantile (at least %d)", rows.n - n_idle, WC_PE_MIN_RESIDUALS);
 			if (excluded && by_fold)
-				snprintf(why + strlen(why), sizeof why - strlen(why), "; %zu excluded", excluded);
-			rc = wc_error_set(err, WC_EINVAL, "runs: %zu held-out prediction(s) are too few for a 95 %% "
-			                  "quantile (at least %d)%s", rows.n - n_idle, WC_PE_MIN_RESIDUALS, why);
+				snprintf(excl, sizeof excl, "; %zu excluded", excluded);
+			if (rep.skipped) {
+				/* the reason gets the room the count, the idle and the
+				 * excluded leave, so they stay whole */
+				const char *reason = rep.skip_reason[0] ? rep.skip_reason : "no positive prediction";
+				int room = (int)WC_ERROR_MSG_MAX - 1 - nh - (int)strlen(why) - (int)strlen(excl) -
+				           (int)strlen("; 0000000000 run(s) not predicted: ");
+				int whole = room >= 0 && strlen(reason) <= (size_t)room;
+				snprintf(why + strlen(why), sizeof why - strlen(why), "; %d run(s) not predicted: %.*s%s",
+				         rep.skipped, whole ? (int)strlen(reason) : (room > 3 ? room - 3 : 0), reason,
+				         whole ? "" : "...");
+			}
+			snprintf(why + strlen(why), sizeof why - strlen(why), "%s", excl);
+			rc = wc_error_set(err, WC_EINVAL, "%s%s", head, why);
 		}
 	}
 	if (skip_why && cap)
