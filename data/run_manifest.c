@@ -1,12 +1,9 @@
 /*
- * Run manifests: what a measured run was (platform, TP degree, model,
- * load) and how its clocks relate (docs/formats/telemetry.md). Two
- * formats: the powertrace-sim `manifest.json` as that tool writes it (read
- * leniently: only the facts wattcast needs), and wattcast's own
- * `wattcast-run.json` (schema "wattcast.run/1", read strictly) for users
- * whose tools write none. Values a file states replace what the caller
- * already had, so files can be layered: manifest.json, then
- * wattcast-run.json, then command-line flags fill the gaps.
+ * Run manifests: what a measured run was (platform, TP degree, model, load) and how its clocks relate
+ * (docs/formats/telemetry.md). Two formats: the powertrace-sim `manifest.json` as that tool writes it (read
+ * leniently: only the facts wattcast needs), and wattcast's own `wattcast-run.json` (schema "wattcast.run/1", read
+ * strictly) for users whose tools write none. Values a file states replace what the caller already had, so files
+ * can be layered: manifest.json, then wattcast-run.json, then command-line flags fill the gaps.
  */
 #include "data/run_manifest.h"
 #include "data/step_log.h"
@@ -446,8 +443,7 @@ own_finetune(wc__json_loader *ld, json_t *root, wc_run_manifest *m, int version)
 	    (rc = ft_int(ld, o, "lora_rank", 1, WC_FT_MAX_LORA_RANK, &f->lora_rank)) ||
 	    (rc = ft_int(ld, o, "layers", 1, WC_FT_MAX_LAYERS, &f->layers)) ||
 	    (rc = ft_int(ld, o, "d_model", 1, WC_FT_MAX_D_MODEL, &f->d_model)) ||
-	    /* optimizer steps are whole, as global_step's (data/step_log.h):
-	     * 2.5 was read, and its warning quoted "2" */
+	    /* whole optimizer steps, as global_step's (data/step_log.h) */
 	    (rc = wc__json_optional_count(ld, o, "/finetune", "steps", "whole number of optimizer steps", 1,
 	                                  WC_STEP_LOG_MAX_STEP, &f->steps)) ||
 	    (rc = wc__json_optional_number(ld, o, "/finetune", "tokens_per_step", 1e-9, 1e300, &f->tokens_per_step)))
