@@ -143,6 +143,12 @@ int wc_predict_clock_check(const wc_params *p, const wc_config *c, wc_error *err
 	(3 + WC_CLOCK_GRID + WC_CLOCK_BISECT_EVALS + WC_CLOCK_BRENT_EVALS + 3 + WC_CLOCK_BISECT_EVALS + \
 	 WC_CLOCK_BRENT_EVALS)
 
+/** A running series under a cap settles the clock of at most this many of
+ *  its distinct counts (series_clock.c: the lowest, the highest and, where
+ *  the clocks between matter, steps spread between them, the rest
+ *  interpolated); the server charges min(counts, this) cap settles. */
+#define WC_SERIES_CLOCK_SETTLES 16
+
 /** The clock a GPU of q->config settles at under a power cap of `cap_w`
  *  W per GPU (docs/capacity.md, "Clocks and power caps"): the highest
  *  clock in the platform's range at which P(f) <= cap, P the per-GPU power

@@ -58,17 +58,16 @@ step_mhz(const wc_inference_query *q, const wc_platform_info *info, const wc_law
 
 /* The steps a clock meets the limit at (mhz[i] NaN), each at the clock a
  * single load of it settles at (step_clock). A settling costs about 140
- * answers at one clock, none of them charged to a request (server/
+ * answers at one clock, each charged to the request (server/
  * route_batch.c): the lowest and highest count are settled, as the
  * series' clock needs (series_clock); the steps between only where their
  * clocks matter -- the prefill share (`want_rho`), or a top step below
  * half the top clock (the clock falls as the count rises, so none is
- * below it otherwise) -- up to WC__SERIES_KNOTS of them spread from the
+ * below it otherwise) -- up to WC_SERIES_CLOCK_SETTLES (capacity_predict.h) of them spread from the
  * lowest count to the highest, the rest interpolated in the log of the
  * count between the two settled around it (a ramp of 4000 counts from 0.5
  * to 59 on an A100 under 150 W: prefill share 0.6630 for 0.6631 settled
  * step by step, 99.4 % of its time below half the top clock for 99.9 %). */
-#define WC__SERIES_KNOTS 16
 static int
 settle_steps(const wc_predictor *pr, const wc_inference_query *q, const wc_config *c, const wc_load_histogram *h,
              double limit_w, int want_rho, double *mhz, wc_error *err)
@@ -86,7 +85,7 @@ settle_steps(const wc_predictor *pr, const wc_inference_query *q, const wc_confi
 		rc = step_clock(pr, q, h->running[need[m - 1]], limit_w, &mhz[need[m - 1]], err);
 	const int between = rc == WC_OK && m > 2 &&
 	                    (want_rho || wc__predict_clock_low(wc_predictor_params(pr), c->platform, mhz[need[m - 1]]));
-	const size_t most = between ? WC__SERIES_KNOTS : 2, knots = m <= most ? m : most;
+	const size_t most = between ? WC_SERIES_CLOCK_SETTLES : 2, knots = m <= most ? m : most;
 	for (size_t j = 1; j < knots && rc == WC_OK; j++) {
 		const size_t k = knots == m ? j : (size_t)llround((double)j * (double)(m - 1) / (double)(knots - 1));
 		const size_t a = need[prev], b = need[k];

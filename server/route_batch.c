@@ -9,6 +9,7 @@
 #include "requests_internal.h"
 #include "routes_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,8 @@ wc__state_draws(const wc_state *st, double *law, double *cap)
 /* An inference request's charge in law evaluations (server/server.h):
  * what each kind really costs, measured per draw (docs/http-api.md, "POST
  * /v1/predict/batch"). `capacity` 0 none, 1 closed loop, 2 open loop;
- * `capped` a power_cap_w, charged by the answers its clock costs. */
+ * `capped` a power_cap_w, charged by the answers its clock costs (a
+ * series' by each count whose clock is settled, WC_SERIES_CLOCK_SETTLES). */
 double
 wc__inference_work(double samples, int series, int capacity, int capped, double law, double cap, const char **kind)
 {
@@ -49,11 +51,15 @@ wc__inference_work(double samples, int series, int capacity, int capped, double 
 	double work = (samples + WC_SERVER_BATCH_CHARGE_ITEM) * law;
 	if (capacity)
 		work += cap * (capacity == 2 ? WC_SERVER_BATCH_CHARGE_OPEN : WC_SERVER_BATCH_CHARGE_CLOSED);
-	capped = capped && !series;
-	if (capped)
+	capped = capped != 0;
+	if (capped && series) /* each settled count of the series costs a cap's clock */
+		work += WC_SERVER_BATCH_CHARGE_CAP_EVAL * (double)WC_CLOCK_CAP_EVALS *
+		        fmin(samples, (double)WC_SERIES_CLOCK_SETTLES);
+	else if (capped)
 		work += WC_SERVER_BATCH_CHARGE_CAP_EVAL *
 		        (capacity == 2 ? 3.0 * (2.0 * WC_CLOCK_CAP_EVALS + 2.0) : (double)WC_CLOCK_CAP_EVALS);
-	*kind = series && !capacity ? "running_series" : kinds[capped][capacity];
+	*kind = series && !capacity ? (capped ? "running_series with power_cap_w" : "running_series")
+	                            : kinds[capped][capacity];
 	return work;
 }
 

@@ -159,8 +159,8 @@ typedef struct {
 /** ... and this at a `rate`: the open-loop solve at its slowest (a rate
  *  just below the capacity takes 300 steps in every draw). */
 #define WC_SERVER_BATCH_CHARGE_OPEN 175.0
-/** A `power_cap_w` (not on a series, which settles each sample at the
- *  cap in closed form) is charged its clock's answers, WC_CLOCK_CAP_EVALS
+/** A `power_cap_w` is charged its clock's answers, WC_CLOCK_CAP_EVALS (a
+ *  series once for each count it settles, up to WC_SERIES_CLOCK_SETTLES)
  *  (predict/capacity_predict.h), for an open loop twice (it settles again
  *  at full load) and 2 more, three times over (its interval's two ends
  *  are the answers at other rates, each settled as the point is,
