@@ -15,6 +15,7 @@
  * whose increase is withdrawn, 239.083 s: 498.09 tok/s.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -40,13 +41,6 @@ generated(int s)
 {
 	double t = engine_time(s) - (double)T0;
 	return t < CHANGE ? 250.0 * t : 250.0 * CHANGE + 500.0 * (t - CHANGE);
-}
-
-static double
-extra(const wc_runs_table *t, size_t i, const char *col)
-{
-	const char *v = wc_runs_get_extra(t, i, col);
-	return v && *v ? atof(v) : NAN;
 }
 
 int
@@ -82,12 +76,12 @@ main(void)
 			double want = i == 0 ? 250.0
 			              : (generated(239) - generated(CHANGE - 1)) / (engine_time(239) - engine_time(CHANGE - 1));
 			fprintf(stderr, "row %zu from %+.0f s: %.9g tok/s\n", i,
-			        extra(t, i, "start_epoch") - (double)T0, t->runs[i].throughput_tok_s);
+			        test_runs_extra(t, i, "start_epoch") - (double)T0, t->runs[i].throughput_tok_s);
 			CHECK_NEAR(t->runs[i].throughput_tok_s, want, 1e-6 * want);
-			CHECK_NEAR(extra(t, i, "generation_tok_s"), want, 1e-6 * want);
+			CHECK_NEAR(test_runs_extra(t, i, "generation_tok_s"), want, 1e-6 * want);
 		}
 		if (t->n_runs == 2)
-			CHECK_NEAR(extra(t, 1, "start_epoch"), (double)(T0 + 135), 1e-6);
+			CHECK_NEAR(test_runs_extra(t, 1, "start_epoch"), (double)(T0 + 135), 1e-6);
 	} else {
 		CHECK(0);
 	}

@@ -15,6 +15,7 @@
  *    on. -5 was read as a restart "counted from 0", cutting the window.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -25,13 +26,6 @@
 #define T0 1767225600L
 #define SECONDS 300
 #define RESTART 141.5
-
-static double
-extra(const wc_runs_table *t, size_t i, const char *col)
-{
-	const char *v = wc_runs_get_extra(t, i, col);
-	return v && *v ? atof(v) : NAN;
-}
 
 /* Tokens counted at second s at `rate` a second: from 0 again after the restart. */
 static double
@@ -79,15 +73,15 @@ main(void)
 	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
 		CHECK_INT(t->n_runs, 2);
 		for (size_t i = 0; i < t->n_runs; i++) {
-			double gen = extra(t, i, "generation_tok_s"), prompt = extra(t, i, "prompt_tok_s");
+			double gen = test_runs_extra(t, i, "generation_tok_s"), prompt = test_runs_extra(t, i, "prompt_tok_s");
 			fprintf(stderr, "row %zu from %+.0f s: %.9g generated, %.9g prompt tokens/s\n", i,
-			        extra(t, i, "start_epoch") - (double)T0, gen, prompt);
+			        test_runs_extra(t, i, "start_epoch") - (double)T0, gen, prompt);
 			/* increase() loses the old process's last half second: 0.5 %. */
 			CHECK(fabs(gen - 160.0) <= 0.01 * 160.0);
 			CHECK(fabs(prompt - 320.0) <= 0.01 * 320.0);
 		}
 		if (t->n_runs == 2)
-			CHECK_NEAR(extra(t, 1, "start_epoch"), (double)(T0 + 150), 1e-6);
+			CHECK_NEAR(test_runs_extra(t, 1, "start_epoch"), (double)(T0 + 150), 1e-6);
 	} else {
 		CHECK(0);
 	}

@@ -11,6 +11,7 @@
 #include "data/data.h"
 #include "data/prom.h"
 #include "trace/fleet.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -126,13 +127,6 @@ ingest(const char *in, run_result *r)
 	return t;
 }
 
-static double
-extra(const wc_runs_table *t, size_t i, const char *col)
-{
-	const char *v = wc_runs_get_extra(t, i, col);
-	return v && *v ? atof(v) : NAN;
-}
-
 /* Row i spans [a, b] s from T0 with `tp` GPUs at level n. */
 static void
 check_row(const wc_runs_table *t, size_t i, int a, int b, int tp, int n)
@@ -141,8 +135,8 @@ check_row(const wc_runs_table *t, size_t i, int a, int b, int tp, int n)
 		CHECK(0);
 		return;
 	}
-	CHECK_NEAR(extra(t, i, "start_epoch"), (double)(T0 + a), 1e-6);
-	CHECK_NEAR(extra(t, i, "end_epoch"), (double)(T0 + b), 1e-6);
+	CHECK_NEAR(test_runs_extra(t, i, "start_epoch"), (double)(T0 + a), 1e-6);
+	CHECK_NEAR(test_runs_extra(t, i, "end_epoch"), (double)(T0 + b), 1e-6);
 	CHECK_INT(t->runs[i].tp, tp);
 	CHECK_NEAR(t->runs[i].mean_power_w, tp * (100.0 + 10 * n), 1e-9);
 	CHECK_NEAR(t->runs[i].running, n, 1e-12);
@@ -215,9 +209,9 @@ check_engine_names(void)
 		CHECK(t && strcmp(t->runs[0].model, "Qwen/Qwen3-8B") == 0);
 		for (size_t i = 0; t && i < t->n_runs; i++) {
 			if (isnan(want[k]))
-				CHECK(isnan(extra(t, i, "itl_s")));
+				CHECK(isnan(test_runs_extra(t, i, "itl_s")));
 			else
-				CHECK_NEAR(extra(t, i, "itl_s"), want[k], 1e-9);
+				CHECK_NEAR(test_runs_extra(t, i, "itl_s"), want[k], 1e-9);
 		}
 		wc_runs_free(t);
 	}

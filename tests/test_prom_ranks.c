@@ -20,6 +20,7 @@
 #include "data/data.h"
 #include "data/engine_log.h"
 #include "trace/fleet.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -107,13 +108,6 @@ write_variant(const char *name, const rank_series *r, size_t nr, char **prom, ch
 	free(eng);
 }
 
-static double
-extra(const wc_runs_table *t, size_t i, const char *col)
-{
-	const char *v = wc_runs_get_extra(t, i, col);
-	return v && *v ? atof(v) : NAN;
-}
-
 /* Row i spans [a, b] s from T0 with 2 GPUs at level n. */
 static void
 check_row(const wc_runs_table *t, size_t i, int a, int b, int n)
@@ -122,8 +116,8 @@ check_row(const wc_runs_table *t, size_t i, int a, int b, int n)
 		CHECK(0);
 		return;
 	}
-	CHECK_NEAR(extra(t, i, "start_epoch"), (double)(T0 + a), 1e-6);
-	CHECK_NEAR(extra(t, i, "end_epoch"), (double)(T0 + b), 1e-6);
+	CHECK_NEAR(test_runs_extra(t, i, "start_epoch"), (double)(T0 + a), 1e-6);
+	CHECK_NEAR(test_runs_extra(t, i, "end_epoch"), (double)(T0 + b), 1e-6);
 	CHECK_INT(t->runs[i].tp, 2);
 	CHECK_NEAR(t->runs[i].mean_power_w, 2 * (100.0 + 10 * n), 1e-9);
 	CHECK_NEAR(t->runs[i].running, n, 1e-12);

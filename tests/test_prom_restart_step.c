@@ -11,6 +11,7 @@
  * running, and 640 tokens/s.
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -22,13 +23,6 @@
 #define SECONDS 300
 #define STOP 130   /* the engine's first second without a sample */
 #define BACK 160   /* ... and its first again */
-
-static double
-extra(const wc_runs_table *t, size_t i, const char *col)
-{
-	const char *v = wc_runs_get_extra(t, i, col);
-	return v && *v ? atof(v) : NAN;
-}
 
 int
 main(void)
@@ -66,15 +60,15 @@ main(void)
 		CHECK_INT(t->n_runs, 2);
 		for (size_t i = 0; i < t->n_runs; i++) {
 			fprintf(stderr, "row %zu from %+.0f s: %.9g W, %.9g running, %.9g tok/s, %.0f s\n", i,
-			        extra(t, i, "start_epoch") - (double)T0, t->runs[i].mean_power_w, t->runs[i].running,
-			        extra(t, i, "generation_tok_s"), extra(t, i, "duration_s"));
+			        test_runs_extra(t, i, "start_epoch") - (double)T0, t->runs[i].mean_power_w, t->runs[i].running,
+			        test_runs_extra(t, i, "generation_tok_s"), test_runs_extra(t, i, "duration_s"));
 			CHECK_NEAR(t->runs[i].mean_power_w, 300.0, 1e-9);
 			CHECK_NEAR(t->runs[i].running, 32.0, 1e-9);
-			CHECK_NEAR(extra(t, i, "generation_tok_s"), 640.0, 1e-6);
+			CHECK_NEAR(test_runs_extra(t, i, "generation_tok_s"), 640.0, 1e-6);
 		}
 		if (t->n_runs == 2) {
-			CHECK_NEAR(extra(t, 0, "end_epoch"), (double)(T0 + 120), 1e-6);
-			CHECK_NEAR(extra(t, 1, "start_epoch"), (double)(T0 + 180), 1e-6);
+			CHECK_NEAR(test_runs_extra(t, 0, "end_epoch"), (double)(T0 + 120), 1e-6);
+			CHECK_NEAR(test_runs_extra(t, 1, "start_epoch"), (double)(T0 + 180), 1e-6);
 		}
 	} else {
 		CHECK(0);

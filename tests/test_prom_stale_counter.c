@@ -14,6 +14,7 @@
  * silently).
  */
 #include "data/data.h"
+#include "tests/support/ingest_run.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -148,13 +149,6 @@ write_json(const char *name, int counter_gap)
 	return path;
 }
 
-static double
-extra(const wc_runs_table *t, size_t i, const char *col)
-{
-	const char *v = wc_runs_get_extra(t, i, col);
-	return v && *v ? atof(v) : NAN;
-}
-
 /* ingest FLAG FILE at 5 s steps: the rows before and after the outage
  * generate RATE tokens/s (and twice that of prompt tokens). */
 static void
@@ -186,10 +180,10 @@ check_rates(const char *flag, const char *in, const char *what, int counter_gap)
 		CHECK_INT(t->n_runs, 2);
 		for (size_t i = 0; i < t->n_runs; i++) {
 			fprintf(stderr, "%s: row %zu from %+.0f s: %.9g tok/s\n", what, i,
-			        extra(t, i, "start_epoch") - (double)T0, t->runs[i].throughput_tok_s);
+			        test_runs_extra(t, i, "start_epoch") - (double)T0, t->runs[i].throughput_tok_s);
 			CHECK_NEAR(t->runs[i].throughput_tok_s, RATE, 1e-6 * RATE);
-			CHECK_NEAR(extra(t, i, "generation_tok_s"), RATE, 1e-6 * RATE);
-			CHECK_NEAR(extra(t, i, "prompt_tok_s"), 2.0 * RATE, 2e-6 * RATE);
+			CHECK_NEAR(test_runs_extra(t, i, "generation_tok_s"), RATE, 1e-6 * RATE);
+			CHECK_NEAR(test_runs_extra(t, i, "prompt_tok_s"), 2.0 * RATE, 2e-6 * RATE);
 			CHECK_NEAR(t->runs[i].energy_per_token_j, 300.0 / RATE, 1e-6);
 			CHECK_NEAR(t->runs[i].running, 8.0, 1e-12);
 		}
@@ -199,9 +193,9 @@ check_rates(const char *flag, const char *in, const char *what, int counter_gap)
 		 * samples cover in part, left out with the gap (docs/fleet.md,
 		 * "Problems in the data"); the responses' one value a step
 		 * covers its step. Only the counters' last increase is withdrawn. */
-		CHECK_NEAR(extra(t, 0, "start_epoch"), (double)(T0 + STEP), 1e-6);
-		CHECK_NEAR(extra(t, 0, "end_epoch"), (double)(T0 + (strcmp(flag, "--scrapes") == 0 ? 145 : 150)), 1e-6);
-		CHECK_NEAR(extra(t, 1, "start_epoch"), (double)(T0 + 170), 1e-6);
+		CHECK_NEAR(test_runs_extra(t, 0, "start_epoch"), (double)(T0 + STEP), 1e-6);
+		CHECK_NEAR(test_runs_extra(t, 0, "end_epoch"), (double)(T0 + (strcmp(flag, "--scrapes") == 0 ? 145 : 150)), 1e-6);
+		CHECK_NEAR(test_runs_extra(t, 1, "start_epoch"), (double)(T0 + 170), 1e-6);
 	} else {
 		CHECK(0);
 	}

@@ -1,6 +1,8 @@
 #include "tests/support/ingest_run.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int
@@ -55,4 +57,11 @@ test_series_count(const wc_ingest_result *res)
 	for (size_t i = 0; i < res->n_rows; i++)
 		n += res->rows[i].series_len >= 2;
 	return n;
+}
+
+double
+test_runs_extra(const wc_runs_table *t, size_t i, const char *col)
+{
+	const char *v = wc_runs_get_extra(t, i, col);
+	return v && *v ? atof(v) : NAN;
 }

@@ -5,6 +5,7 @@
 #ifndef WC_TESTS_INGEST_RUN_H
 #define WC_TESTS_INGEST_RUN_H
 
+#include "data/runs_table.h"
 #include "tests/support/support.h"
 #include "trace/ingest.h"
 
@@ -22,6 +23,9 @@ int test_ingest_a100(const char *dir, double segment_s, wc_ingest_result *res, t
 /** wc_ingest_run of `dir` with the default options but `segment_s`,
  *  its warnings left to the default; a failure is a failed CHECK. */
 void test_ingest_ok(const char *dir, double segment_s, wc_ingest_result *res);
+/** Column `col` of row i of a runs table as a number, NaN when empty or
+ *  absent. */
+double test_runs_extra(const wc_runs_table *t, size_t i, const char *col);
 /** The rows of `res` that carry a series (two points or more). */
 size_t test_series_count(const wc_ingest_result *res);
 
