@@ -132,9 +132,9 @@ wc_params_check_name(const char *name, wc_error *err)
 		return wc_error_set(err, WC_EINVAL, "name: %zu bytes, more than the %d a set's name may have", n,
 		                    WC_NAME_MAX - 1);
 	/* The label is printed on one line and used as ?profile=NAME. */
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			return wc_error_set(err, WC_EINVAL, "name: control character at byte %zu", i + 1);
+	size_t at = wc_text_control_at(name);
+	if (at > 0)
+		return wc_error_set(err, WC_EINVAL, "name: control character at byte %zu", at);
 	return WC_OK;
 }
 

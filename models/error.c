@@ -424,12 +424,20 @@ wc_error_path_text(const char *msg, const char *path)
  * the input (jansson's error text shows the bytes near the fault), and a
  * newline or other control byte from a hostile file or request would
  * split a log line or move a terminal's cursor. */
+size_t
+wc_text_control_at(const char *s)
+{
+	for (size_t i = 0; s[i]; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return i + 1;
+	return 0;
+}
+
 void
 wc_error_printable(char *msg)
 {
-	for (char *c = msg; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	for (size_t k; (k = wc_text_control_at(msg)) > 0; msg += k)
+		msg[k - 1] = '?';
 }
 
 const char *

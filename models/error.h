@@ -125,7 +125,12 @@ int wc_utf8_refuse(const char *s, char *why, size_t cap);
  *  bytes replaced. */
 size_t wc_utf8_mend(const char *s, char *out, size_t cap);
 
-/** Replace every control byte of `msg` (below 0x20, and 0x7f) with '?',
+/** The first control byte of `s` (below 0x20, and 0x7f), 1-based; 0
+ *  when it has none. The one test of a name that must print on one line:
+ *  a set's label (wc_params_check_name), the names a calibration writes
+ *  into a set (server/calibrate_request.c), each message's bytes. */
+size_t wc_text_control_at(const char *s);
+/** Replace every control byte of `msg` (wc_text_control_at) with '?',
  *  in place: what wc_error_set does to each message. */
 void wc_error_printable(char *msg);
 

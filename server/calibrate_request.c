@@ -72,16 +72,22 @@ row_number(const json_t *row, size_t i, const char *name, double min, int requir
 
 /* A string of 1 to cap - 1 bytes at `field`: another type is
  * wrong_type, a string that is empty or too long a wrong value of the
- * right type, invalid_value (docs/http-api.md, "Errors"). */
+ * right type, invalid_value (docs/http-api.md, "Errors"). Each is a name
+ * the calibrated set may hold (a level, a model's term, the set's label,
+ * the default label built from the platform), which is printed on one
+ * line: a control character is refused here, before the worker runs, as
+ * the set's label is (wc_text_control_at; docs/formats/params-file.md). */
 static int
 text_value(const json_t *v, const char *field, size_t cap, wc_api_error *e)
 {
 	if (!json_is_string(v))
 		return wc_api_wrong_type(e, field, "a string", v);
-	size_t n = json_string_length(v);
-	if (n > 0 && n < cap)
+	size_t n = json_string_length(v), at = n < cap ? wc_text_control_at(json_string_value(v)) : 0;
+	if (n > 0 && n < cap && at == 0)
 		return 0;
-	if (n == 0)
+	if (at > 0)
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: control character at byte %zu", field + 1, at);
+	else if (n == 0)
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected a non-empty string, got \"\"", field + 1);
 	else
 		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected at most %zu bytes, got %zu",
