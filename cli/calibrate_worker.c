@@ -12,7 +12,7 @@
  * "out_of_memory" or "failed". The exit status is 0 whenever answer.json
  * was written.
  */
-#include "cli.h"
+#include "cli_calibrate.h"
 #include "data/data.h"
 #include "fit/fit.h"
 #include "models/limits.h"
@@ -142,6 +142,7 @@ calibrate(const char *dir, const char **kind, wc_error *err)
 		*kind = err->code == WC_ENOMEM ? "out_of_memory" : "refused";
 		goto done;
 	}
+	cli_calibrate_model_notes(q.runs, 1, r);
 	if (q.name[0])
 		snprintf(r->params.name, sizeof r->params.name, "%s", q.name);
 	/* the base fit's record stays whole (docs/calibration.md, "Provenance") */

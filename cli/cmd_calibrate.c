@@ -3,7 +3,7 @@
  * (docs/calibration.md) -- a model term per model and level, or a new
  * platform level -- and write the calibrated parameter file.
  */
-#include "cli.h"
+#include "cli_calibrate.h"
 #include "data/data.h"
 #include "models/limits.h"
 #include "fit/fit.h"
@@ -114,6 +114,24 @@ parse_flags(const char *cmd, int argc, char **argv, calibrate_args *a)
 	return CLI_OK;
 }
 
+void
+cli_calibrate_model_notes(const wc_runs_table *t, int json_fields, wc_calibrate_result *r)
+{
+	char note[WC_WARNING_LEN];
+	for (size_t i = 0; i < t->n_runs; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(t->runs[j].model, t->runs[i].model) != 0)
+			j++;
+		if (j < i)
+			continue;
+		wc_model_name_note(t->runs[i].model, note, sizeof note);
+		if (note[0] && json_fields)
+			WC_WARN(r, "runs/%zu/%s", i, note);
+		else if (note[0])
+			WC_WARN(r, "%s", note);
+	}
+}
+
 static void
 print_summary(const calibrate_args *a, const wc_calibrate_result *r)
 {
@@ -170,6 +188,7 @@ cli_cmd_calibrate(int argc, char **argv)
 			cli_fail(cmd, "%s", err.msg);
 		goto done;
 	}
+	cli_calibrate_model_notes(t, 0, &r);
 	if (a.label)
 		snprintf(r.params.name, sizeof r.params.name, "%s", a.label);
 	/* The base fit's record stays whole; the calibration's own names its

@@ -328,10 +328,15 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 	const wc_model_info *m = rc == WC_OK && !(run->active_params_b > 0) ? wc_model_lookup(run->model) : NULL;
 	if (m && m->active_params_b > 0)
 		run->active_params_b = m->active_params_b;
-	else if (rc == WC_OK && !(run->active_params_b > 0))
+	else if (rc == WC_OK && !(run->active_params_b > 0)) {
+		/* with the catalog entry the name is likely a typo of, as every
+		 * route's refusal of an unknown model (wc_model_suggest) */
+		const wc_model_info *typo = wc_model_suggest(run->model);
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column 'active_params_b': value is required (model "
-		                         "'%s' is not in the catalog)", rd->line,
-		                         run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model);
+		                         "'%s' is not in the catalog%s%s%s)", rd->line,
+		                         run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model,
+		                         typo ? ": did you mean " : "", typo ? typo->name : "", typo ? "?" : "");
+	}
 	/* The bounds any run obeys (wc_run_out_of_bounds), checked once the
 	 * row's tp and platform are known; named at the offending cell. */
 	char why[160];
