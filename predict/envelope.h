@@ -49,6 +49,14 @@ extern "C" {
 #define WC_ENVELOPE_MAX_RUNNING 65536
 #define WC_ENVELOPE_MAX_THREADS WC_THREADS_MAX /* models/limits.h */
 #define WC_ENVELOPE_MAX_TOKENS 10000000.0
+/** A lognormal length's sd: at most this many times its mean
+ *  (wc_envelope_length_max_sd). Draws are cut at WC_ENVELOPE_MAX_TOKENS,
+ *  and a wider lognormal holds most of its mean beyond the cut: the
+ *  requests drawn would not have the mean asked (500 with sd 1e9: 127),
+ *  and a closed loop, whose requests are bounded by their life at the
+ *  mean lengths (docs/http-api.md, "Bounds"), would draw several times
+ *  more than counted (docs/envelopes.md, "Workloads"). */
+#define WC_ENVELOPE_MAX_LENGTH_CV 100.0
 /** An n(t)'s samples: at most this far apart (s). */
 #define WC_ENVELOPE_MAX_SERIES_DT_S 3600.0
 /** A request's prompt: at least one token (a replayed output may be 0:
@@ -146,6 +154,10 @@ void wc_envelope_workload_init(wc_envelope_workload *w);
 /** Check a workload; messages name the field ("rate: must be ...",
  *  "series_running/3: ...", "arrival_s: empty replay log"). */
 int wc_envelope_workload_check(const wc_envelope_workload *w, wc_error *err);
+/** The largest sd a lognormal length of mean `mean` takes
+ *  (WC_ENVELOPE_MAX_LENGTH_CV times it): the one rule of the library's
+ *  check and the routes'. */
+double wc_envelope_length_max_sd(double mean);
 /** A replay as replayed over `horizon_s` (docs/envelopes.md, "Engine"):
  *  the requests arriving at or after the horizon's end are left out, so
  *  n_arrivals becomes those before it (its clock starts after the

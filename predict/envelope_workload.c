@@ -152,6 +152,12 @@ wc_envelope_series_span(const wc_envelope_workload *w)
 
 /* ------------------------------------------------------------- checks */
 
+double
+wc_envelope_length_max_sd(double mean)
+{
+	return WC_ENVELOPE_MAX_LENGTH_CV * mean;
+}
+
 static int
 check_length(const wc_length_dist *d, const char *name, wc_error *err)
 {
@@ -167,9 +173,11 @@ check_length(const wc_length_dist *d, const char *name, wc_error *err)
 	if (!isfinite(d->mean) || d->mean < 1 || d->mean > WC_ENVELOPE_MAX_TOKENS)
 		return wc_error_set(err, WC_EINVAL, "%s: mean must be a number of tokens 1 to %g, got %s",
 		                    name, WC_ENVELOPE_MAX_TOKENS, WC_NUM_TEXT(d->mean));
-	if (d->kind == WC_LENGTH_LOGNORMAL && (!isfinite(d->sd) || d->sd < 0 || d->sd > 100 * d->mean))
-		return wc_error_set(err, WC_EINVAL, "%s: sd must be >= 0 and at most 100 times the mean, got %s",
-		                    name, WC_NUM_TEXT(d->sd));
+	if (d->kind == WC_LENGTH_LOGNORMAL &&
+	    (!isfinite(d->sd) || d->sd < 0 || d->sd > wc_envelope_length_max_sd(d->mean)))
+		return wc_error_set(err, WC_EINVAL, "%s: sd must be >= 0 and at most %g times the mean, %s, got %s", name,
+		                    WC_ENVELOPE_MAX_LENGTH_CV, WC_NUM_TEXT(wc_envelope_length_max_sd(d->mean)),
+		                    WC_NUM_TEXT(d->sd));
 	return WC_OK;
 }
 

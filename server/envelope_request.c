@@ -120,13 +120,21 @@ length(const json_t *w, const char *name, wc_length_dist *d, double **values, wc
 		return -1;
 	d->kind = WC_LENGTH_LOGNORMAL;
 	int rm = number(v, field, "mean", 1, 0, WC_ENVELOPE_MAX_TOKENS, &d->mean, e);
-	int rs = rm < 0 ? -1 : number(v, field, "sd", 0, 0, 1e9, &d->sd, e);
+	int rs = rm < 0 ? -1 : number(v, field, "sd", 0, 0, wc_envelope_length_max_sd(WC_ENVELOPE_MAX_TOKENS), &d->sd, e);
 	if (rm < 0 || rs < 0)
 		return -1;
+	char f[80];
 	if (rm == 1 || rs == 1) {
-		char f[80];
 		snprintf(f, sizeof f, "%s/%s", field, rm == 1 ? "mean" : "sd");
 		return fail(e, 422, "missing_field", f, "required for a lognormal length");
+	}
+	/* the library's bound on sd given the mean (wc_envelope_length_max_sd),
+	 * said of sd itself with the value as sent (docs/http-api.md,
+	 * "Envelopes"); the library's own refusal named only the length */
+	if (d->sd > wc_envelope_length_max_sd(d->mean)) {
+		snprintf(f, sizeof f, "%s/sd", field);
+		return wc_api_invalid_json(e, f, json_object_get(v, "sd"), d->sd, "must be at most %g times the mean, %s",
+		                           WC_ENVELOPE_MAX_LENGTH_CV, WC_NUM_TEXT(wc_envelope_length_max_sd(d->mean)));
 	}
 	return 0;
 }
