@@ -49,6 +49,12 @@ int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt
  *  (exact to 2^63 - 1) where the double rounds them, else
  *  wc_api_num_text. Returns `buf`. */
 const char *wc_api_value_text(char buf[32], const json_t *v, double x);
+/** A library's refusal `msg` of the number `x` read from `v` (a message
+ *  that starts with the field's name and ends "got X", X as wc_num_text
+ *  prints x: wc_predict_money_check, wc_ft_steps_check) as 422
+ *  invalid_value at `field`, X replaced by the value as sent
+ *  (wc_api_value_text): the library sees only the double. Returns -1. */
+int wc_api_refused_value(wc_api_error *e, const char *field, const json_t *v, double x, const char *msg);
 /** wc_api_invalid quoting `v` as sent (wc_api_value_text). Returns -1. */
 int wc_api_invalid_json(wc_api_error *e, const char *field, const json_t *v, double x, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -218,9 +218,9 @@ wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
 	}
 	if (!json_is_number(v))
 		return wc_api_wrong_type(e, field, "a whole number", v);
-	wc_api_error_set(e, 422, "invalid_value", field, "%s: must be a whole number 0..2^63-1 (written as an "
-	                 "integer above 2^53), got %.17g", key, json_number_value(v));
-	return -1;
+	/* the value as sent: -100000000000000001 read "-1e+17" */
+	return wc_api_invalid_json(e, field, v, json_number_value(v), "must be a whole number 0..2^63-1 (written as an "
+	                           "integer above 2^53)");
 }
 
 const char *
@@ -263,6 +263,18 @@ wc_api_value_text(char buf[32], const json_t *v, double x)
 		return buf;
 	}
 	return wc_api_num_text(buf, x);
+}
+
+int
+wc_api_refused_value(wc_api_error *e, const char *field, const json_t *v, double x, const char *msg)
+{
+	char lib[32], sent[32];
+	size_t n = strlen(msg), k = strlen(wc_api_num_text(lib, x));
+	if (n >= k && strcmp(msg + n - k, lib) == 0)
+		wc_api_error_set(e, 422, "invalid_value", field, "%.*s%s", (int)(n - k), msg, wc_api_value_text(sent, v, x));
+	else
+		wc_api_error_set(e, 422, "invalid_value", field, "%s", msg);
+	return -1;
 }
 
 int

@@ -267,9 +267,10 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	 * "Limits") */
 	wc_error err;
 	if (wc_predict_money_check(r->price_per_kwh, r->grams_co2_per_kwh, &err) != WC_OK) {
-		wc_api_error_set(e, 422, "invalid_value", err.msg[0] == 'p' ? "/price_per_kwh" : "/grams_co2_per_kwh",
-		                 "%s", err.msg);
-		return -1;
+		const int price = err.msg[0] == 'p'; /* the value as sent (docs/http-api.md, "Errors") */
+		return wc_api_refused_value(e, price ? "/price_per_kwh" : "/grams_co2_per_kwh",
+		                            json_object_get(obj, price ? "price_per_kwh" : "grams_co2_per_kwh"),
+		                            price ? r->price_per_kwh : r->grams_co2_per_kwh, err.msg);
 	}
 	/* The capacity answers' limits (models/limits.h) are checked here,
 	 * where the value is still the one sent: the predictor's own check

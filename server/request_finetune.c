@@ -174,6 +174,11 @@ parse_query(const json_t *item, const wc_state *st, wc_finetune_query *q, wc_api
 	    parse_model(item, &q->config, e) < 0 || parse_shape(item, &q->config, e) < 0 ||
 	    get_number(item, "steps", 1, &q->steps, e) < 0)
 		return -1;
+	/* the predictor's rule, said here with the value as sent (docs/http-api.md,
+	 * "Errors"): the predictor's message read 100000000000000001 as 1e+17 */
+	wc_error err;
+	if (wc_ft_steps_check(q->steps, &err) != WC_OK)
+		return wc_api_refused_value(e, "/steps", json_object_get(item, "steps"), q->steps, err.msg);
 	if (platform && !json_is_string(platform))
 		return fail(e, "wrong_type", "/platform", "expected a string, got %s", wc_json_type_name(platform), "");
 	if (!platform)

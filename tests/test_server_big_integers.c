@@ -3,7 +3,10 @@
  * its digits (docs/http-api.md, "Errors"): tp, concurrency, an
  * architecture fact, sm_clock_mhz, a fine-tuning integer, a calibration
  * option or run field read "got 1e+17" (its rounded double), and a
- * calibration run's tp named no value at all.
+ * calibration run's tp named no value at all. So did the fine-tuning's
+ * steps, a negative seed (envelope, calibration) and price_per_kwh and
+ * grams_co2_per_kwh, whose bounds the libraries check on the double
+ * (wc_api_refused_value now quotes them as sent).
  */
 #include "models/profile_measured.h"
 #include "server/server.h"
@@ -45,6 +48,15 @@ static const struct {
 	{ "/v1/calibrate", "{\"runs\":[" RUN "\"running\":-" BIG "}]}", "/runs/0/running", "got -" BIG },
 	{ "/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":" BIG ",\"model\":\"Qwen3-8B\",\"running\":3,"
 	  "\"mean_power_w\":300}]}", "/runs/0/tp", "got " BIG },
+	{ "/v1/predict/finetune", FT "\"micro_batch\":1,\"seq_len\":1,\"steps\":" BIG "}", "/steps", "got " BIG },
+	{ "/v1/forecast/envelope", "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"workload\":{\"type\":\"poisson\","
+	  "\"rate\":1},\"horizon_s\":10,\"seed\":-" BIG "}", "/seed", "got -" BIG },
+	{ "/v1/calibrate", "{\"seed\":-" BIG ",\"runs\":[" RUN "\"running\":3}]}", "/seed", "got -" BIG },
+	{ "/v1/predict/inference", INF "\"concurrency\":1,\"price_per_kwh\":" BIG "}", "/price_per_kwh", "got " BIG },
+	{ "/v1/predict/inference", INF "\"concurrency\":1,\"grams_co2_per_kwh\":" BIG "}", "/grams_co2_per_kwh",
+	  "got " BIG },
+	{ "/v1/predict/flexibility", INF "\"concurrency\":1,\"input_tokens\":1,\"output_tokens\":1,\"price_per_kwh\":" BIG "}",
+	  "/price_per_kwh", "got " BIG },
 };
 
 static void
