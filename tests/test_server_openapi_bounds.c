@@ -8,7 +8,8 @@
  * valid by the schema exactly when the server does not refuse it on that
  * field. A bound the server enforces and the schema omits (a client
  * generated from the document would send the value and get 422), or one
- * the schema states and the server does not, fails here.
+ * the schema states and the server does not, fails here. (The
+ * calibration's bootstrap allowed 1, which the server refuses.)
  */
 #include "models/profile_measured.h"
 #include "server/server.h"
@@ -50,7 +51,7 @@ static const struct {
 	  "\"micro_batch\":2,\"seq_len\":512,\"lora_rank\":64}", { "steps", "tokens_per_step", NULL } },
 	/* parsed before the worker is looked for: 503 without one */
 	{ "CalibrateRequest", "/v1/calibrate", "{\"runs\":[{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\","
-	  "\"running\":32,\"mean_power_w\":575}]}", { "runs/0/tp", "runs/0/active_params_b", NULL } },
+	  "\"running\":32,\"mean_power_w\":575}]}", { "runs/0/tp", "runs/0/active_params_b", "bootstrap", NULL } },
 };
 
 /* Every bound `s` (or an anyOf branch of it) states, into b[]. */
