@@ -99,20 +99,72 @@ series_refused(const json_t *item, wc_api_error *e)
  * (docs/http-api.md, "POST /v1/predict/flexibility"). Reworded after the
  * parse, so that an unknown field (a misspelt concurrency) is still
  * refused first, as on every route. */
+/* How the item's other load fares once its series is left out: 1 when
+ * the sweep would take it (or another field is refused first), else 0
+ * with its refusal in `why`. The sweep's lengths, when the item has none,
+ * are set as any, so that a concurrency of 0 is judged as with them (the
+ * sweep needs them). The parse and the capacity answer's check of the
+ * load decide (a concurrency of 0 passes the one, not the other), not a
+ * copy of their rules; an error path, charged one capacity answer. */
+static int
+load_kept(const json_t *item, const wc_state *st, wc_api_error *why)
+{
+	json_t *rest = json_deep_copy(item);
+	wc_inference_request r;
+	wc_capacity_prediction *cp = malloc(sizeof *cp);
+	wc_error err;
+	int kept = 1;
+	if (!rest || !st || !cp) {
+		json_decref(rest);
+		free(cp);
+		return 1;
+	}
+	json_object_del(rest, "running_series");
+	json_object_del(rest, "dt_s");
+	if (!json_object_get(rest, "input_tokens"))
+		json_object_set_new(rest, "input_tokens", json_integer(512));
+	if (!json_object_get(rest, "output_tokens"))
+		json_object_set_new(rest, "output_tokens", json_integer(256));
+	if (wc_inference_request_parse(rest, st, &r, why) != 0) {
+		kept = strcmp(why->field, "/concurrency") != 0 && strcmp(why->field, "/rate") != 0;
+	} else {
+		r.q.want_interval = 0;
+		if (wc_predict_capacity(st->pred, &r.q, NAN, NAN, cp, &err) != WC_OK &&
+		    (strncmp(err.msg, "concurrency:", 12) == 0 || strncmp(err.msg, "rate:", 5) == 0)) {
+			wc_api_error_set(why, 422, "invalid_value", err.msg[0] == 'r' ? "/rate" : "/concurrency", "%s",
+			                 err.msg);
+			kept = 0;
+		}
+	}
+	free(r.series);
+	free(cp);
+	json_decref(rest);
+	return kept;
+}
+
 static void
-load_reworded(const json_t *item, wc_api_error *e)
+load_reworded(const json_t *item, const wc_state *st, wc_api_error *e)
 {
 	if (!json_is_object(item) || !e->code)
 		return;
 	/* A series beside a concurrency or a rate: the parser's two-loads
 	 * refusal said to give one of them, but the series alone is refused
-	 * too (series_refused): only the series is to go. */
+	 * too (series_refused): only the series is to go. Keeping the other
+	 * load is advised only where it would be taken (a concurrency of 0
+	 * or null is not): else its own refusal follows. */
 	if (json_object_get(item, "running_series")) {
-		if (strcmp(e->code, "conflicting_fields") == 0 && strcmp(e->field, "/running_series") == 0)
+		wc_api_error other;
+		if (strcmp(e->code, "conflicting_fields") != 0 || strcmp(e->field, "/running_series") != 0)
+			return;
+		if (load_kept(item, st, &other))
 			wc_api_error_set(e, 422, "conflicting_fields", "/running_series",
 			                 "running_series: the sweep takes no series (it needs throughput at one "
 			                 "concurrency or rate, which a series has not); leave it out and keep %s",
 			                 json_object_get(item, "rate") ? "rate" : "concurrency");
+		else
+			wc_api_error_set(e, 422, "conflicting_fields", "/running_series",
+			                 "running_series: the sweep takes no series (it needs throughput at one "
+			                 "concurrency or rate); leave it out, and %s", other.message);
 		return;
 	}
 	if (strcmp(e->code, "missing_field") == 0 && strcmp(e->field, "/concurrency") == 0)
@@ -136,7 +188,7 @@ flexibility_answer(json_t *item, const wc_profiles *pf, wc_api_error *e)
 	    (json_is_object(item) && sweep_fields(item, &by_cap, &steps, e)) ||
 	    (json_is_object(item) && sweep_work_refused(st, item, by_cap, steps, e)) ||
 	    wc_inference_request_parse(item, st, &r, e) != 0) {
-		load_reworded(item, e);
+		load_reworded(item, st, e);
 		goto done;
 	}
 	if (!r.want_capacity) {

@@ -6,6 +6,9 @@
  * throughput at one concurrency or rate; a series has neither"). Now the
  * two-loads refusal (422 conflicting_fields on /running_series) says to
  * leave the series out and keep the other load, and keeping it answers.
+ * It said "keep concurrency" also where that load is refused in turn (a
+ * concurrency of 0 or null, a rate of 0, a concurrency of 0 beside a
+ * rate): there it now gives that load's refusal instead.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -49,6 +52,24 @@ main(void)
 	/* what the old advice led to: the series alone, still refused */
 	expect_message(h, "{" BASE ",\"running_series\":[1,2],\"dt_s\":1}", 422, "invalid_value", "/running_series",
 	               "a series has neither", "give exactly one");
+	/* a load the sweep would refuse in turn is not advised kept */
+	expect_message(h, "{" BASE ",\"concurrency\":null,\"running_series\":[1,2],\"dt_s\":1}", 422,
+	               "conflicting_fields", "/running_series", "leave it out, and concurrency: expected a number, got null",
+	               "keep concurrency");
+	expect_message(h, "{" BASE ",\"concurrency\":0,\"running_series\":[1,2],\"dt_s\":1}", 422, "conflicting_fields",
+	               "/running_series", "leave it out, and concurrency: must be > 0", "keep concurrency");
+	expect_message(h, "{" BASE ",\"rate\":0,\"running_series\":[1,2],\"dt_s\":1}", 422, "conflicting_fields",
+	               "/running_series", "leave it out, and rate: must be > 0, got 0", "keep rate");
+	expect_message(h, "{" BASE ",\"rate\":2,\"concurrency\":0,\"running_series\":[1,2],\"dt_s\":1}", 422,
+	               "conflicting_fields", "/running_series", "leave it out, and concurrency: with rate it is the engine's",
+	               "keep rate");
+	/* the lengths the sweep needs are judged as given: without them too */
+	expect_message(h, "{\"platform\":\"H100\",\"model\":\"Qwen3-14B\",\"concurrency\":0,\"running_series\":[1,2],"
+	               "\"dt_s\":1}", 422, "conflicting_fields", "/running_series", "concurrency: must be > 0",
+	               "keep concurrency");
+	/* what each refusal leads to once followed: that load's own refusal */
+	expect_message(h, "{" BASE ",\"concurrency\":0}", 422, "invalid_value", "/concurrency", "must be > 0", NULL);
+
 	/* what the new advice leads to */
 	expect_answer(h, "{" BASE ",\"concurrency\":32}");
 	expect_answer(h, "{" BASE ",\"rate\":2}");
