@@ -86,12 +86,16 @@ wc_envelope_sample_within(double sample_s, double horizon_s)
 	return sample_s > most ? most : sample_s;
 }
 
-/* A positive multiple of the grid (to 1e-6 of a step). */
-static int
-grid_multiple(double x)
+int
+wc_envelope_on_grid(double x)
 {
+	/* To 1e-6 of a step, whatever the count: a decimal's rounding moves
+	 * x / 0.05 by about 1e-16 of itself, some 1e-9 steps at the longest
+	 * horizon. A tolerance of 1e-6 of the count let 86399.9136 s (0.27 of
+	 * a step off at 1.7e6 steps) pass as on the grid, counted as
+	 * 34559965.44 bins (docs/envelopes.md). */
 	double k = x / WC_ENVELOPE_GRID_S;
-	return isfinite(k) && k >= 1.0 - 1e-6 && fabs(k - round(k)) <= 1e-6 * fmax(1.0, k);
+	return isfinite(k) && k >= 1.0 - 1e-6 && fabs(k - round(k)) <= 1e-6;
 }
 
 int
@@ -106,13 +110,13 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	if (!isfinite(o->horizon_s) || !(o->horizon_s >= WC_ENVELOPE_GRID_S) || o->horizon_s > WC_ENVELOPE_MAX_HORIZON_S)
 		return wc_error_set(err, WC_EINVAL, "horizon_s: must be between %g and %g s, got %s",
 		                    WC_ENVELOPE_GRID_S, WC_ENVELOPE_MAX_HORIZON_S, WC_NUM_TEXT(o->horizon_s));
-	if (!grid_multiple(o->horizon_s))
+	if (!wc_envelope_on_grid(o->horizon_s))
 		return wc_error_set(err, WC_EINVAL, "horizon_s: must be a multiple of %g s, got %s", WC_ENVELOPE_GRID_S,
 		                    WC_NUM_TEXT(o->horizon_s));
 	if (!isfinite(o->warmup_s) || o->warmup_s < 0 || o->warmup_s > WC_ENVELOPE_MAX_HORIZON_S)
 		return wc_error_set(err, WC_EINVAL, "warmup_s: must be between 0 and %g s, got %s",
 		                    WC_ENVELOPE_MAX_HORIZON_S, WC_NUM_TEXT(o->warmup_s));
-	if (o->warmup_s > 0 && !grid_multiple(o->warmup_s))
+	if (o->warmup_s > 0 && !wc_envelope_on_grid(o->warmup_s))
 		return wc_error_set(err, WC_EINVAL, "warmup_s: must be 0 or a multiple of %g s, got %s",
 		                    WC_ENVELOPE_GRID_S, WC_NUM_TEXT(o->warmup_s));
 	if (o->replicas < 1 || o->replicas > WC_ENVELOPE_MAX_REPLICAS)
@@ -121,10 +125,10 @@ wc_envelope_options_check(const wc_envelope_options *o, wc_error *err)
 	if (o->threads < 1 || o->threads > WC_ENVELOPE_MAX_THREADS)
 		return wc_error_set(err, WC_EINVAL, "threads: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_THREADS, o->threads);
-	if (!grid_multiple(o->bin_s) || o->bin_s > o->horizon_s + 1e-9)
+	if (!wc_envelope_on_grid(o->bin_s) || o->bin_s > o->horizon_s + 1e-9)
 		return wc_error_set(err, WC_EINVAL, "bin_s: must be a multiple of %g s up to the horizon, got %s",
 		                    WC_ENVELOPE_GRID_S, WC_NUM_TEXT(o->bin_s));
-	if (!grid_multiple(o->sample_s) || o->sample_s > 60.0)
+	if (!wc_envelope_on_grid(o->sample_s) || o->sample_s > 60.0)
 		return wc_error_set(err, WC_EINVAL, "sample_s: must be a multiple of %g s up to 60 s, got %s",
 		                    WC_ENVELOPE_GRID_S, WC_NUM_TEXT(o->sample_s));
 	/* A cadence as long as the horizon, or longer, samples t = 0 alone:

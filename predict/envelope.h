@@ -42,6 +42,10 @@ extern "C" {
 
 /** The simulation grid, s. */
 #define WC_ENVELOPE_GRID_S 0.05
+/** Whether `x` (s) is a positive multiple of the grid, to 1e-6 of a step:
+ *  the one test of horizon_s, warmup_s, bin_s, sample_s and a plan's
+ *  budget_bin_s. */
+int wc_envelope_on_grid(double x);
 /** Bounds of the library (the HTTP API has tighter ones). */
 #define WC_ENVELOPE_MAX_HORIZON_S (7.0 * 86400.0)
 #define WC_ENVELOPE_MAX_REPLICAS 100000

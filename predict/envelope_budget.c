@@ -229,8 +229,8 @@ probe(budget_state *bs, int k, double *stat, wc_error *err)
 	return WC_OK;
 }
 
-static int
-check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error *err)
+int
+wc_envelope_budget_check(const wc_budget_options *bo, const wc_envelope_options *o, wc_error *err)
 {
 	if (!(bo->budget_w > 0) || !(bo->budget_w <= WC_BUDGET_MAX_W))
 		return wc_error_set(err, WC_EINVAL, "budget_w: must be a number of W > 0 and at most %g, got %s",
@@ -240,9 +240,7 @@ check_budget(const wc_budget_options *bo, const wc_envelope_options *o, wc_error
 	if (bo->max_fleet < 1 || bo->max_fleet > WC_ENVELOPE_MAX_FLEET)
 		return wc_error_set(err, WC_EINVAL, "max_fleet: must be between 1 and %d, got %d",
 		                    WC_ENVELOPE_MAX_FLEET, bo->max_fleet);
-	double k = bo->bin_s / WC_ENVELOPE_GRID_S;
-	if (!isfinite(k) || k < 1 - 1e-6 || fabs(k - round(k)) > 1e-6 * fmax(1, k) ||
-	    bo->bin_s > o->horizon_s + 1e-9)
+	if (!wc_envelope_on_grid(bo->bin_s) || bo->bin_s > o->horizon_s + 1e-9)
 		return wc_error_set(err, WC_EINVAL, "budget_bin_s: must be a multiple of %g s up to the horizon, "
 		                    "got %s", WC_ENVELOPE_GRID_S, WC_NUM_TEXT(bo->bin_s));
 	return WC_OK;
@@ -444,7 +442,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	one.fleet_size = 1;
 	one.replicas = 1;
 	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(&one, err)) ||
-	    (rc = check_budget(bo, o, err)))
+	    (rc = wc_envelope_budget_check(bo, o, err)))
 		return rc;
 	if (!pm || !pm->dynamic_w || pm->tp < 1 || !isfinite(pm->idle_w) || !isfinite(pm->prefill_w))
 		return wc_error_set(err, WC_EINVAL, "power map: incomplete");

@@ -142,6 +142,12 @@ const char *wc_budget_stat_text(char buf[32], double v, double budget);
  *  is the first K servers of the fleet of K + 1, so the statistic grows
  *  with K). The workload is per server; options' replicas and fleet size
  *  are not used (one realisation per K). */
+/** Check a plan's options against the simulation's `o` (budget_w, stat,
+ *  max_fleet, budget_bin_s on the grid and within the horizon); messages
+ *  name the field. wc_envelope_budget checks them first; a route checks
+ *  them before it charges the plan's work, so that a value off the grid
+ *  is refused as such, not as too much work. */
+int wc_envelope_budget_check(const wc_budget_options *bo, const wc_envelope_options *o, wc_error *err);
 int wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st,
                        const wc_power_map *pm, const wc_envelope_options *o,
                        const wc_budget_options *bo, wc_budget_plan *out, wc_error *err);

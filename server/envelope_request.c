@@ -554,6 +554,7 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 	wc_envelope_workload_window(&r->w, r->o.horizon_s);
 	/* the fleet's rule before any work bound: no max_fleet makes it valid */
 	if (wc_envelope_workload_check(&r->w, &err) != WC_OK || wc_envelope_options_check(&r->o, &err) != WC_OK ||
+	    (budget && wc_envelope_budget_check(&r->bo, &r->o, &err) != WC_OK) ||
 	    wc_envelope_fleet_check(&r->w, &r->o, budget, &err) != WC_OK) {
 		wc_envelope_library_error(&err, budget, e);
 		return -1;
