@@ -32,7 +32,9 @@ static const char usage[] =
 	"replicas, default 20) with the measured ones (as `wattcast ingest` computes\n"
 	"them). --response params (default) takes the response from the parameter set\n"
 	"(the assumed one when it has none); loro fits it on the other runs, leaving\n"
-	"each run out in turn. Prints per run the errors and overall the median\n"
+	"each run out in turn. Prints per run the errors (then each warning of the\n"
+	"predictions -- a load outside the law's span, the engine's bound -- once,\n"
+	"with the runs it applies to; JSON runs[].warnings) and overall the median\n"
 	"|error| of the mean (median_mean_err_pct) and of p95 (median_p95_err_pct) and\n"
 	"the median ratio of ramp rates (median_ramp_ratio), and the share of runs whose\n"
 	"measured mean and p95 the 95 % predictive intervals contain (coverage_mean_pct,\n"
@@ -329,6 +331,10 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
 		json_object_set_new(run, "linger_bound", linger_json(&r->linger[i]));
 		json_object_set_new(run, "replicas", json_integer(r->replicas[i]));
+		json_t *said = json_array();
+		for (int w = 0; w < r->warnings[i].n_warnings; w++)
+			json_array_append_new(said, json_string(r->warnings[i].warnings[w]));
+		json_object_set_new(run, "warnings", said);
 		const wc_envelope_at_load *al = &r->at_load[i];
 		json_t *buckets = json_array();
 		for (int b = 0; b < WC_ENVELOPE_LOAD_BUCKETS; b++) {
@@ -379,6 +385,44 @@ pct(double p, double m)
 	return 100.0 * (p - m) / m;
 }
 
+/* Whether run j said warning `w` of run i. */
+static int
+says(const wc_envelope_check_report *r, size_t j, const char *w)
+{
+	for (int k = 0; k < r->warnings[j].n_warnings; k++)
+		if (strcmp(r->warnings[j].warnings[k], w) == 0)
+			return 1;
+	return 0;
+}
+
+/* The runs' prediction warnings under the table, each once with the runs
+ * it applies to (a line repeated per run would bury the others): the
+ * first run that says it lists the others that say it too. */
+static void
+print_run_warnings(const cli_run_set *s, const wc_envelope_check_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		for (int k = 0; k < r->warnings[i].n_warnings; k++) {
+			const char *w = r->warnings[i].warnings[k];
+			size_t same = 0, earlier = 0;
+			for (size_t j = 0; j < r->n; j++) {
+				same += says(r, j, w);
+				earlier += j < i && says(r, j, w);
+			}
+			if (earlier)
+				continue;
+			if (same == r->n && r->n > 1) {
+				printf("warning: all %zu runs: %s\n", r->n, w);
+				continue;
+			}
+			fputs("warning: ", stdout);
+			for (size_t j = i, put = 0; j < r->n; j++)
+				if (says(r, j, w))
+					printf("%s%s", put++ ? ", " : "", s->checks[j].run.run_id);
+			printf(": %s\n", w);
+		}
+}
+
 static void
 print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
@@ -427,6 +471,7 @@ print_table(const venv_args *a, const cli_run_set *s, const wc_envelope_check_re
 		       pct(p->p95_w, m->p95_w), pct(p->max_w, m->max_w), p->ramp_w_per_s / m->ramp_w_per_s,
 		       r->law_level[i]);
 	}
+	print_run_warnings(s, r);
 	printf("median |error|: mean %.2f %%, p5 %.2f %%, p95 %.2f %%, max %.2f %%; median ramp ratio %.2f; "
 	       "bias of the mean %+.2f %%\n", r->median_mean_err_pct, r->median_p5_err_pct,
 	       r->median_p95_err_pct, r->median_max_err_pct, r->median_ramp_ratio, r->bias_mean_pct);

@@ -24,6 +24,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	if (!r)
 		return;
 	free(r->predicted);
+	free(r->warnings);
 	free(r->at_load);
 	free(r->response);
 	free(r->tau_s);
@@ -209,15 +210,14 @@ own_log(const char *msg, char *buf, size_t cap)
 
 static int
 add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double tau_s, double linger_s, int loro,
-         const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res, const wc_params *p,
-         int once, wc_per_run *rows, wc_error *err)
+         const wc_envelope_check_service *service, const wc_envelope_level *lv, const wc_envelope_result *res,
+         const wc_envelope_check_warnings *said, const wc_params *p, int once, wc_per_run *rows, wc_error *err)
 {
 	const char *names[5] = { "mean_w", "p5_w", "p95_w", "max_w", "ramp_w_per_s" };
 	const wc_envelope_stat *pred[5] = { &res->server.mean_w, &res->server.p5_w, &res->server.p95_w,
 		                            &res->server.max_w, &res->server.ramp_w_per_s };
 	const double meas[5] = { run->measured.mean_w, run->measured.p5_w, run->measured.p95_w,
 		                 run->measured.max_w, run->measured.ramp_w_per_s };
-	char text[WC_WARNING_LEN];
 	for (int q = 0; q < 5; q++) {
 		wc_per_run_row row;
 		wc_per_run_row_init(&row);
@@ -250,8 +250,8 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double t
 		char bound[512];
 		if (wc_response_bound_note(r, bound, sizeof bound))
 			wc_per_run_row_warn(&row, bound);
-		for (int w = 0; w < res->n_warnings; w++)
-			wc_per_run_row_warn(&row, own_log(res->warnings[w], text, sizeof text));
+		for (int w = 0; w < said->n_warnings; w++)
+			wc_per_run_row_warn(&row, said->warnings[w]);
 		int rc = wc_per_run_add(rows, &row, err);
 		if (rc != WC_OK)
 			return rc;
@@ -410,6 +410,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	if (o->loro && n < 3)
 		return wc_error_set(err, WC_EINVAL, "runs: leaving one run out needs at least 3 runs, got %zu", n);
 	out->predicted = wc_alloc_array(n, sizeof *out->predicted);
+	out->warnings = wc_alloc_zeroed(n, sizeof *out->warnings);
 	out->at_load = wc_alloc_array(n, sizeof *out->at_load);
 	out->response = wc_alloc_array(n, sizeof *out->response);
 	out->tau_s = wc_alloc_array(n, sizeof *out->tau_s);
@@ -419,7 +420,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
 	out->replicas = wc_alloc_zeroed(n, sizeof *out->replicas);
-	if (!out->predicted || !out->at_load || !out->response || !out->tau_s || !out->linger || !out->service || !out->law_level || !out->level ||
+	if (!out->predicted || !out->warnings || !out->at_load || !out->response || !out->tau_s || !out->linger || !out->service || !out->law_level || !out->level ||
 	    !out->interval || !out->replicas) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
@@ -471,14 +472,18 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 		out->law_level[i] = law_level(&rr, &out->response[i]);
 		at_load(&rr, &out->response[i], res.server.mean_running.value, &out->at_load[i]);
 		out->interval[i] = res.server_interval;
+		/* kept for the text and the JSON as for the --per-run rows: the
+		 * lines that explain a run's miss were in its rows only */
+		for (int w = 0; w < res.n_warnings; w++)
+			WC_WARN(&out->warnings[i], "%s", own_log(res.warnings[w], text, sizeof text));
 		/* by the workload, not by the replicas it saved: under
 		 * --replicas 1 a replay drawing nothing is simulated once too,
 		 * and said so (it read as a one-replica Monte-Carlo run) */
 		int once = wc_envelope_draws_nothing(&runs[i].workload);
 		out->n_no_spread += once;
 		if (rows)
-			rc = add_rows(&runs[i], &out->response[i], out->tau_s[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res, p,
-			              once, rows, err);
+			rc = add_rows(&runs[i], &out->response[i], out->tau_s[i], out->linger[i].chosen_s, o->loro, &out->service[i], &out->level[i], &res,
+			              &out->warnings[i], p, once, rows, err);
 		wc_envelope_result_clear(&res);
 	}
 	wc_runs_free(table);

@@ -16,6 +16,7 @@
 #include "data/runs_table.h"
 #include "fit/calibrate.h"
 #include "fit/fit.h"
+#include "models/warnings.h"
 #include "predict/predict.h"
 
 #ifdef __cplusplus
@@ -95,8 +96,19 @@ typedef struct {
 	wc_envelope_load_bucket by_load[WC_ENVELOPE_LOAD_BUCKETS];
 } wc_envelope_at_load;
 
+/** The warnings of one run's prediction (the replay's load against the
+ *  law's span, the engine's bound, ...; docs/validation.md, "Envelopes"):
+ *  what `envelope --measured` says of it, each as the --per-run rows,
+ *  the text and the JSON give it (its request log named for the
+ *  library's arrival_ fields). */
+typedef struct {
+	int n_warnings;
+	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
+} wc_envelope_check_warnings;
+
 typedef struct {
 	size_t n;
+	wc_envelope_check_warnings *warnings; /* n, owned */
 	wc_envelope_at_load *at_load;   /* n, owned */
 	wc_envelope_metrics *predicted; /* n, owned (wc_envelope_check_report_clear) */
 	wc_response_params *response;   /* n: the response each run was predicted with */
