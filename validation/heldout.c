@@ -157,8 +157,8 @@ wc_validate_heldout_each(const wc_params *p, const wc_runs_table *t, int datashe
 	               err);
 }
 
-static int
-near(double a, double b)
+int
+wc__near(double a, double b)
 {
 	return (isnan(a) && isnan(b)) || fabs(a - b) <= 1e-6 * fmax(1.0, fabs(b));
 }
@@ -186,15 +186,15 @@ refit_matches(const wc_params *p, const wc_runs_table *t, unsigned char *used)
 	const wc_params *q = &r.params;
 	for (size_t i = 0; used && i < t->n_runs; i++)
 		used[i] = r.residuals && isfinite(r.residuals[i]);
-	same = q->runs == p->runs && q->form == p->form && near(q->delta.value, p->delta.value) &&
-	       near(q->gamma1.value, p->gamma1.value) && near(q->gamma2.value, p->gamma2.value);
+	same = q->runs == p->runs && q->form == p->form && wc__near(q->delta.value, p->delta.value) &&
+	       wc__near(q->gamma1.value, p->gamma1.value) && wc__near(q->gamma2.value, p->gamma2.value);
 	for (int i = 0; same && i < q->n_levels; i++) {
 		const wc_level *a = &q->levels[i], *b = wc_params_level(p, a->name);
 		if (!b)
 			continue;
 		levels++;
-		same = near(a->theta.value, b->theta.value) && near(a->s.value, b->s.value) &&
-		       near(a->p0.value, b->p0.value);
+		same = wc__near(a->theta.value, b->theta.value) && wc__near(a->s.value, b->s.value) &&
+		       wc__near(a->p0.value, b->p0.value);
 	}
 	wc_fit_result_clear(&r);
 	return same && levels > 0;
@@ -294,7 +294,7 @@ recalibrate_matches(const wc_params *p, const wc_runs_table *t)
 		for (int k = 0; same && k < p->n_model_terms; k++) {
 			const wc_model_term *a = &p->model_terms[k];
 			const wc_model_term *b = wc_params_find_model_term(&r->params, a->model, a->level);
-			same = b && near(b->shift.value, a->shift.value);
+			same = b && wc__near(b->shift.value, a->shift.value);
 		}
 		wc_calibrate_result_clear(r);
 	}
@@ -350,8 +350,8 @@ path_room(const char *input, size_t cap)
  * quotes a path (docs/architecture.md, "Errors"): the path gives way in
  * its middle, down to its file name, so the text -- written into the room
  * path_room leaves it -- arrives whole. */
-static void
-path_then(char *buf, size_t cap, const char *input, const char *text)
+void
+wc__path_then(char *buf, size_t cap, const char *input, const char *text)
 {
 	size_t size = cap < WC_ERROR_MSG_MAX ? cap : WC_ERROR_MSG_MAX;
 	if (size < 16) { /* no room for a path */
@@ -513,87 +513,8 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 			snprintf(text + strlen(text), room - strlen(text), ")");
 		}
 	}
-	path_then(buf, cap, input, text);
+	wc__path_then(buf, cap, input, text);
 	free(cal);
 	free(used);
-	return 1;
-}
-
-/* Do the strata of `got` give those of `want` of one kind (datasheet or
- * not): each with the same platform and source, as many residuals and
- * the same quantiles? Into `*n` and `*q` the pooled one's (else the
- * first's) count and upper quantile. */
-static int
-same_strata(const wc_pred_error *want, const wc_pred_error *got, int datasheet, int *n, double *q)
-{
-	int seen = 0;
-	for (int i = 0; i < want->n_strata; i++) {
-		const wc_pe_stratum *a = &want->strata[i], *b = NULL;
-		if ((strcmp(a->source, "datasheet") == 0) != datasheet)
-			continue;
-		for (int j = 0; j < got->n_strata && !b; j++)
-			if (!strcmp(got->strata[j].platform, a->platform) && !strcmp(got->strata[j].source, a->source))
-				b = &got->strata[j];
-		if (!b || b->n != a->n || !near(b->q_lo, a->q_lo) || !near(b->q_hi, a->q_hi))
-			return 0;
-		if (!seen++ || !a->platform[0]) {
-			*n = a->n;
-			*q = a->q_hi;
-		}
-	}
-	return seen > 0;
-}
-
-/* Rows of `t` on a board `p` has no level for: those `--datasheet`
- * answers by the board's transfer, widened by the datasheet stratum. */
-static size_t
-transferred_rows(const wc_params *p, const wc_runs_table *t)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < t->n_runs; i++)
-		n += wc_params_level(p, t->runs[i].platform) == NULL;
-	return n;
-}
-
-/* A set whose prediction_error was measured frozen (`fit intervals
- * --folds frozen`, the `paper` profile's on ML.ENERGY) scored on those
- * very runs covers them by construction: its quantile is the k-th
- * smallest of these residuals (docs/validation.md, "Frozen-law
- * accuracy"). The rows are known by what they give: the section
- * recomputed on `t` as it was measured -- frozen, and leaving each
- * platform out for the datasheet stratum when `--datasheet` transfers
- * a row -- gives the set's strata again (counts and quantiles to 1e-6),
- * as refit_matches knows a fit's rows. */
-int
-wc_heldout_interval_in_sample(const wc_params *p, const wc_runs_table *t, int datasheet, const char *input,
-                              char *buf, size_t cap)
-{
-	const wc_pred_error *pe = &p->pred_error;
-	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
-	wc_pred_error got;
-	wc_error err;
-	int frozen = 0, sheet = 0, has_sheet = 0, n = 0, nd = 0;
-	double q = NAN, qd = NAN;
-	if (!pe->present)
-		return 0;
-	for (int i = 0; i < pe->n_strata; i++)
-		has_sheet |= strcmp(pe->strata[i].source, "datasheet") == 0;
-	if (!strcmp(pe->folds, "frozen") && wc_validate_pred_error(t, &fo, p, "frozen", NULL, &got, &err) == WC_OK)
-		frozen = same_strata(pe, &got, 0, &n, &q);
-	if (datasheet && has_sheet && transferred_rows(p, t) > 0 &&
-	    wc_validate_pred_error(t, &fo, p, "platform", NULL, &got, &err) == WC_OK)
-		sheet = same_strata(pe, &got, 1, &nd, &qd);
-	if (!frozen && !sheet)
-		return 0;
-	char what[128], text[WC_ERROR_MSG_MAX];
-	if (frozen && sheet)
-		snprintf(what, sizeof what, "the set's frozen q %.3f from %d runs and datasheet q %.3f from %d", q, n,
-		         qd, nd);
-	else
-		snprintf(what, sizeof what, "the set's %s q %.3f from %d runs", frozen ? "frozen" : "datasheet",
-		         frozen ? q : qd, frozen ? n : nd);
-	wc_error_format(text, sizeof text, ": coverage in-sample: the interval's quantile was computed on these rows (they "
-	         "give %s again); `validate lomo` is the held-out check", what);
-	path_then(buf, cap, input, text);
 	return 1;
 }

@@ -58,6 +58,15 @@ size_t wc__capacity_rows_in(const wc_params *p, const wc_runs_table *t, unsigned
  *  prefill-aware form) or "input length" (the prompt-share term). */
 const char *wc__capacity_sets(const wc_params *p);
 
+/** Two estimates the same to 1e-6 relative (both NaN alike): the one
+ *  tolerance by which a refit, a recalibration or a recomputed interval
+ *  is known to give a set's own numbers (heldout.c). */
+int wc__near(double a, double b);
+/** `input` then `text` into buf[0..cap), the path giving way in its
+ *  middle so the text arrives whole (heldout.c; docs/architecture.md,
+ *  "Errors"). */
+void wc__path_then(char *buf, size_t cap, const char *input, const char *text);
+
 /** Cross-conformal 95 % intervals (intervals.c): each row's lo/hi from the
  *  held-out residuals of the other groups' rows of the same quantity
  *  (group = the row's fold when `by_fold`, else its model), pooled or per
