@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void
 cli_note_no_interval(const wc_accuracy *overall, const char *groups)
@@ -19,6 +20,27 @@ cli_note_no_interval(const wc_accuracy *overall, const char *groups)
 	       overall->n - overall->n_interval, overall->n, groups, WC_PE_MIN_RESIDUALS);
 }
 
+/* The significant digits the band labels take: 4, or as many more as
+ * tell each band's edges from its neighbours' (95.7255 and 95.7344, two
+ * bands' edges, both printed 95.73 and read as one load split between
+ * them, which never happens; docs/intervals.md, "Coverage by load"). */
+static int
+label_digits(const wc_heldout_report *r)
+{
+	for (int d = 4; d < 17; d++) {
+		int apart = 1;
+		for (int i = 0; i + 1 < r->n_load_bands && apart; i++) {
+			char a[32], b[32];
+			snprintf(a, sizeof a, "%.*g", d, r->load_bands[i].running_hi);
+			snprintf(b, sizeof b, "%.*g", d, r->load_bands[i + 1].running_lo);
+			apart = strcmp(a, b) != 0;
+		}
+		if (apart)
+			return d;
+	}
+	return 17;
+}
+
 void
 cli_load_bands_print(const wc_heldout_report *r)
 {
@@ -26,10 +48,11 @@ cli_load_bands_print(const wc_heldout_report *r)
 		return;
 	printf("cover 95%% by load (bands of equal count by running; docs/intervals.md, \"Coverage by load\")\n"
 	       "%-22s %5s %9s %8s\n", "running", "n", "cover 95%", "width %");
+	const int d = label_digits(r);
 	for (int i = 0; i < r->n_load_bands; i++) {
 		const wc_load_band *b = &r->load_bands[i];
-		char range[32];
-		snprintf(range, sizeof range, "%.4g-%.4g", b->running_lo, b->running_hi);
+		char range[56];
+		snprintf(range, sizeof range, "%.*g-%.*g", d, b->running_lo, d, b->running_hi);
 		printf("%-22s %5d %9.1f %8.1f\n", range, b->n_interval, 100.0 * b->coverage_95,
 		       100.0 * b->median_rel_width);
 	}

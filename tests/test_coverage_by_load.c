@@ -3,8 +3,9 @@
  * whose intervals miss more at light load are cut at the quartiles of
  * their running count, and each band's coverage is its own. The pooled
  * 95 % of 100 rows here (95 inside) hides a light band at 80 % and busy
- * bands at 100 %; a load tied across a cut stays in one band; fewer than
- * two bands of 20 rows give none; rows without a load (fine-tuning) none.
+ * bands at 100 %; a load tied across a cut stays in one band, and no
+ * band holds fewer than 20 rows (fewer than two such bands give none);
+ * rows without a load (fine-tuning) none.
  */
 #include "tests/support/check.h"
 #include "validation/validation_internal.h"
@@ -59,14 +60,42 @@ main(void)
 	CHECK(rep.n_load_bands == 4 && rep.load_bands[3].running_hi == 100.0);
 	wc_per_run_clear(&rows);
 
-	/* 40 rows, 20 of them at one load: that load is one band, whole */
+	/* 45 rows, 25 of them at one load: that load is one band, whole,
+	 * the cut moved before it (the band before keeps its 20) */
+	for (int i = 0; i < 45; i++)
+		add(&rows, i < 20 ? 1.0 + i : 32.0, 1, "mean_power_w");
+	CHECK(wc__coverage_summary(&rows, NULL, &rep, &err) == WC_OK);
+	CHECK(rep.n_load_bands == 2);
+	CHECK(rep.load_bands[0].running_hi == 20.0 && rep.load_bands[0].n_interval == 20);
+	CHECK(rep.load_bands[1].running_lo == 32.0 && rep.load_bands[1].n_interval == 25);
+	wc_per_run_clear(&rows);
+
+	/* 40 rows, 25 at one load: moved before it the band before would hold
+	 * 15, after it nothing is left -- one band, none shown (a band of 15
+	 * was shown, under the minimum of 20) */
 	for (int i = 0; i < 40; i++)
 		add(&rows, i < 15 ? 1.0 + i : 32.0, 1, "mean_power_w");
 	CHECK(wc__coverage_summary(&rows, NULL, &rep, &err) == WC_OK);
-	CHECK(rep.n_load_bands == 2);
-	CHECK(rep.load_bands[0].running_hi == 15.0 && rep.load_bands[0].n_interval == 15);
-	CHECK(rep.load_bands[1].running_lo == 32.0 && rep.load_bands[1].n_interval == 25);
-	CHECK(rep.load_bands[0].n_interval + rep.load_bands[1].n_interval == 40);
+	CHECK_INT(rep.n_load_bands, 0);
+	wc_per_run_clear(&rows);
+
+	/* 80 rows, 21 at one load then 59 apart: the cut moved past the tied
+	 * load left the next band 19 rows (bands of 21, 19, 20, 20); the rows
+	 * left are now shared by the bands they fill, none under 20 */
+	for (int i = 0; i < 80; i++)
+		add(&rows, i < 21 ? 10.0 : 41.0 + (i - 21), 1, "mean_power_w");
+	CHECK(wc__coverage_summary(&rows, NULL, &rep, &err) == WC_OK);
+	CHECK_INT(rep.n_load_bands, 3);
+	CHECK_INT(rep.load_bands[0].n_interval, 21);
+	CHECK_INT(rep.load_bands[1].n_interval, 29);
+	CHECK_INT(rep.load_bands[2].n_interval, 30);
+	for (int b = 0, sum = 0; b < rep.n_load_bands; b++) {
+		CHECK(rep.load_bands[b].n_interval >= WC_LOAD_BAND_MIN_ROWS);
+		sum += rep.load_bands[b].n_interval;
+		if (b + 1 == rep.n_load_bands)
+			CHECK_INT(sum, 80);
+	}
+	CHECK(rep.load_bands[0].running_hi == 10.0 && rep.load_bands[1].running_lo == 41.0);
 	wc_per_run_clear(&rows);
 
 	/* 39 rows: one band of 20 at most, so none */

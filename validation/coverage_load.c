@@ -59,24 +59,38 @@ wc__coverage_by_load(const wc_per_run *rows, const char *quantity, wc_heldout_re
 	if (k > WC_LOAD_BANDS)
 		k = WC_LOAD_BANDS;
 	qsort(b, m, sizeof *b, by_running);
-	/* Band j ends at the (j + 1)/k quantile's row. A load is never split
-	 * between two bands: a cut inside rows of one load moves before them,
-	 * or after them when that would empty the band (an emptied band is not
-	 * shown). */
+	/* Band j ends at the (j + 1)/k quantile's row while the rows left hold
+	 * the bands left at WC_LOAD_BAND_MIN_ROWS each; else the rows left are
+	 * shared equally by as many bands as they can fill. A load is never
+	 * split between two bands: a cut inside rows of one load moves before
+	 * them when the band keeps its minimum, else after them, and a band
+	 * that would leave fewer than the minimum behind takes the rest. So no
+	 * band holds fewer than the minimum (a cut that moved past a tied load
+	 * once left the next band 19 rows; docs/intervals.md, "Coverage by
+	 * load"). */
 	for (size_t j = 0, lo = 0; k >= 2 && j < k && lo < m; j++) {
-		size_t hi = j + 1 == k ? m : (j + 1) * m / k;
+		size_t left = k - j, fill = (m - lo) / WC_LOAD_BAND_MIN_ROWS;
+		if (fill < left)
+			left = fill;
+		if (left == 0) /* fewer than the minimum left: the band before took them */
+			break;
+		size_t hi = left == 1 ? m : (j + 1) * m / k;
+		if (left < k - j || hi < lo + WC_LOAD_BAND_MIN_ROWS || m - hi < (left - 1) * WC_LOAD_BAND_MIN_ROWS)
+			hi = lo + (m - lo) / left;
+		if (left == 1)
+			hi = m;
 		if (hi < m && b[hi - 1].running == b[hi].running) {
 			size_t s = hi - 1; /* the first row of the load the cut falls in */
 			while (s > lo && b[s - 1].running == b[s].running)
 				s--;
-			if (s > lo)
+			if (s >= lo + WC_LOAD_BAND_MIN_ROWS)
 				hi = s;
 			else
 				while (hi < m && b[hi].running == b[hi - 1].running)
 					hi++;
 		}
-		if (hi <= lo)
-			continue;
+		if (m - hi < WC_LOAD_BAND_MIN_ROWS)
+			hi = m;
 		wc_load_band *x = &out->load_bands[out->n_load_bands++];
 		int in = 0;
 		for (size_t i = lo; i < hi; i++) {
