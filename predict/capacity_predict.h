@@ -175,6 +175,17 @@ int wc_predict_power_cap(const wc_predictor *pr, const wc_inference_query *q, do
  *  not bind, the catalog has no limit or clock range for the platform, or
  *  a cap at or below the limit was given. Call after wc_predict_power_cap. */
 int wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *err);
+/** Whether the board's limit can settle q's clock at all, without settling
+ *  it (a batch item's charge, docs/http-api.md "POST /v1/predict/batch"):
+ *  1 when the law's per-GPU power at `running`, the most requests q can
+ *  run (its concurrency, an open loop's engine or KV-cache limit, a
+ *  series' highest count), closed loop at q's asked clock, exceeds the
+ *  limit of its board as wc_predict_board_limit compares it; the law does
+ *  not fall as the load rises, so 0 means no load q reaches settles. A
+ *  power cap at or below the limit (which settles instead) gives 0, as do
+ *  a board without limit or clock range. One answer without draws. */
+int wc_predict_limit_may_bind(const wc_predictor *pr, const wc_inference_query *q, double running, int *may,
+                              wc_error *err);
 
 /** An open loop's capacity (out->capacity_rate) as one sustainable rate
  *  whatever rate was asked (docs/capacity.md, "The board's power limit"):

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The headline's power (wc_predict_inference), so a platform answered
  * from its datasheet (no level of the set: docs/fitting.md) is capped as
@@ -246,6 +247,14 @@ wc_predict_power_floor(const wc_predictor *pr, const wc_inference_query *q, doub
 	return rc;
 }
 
+/* A per-GPU power the board's limit binds on: above it by more than
+ * rounding, so an answer settled onto the limit is not settled again. */
+static int
+over_limit(double per_gpu_w, const wc_platform_info *info)
+{
+	return per_gpu_w > info->max_power_w * (1.0 + 1e-9);
+}
+
 int
 wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *err)
 {
@@ -270,12 +279,41 @@ wc_predict_board_limit(const wc_predictor *pr, wc_inference_query *q, wc_error *
 	 * loop's running count grows) is not taken for one that meets it. */
 	double f_top = c->sm_clock_mhz > 0.0 ? c->sm_clock_mhz : info->max_sm_clock_mhz;
 	if ((rc = power_at(pr, q, c->sm_clock_mhz, cap, &q->board_free_w, err)) == WC_OK &&
-	    q->board_free_w > info->max_power_w * (1.0 + 1e-9) &&
+	    over_limit(q->board_free_w, info) &&
 	    (rc = scan(pr, q, info, info->max_power_w, f_top, &mhz, NULL, cap, err)) == WC_OK) {
 		q->config.sm_clock_mhz = mhz;
 		q->board_limit_w = info->max_power_w;
 	}
 	free(cap);
+	return rc;
+}
+
+int
+wc_predict_limit_may_bind(const wc_predictor *pr, const wc_inference_query *q, double running, int *may,
+                          wc_error *err)
+{
+	const wc_platform_info *info = wc_predict_board(wc_predictor_params(pr), q->config.platform);
+	wc_inference_query at = *q;
+	double p = NAN;
+	*may = 0;
+	if (!info || !(info->max_power_w > 0.0) || !(info->max_sm_clock_mhz > info->min_sm_clock_mhz) ||
+	    (q->power_cap_w > 0.0 && q->power_cap_w <= info->max_power_w))
+		return WC_OK; /* as wc_predict_board_limit: nothing it settles */
+	at.config.running = running;
+	at.config.request_rate = 0.0;
+	at.running_series = NULL;
+	at.series_hold = NULL;
+	at.series_len = 0;
+	at.measured_load = 1; /* the law at `running` itself */
+	at.skip_memory_check = 1; /* `running` is held to the KV cache by the caller */
+	at.want_interval = 0;
+	at.power_cap_w = 0.0;
+	at.open_loop_max = at.serving_w = 0.0;
+	memset(at.cap_span, 0, sizeof at.cap_span);
+	wc_power pw = { NAN, NAN, NAN, NAN };
+	int rc = headline_power(pr, &at, &pw, err);
+	p = pw.per_gpu_power_w;
+	*may = rc == WC_OK && over_limit(p, info);
 	return rc;
 }
 

@@ -70,10 +70,23 @@ json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_err
 void wc__batch_draws(const wc_profiles *pf, double *law, double *cap);
 /** The same for one served set: *law, *cap raised to its draws. */
 void wc__state_draws(const wc_state *st, double *law, double *cap);
-double wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind);
+/** `pf` (NULL: not asked) lets an uncapped inference item be charged
+ *  the board limit's settle where it can bind (wc__item_limit_binds). */
+double wc__item_work(const json_t *item, int inference, const wc_profiles *pf, double law, double cap,
+                     const char **kind);
+/** 1 when the board's limit can settle the clock of inference item
+ *  `item` (no power_cap_w) with the profile it names: the law at the most
+ *  requests it can run -- its concurrency or a series' highest count, held
+ *  to the KV cache with token lengths, an open loop's engine limit or else
+ *  the KV cache's fit -- is over its board's limit
+ *  (wc_predict_limit_may_bind; docs/http-api.md, "POST /v1/predict/batch").
+ *  An item its parser or memory check refuses settles nothing: 0. One
+ *  parse and one answer without draws. */
+int wc__item_limit_binds(const json_t *item, const wc_profiles *pf);
 /** An inference request's charge from its shape (route_batch.c): `samples`
  *  (1 for a concurrency), a `series`, `capacity` 0 none, 1 closed, 2 open
- *  loop, `capped` a power_cap_w; `*kind` names it for a 413. */
+ *  loop, `capped` 1 a power_cap_w, 2 the board's limit where it can bind
+ *  (charged as a cap); `*kind` names it for a 413. */
 double wc__inference_work(double samples, int series, int capacity, int capped, double law, double cap,
                           const char **kind);
 

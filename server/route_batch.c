@@ -38,37 +38,75 @@ wc__state_draws(const wc_state *st, double *law, double *cap)
 /* An inference request's charge in law evaluations (server/server.h):
  * what each kind really costs, measured per draw (docs/http-api.md, "POST
  * /v1/predict/batch"). `capacity` 0 none, 1 closed loop, 2 open loop;
- * `capped` a power_cap_w, charged by the answers its clock costs (a
- * series' by each count whose clock is settled, WC_SERIES_CLOCK_SETTLES). */
+ * `capped` 1 a power_cap_w, 2 the board's limit where it can bind
+ * (wc__item_limit_binds), either charged by the answers its clock costs
+ * (a series' by each count whose clock is settled,
+ * WC_SERIES_CLOCK_SETTLES): the limit settles as a cap does. */
 double
 wc__inference_work(double samples, int series, int capacity, int capped, double law, double cap, const char **kind)
 {
-	static const char *const kinds[2][3] = {
+	static const char *const kinds[3][3] = {
 		{ "concurrency", "closed-loop capacity", "open-loop capacity" },
 		{ "concurrency with power_cap_w", "closed-loop capacity with power_cap_w",
 		  "open-loop capacity with power_cap_w" },
+		{ "concurrency at the board's limit", "closed-loop capacity at the board's limit",
+		  "open-loop capacity at the board's limit" },
 	};
+	static const char *const series_kinds[3] = { "running_series", "running_series with power_cap_w",
+		                                      "running_series at the board's limit" };
 	double work = (samples + WC_SERVER_BATCH_CHARGE_ITEM) * law;
 	if (capacity)
 		work += cap * (capacity == 2 ? WC_SERVER_BATCH_CHARGE_OPEN : WC_SERVER_BATCH_CHARGE_CLOSED);
-	capped = capped != 0;
+	capped = capped < 0 || capped > 2 ? 1 : capped;
 	if (capped && series) /* each settled count of the series costs a cap's clock */
 		work += WC_SERVER_BATCH_CHARGE_CAP_EVAL * (double)WC_CLOCK_CAP_EVALS *
 		        fmin(samples, (double)WC_SERIES_CLOCK_SETTLES);
 	else if (capped)
 		work += WC_SERVER_BATCH_CHARGE_CAP_EVAL *
 		        (capacity == 2 ? 3.0 * (2.0 * WC_CLOCK_CAP_EVALS + 2.0) : (double)WC_CLOCK_CAP_EVALS);
-	*kind = series && !capacity ? (capped ? "running_series with power_cap_w" : "running_series")
-	                            : kinds[capped][capacity];
+	*kind = series && !capacity ? series_kinds[capped] : kinds[capped][capacity];
 	return work;
+}
+
+int
+wc__item_limit_binds(const json_t *item, const wc_profiles *pf)
+{
+	wc_api_error e;
+	wc_error err;
+	const wc_state *st = wc_profiles_select(pf, item, &e);
+	wc_inference_request *r = st ? malloc(sizeof *r) : NULL; /* on the heap: small handler stacks */
+	int may = 0;
+	if (!st)
+		return 0; /* refused by its profile: settles nothing */
+	if (!r)
+		return 1; /* out of memory: charged as if it bound */
+	if (wc_inference_request_parse(item, st, r, &e) == 0) {
+		const wc_inference_query *q = &r->q;
+		double n = q->config.running, fit = NAN;
+		for (size_t i = 0; i < q->series_len; i++)
+			n = i ? fmax(n, q->running_series[i]) : q->running_series[i];
+		/* with token lengths the KV cache holds the count (an open loop
+		 * runs up to its engine limit, else up to what fits); a
+		 * configuration that cannot load is refused before any settle */
+		if (wc_predict_memory_check(wc_predictor_params(st->pred), &q->config, &fit, &err) == WC_OK) {
+			n = r->want_capacity && q->config.request_rate > 0.0 && !(n > 0.0) ? fit
+			                                                                 : wc_predict_running_held(n, fit);
+			int binds = 0; /* no bound known, or no answer at it: charged */
+			may = !isfinite(n) || wc_predict_limit_may_bind(st->pred, q, n, &binds, &err) != WC_OK || binds;
+		}
+	}
+	free(r->series);
+	free(r);
+	return may;
 }
 
 /* One item's charge: an inference item's by its fields as sent (capacity
  * answers are asked by either token field: the parser refuses one without
- * the other, after this count, so the ask is charged); a fine-tuning
- * item is its samples x draws. */
+ * the other, after this count, so the ask is charged), and by whether the
+ * board's limit can settle its clock when no cap does (`pf` NULL: not
+ * asked); a fine-tuning item is its samples x draws. */
 double
-wc__item_work(const json_t *item, int inference, double law, double cap, const char **kind)
+wc__item_work(const json_t *item, int inference, const wc_profiles *pf, double law, double cap, const char **kind)
 {
 	const json_t *series = json_object_get(item, "running_series");
 	double samples = json_is_array(series) ? (double)json_array_size(series) : 1.0;
@@ -81,8 +119,8 @@ wc__item_work(const json_t *item, int inference, double law, double cap, const c
 	int capacity = !json_is_array(series) && (json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens"))
 	                       ? (json_object_get(item, "rate") ? 2 : 1)
 	                       : 0;
-	return wc__inference_work(samples, json_is_array(series), capacity, json_object_get(item, "power_cap_w") != NULL,
-	                          law, cap, kind);
+	int capped = json_object_get(item, "power_cap_w") != NULL ? 1 : pf && wc__item_limit_binds(item, pf) ? 2 : 0;
+	return wc__inference_work(samples, json_is_array(series), capacity, capped, law, cap, kind);
 }
 
 void
@@ -110,7 +148,7 @@ batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_
 	int refused = 0;
 	wc__batch_draws(pf, &law, &cap);
 	json_array_foreach(body, i, item) {
-		double w = wc__item_work(item, inference, law, cap, &kind);
+		double w = wc__item_work(item, inference, pf, law, cap, &kind);
 		work += w;
 		if (!refused && work > WC_SERVER_BATCH_WORK_MAX) {
 			refused = 1;

@@ -27,7 +27,7 @@ wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
 		wc__state_draws(st, &law, &cap);
 	else
 		wc__batch_draws(pf, &law, &cap); /* its own refusal comes below */
-	if ((work = wc__item_work(item, 1, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX) {
+	if ((work = wc__item_work(item, 1, pf, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX) {
 		wc__item_over_budget(&e, "", kind, kind, work);
 		wc_response_error(res, &e);
 		json_decref(item);
