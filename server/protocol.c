@@ -166,6 +166,29 @@ space_before_colon(const char *name, const char *value)
 	return name[len + 1] == '\0' && value != name + len + 1;
 }
 
+/* The folded line (obs-fold: a line that starts with a space or tab,
+ * RFC 9112, 5.2) CivetWeb 1.15 stopped at, or NULL. Its header parser
+ * takes such a line for the end of the head, so that line and every
+ * header after it were dropped without a word. Parsed in place, the last
+ * header it kept ends with a NUL over its CR and one over its LF (one
+ * alone for a bare LF): the next byte starts the line it stopped at, a CR
+ * or LF where the head really ends, which is still in the buffer. `*len`
+ * gets the folded line's length up to its line end. */
+static const char *
+folded_line(const struct mg_request_info *ri, size_t *len)
+{
+	if (ri->num_headers < 1 || !ri->http_headers[ri->num_headers - 1].value)
+		return NULL;
+	const char *v = ri->http_headers[ri->num_headers - 1].value;
+	const char *next = v + strlen(v) + 1;
+	if (*next == '\0')
+		next++;
+	if (*next != ' ' && *next != '\t')
+		return NULL;
+	*len = strcspn(next, "\r\n");
+	return next;
+}
+
 /* 400 when a Transfer-Encoding is given that is not one "chunked": the
  * only coding the server reads (RFC 9112, 6.1). CivetWeb refuses most
  * others itself ("gzip, chunked"), but took "identity" for no body and
@@ -390,6 +413,21 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 		                 "%d or more header fields: the HTTP layer reads only the first %d and "
 		                 "would drop the rest unread; send at most %d",
 		                 MG_MAX_HEADERS, MG_MAX_HEADERS, MG_MAX_HEADERS - 1);
+		return framing_refused(res, &e);
+	}
+	/* The same silent drop, from a folded line: refused, as RFC 9112,
+	 * 5.2, allows, rather than answered without the headers after it
+	 * (a Content-Length lost became 411). */
+	size_t fold_n;
+	const char *fold = folded_line(ri, &fold_n);
+	if (fold) {
+		const char *after = ri->http_headers[ri->num_headers - 1].name;
+		int shown = (int)wc_utf8_prefix(fold, fold_n < 40 ? fold_n : 40);
+		wc_api_error_set(&e, 400, "bad_request", NULL,
+		                 "a folded header line (obs-fold, RFC 9112, 5.2) after header \"%.*s\": \"%.*s\"%s; "
+		                 "the HTTP layer would drop it and every header after it: send each header on "
+		                 "one line", (int)wc_utf8_prefix(after, 40), after, shown, fold,
+		                 (size_t)shown < fold_n ? "..." : "");
 		return framing_refused(res, &e);
 	}
 	if (transfer_coding_refused(conn, &e))

@@ -22,7 +22,13 @@
  *    "2" are one Content-Length (they were refused as conflicting); a
  *    lone "chunked ", which CivetWeb 1.15 refuses before any handler, is
  *    refused with a message naming the blanks (it said the coding had to
- *    be "chunked").
+ *    be "chunked");
+ *  - a folded header line (obs-fold: a line starting with a space or
+ *    tab) made CivetWeb drop it and every header after it: a
+ *    Content-Length after it was lost (411 "needs Content-Length"), a
+ *    Content-Type (415), a Connection: close (kept alive); now 400 naming
+ *    the folded line, closed (RFC 9112, 5.2). A fold by a tab CivetWeb
+ *    1.15 refuses itself, as a malformed head.
  */
 #include "data/data.h"
 #include "server/server.h"
@@ -194,6 +200,33 @@ test_no_length(void)
 	CHECK(strncmp(answer, "HTTP/1.1 400 ", 13) == 0 && strstr(answer, "\"code\":\"malformed_json\""));
 }
 
+static void
+test_obs_fold(void)
+{
+	char raw[1024], extra[256], answer[4096];
+	/* before the length, and after it (the Content-Type then lost) */
+	snprintf(extra, sizeof extra, "X-A: a\r\n b\r\nContent-Length: %zu\r\n", sizeof body - 1);
+	size_t len = post(raw, sizeof raw, extra, body);
+	expect_refusal("fold before Content-Length", raw, len, 400, "bad_request",
+	               "a folded header line (obs-fold, RFC 9112, 5.2) after header \\\"X-A\\\": \\\" b\\\"");
+	len = (size_t)snprintf(raw, sizeof raw,
+	                       "POST /v1/predict/inference HTTP/1.1\r\nHost: x\r\nContent-Length: %zu\r\n"
+	                       "X-B: a\r\n  b c\r\nContent-Type: application/json\r\n\r\n%s%s",
+	                       sizeof body - 1, body, inner);
+	expect_refusal("fold before Content-Type", raw, len, 400, "bad_request",
+	               "after header \\\"X-B\\\": \\\"  b c\\\"");
+	/* a GET's Connection: close after the fold was lost, and the
+	 * connection kept alive */
+	len = (size_t)snprintf(raw, sizeof raw, "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n"
+	                                        "Connection: close\r\n\r\n");
+	expect_refusal("fold in a GET", raw, len, 400, "bad_request", "send each header on one line");
+	/* a space inside a value is no fold: answered, and the next request */
+	snprintf(extra, sizeof extra, "X-A: a b\r\nContent-Length: %zu\r\n", sizeof body - 1);
+	len = post(raw, sizeof raw, extra, body);
+	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
+	CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0);
+}
+
 int
 main(void)
 {
@@ -218,6 +251,7 @@ main(void)
 	test_transfer_coding();
 	test_chunk_extension();
 	test_no_length();
+	test_obs_fold();
 
 	wc_server_stop(srv);
 	wc_params_clear(&p);
