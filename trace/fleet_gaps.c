@@ -76,15 +76,24 @@ gap_holds(const fleet_group *g, const wc_prom_set *set, const int *state, size_t
 }
 
 /* Report when the gap begins. Before the group's first step a series that
- * has no sample yet has not started (not a gap), but a NaN or an
- * implausible reading is in the data and is reported wherever it falls:
- * a NaN first sample went unsaid. `began`: the whole gap's first step. */
+ * has no sample yet has not started: no gap while the group has no
+ * sample at all (a range that begins before the data). While other
+ * series of the group have samples (an engine's series that first
+ * appears mid-range beside its GPUs' power or the other data-parallel
+ * engines), their steps are left out as where the series stops, since a
+ * slot without a sample cannot be told from an engine not scraped
+ * (fleet_steps.c, engines_at); 150 s of them went unsaid (docs/fleet.md,
+ * "Problems in the data"). A NaN or an implausible reading is in the
+ * data and is reported wherever it falls: a NaN first sample went
+ * unsaid. `began`: the whole gap's first step; `live`: the group has a
+ * sample in the step. */
 static void
 begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int kind, double t,
-          double began)
+          double began, int live)
 {
 	char at[40];
-	if (g->in_gap || (!g->had_step && strncmp(what, "no sample", 9) == 0) || !g->ever_engine)
+	int first = !g->had_step && strncmp(what, "no sample", 9) == 0;
+	if (g->in_gap || (first && !live) || !g->ever_engine)
 		return;
 	wc_prom_format_time(t, at, sizeof at);
 	/* The engine's load stops while its GPUs report: its last samples
@@ -94,8 +103,13 @@ begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int
 	g->gap_absent = kind == WC_FLEET_RUNNING && strcmp(what, "no sample") == 0;
 	int before = g->gap_absent &&
 	             wc__fleet_drop_last(f, g, (size_t)llround((t - f->o.start) / f->o.step));
-	wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes%s are left out of the rows",
-	               series, what, at, before ? ", and the one before, which its samples cover in part," : "");
+	if (first)
+		wc__fleet_warn(f, "%.300s: no sample yet at %s while group '%s' has samples of other series; the steps "
+		               "until its first are left out of the rows", series, at, g->name);
+	else
+		wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes%s are left out of the rows", series,
+		               what, at, before ? ", and the one before, which its samples cover in part," : "");
+	g->gap_first = first;
 	g->in_gap = 1;
 	g->gap_start = before ? t - f->o.step : t;
 	g->gap_began = began;
@@ -122,8 +136,8 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 	if (part && g->gap_absent && f->lead > 0) {
 		g->part_step = 1;
 		wc_prom_format_time(t, at, sizeof at);
-		wc__fleet_warn(f, "%.300s: resumes at %s, within that step, which is left out too; %.10g s left "
-		               "out of group '%s'", g->gap_series, at,
+		wc__fleet_warn(f, "%.300s: %s at %s, within that step, which is left out too; %.10g s left "
+		               "out of group '%s'", g->gap_series, g->gap_first ? "first sample" : "resumes", at,
 		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
 		g->in_gap = 0;
 		return;
@@ -132,7 +146,10 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 		back = strcmp(set->s[present[j]].key, g->gap_series) == 0;
 	wc_prom_format_time(t, at, sizeof at);
 	/* In ms: "%.0f" said "0 s left out" of a 0.5 s gap. */
-	if (back)
+	if (g->gap_first)
+		wc__fleet_warn(f, "%.300s: first sample at %s; %.10g s before it left out of group '%s'", g->gap_series,
+		               at, round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
+	else if (back)
 		wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
 		               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
 	else
@@ -188,7 +205,10 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 		end_gap(f, g, set, present, np, t, 0);
 	if (!g->in_gap)
 		g->gap_all = state[WC_FLEET_RUNNING] == FLEET_ABSENT && np == 0 && g->n_members;
-	begin_gap(f, g, lack, what, kind, t, began);
+	int live = np > 0;
+	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
+		live |= state[m] != FLEET_ABSENT;
+	begin_gap(f, g, lack, what, kind, t, began, live);
 	return 1;
 }
 
@@ -203,8 +223,9 @@ wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
 	 * where the last word was "until it resumes" (docs/fleet.md,
 	 * "Problems in the data"). */
 	if (g->in_gap)
-		wc__fleet_warn(f, "%.300s: not resumed by the end of the range (%s)%s; %.10g s left out of group '%s'",
-		               g->gap_series, at, g->gap_all ? ", nor the group's GPU power" : "",
+		wc__fleet_warn(f, "%.300s: %s by the end of the range (%s)%s; %.10g s left out of group '%s'",
+		               g->gap_series, g->gap_first ? "no sample" : "not resumed", at,
+		               g->gap_all ? ", nor the group's GPU power" : "",
 		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
 	g->in_gap = 0;
 	if (!g->missing[0])

@@ -116,6 +116,9 @@ typedef struct {
 	 * steps either side, which its samples cover in part, are left out
 	 * too (fleet_gaps.c; docs/fleet.md, "Problems in the data") */
 	int gap_absent;
+	/* ... a series without a sample yet while others of the group have
+	 * some, before the group's first step (fleet_gaps.c) */
+	int gap_first;
 	int part_step;                 /* this step is such a step: not added (fleet_steps.c) */
 	double gap_start;              /* when it began to lack that */
 	double gap_began;              /* when the gap began, whatever it lacked */
