@@ -471,6 +471,10 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			wc__fleet_warn(f, "group '%s': %zu power samples in all not averaged (beyond the plausible 0 "
 			               "to %.0f W per GPU; the first is named above)", g->name, g->n_power_dropped,
 			               WC_TELEMETRY_MAX_POWER_W);
+		if (g->n_mixed > 1)
+			wc__fleet_warn(f, "group '%s': %zu steps in all (%.10g s) left out of the rows where the load "
+			               "changed within them; the first is named above", g->name, g->n_mixed,
+			               (double)g->n_mixed * f->o.step);
 	}
 	warn_unknown_board(f);
 	return wc__fleet_table(f, out, err);

@@ -147,6 +147,7 @@ typedef struct {
 	 * engine summed as absent (fleet_steps.c; docs/fleet.md, "Grouping"). */
 	char *slot_key[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	fleet_window win;
+	size_t n_mixed;                /* steps left out where the load changed within them (fleet_window.c) */
 	fleet_step *pending;           /* steps off the window's load, not yet a change */
 	size_t n_pending, cap_pending;
 	/* this page: positions in the set */

@@ -123,16 +123,57 @@ wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k)
 	return 1;
 }
 
+/* Does the step's load go with a window of load `mean`, opened idle or
+ * not? The rule of the windows (docs/fleet.md, "Windows"). */
+static int
+fits(const wc_fleet *f, const fleet_step *st, double mean, int idle)
+{
+	return step_idle(st) == idle && fabs(st->running - mean) <= fmax(f->o.abs_tol, f->o.rel_tol * mean);
+}
+
+/* The held steps into a new window, the open one closed (its mean
+ * `before`). A load that changes within a step leaves that step at a mix
+ * of the two levels, off both: the hold's first step, it seeded the new
+ * window's mean, the steps at the new level were held against that mean
+ * and cut again, and at --step 15 each change made a 45 s row at a load
+ * that never existed (68.5 running between 8 and 96). Leading held steps
+ * off the load of the held steps after them are left out of the rows,
+ * the group's first said, the others counted at the end (docs/fleet.md,
+ * "Windows"). */
+static void
+reseed(wc_fleet *f, fleet_group *g, double before)
+{
+	size_t j = 0;
+	for (; j + 1 < g->n_pending; j++) {
+		double mean = 0.0;
+		for (size_t q = j + 1; q < g->n_pending; q++)
+			mean += g->pending[q].running;
+		mean /= (double)(g->n_pending - j - 1);
+		if (fits(f, &g->pending[j], mean, step_idle(&g->pending[j + 1])))
+			break;
+		if (g->n_mixed++ == 0) {
+			char at[40];
+			wc_prom_format_time(g->pending[j].t, at, sizeof at);
+			wc__fleet_warn(f, "group '%s': the load changed within the step at %s (running %.4g between "
+			               "windows at %.4g and %.4g): the step is left out of the rows", g->name, at,
+			               g->pending[j].running, before, mean);
+		}
+	}
+	for (; j < g->n_pending; j++)
+		window_add(&g->win, &g->pending[j]);
+	g->n_pending = 0;
+}
+
 int
 wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err)
 {
 	int rc = WC_OK;
+	double before = g->win.open && g->win.n ? g->win.running / (double)g->win.n : NAN;
 	if (g->win.open)
 		rc = wc__fleet_emit(f, g, &g->win, err);
 	g->win.open = 0;
 	if (rc == WC_OK && g->n_pending) {
-		for (size_t j = 0; j < g->n_pending; j++)
-			window_add(&g->win, &g->pending[j]);
+		reseed(f, g, before);
 		rc = wc__fleet_emit(f, g, &g->win, err);
 		g->win.open = 0;
 	}
@@ -156,7 +197,7 @@ wc__fleet_add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *
 		return WC_OK;
 	}
 	double mean = w->running / (double)w->n;
-	if (step_idle(st) == w->idle && fabs(st->running - mean) <= fmax(f->o.abs_tol, f->o.rel_tol * mean)) {
+	if (fits(f, st, mean, w->idle)) {
 		for (size_t j = 0; j < g->n_pending; j++)
 			window_add(w, &g->pending[j]);
 		g->n_pending = 0;
@@ -172,9 +213,7 @@ wc__fleet_add_step(wc_fleet *f, fleet_group *g, const fleet_step *st, wc_error *
 		return WC_OK;
 	int rc = wc__fleet_emit(f, g, w, err);
 	w->open = 0;
-	for (size_t j = 0; j < g->n_pending; j++)
-		window_add(w, &g->pending[j]);
-	g->n_pending = 0;
+	reseed(f, g, mean);
 	return rc;
 }
 
