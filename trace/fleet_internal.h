@@ -34,10 +34,12 @@
 /* A counter's samples in one step (wc__fleet_value_at): the first one's
  * value, the increase from it to the last, a reset between them counted
  * from 0 as Prometheus's increase() counts it (reset 1: the last such,
- * from `from` to `to`). */
+ * from `from` to `to`); the series' sample before the first, at prev_t
+ * (NaN: none); alt 1: read under the metric's less preferred name
+ * (fleet_steps.c, engines_at). */
 typedef struct {
-	double first, within, from, to;
-	int reset;
+	double first, within, from, to, prev, prev_t;
+	int reset, alt;
 } fleet_count;
 
 /* One grid step of a group. */
@@ -124,6 +126,7 @@ typedef struct {
 	double gap_began;              /* when the gap began, whatever it lacked */
 	double last[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* per engine slot */
 	double last_t[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES]; /* ... and its sample's time */
+	int last_alt[WC_FLEET_N_COUNTERS][FLEET_MAX_ENGINES];  /* ... under the less preferred name */
 	/* Grid index + 1 of the step of each counter's last values (0:
 	 * none), and of the step its next increase counts from (0: that
 	 * increase is not counted; docs/fleet.md, "Rows"). */

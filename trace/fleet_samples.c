@@ -129,7 +129,7 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	while (j < s->n && s->t[j] <= lo)
 		j++;
 	f->cursor[i] = j;
-	f->count = (fleet_count){ 0 };
+	f->count = (fleet_count){ .prev = NAN, .prev_t = NAN };
 	for (q = j; q < s->n && s->t[q] <= hi; q++) {
 		double x = s->v[q];
 		nan = counter ? isnan(x) : nan || isnan(x);
@@ -167,6 +167,10 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 		if (k < 0)
 			return FLEET_ABSENT;
 		f->step_live = 1;
+		if (k > 0) {
+			f->count.prev = s->v[k - 1];
+			f->count.prev_t = s->t[k - 1];
+		}
 		*v = f->count.first = s->v[k];
 		f->sample_t = f->sample_t0 = s->t[k];
 		f->sample_iv0 = f->sample_iv1 = f->o.step;
@@ -175,6 +179,10 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	if (n == 0 && dropped)
 		return FLEET_DROPPED;
 	*v = sum / (double)n;
+	if (j > 0) {
+		f->count.prev = s->v[j - 1];
+		f->count.prev_t = s->t[j - 1];
+	}
 	f->sample_t = at;
 	f->sample_t0 = s->t[j];
 	f->sample_iv0 = j + 1 < s->n ? s->t[j + 1] - s->t[j] : f->o.step;

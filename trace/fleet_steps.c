@@ -198,9 +198,39 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 		if (i < 0)
 			continue;
 		double v = 0.0;
-		int s = wc__fleet_value_at(f, set, (size_t)i, t, &v, err);
-		if (s == FLEET_ABSENT && g->engine_alt[m][k] >= 0) /* the metric's other name (fleet_groups.c) */
-			s = wc__fleet_value_at(f, set, (size_t)g->engine_alt[m][k], t, &v, err);
+		long a = g->engine_alt[m][k]; /* the metric's other name (fleet_groups.c) */
+		int c = m - WC_FLEET_FIRST_COUNTER, s = FLEET_ABSENT, alt = 0;
+		/* A counter's increase is taken between samples of one series:
+		 * the other name's count is another counter (an engine exporting
+		 * both, one started earlier), and a step read from it then from
+		 * the preferred name took 800 -> 303 for a reset, cut the window
+		 * and read the ITL +78 %. After a step read under the other
+		 * name, the preferred one takes over at a step whose previous
+		 * sample is the one last counted (the same scrape); until then
+		 * the other name goes on where its own is (counters,
+		 * docs/fleet.md "Metrics"). */
+		s = wc__fleet_value_at(f, set, (size_t)i, t, &v, err);
+		if (s >= 0 && a >= 0 && c >= 0 && g->last_alt[c][k] &&
+		    !(s == FLEET_VALUE && fabs(f->count.prev_t - g->last_t[c][k]) <= 1e-6)) {
+			double v0 = v, st[4] = { f->sample_t, f->sample_t0, f->sample_iv0, f->sample_iv1 };
+			fleet_count n0 = f->count;
+			int s0 = s;
+			s = wc__fleet_value_at(f, set, (size_t)a, t, &v, err);
+			alt = s == FLEET_VALUE && fabs(f->count.prev_t - g->last_t[c][k]) <= 1e-6;
+			if (!alt && s >= 0) { /* the preferred name's reading stands */
+				s = s0;
+				v = v0;
+				f->count = n0;
+				f->sample_t = st[0];
+				f->sample_t0 = st[1];
+				f->sample_iv0 = st[2];
+				f->sample_iv1 = st[3];
+			}
+		}
+		if (s == FLEET_ABSENT && a >= 0 && !alt) {
+			s = wc__fleet_value_at(f, set, (size_t)a, t, &v, err);
+			alt = 1;
+		}
 		if (s < 0)
 			return s;
 		if (s == FLEET_NAN || s == FLEET_ABSENT || s == FLEET_DROPPED) {
@@ -211,6 +241,7 @@ engines_at(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, double t,
 		per[k] = v;
 		per_t[k] = f->sample_t;
 		cnt[k] = f->count;
+		cnt[k].alt = alt;
 		*sum += v;
 		/* What all its engines' samples cover: from a spacing before
 		 * the first to one after the last (a scrape's span). */
@@ -255,8 +286,17 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 			long i = g->engine[m][k];
 			if (i < 0)
 				continue;
-			double v = per[m][k], last = g->last[c][k];
 			const fleet_count *n = &cnt[m][k];
+			double v = per[m][k], last = g->last[c][k];
+			if (n->alt)
+				i = g->engine_alt[m][k];
+			/* Read under the other name than the last value: the
+			 * increase from this series' own sample where the last
+			 * counted one was (the same scrape), else none counted, as
+			 * after a step without a sample (engines_at). */
+			if (last >= 0 && n->alt != g->last_alt[c][k])
+				last = fabs(n->prev_t - g->last_t[c][k]) <= 1e-6 && n->prev >= 0.0 && isfinite(n->prev)
+				       ? n->prev : -1.0;
 			/* The engines of one server are scraped together: one span. */
 			if (last >= 0)
 				dt = fmax(dt, per_t[m][k] - g->last_t[c][k]);
@@ -276,6 +316,7 @@ counters(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double per[][FLEET
 			}
 			g->last[c][k] = v;
 			g->last_t[c][k] = per_t[m][k];
+			g->last_alt[c][k] = n->alt;
 			if (!g->counter_series[c][0])
 				snprintf(g->counter_series[c], sizeof g->counter_series[c], "%s", set->s[i].key);
 		}
