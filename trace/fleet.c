@@ -372,6 +372,31 @@ warn_unknown_board(wc_fleet *f)
 	}
 }
 
+/* --platform where the GPUs' modelName names another platform of the
+ * catalog: not applied, since it names the platform only for a modelName
+ * the catalog lacks (docs/fleet.md, "Grouping"), and said as run-folder
+ * ingest says a flag the run overrides (trace/ingest_files.c): `--platform
+ * FOO` on H100 GPUs was accepted without a word. */
+static void
+warn_platform_unused(wc_fleet *f)
+{
+	if (!f->o.platform || !f->o.platform[0])
+		return;
+	const wc_platform_info *asked = wc_platform_lookup(f->o.platform);
+	const char *name = asked ? asked->name : f->o.platform, *first = NULL, *on = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < f->n_groups; i++)
+		if (f->g[i].ever_gpu && f->g[i].platform[0] && strcmp(f->g[i].platform, name) != 0) {
+			first = first ? first : f->g[i].name;
+			on = on ? on : f->g[i].platform;
+			n++;
+		}
+	if (n)
+		wc__fleet_warn(f, "--platform %.64s%s: not applied to %zu group%s ('%.40s' first): their GPUs' modelName "
+		               "names %s, and what the data states wins over a flag", f->o.platform,
+		               asked ? "" : " (not in the platform catalog)", n, n == 1 ? "" : "s", first, on);
+}
+
 /* A group of engines and no GPU: read, or left out for its engines (only
  * add_engine leaves a group out, fleet_groups.c). A group left out still
  * held engine series: `--group-by job` put all three vLLM servers in group
@@ -477,6 +502,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			               (double)g->n_mixed * f->o.step);
 	}
 	warn_unknown_board(f);
+	warn_platform_unused(f);
 	return wc__fleet_table(f, out, err);
 }
 
