@@ -16,6 +16,7 @@
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
+#include "tests/support/prom_ingest.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -60,17 +61,12 @@ main(void)
 		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %.3f\n",
 		                        engine_time(s), s < CHANGE ? 8 : 16, generated(s));
 	}
-	char *in = path_join(dir, "outage.prom"), *out = path_join(dir, "out.csv");
-	CHECK(write_text(in, buf) == 0);
-	free(buf);
-	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--step", "15", "-o", out,
-	                       "--min-window", "1", NULL };
+	const char *extra[] = { "--min-window", "1", NULL };
 	run_result r;
 	wc_runs_table *t = NULL;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	fprintf(stderr, "%s", r.err ? r.err : "");
-	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
+	test_prom_ingest(dir, "outage.prom", buf, extra, &r, &t);
+	free(buf);
+	if (t) {
 		CHECK_INT(t->n_runs, 2);
 		for (size_t i = 0; i < t->n_runs; i++) {
 			double want = i == 0 ? 250.0
@@ -87,8 +83,6 @@ main(void)
 	}
 	wc_runs_free(t);
 	run_result_free(&r);
-	free(in);
-	free(out);
 	free(dir);
 	return check_report("test_prom_counter_outage");
 }

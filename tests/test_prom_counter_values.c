@@ -16,6 +16,7 @@
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
+#include "tests/support/prom_ingest.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -54,23 +55,18 @@ main(void)
 		                        "vllm:prompt_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %s\n",
 		                        T0 + s, T0 + s, gen, prompt);
 	}
-	char *in = path_join(dir, "counters.prom"), *out = path_join(dir, "out.csv");
-	CHECK(write_text(in, buf) == 0);
-	free(buf);
-	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--step", "15", "-o", out,
-	                       "--min-window", "1", NULL };
+	const char *extra[] = { "--min-window", "1", NULL };
 	run_result r;
 	wc_runs_table *t = NULL;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	fprintf(stderr, "%s", r.err ? r.err : "");
+	test_prom_ingest(dir, "counters.prom", buf, extra, &r, &t);
+	free(buf);
 	CHECK_CONTAINS(r.err, "vllm:generation_tokens_total{instance=\"a:8000\",model_name=\"Qwen/Qwen3-8B\"}: counter "
 	               "reset at 2026-01-01T00:02:30.000Z (from 22560 to 80)");
 	CHECK_CONTAINS(r.err, "counter value -5 at 2026-01-01T00:03:20.000Z is implausible, not a count: the increases "
 	               "either side are left out of the rates");
 	CHECK_CONTAINS(r.err, "counter value inf at 2026-01-01T00:04:00.000Z is implausible");
 	CHECK(r.err && !strstr(r.err, "(from 31360 to -5)") && !strstr(r.err, "to inf)"));
-	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
+	if (t) {
 		CHECK_INT(t->n_runs, 2);
 		for (size_t i = 0; i < t->n_runs; i++) {
 			double gen = test_runs_extra(t, i, "generation_tok_s"), prompt = test_runs_extra(t, i, "prompt_tok_s");
@@ -87,8 +83,6 @@ main(void)
 	}
 	wc_runs_free(t);
 	run_result_free(&r);
-	free(in);
-	free(out);
 	free(dir);
 	return check_report("test_prom_counter_values");
 }

@@ -12,6 +12,7 @@
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"
+#include "tests/support/prom_ingest.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -42,21 +43,16 @@ main(void)
 		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %d\n",
 		                        T0 + s, 640 * (s < STOP ? s : s - BACK));
 	}
-	char *in = path_join(dir, "restart.prom"), *out = path_join(dir, "out.csv");
-	CHECK(write_text(in, buf) == 0);
-	free(buf);
-	const char *argv[] = { "wattcast", "ingest", "--scrapes", in, "--step", "15", "-o", out,
-	                       "--min-window", "1", NULL };
+	const char *extra[] = { "--min-window", "1", NULL };
 	run_result r;
 	wc_runs_table *t = NULL;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	fprintf(stderr, "%s", r.err ? r.err : "");
+	test_prom_ingest(dir, "restart.prom", buf, extra, &r, &t);
+	free(buf);
 	CHECK(r.err && strstr(r.err, "no sample at 2026-01-01T00:02:30.000Z; the steps until it resumes, and the "
 	                             "one before, which its samples cover in part, are left out"));
 	CHECK(r.err && strstr(r.err, "resumes at 2026-01-01T00:02:45.000Z, within that step, which is left out "
 	                             "too; 45 s left out of group 'a'"));
-	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
+	if (t) {
 		CHECK_INT(t->n_runs, 2);
 		for (size_t i = 0; i < t->n_runs; i++) {
 			fprintf(stderr, "row %zu from %+.0f s: %.9g W, %.9g running, %.9g tok/s, %.0f s\n", i,
@@ -75,8 +71,6 @@ main(void)
 	}
 	wc_runs_free(t);
 	run_result_free(&r);
-	free(in);
-	free(out);
 	free(dir);
 	return check_report("test_prom_restart_step");
 }
