@@ -211,7 +211,7 @@ h100_runs(void)
 	 * power.draw.average is, advising power.draw.instant. */
 	run = run_folder("draw", DRAW, "NVIDIA H100 80GB HBM3", "H100", 1);
 	CHECK_INT(ingest(run, &e, err, sizeof err), 0);
-	CHECK_CONTAINS(err, "power: log power.draw.instant; H100's power.draw (a 1-s mean) smears the ");
+	CHECK_CONTAINS(err, "power: log power.draw.instant every 100 ms; H100's power.draw (a 1-s mean) smears the ");
 	CHECK_CONTAINS(err, "log power.draw.instant");
 	/* a pause after every step: each step is next to one */
 	CHECK_CONTAINS(err, "smears the 40 of 40 steps (100.0 %) beside a pause, of 1.72 s: -17.0 to +37.0 % per "
@@ -240,7 +240,7 @@ h100_runs(void)
 	/* No name column: the manifest's platform tells. */
 	run = run_folder("draw-noname", DRAW, NULL, "H100", 1);
 	CHECK_INT(ingest(run, &e, err, sizeof err), 0);
-	CHECK_CONTAINS(err, "power: log power.draw.instant; H100's power.draw (a 1-s mean) smears the ");
+	CHECK_CONTAINS(err, "power: log power.draw.instant every 100 ms; H100's power.draw (a 1-s mean) smears the ");
 	free(run);
 	/* The board the log names wins over the manifest's: an A100's
 	 * power.draw is instantaneous (these readings are not, but the rule
@@ -254,13 +254,13 @@ h100_runs(void)
 	run = run_folder("draw-nolog", DRAW, "NVIDIA H100 80GB HBM3", "H100", 0);
 	CHECK_INT(ingest(run, &e, err, sizeof err), 1);
 	CHECK_CONTAINS(err, "log power.draw.instant");
-	CHECK(strstr(err, "log power faster") == NULL);
+	CHECK(strstr(err, "log power every 100 ms (nvidia-smi") == NULL);
 	free(run);
 	/* power.draw.average alone, no step log: the same advice. */
 	run = run_folder("avg-nolog", AVERAGE, "NVIDIA H100 80GB HBM3", "H100", 0);
 	CHECK_INT(ingest(run, &e, err, sizeof err), 1);
 	CHECK_CONTAINS(err, "log power.draw.instant");
-	CHECK(strstr(err, "log power faster") == NULL);
+	CHECK(strstr(err, "log power every 100 ms (nvidia-smi") == NULL);
 	free(run);
 }
 

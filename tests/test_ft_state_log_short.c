@@ -132,7 +132,7 @@ count_off_a_little(void)
 	CHECK_CONTAINS(err, "steps: a resumed run's last session alone? train_runtime 464 s holds the trace's steps: "
 	               "give finetune.steps or steps.csv; used as stated: trainer_state.json gives 230, the trace's "
 	               "period (2.000 s over");
-	CHECK_CONTAINS(err, "power: log power.draw.instant; ");
+	CHECK_CONTAINS(err, "power: log power.draw.instant every 100 ms; ");
 	CHECK_CONTAINS(err, "smears the 6 of 230 steps (2.6 %) beside a pause, of 1.74 s (by the count; 2.00 s by "
 	               "the period): -0.4 to +1.0 % per step (-17 to +37 % if all are)");
 	free(run);

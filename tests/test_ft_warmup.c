@@ -296,7 +296,7 @@ averaged_power(void)
 	in.steps_source = "trainer_state";
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("averaged, step count", &x, &r);
-	CHECK(warned(&r, "power: log power.draw.instant; power.draw.average (a 1-s mean) smears the "));
+	CHECK(warned(&r, "power: log power.draw.instant every 100 ms; power.draw.average (a 1-s mean) smears the "));
 	/* Instantaneous readings of the same run: no such warning. */
 	wfree(&x);
 	d.smooth = 0;

@@ -44,7 +44,7 @@ main(void)
 		  "steps past it are in the power log but not in the count; checkpoint-90/trainer_state.json" },
 		{ "window: check the clocks and that the power log covers the run: training lasted ",
 		  " s by the trainer state" },
-		{ "power: log power.draw.instant; H100's power.draw (a 1-s mean) smears the ", " per step" },
+		{ "power: log power.draw.instant every 100 ms; H100's power.draw (a 1-s mean) smears the ", " per step" },
 	};
 	const char *w = t ? wc_ft_table_get_extra(t, 0, "warnings") : NULL;
 	CHECK(w != NULL);

@@ -54,10 +54,11 @@ wc__ft_faster_advice(const wc_ft_steps_info *in, double dt, char *buf, size_t ca
 	/* Averaged readings smear short steps at any cadence: logging faster
 	 * does not resolve them, the instantaneous column does. */
 	if (in->averaged_s > 0)
-		snprintf(buf, cap, "log power.draw.instant (%s is a %.0f-s mean) or ", wc__ft_averaged_what(in),
-		         in->averaged_s);
+		snprintf(buf, cap, "log power.draw.instant every 100 ms, not a %.0f-s mean, or ", in->averaged_s);
+	/* A count at this cadence is no equal remedy: its samples may fall
+	 * at one phase of every step (wc__ft_sampled_warn). */
 	else if (dt > WC_FT_FAST_LOG_TOL * WC_FT_FAST_LOG_S)
-		snprintf(buf, cap, "log power faster (nvidia-smi -lms 100) or ");
+		snprintf(buf, cap, "log power every 100 ms (nvidia-smi -lms 100), or, less exactly, ");
 	else
 		buf[0] = '\0';
 	return buf;
@@ -148,7 +149,39 @@ wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring
 		snprintf(all, sizeof all, " (%+.0f to %+.0f %% if all are)", all_lo, all_hi);
 	/* the remedy first: ingest cuts the line at 255 bytes after the
 	 * run's folder, and "l..." was left of it */
-	WC_WARN(out, "power: log power.draw.instant; %s (a %.0f-s mean) smears the %.0f of %.0f steps (%.1f %%) beside "
+	WC_WARN(out, "power: log power.draw.instant every 100 ms; %s (a %.0f-s mean) smears the %.0f of %.0f steps (%.1f %%) beside "
 	        "a pause, of %.2f s%s: %+.1f to %+.1f %% per step%s", wc__ft_averaged_what(in), in->averaged_s, near,
 	        out->steps, 100.0 * share, out->step_s, by, lo, hi, all);
+}
+
+/* Instantaneous readings are point samples: a step of two power levels
+ * dP apart is charged dP (d - d') of energy by the trapezoid, d and d' its
+ * two level changes' offsets past the sample before them, each under the
+ * spacing dt. When every step falls at the same offset (steps a whole
+ * number of samples long, steady to well under a sample) the error is the
+ * same in every step and does not average out: 1-s samples of 2-s steps
+ * (1.6 s at 650 W, 0.4 s at 420 W) read -11 to +8 % energy per step by
+ * the phase they fell at, with a step count and with a steps.csv alike,
+ * where 1-s averaged power read +0.3 %. The trace cannot show that phase:
+ * samples that always fall in a step's high part see no low part. So the
+ * bound takes the widest swing a step can have, from the trace's low level
+ * to its training level: the row is within +-(train - low) / P dt / L of
+ * steps L s long at mean power P (docs/finetune.md, "Instantaneous
+ * samples"), said when it passes WC_FT_SAMPLED_MAX_ERR. At 100 ms steps
+ * are not steady to well under a sample, and logging faster is no remedy
+ * (WC_FT_FAST_LOG_S). */
+void
+wc__ft_sampled_warn(const ft_grid *g, const wc_ft_steps_info *in, double step_s, wc_ft_steps_result *out)
+{
+	if (in->averaged_s > 0 || !(step_s > 0) || !(out->active_s > 0) || g->dt <= WC_FT_FAST_LOG_TOL * WC_FT_FAST_LOG_S)
+		return;
+	const double mean = out->active_energy_j / out->active_s, swing = g->train_w - g->idle_w;
+	const double bound = swing / mean * g->dt / step_s;
+	if (!(bound > WC_FT_SAMPLED_MAX_ERR))
+		return;
+	/* the remedy first: ingest cuts the line at 255 bytes after the
+	 * run's folder */
+	WC_WARN(out, "power: log every 100 ms (nvidia-smi -lms 100); instantaneous samples every %.3f s of %.2f-s steps "
+	        "may fall at the same phase of every step: energy per step within +-%.1f %% (%.0f to %.0f W, mean "
+	        "%.0f W)", g->dt, step_s, 100.0 * bound, g->idle_w, g->train_w, mean);
 }

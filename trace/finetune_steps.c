@@ -299,7 +299,7 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 		else
 			snprintf(what, sizeof what, "of %.2f s, under %.0f windows", step, WC_FT_AVERAGE_MIN_WINDOWS);
 		return wc_error_set(err, WC_EINVAL, "%s (a %.0f-s mean) smears steps %s: not resolved; log "
-		                    "power.draw.instant, or %s", wc__ft_averaged_what(in), in->averaged_s, what,
+		                    "power.draw.instant every 100 ms, or %s", wc__ft_averaged_what(in), in->averaged_s, what,
 		                    wc__ft_step_times_remedy(in));
 	}
 	if (!isfinite(in->steps) && per_step && !wc__ft_resolved(g, b->median_s))
@@ -571,6 +571,8 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 		WC_WARN(out, "power: log every 100 ms or give steps.csv; samples every %.3f s and %.2f s of burst per step "
 		        "(under %.1f samples): edge samples are partly save, so energy per step (+2 to +9 %% on synthetic "
 		        "3-4-s steps) and step_s run high", g.dt, out->step_s, WC_FT_EDGE_SAMPLES_PER_STEP);
+	else if (!per_step)
+		wc__ft_sampled_warn(&g, in, logged_steps > 0 && isfinite(median) ? median : out->step_s, out);
 	wc__ft_cross_checks(&g, in, out);
 done:
 	wc__ft_grid_free(&g);

@@ -49,6 +49,10 @@ extern "C" {
  *  faster (a choice of wattcast, docs/finetune.md). */
 #define WC_FT_FAST_LOG_S 0.1
 #define WC_FT_FAST_LOG_TOL 1.1
+/** The share of energy per step that 2-s steps read from 1-s averaged
+ *  power with a step count are within (docs/finetune.md, "Instantaneous
+ *  samples"): instantaneous samples whose bound passes it are warned. */
+#define WC_FT_SAMPLED_MAX_ERR 0.004
 /** Steps shorter than this many averaging windows are not resolved by
  *  averaged power: without step times they are not counted from the
  *  trace, with them the row carries a warning (a choice of wattcast,

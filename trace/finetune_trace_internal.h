@@ -287,6 +287,10 @@ double wc__ft_power_averaged(const char *column, const char *dir, const char *pl
  *  the share of steps next to a pause -- the window's, plus `recurring`
  *  put back in the steps -- and the error it bounds (finetune_power.c). */
 void wc__ft_averaged_warn(const ft_grid *g, const wc_ft_steps_info *in, int recurring, wc_ft_steps_result *out);
+/** Say the bound on energy per step of instantaneous samples slower than
+ *  100 ms over steps of `step_s` (the step log's median, else the row's),
+ *  when it passes WC_FT_SAMPLED_MAX_ERR (finetune_power.c). */
+void wc__ft_sampled_warn(const ft_grid *g, const wc_ft_steps_info *in, double step_s, wc_ft_steps_result *out);
 /** The averaged column's name for messages: `in`'s, else power.draw.average. */
 const char *wc__ft_averaged_what(const wc_ft_steps_info *in);
 /** What a refusal of an unresolved trace advises besides a step log, ending
