@@ -54,6 +54,26 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 	if (!len)
 		return 0.0;
 	raw = len + half;
+	/* Not placed (a resumed run's, state NULL): by length, as the
+	 * evaluations' median eval_runtime e tells them -- within its setup's
+	 * slack an evaluation alone, longer one merged with its save when the
+	 * state puts a save after some evaluation, its save l - e. Every
+	 * pause was taken as a save: a resume's 25-s evaluations, 37-s
+	 * evaluation-and-save and 40-s restart made the save after the last
+	 * step 31 s, not 12, and 'window' said 55 s follow the last step for
+	 * 37 (docs/finetune.md, "Cross-checks"). A restart, no save, counts
+	 * as one merged. */
+	double e = NAN;
+	int merged = 0;
+	double *es = !state && in->eval_s && in->n_evals > 0 ? wc_alloc_array(in->n_evals, sizeof *es) : NULL;
+	if (es) {
+		for (size_t i = 0; i < in->n_evals; i++) {
+			es[i] = in->eval_s[i];
+			merged |= wc__ft_save_follows(in, i);
+		}
+		e = wc_stats_median(es, in->n_evals);
+		free(es);
+	}
 	size_t k = g->k0, a;
 	while (wc__ft_next_run(g, FT_SAVE, &k, &a)) {
 		size_t i = 0, ne = state ? in->n_evals : 0;
@@ -61,7 +81,11 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 		raw[nr++] = l;
 		while (i < ne && !(state[i] == 1 && at[i] == a))
 			i++;
-		if (i == ne)
+		if (isfinite(e) && fabs(l - e) <= wc__ft_setup_slack(l))
+			continue;
+		if (isfinite(e))
+			len[n++] = merged && l > e ? l - e : l;
+		else if (i == ne)
 			len[n++] = l;
 		else if (wc__ft_save_follows(in, i) && l > in->eval_s[i])
 			len[n++] = l - in->eval_s[i];
