@@ -6,7 +6,9 @@
  * at 350 W; grad_accum 4), power.draw.instant every 100 ms; each case a
  * steps.csv (and a trainer_state.json) written for it:
  *   - a row per micro-step (400 rows) with the state's 100 beside it was
- *     read as 400 steps, -75 % energy per step, without a word;
+ *     read as 400 steps, -75 % energy per step, without a word, then with
+ *     a warning only: the state and the trace's period agree on 100, and
+ *     the rows are counted 4 a step;
  *   - the last step number mistyped (100 as 1000) read 1000 steps in the
  *     same time, a tenth of the energy per step, with a gap warning only;
  *   - rows 5 ms apart read 40000 steps of 5 ms, accepted;
@@ -125,9 +127,21 @@ main(void)
 	write_steps(run, 4 * STEPS, STEP_S / 4, 0, "");
 	write_state(run);
 	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
-	CHECK_CONTAINS(err, "steps: check steps.csv's step column (micro-steps of grad_accum 4?): trainer_state.json's "
-	               "100 steps and the trace's period");
-	CHECK_CONTAINS(err, "(100) agree against its 400, 4 a step; its count is used");
+	CHECK_CONTAINS(err, "steps: steps.csv counted 4 rows a step (micro-steps of grad_accum), write state.global_step "
+	               "in its step column: trainer_state.json's 100 steps and the trace's period");
+	CHECK_CONTAINS(err, "(100) agree against its 400; 100 steps");
+	/* counted 4 rows a step: -75 % energy per step before */
+	CHECK(strcmp(source, "step_log") == 0 && fabs(e / truth - 1) < 0.01);
+	CHECK(strstr(err, "count is used") == NULL);
+	free(run);
+	/* without the state the trace's period alone cannot tell it from a
+	 * period of 4 steps: said, the log's count used */
+	run = make_run("micro-nostate", 0.0);
+	write_steps(run, 4 * STEPS, STEP_S / 4, 0, "");
+	CHECK_INT(ingest(run, err, sizeof err, source, &e), 0);
+	CHECK_CONTAINS(err, "steps: check steps.csv's step column (micro-steps of grad_accum 4?): the trace's clear "
+	               "period");
+	CHECK(fabs(4 * e / truth - 1) < 0.01);
 	free(run);
 
 	/* the last step number mistyped: refused at its cell */

@@ -521,6 +521,9 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 	double log_all = 0.0;
 	for (size_t i = 0; i < in.n_step_end; i++)
 		log_all += in.step_count[i];
+	/* ... counted as the rows were (wc__ft_log_vs_period) */
+	if (res.log_rows_per_step > 1)
+		log_all /= res.log_rows_per_step;
 	warn_count_vs_log(&res, state_file, in.log_state_steps, log_all, "");
 	/* A checkpoint short of max_steps: the run either stopped there or
 	 * went on, and a few steps on are within what the trace's period can

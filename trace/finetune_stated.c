@@ -235,13 +235,23 @@ wc__ft_log_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_r
 		snprintf(what, sizeof what, "micro-steps or samples? grad_accum %d", ga);
 	else
 		snprintf(what, sizeof what, "micro-steps or samples?");
+	/* Two readings independent of the log -- the trainer state's count
+	 * and the trace's period -- agree against it: its rows are k a step,
+	 * and its count is divided by k (a micro-step log read 2471.9 J/step
+	 * for 9837.6 with a warning, which does not stop a fit from using
+	 * the row). Its times still place the window and its pauses. A
+	 * refusal would ask for a count the run's own files give twice. */
 	const double st = in->log_state_steps;
-	if (isfinite(st) && fabs(st / traced - 1.0) <= known && fabs(st - logged) >= 0.5)
-		WC_WARN(out, "steps: check steps.csv's step column (%s): %s's %.0f steps and the trace's period %.3f s "
-		        "(%.0f) agree against its %.0f, %d a step; its count is used", what,
+	if (isfinite(st) && fabs(st / traced - 1.0) <= known && fabs(st - logged) >= 0.5) {
+		out->steps /= k;
+		out->warmup_steps = (int)lround(out->warmup_steps / (double)k);
+		out->log_rows_per_step = k;
+		WC_WARN(out, "steps: steps.csv counted %d rows a step (%s), write state.global_step in its step column: "
+		        "%s's %.0f steps and the trace's period %.3f s (%.0f) agree against its %.0f; %.0f steps", k,
+		        ga > 1 && ga % k == 0 ? "micro-steps of grad_accum" : "micro-steps or samples",
 		        in->log_state_file ? in->log_state_file : "trainer_state.json", st, out->period_s, traced, logged,
-		        k);
-	else
+		        out->steps + out->warmup_steps);
+	} else
 		WC_WARN(out, "steps: check steps.csv's step column (%s): the trace's clear period %.3f s counts %.0f steps "
 		        "for its %.0f, %d a step (to %.1f %%); its count is used", what, out->period_s, traced, logged, k,
 		        100.0 * known);

@@ -221,6 +221,8 @@ typedef struct {
 	                                * its count (a period of k steps), -k a k-th of it (a step
 	                                * of k periods, micro-steps); 0 neither */
 	double steps;                  /* optimizer steps counted */
+	int log_rows_per_step;         /* the step log's rows counted this many a step (micro-steps a
+	                                * trainer state and the trace's period agree on); 0 = one */
 	int warmup_steps;              /* leading slow steps left out (step times only) */
 	double energy_per_step_j;      /* active energy / steps */
 	double step_s;                 /* active time / steps */
