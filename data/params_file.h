@@ -38,8 +38,10 @@ extern "C" {
  *  share of each step a fine-tuning relation's runs filled
  *  ("relations"/NAME/"base"/"step_fill"), version 16 what identifies
  *  the runs the capacity section was fitted on
- *  ("capacity"/"provenance"/"run_hashes"). */
-#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V16
+ *  ("capacity"/"provenance"/"run_hashes"), version 17 the parameter
+ *  source "simulated" (an idle read from a synthetic runs table). */
+#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V17
+#define WC_PARAMS_SCHEMA_V17 "wattcast.params/17"
 #define WC_PARAMS_SCHEMA_V16 "wattcast.params/16"
 #define WC_PARAMS_SCHEMA_V15 "wattcast.params/15"
 #define WC_PARAMS_SCHEMA_V14 "wattcast.params/14"

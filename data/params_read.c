@@ -81,13 +81,18 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 	if ((rc = wc__json_string(ld, json_object_get(v, "source"), p, 0, src, sizeof src)))
 		return rc;
 	if (wc_source_from_name(src, &out->source) != WC_OK)
-		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed, calibrated, bound, datasheet)", src);
+		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed, calibrated, "
+		                     "bound, datasheet, simulated)", src);
 	/* docs/formats/params-file.md, "Versioning": /3 adds "calibrated",
-	 * /5 "bound" and "datasheet"; an older file may not carry them. */
-	if (ld->version && ((out->source == WC_SRC_CALIBRATED && ld->version < 3) ||
-	                    ((out->source == WC_SRC_BOUND || out->source == WC_SRC_DATASHEET) && ld->version < 5)))
+	 * /5 "bound" and "datasheet", /17 "simulated"; an older file may not
+	 * carry them. */
+	int need = out->source == WC_SRC_CALIBRATED                                 ? 3
+	           : out->source == WC_SRC_BOUND || out->source == WC_SRC_DATASHEET ? 5
+	           : out->source == WC_SRC_SIMULATED                                ? 17
+	                                                                            : 0;
+	if (ld->version && ld->version < need)
 		return wc__json_fail(ld, p, "source '%s' needs \"%s\" or later", src,
-		                     out->source == WC_SRC_CALIBRATED ? WC_PARAMS_SCHEMA_V3 : WC_PARAMS_SCHEMA_V5);
+		                     need == 3 ? WC_PARAMS_SCHEMA_V3 : need == 5 ? WC_PARAMS_SCHEMA_V5 : WC_PARAMS_SCHEMA_V17);
 	if ((ci = json_object_get(v, "ci95")) && !json_is_null(ci)) {
 		wc__json_join(p, path, "ci95");
 		if ((rc = wc__json_pair(ld, ci, p, &out->lo, &out->hi)))
@@ -376,7 +381,8 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		return rc;
 	/* Older schemas keep loading, each without what a later one added
 	 * (data/params_file.h lists them; their readers refuse them earlier). */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 16
+	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 17
+	           : strcmp(buf, WC_PARAMS_SCHEMA_V16) == 0 ? 16
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V15) == 0 ? 15
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V14) == 0 ? 14
 	           : strcmp(buf, WC_PARAMS_SCHEMA_V13) == 0 ? 13
@@ -397,7 +403,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
 		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
-		                     WC_PARAMS_SCHEMA_V15, buf);
+		                     WC_PARAMS_SCHEMA_V16, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);

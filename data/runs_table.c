@@ -518,6 +518,9 @@ wc_runs_read_buffer(const char *buf, size_t len, const char *path, wc_runs_table
 	}
 	if (n_header == 0)
 		rc = wc_error_set_path(err, WC_EPARSE, path, ":1:1: no header row (empty table)");
+	if (rc == WC_OK && wc_runs_text_synthetic(buf, len))
+		for (size_t i = 0; i < t->n_runs; i++)
+			t->runs[i].synthetic = 1;
 done:
 	wc__csv_lines_free(&it);
 	free(fields);

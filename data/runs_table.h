@@ -17,6 +17,18 @@
 extern "C" {
 #endif
 
+/** How a synthetic runs table begins (`simulate` writes it as the first
+ *  line; docs/formats/runs-table.md, "File layout"). */
+#define WC_RUNS_SYNTHETIC_MARK "# SYNTHETIC"
+
+/** 1 when a runs table's text begins with WC_RUNS_SYNTHETIC_MARK (after
+ *  a byte order mark, if any): its rows are then marked `synthetic`. */
+int wc_runs_text_synthetic(const char *buf, size_t len);
+/** The source of a P0 taken from runs' idle_power_w readings: "simulated"
+ *  when any of them is a synthetic row's, else "measured" (docs/fitting.md,
+ *  "Where P0 comes from"). */
+wc_source wc_runs_idle_source(int any_synthetic);
+
 /** The documented columns of a runs table (docs/formats/runs-table.md). */
 #define WC_RUN_COLUMNS 21
 
@@ -38,6 +50,10 @@ typedef struct {
 	                            * steps are not known to be idle */
 	double mean_power_w;       /* group total (sum over its tp GPUs) */
 	double idle_power_w;       /* per GPU; NaN = use the parameters' P0 */
+	int synthetic;             /* 1: read from a table whose first line is
+	                            * WC_RUNS_SYNTHETIC_MARK: its idle_power_w is
+	                            * a simulation's, and a P0 taken from it is
+	                            * "simulated", not "measured" */
 	wc_precision weights, kv;
 	double sm_clock_mhz;
 	wc_workload workload;      /* optional; WC_WORKLOAD_UNKNOWN when blank */

@@ -40,15 +40,19 @@ wc__cal_new_level_p0(const cal_setup *s, const wc_calibrate_options *o, const ch
                      wc_calibrate_result *out, wc_error *err)
 {
 	double sum = 0;
-	int n = 0;
+	int n = 0, synth = 0;
 	const char *give = wc__cal_words(o)->idle_power;
 	for (int i = 0; i < s->n_runs; i++)
 		if (isfinite(s->runs[i].run->idle_power_w)) {
 			sum += s->runs[i].run->idle_power_w;
+			synth |= s->runs[i].run->synthetic;
 			n++;
 		}
 	if (n > 0) {
-		*p0 = (wc_param){ sum / n, NAN, NAN, WC_SRC_MEASURED };
+		*p0 = (wc_param){ sum / n, NAN, NAN, wc_runs_idle_source(synth) };
+		if (synth)
+			WC_WARN(out, "P0[%s]: %.1f W is the idle_power_w of a synthetic runs table (its first line says "
+			        "so): source simulated, not a measurement (docs/fitting.md)", name, sum / n);
 		return WC_OK;
 	}
 	/* The idle given is held to the board only where it is used: runs
@@ -93,10 +97,11 @@ wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_grou
 		cal_group *g = &groups[j];
 		const wc_level *l = wc_params_level(base, g->level);
 		double sum = 0.0;
-		int n = 0;
+		int n = 0, synth = 0;
 		for (int i = 0; i < g->n_runs; i++)
 			if (isfinite(g->runs[i]->run->idle_power_w) && g->runs[i]->run->idle_power_w > 0.0) {
 				sum += g->runs[i]->run->idle_power_w;
+				synth |= g->runs[i]->run->synthetic;
 				n++;
 			}
 		/* Only a term none of whose runs has an idle takes the one
@@ -106,7 +111,7 @@ wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_grou
 		if (n == 0 && check_given_idle(o, g->level, l ? l->s_shared_with : NULL, out, err) != WC_OK)
 			return WC_EINVAL;
 		g->p0_w = n ? sum / n : o->idle_power_w > 0.0 ? o->idle_power_w : 0.0;
-		g->p0_src = n ? WC_SRC_MEASURED : WC_SRC_ASSUMED;
+		g->p0_src = n ? wc_runs_idle_source(synth) : WC_SRC_ASSUMED;
 		for (int i = 0; i < g->n_runs; i++)
 			g->runs[i]->idle_w = g->p0_w;
 	}

@@ -189,17 +189,21 @@ apply_shares(fit_problem *pb, const wc_params *prior, const wc_fit_options *opt)
 	}
 }
 
-/* Median measured idle (per GPU) of a level's rows, NaN when none. */
+/* Median idle reading (per GPU) of a level's rows, NaN when none; *synth
+ * says whether any reading is a synthetic row's. */
 static double
-measured_idle(const wc_runs_table *t, const unsigned char *in_fit, const char *level)
+measured_idle(const wc_runs_table *t, const unsigned char *in_fit, const char *level, int *synth)
 {
 	size_t n = 0;
 	double *v = wc_alloc_array(t->n_runs, sizeof *v), med;
+	*synth = 0;
 	if (!v)
 		return NAN;
 	for (size_t i = 0; i < t->n_runs; i++)
-		if (in_fit[i] && strcmp(t->runs[i].platform, level) == 0 && isfinite(t->runs[i].idle_power_w))
+		if (in_fit[i] && strcmp(t->runs[i].platform, level) == 0 && isfinite(t->runs[i].idle_power_w)) {
 			v[n++] = t->runs[i].idle_power_w;
+			*synth |= t->runs[i].synthetic;
+		}
 	med = wc_stats_median(v, n); /* NaN for none */
 	free(v);
 	return med;
@@ -327,7 +331,8 @@ select_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
 	return WC_OK;
 }
 
-/* Step 2: P0 of each level: measured > prior > fitted. */
+/* Step 2: P0 of each level: measured (simulated, from a synthetic
+ * table) > prior > fitted. */
 static void
 choose_p0(fit_problem *pb, const wc_runs_table *t, const wc_params *prior,
           const unsigned char *in_fit)
@@ -335,11 +340,16 @@ choose_p0(fit_problem *pb, const wc_runs_table *t, const wc_params *prior,
 	for (int L = 0; L < pb->n_levels; L++) {
 		wc_level *lv = &pb->levels[L];
 		const wc_level *pl = wc_params_level(prior, lv->name);
-		double m = measured_idle(t, in_fit, lv->name);
+		int synth;
+		double m = measured_idle(t, in_fit, lv->name, &synth);
 		lv->p0.lo = lv->p0.hi = NAN;
 		if (isfinite(m)) {
 			lv->p0.value = m;
-			lv->p0.source = WC_SRC_MEASURED;
+			lv->p0.source = wc_runs_idle_source(synth);
+			if (synth)
+				wc__fit_problem_warn(pb, "P0[%s]: %.1f W is the idle_power_w of a synthetic runs table (its "
+				                     "first line says so): source simulated, not a measurement "
+				                     "(docs/fitting.md)", lv->name, m);
 		} else if (pl && isfinite(pl->p0.value)) {
 			lv->p0.value = pl->p0.value;
 			lv->p0.source = pl->p0.source;

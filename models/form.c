@@ -151,7 +151,7 @@ wc_precision_from_name(const char *name, wc_precision *out)
 }
 
 static const char *const source_names[WC_SRC_COUNT] = {
-	"published", "fitted", "measured", "estimated", "assumed", "calibrated", "bound", "datasheet",
+	"published", "fitted", "measured", "estimated", "assumed", "calibrated", "bound", "datasheet", "simulated",
 };
 
 const char *

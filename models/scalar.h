@@ -23,6 +23,9 @@ typedef enum {
 	                       * (docs/fitting.md, "Physical bounds") */
 	WC_SRC_DATASHEET,     /* transferred from datasheet facts (docs/fitting.md,
 	                       * "Platforms without a fitted level") */
+	WC_SRC_SIMULATED,     /* read from a synthetic runs table's idle column: a
+	                       * simulation's input, not a measurement (docs/fitting.md,
+	                       * "Where P0 comes from") */
 	WC_SRC_COUNT
 } wc_source;
 const char *wc_source_name(wc_source s);

@@ -186,16 +186,18 @@ bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
 	return wc_law_bind(p, &low, b, NULL) == WC_OK;
 }
 
-/* An idle draw that is known -- measured, published, or the query's own
- * -- is a floor of a mean power's interval: the dynamic part is never
- * negative and the held-out error was measured on loaded runs
- * (docs/intervals.md). An estimated idle (a datasheet board's) is itself
- * uncertain: NaN, no floor. */
+/* An idle draw that is known -- measured, published, simulated from a
+ * published one (a synthetic table's), or the query's own -- is a floor
+ * of a mean power's interval: the dynamic part is never negative and the
+ * held-out error was measured on loaded runs (docs/intervals.md). An
+ * estimated idle (a datasheet board's) is itself uncertain: NaN, no
+ * floor. */
 double
 wc__predict_idle_floor(const wc_law_binding *b, int tp)
 {
 	wc_source src = b->level->p0.source;
-	if (b->col[0] >= 0 || !(src == WC_SRC_MEASURED || src == WC_SRC_PUBLISHED || b->p0_measured))
+	if (b->col[0] >= 0 ||
+	    !(src == WC_SRC_MEASURED || src == WC_SRC_PUBLISHED || src == WC_SRC_SIMULATED || b->p0_measured))
 		return NAN;
 	return tp * b->base[0];
 }

@@ -118,17 +118,19 @@ main(void)
 	refused(root, "/schema: model terms and residual_rms need \"wattcast.params/3\" or later");
 
 	/* Sources an older schema does not know: "calibrated" is /3's,
-	 * "bound" and "datasheet" /5's; the first release's file tagged /2
-	 * or /4 carrying them loaded. */
+	 * "bound" and "datasheet" /5's, "simulated" /17's; the first
+	 * release's file tagged /2 or /4 carrying them loaded, and a /16
+	 * reader refuses "simulated" as unknown. */
 	{
 		char *v1 = path_join(test_env("WC_SOURCE_DIR", "."), "tests/fixtures/params/v1-power-law-fit.json");
 		static const char *const schema[] = { WC_PARAMS_SCHEMA_V2, WC_PARAMS_SCHEMA_V4, WC_PARAMS_SCHEMA_V4,
-			                              WC_PARAMS_SCHEMA_V5 };
-		static const char *const source[] = { "calibrated", "bound", "datasheet", "bound" };
+			                              WC_PARAMS_SCHEMA_V5, WC_PARAMS_SCHEMA_V16, WC_PARAMS_SCHEMA_V17 };
+		static const char *const source[] = { "calibrated", "bound", "datasheet", "bound", "simulated", "simulated" };
 		static const char *const needle[] = { "source 'calibrated' needs \"wattcast.params/3\" or later",
 			                              "source 'bound' needs \"wattcast.params/5\" or later",
-			                              "source 'datasheet' needs \"wattcast.params/5\" or later", NULL };
-		for (int i = 0; i < 4; i++) {
+			                              "source 'datasheet' needs \"wattcast.params/5\" or later", NULL,
+			                              "source 'simulated' needs \"wattcast.params/17\" or later", NULL };
+		for (int i = 0; i < 6; i++) {
 			wc_error err;
 			root = json_load_file(v1, 0, NULL);
 			CHECK(root != NULL);

@@ -409,6 +409,14 @@ test_replaced(char *s, const char *from, const char *to)
 }
 
 char *
+test_simulated_as_measured(char *s)
+{
+	while (s && strstr(s, "\"source\": \"simulated\""))
+		s = test_replaced(s, "\"source\": \"simulated\"", "\"source\": \"measured\"");
+	return s;
+}
+
+char *
 test_without_object(char *s, const char *section, const char *key)
 {
 	char needle[64];

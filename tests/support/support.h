@@ -106,6 +106,10 @@ char *test_deep_dir(const char *dir);
  *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
  *  is absent. For editing a dumped file into an older or broken one. */
 char *test_replaced(char *s, const char *from, const char *to);
+/** `s` (malloc'd, freed) with every source "simulated" written
+ *  "measured", as a new malloc'd string: a file edited into one before
+ *  schema 17, which called a synthetic table's idle measured. */
+char *test_simulated_as_measured(char *s);
 /** `s` (edited in place, returned) without any `"key": {...}` member of
  *  the items of a dumped parameter file's top-level array `section`
  *  ("\"model_terms\": [", 6 spaces deep; an object without nested
