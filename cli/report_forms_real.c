@@ -53,17 +53,24 @@ print_set(const wc_heldout_report *r, const char *set)
 int
 cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r)
 {
-	/* Platforms in order of first appearance over every report. */
+	/* Platforms in order of first appearance over every report, both
+	 * passes: a table of one model scores nothing leaving it out, and its
+	 * platforms are then in the leave-one-workload-out reports only (the
+	 * text gives the numbers --json gives, docs/validation.md "Forms on
+	 * real runs"). */
 	const char *platforms[WC_HELDOUT_SETS_MAX];
 	int n_platforms = 0;
-	for (int f = 0; f < r->n_forms; f++)
-		for (int i = 0; i < r->forms[f].lomo.n_sets; i++) {
-			const char *s = r->forms[f].lomo.sets[i].set;
-			int seen = 0;
-			for (int k = 0; k < n_platforms && !seen; k++)
-				seen = strcmp(platforms[k], s) == 0;
-			if (!seen && n_platforms < WC_HELDOUT_SETS_MAX)
-				platforms[n_platforms++] = s;
+	for (int pass = 0; pass < 2; pass++)
+		for (int f = 0; f < r->n_forms; f++) {
+			const wc_heldout_report *h = pass == 0 ? &r->forms[f].lomo : &r->forms[f].lowo;
+			for (int i = 0; i < h->n_sets; i++) {
+				const char *s = h->sets[i].set;
+				int seen = 0;
+				for (int k = 0; k < n_platforms && !seen; k++)
+					seen = strcmp(platforms[k], s) == 0;
+				if (!seen && n_platforms < WC_HELDOUT_SETS_MAX)
+					platforms[n_platforms++] = s;
+			}
 		}
 	if (json) {
 		json_t *o = json_object(), *forms = json_array();
