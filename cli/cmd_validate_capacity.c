@@ -30,8 +30,10 @@ static const char usage[] =
 	"predicted from a fit on the other periods. --params / --profile give the power\n"
 	"fits their prior (P0 where the runs have no idle power). --per-run FILE writes\n"
 	"one CSV row per prediction (quantity throughput_tok_s, energy_per_token_j or\n"
-	"period_s). The capacity model is fitted as `fit capacity` does (Huber-weighted);\n"
-	"--plain fits it by plain least squares, as `fit capacity --plain` does;\n"
+	"period_s). Rows with a non-empty `exclude` are neither fitted nor predicted;\n"
+	"the report counts them. The capacity model is fitted as `fit capacity` does\n"
+	"(Huber-weighted); --plain fits it by plain least squares, as `fit capacity\n"
+	"--plain` does;\n"
 	"--weights model makes each model count once in every fit, as `fit capacity\n"
 	"--weights model` does. Each fold refits the power law as the prior was built\n"
 	"(docs/validation.md, \"Refitting a set\"): its structure terms (moe,tp for the\n"
@@ -78,6 +80,27 @@ report_json(const wc_heldout_report *r, int n_named, const wc_capacity_skip *nam
 		json_array_append_new(runs, json_pack("{s:s,s:s}", "run_id", named[i].run_id, "reason", named[i].reason));
 	json_object_set_new(o, "skipped_runs", runs);
 	return o;
+}
+
+/* Rows marked `exclude` (runs-table and periods rows alike): counted and
+ * one named with its reason, in the words lomo and `fit intervals` use
+ * (wc_runs_excluded_why), so that "(all) 11" of 16 periods does not read as
+ * every row scored (docs/validation.md, "Capacity"). The count, 0 = none. */
+static size_t
+excluded_note(const wc_capacity_data *d, char *buf, size_t cap)
+{
+	size_t n = 0, first = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (size_t i = d->n_rows; i-- > 0;)
+		if (d->rows[i].exclude[0]) {
+			n++;
+			first = i;
+		}
+	if (n)
+		snprintf(buf, cap, "%zu row(s) excluded, neither fitted nor predicted: a non-empty `exclude` (%.95s's: "
+		         "'%.60s')", n, d->rows[first].id, d->rows[first].exclude);
+	return n;
 }
 
 static void
@@ -168,6 +191,11 @@ report(const wc_capacity_report *r, const wc_capacity_data *d, const wc_runs_tab
 		                 : json_pack("{s:o,s:o,s:o}", "throughput_lomo", tp, "energy_per_token_lomo", en,
 		                             "periods_loo", pe);
 		json_object_set_new(o, "unscored", unscored_json(d, t));
+		char note[WC_ERROR_MSG_MAX];
+		size_t n_excluded = excluded_note(d, note, sizeof note);
+		json_object_set_new(o, "excluded", n_excluded ? json_pack("{s:I,s:s}", "rows", (json_int_t)n_excluded,
+		                                                          "note", note)
+		                                              : json_pack("{s:i}", "rows", 0));
 		cli_print_json_report(o);
 		return CLI_OK;
 	}
@@ -184,6 +212,9 @@ report(const wc_capacity_report *r, const wc_capacity_data *d, const wc_runs_tab
 		print_report(plat ? "batch-turnover period, leave one platform out (datasheet transfer)"
 		                  : "batch-turnover period, leave one out",
 		             &r->periods, r->n_named[2], r->named[2]);
+	char note[WC_ERROR_MSG_MAX];
+	if (excluded_note(d, note, sizeof note))
+		printf("%s\n", note);
 	return CLI_OK;
 }
 
@@ -195,10 +226,8 @@ report(const wc_capacity_report *r, const wc_capacity_data *d, const wc_runs_tab
 static int
 fail_unscored(const char *cmd, const wc_capacity_data *d, const wc_capacity_report *r)
 {
-	size_t excluded = 0;
 	char why[WC_ERROR_MSG_MAX] = "", all[160];
-	for (size_t i = 0; i < d->n_rows; i++)
-		excluded += d->rows[i].exclude[0] != '\0';
+	size_t excluded = excluded_note(d, all, sizeof all);
 	const wc_heldout_report *fold = r->throughput.skipped ? &r->throughput : &r->periods;
 	int unpredicted = r->throughput.skipped + r->periods.skipped;
 	if (unpredicted)
