@@ -17,18 +17,27 @@ num_or_null(double v, int n)
 	return n > 0 && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* One accuracy's numbers into `o`: the median and bias, and the coverage
+ * and median relative width of the runs' cross-conformal 95 % intervals, as
+ * lomo reports them (docs/validation.md, "Forms on real runs"). */
+static json_t *
+accuracy_json(json_t *o, const wc_accuracy *a)
+{
+	json_object_set_new(o, "n", json_integer(a->n));
+	json_object_set_new(o, "median_abs_err_pct", num_or_null(a->median_abs_err_pct, a->n));
+	json_object_set_new(o, "bias_pct", num_or_null(a->bias_pct, a->n));
+	json_object_set_new(o, "n_interval", json_integer(a->n_interval));
+	json_object_set_new(o, "coverage_95", num_or_null(a->coverage_95, a->n_interval));
+	json_object_set_new(o, "median_rel_width", num_or_null(a->median_rel_width, a->n_interval));
+	return o;
+}
+
 static json_t *
 report_json(const wc_heldout_report *r)
 {
-	json_t *o = json_object(), *sets = json_object();
-	json_object_set_new(o, "n", json_integer(r->overall.n));
-	json_object_set_new(o, "median_abs_err_pct", num_or_null(r->overall.median_abs_err_pct, r->overall.n));
-	json_object_set_new(o, "bias_pct", num_or_null(r->overall.bias_pct, r->overall.n));
+	json_t *o = accuracy_json(json_object(), &r->overall), *sets = json_object();
 	for (int i = 0; i < r->n_sets; i++)
-		json_object_set_new(sets, r->sets[i].set,
-		                    json_pack("{s:i,s:o,s:o}", "n", r->sets[i].n, "median_abs_err_pct",
-		                              num_or_null(r->sets[i].median_abs_err_pct, r->sets[i].n), "bias_pct",
-		                              num_or_null(r->sets[i].bias_pct, r->sets[i].n)));
+		json_object_set_new(sets, r->sets[i].set, accuracy_json(json_object(), &r->sets[i]));
 	json_object_set_new(o, "platforms", sets);
 	json_object_set_new(o, "skipped", json_integer(r->skipped));
 	if (r->skipped && r->skip_reason[0])
@@ -36,16 +45,19 @@ report_json(const wc_heldout_report *r)
 	return o;
 }
 
-/* "12.40 (153)" or "–" for one platform of one report. */
+/* "12.40 (153)" or "–" for one platform of one report; with `cover`, the
+ * share of its intervals holding the measured value, "95.7 (325)". */
 static void
-print_set(const wc_heldout_report *r, const char *set)
+print_set(const wc_heldout_report *r, const char *set, int cover)
 {
 	const wc_accuracy *x = set ? NULL : &r->overall;
 	for (int i = 0; set && i < r->n_sets; i++)
 		if (strcmp(r->sets[i].set, set) == 0)
 			x = &r->sets[i];
-	if (x && x->n > 0)
+	if (x && !cover && x->n > 0)
 		printf(" %7.2f (%3d)", x->median_abs_err_pct, x->n);
+	else if (x && cover && x->n_interval > 0)
+		printf(" %7.1f (%3d)", 100.0 * x->coverage_95, x->n_interval);
 	else
 		printf(" %13s", "–");
 }
@@ -87,20 +99,29 @@ cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r
 	}
 	printf("forms on real runs of %s: median |error| %% (runs), %d models and %d workloads held out in turn\n",
 	       input, r->models, r->workloads);
-	for (int pass = 0; pass < 2; pass++) {
-		printf("\n%s\n%-28s %13s", pass == 0 ? "leave one model out" : "leave one workload out", "form", "all");
+	/* Each pass's medians, then the coverage of the same runs' 95 %
+	 * intervals (the --per-run lo/hi): an interval is worth what it covers. */
+	for (int table = 0; table < 4; table++) {
+		int pass = table / 2, cover = table % 2;
+		const char *what = pass == 0 ? "leave one model out" : "leave one workload out";
+		if (cover)
+			printf("\n%s, cover 95%% (runs with an interval)\n%-28s %13s", what, "form", "all");
+		else
+			printf("\n%s\n%-28s %13s", what, "form", "all");
 		for (int k = 0; k < n_platforms; k++)
 			printf(" %13s", platforms[k]);
 		putchar('\n');
 		for (int f = 0; f < r->n_forms; f++) {
 			const wc_heldout_report *h = pass == 0 ? &r->forms[f].lomo : &r->forms[f].lowo;
 			printf("%-28s", wc_form_name(r->forms[f].form));
-			print_set(h, NULL);
+			print_set(h, NULL, cover);
 			for (int k = 0; k < n_platforms; k++)
-				print_set(h, platforms[k]);
+				print_set(h, platforms[k], cover);
 			putchar('\n');
 		}
 	}
+	printf("cover 95%%: share of measured values inside the 95 %% interval, from the other folds' held-out "
+	       "errors (other models, other workloads; docs/intervals.md)\n");
 	if (r->workloads < 2)
 		printf("(one workload in the table: leave one workload out is not scored)\n");
 	/* Runs a form's folds left unscored, and why: a median over the rest
