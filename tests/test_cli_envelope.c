@@ -292,8 +292,8 @@ test_validate_service(const char *dir, const char *runs, const char *params)
 	CHECK_CONTAINS(text, "roofline_standin");
 	/* the predictive interval beside the Monte-Carlo spread (lo, hi):
 	 * filled on the mean and p95 rows, blank on the others */
-	CHECK_CONTAINS(text, ",interval_95_lo,interval_95_hi,quantity,");
-	CHECK_CONTAINS(text, ",,p5_w,");
+	CHECK_CONTAINS(text, ",interval_95_lo,interval_95_hi,model,quantity,");
+	CHECK_CONTAINS(text, ",,Qwen3-8B,p5_w,");
 	/* no Monte-Carlo spread where nothing is drawn: lo/hi blank (they
 	 * were lo = hi = predicted, a band that could not vary), and said */
 	CHECK_CONTAINS(text, ",,,run,\"the replay draws nothing at random (arrivals and lengths from the request "

@@ -244,6 +244,10 @@ add_rows(const wc_envelope_check_run *run, const wc_response_params *r, double t
 		const wc_envelope_interval *iv = &res->server_interval;
 		wc_per_run_row_input_number(&row, "interval_95_lo", q == 0 ? iv->mean_lo : q == 2 ? iv->p95_lo : NAN);
 		wc_per_run_row_input_number(&row, "interval_95_hi", q == 0 ? iv->mean_hi : q == 2 ? iv->p95_hi : NAN);
+		/* the model, whose term and `moe` structure term the law reads:
+		 * the last input column, so every column before it keeps its place
+		 * (docs/validation.md, "Envelopes") */
+		wc_per_run_row_input(&row, "model", run->config.model ? run->config.model : "");
 		wc__p0_source(p, &run->config, "", wc_source_name(WC_SRC_ASSUMED), row.p0_source, sizeof row.p0_source);
 		if (service->fallback[0])
 			wc_per_run_row_warn(&row, service->fallback);
