@@ -1,6 +1,6 @@
 /*
  * What follows a resumed run's last step in the window warning
- * (docs/finetune.md, "Cross-checks"): the evaluation after it and a save
+ * (docs/finetune.md, "Counting steps"): the evaluation after it and a save
  * as long as the trace's saves, an evaluation alone counting not at all,
  * one merged with its save only its save, a restart no save. A resumed
  * run's evaluations are not placed, and the save was the median of every

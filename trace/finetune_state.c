@@ -61,7 +61,7 @@ median_save_s(const ft_grid *g, const wc_ft_steps_info *in, const unsigned char 
 	 * pause was taken as a save: a resume's 25-s evaluations, 37-s
 	 * evaluation-and-save and 40-s restart made the save after the last
 	 * step 31 s, not 12, and 'window' said 55 s follow the last step for
-	 * 37 (docs/finetune.md, "Cross-checks"). A restart, no save, counts
+	 * 37 (docs/finetune.md, "Counting steps"). A restart, no save, counts
 	 * as one merged. */
 	double e = NAN;
 	int merged = 0;

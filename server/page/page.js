@@ -185,6 +185,7 @@ const SOURCES = {
   calibrated: 'estimated by wattcast calibrate from a few runs',
   bound: 'a fit ended at a physical bound and holds the parameter there',
   datasheet: 'transferred from the platform catalog for a platform without a fitted level',
+  simulated: 'idle power from a synthetic runs table, not a measurement',
 };
 
 /* ------------------------------------------------------------ helpers */
