@@ -24,6 +24,9 @@ extern "C" {
 typedef struct {
 	const char *name;           /* canonical name, e.g. "H100-NVL" */
 	const char *architecture;   /* GPU generation, e.g. "Hopper" */
+	const char *die;            /* the GPU die the board is cut from, e.g. "GH100" (H100 SXM,
+	                             * PCIe and NVL, H200, GH200): a transfer to a board whose die
+	                             * has a fitted level names it (wc_params_die_levels) */
 	double memory_gb;           /* the datasheet's capacity, GB */
 	double memory_mib;          /* the total the driver reports, MiB; 0 = not recorded */
 	double bandwidth_tb_s;

@@ -217,6 +217,15 @@ int wc_params_datasheet_level(const wc_params *p, const char *platform, const ch
  *  answer rests on. */
 int wc_params_transfer_source(const wc_params *p, const wc_level *l, const char *skip);
 
+/** The levels the datasheet rule transfers to `platform` from
+ *  (wc_params_transfer_source, `platform` skipped) whose board is cut
+ *  from its die (the catalog's `die`: "A100" for A100-40GB), their names
+ *  ", "-joined into buf; returns how many. The rule does not take them
+ *  alone: held out, a same-die transfer missed more than the mean over
+ *  every level (docs/fitting.md, "Platforms without a fitted level"), so
+ *  an answer names them. */
+int wc_params_die_levels(const wc_params *p, const char *platform, char *buf, size_t cap);
+
 /** A copy of `p` whose level `name` (a catalog name) is the datasheet
  *  transfer from the set's other levels, replacing its own level of that
  *  name or added, without its model terms and without draws. The copy is

@@ -15,7 +15,11 @@
  * fitted level's θ is carried to the new board through the set's own size
  * slope δ. Held out one platform at a time this cut the misses of the
  * published levels and of the measured profile's (docs/results.md,
- * "Datasheet transfer"); the compute/bandwidth ratio did not.
+ * "Datasheet transfer"); the compute/bandwidth ratio did not. Nor did
+ * taking a board whose die has a fitted level (A100-40GB) from that level
+ * alone: H100 and H200 rebuilt from each other missed more than from
+ * every level (docs/fitting.md), so the mean stays and the answer names
+ * the level (wc_params_die_levels).
  */
 #include "models/params.h"
 
@@ -76,6 +80,26 @@ wc_params_datasheet_level(const wc_params *p, const char *platform, const char *
 	out->theta = (wc_param){ theta / n, NAN, NAN, WC_SRC_DATASHEET };
 	out->floor_logit = (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
 	return WC_OK;
+}
+
+int
+wc_params_die_levels(const wc_params *p, const char *platform, char *buf, size_t cap)
+{
+	const wc_platform_info *hw = wc_platform_lookup(platform);
+	size_t used = 0;
+	int n = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (int i = 0; hw && hw->die && i < p->n_levels; i++) {
+		const wc_level *l = &p->levels[i];
+		const wc_platform_info *li = wc_platform_lookup(l->name);
+		if (!wc_params_transfer_source(p, l, platform) || strcmp(li->die ? li->die : "", hw->die) != 0)
+			continue;
+		if (used < cap)
+			used += (size_t)snprintf(buf + used, cap - used, "%s%s", n ? ", " : "", l->name);
+		n++;
+	}
+	return n;
 }
 
 /* The copy is shallow: the owned draws are not carried (a transferred
