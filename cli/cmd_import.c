@@ -196,7 +196,7 @@ import_run(int argc, char **argv, const char *typed)
 			col = wc_run_timing_extra_bad(t->extra.names[k], wc_runs_get_extra(t, i, t->extra.names[k]), why,
 			                              sizeof why);
 		if (col)
-			rc = wc_error_set_path(&err, WC_EINVAL, argv[optind], ":%d: run %.40s: %s: %s", t->runs[i].line,
+			rc = wc_error_set_path(&err, WC_EINVAL, argv[optind], ":%d: run %s: %s: %s", t->runs[i].line,
 			                       t->runs[i].run_id, col, why);
 	}
 	for (size_t i = 0; rc == WC_OK && !cli_quiet() && i < t->n_runs; i++) {

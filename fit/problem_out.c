@@ -69,7 +69,10 @@ wc__fit_out_warn(fit_problem *pb, const fit_runs_out *o)
 static int
 level_unused(const fit_problem *pb, const wc_runs_table *t, int L, const fit_runs_out *o, wc_error *err)
 {
-	char why[200] = "";
+	/* Wide enough never to cut: the ids go whole (an ML.ENERGY id is 55-70
+	 * bytes, its first 32 shared by a whole sweep), and the message's
+	 * bound alone cuts, with its "..." (docs/architecture.md, "Errors"). */
+	char why[4 * WC_ERROR_MSG_MAX] = "";
 	size_t len = 0;
 	for (int k = 0; k < FIT_OUT_KINDS && len < sizeof why; k++) {
 		const int n = o->level_n[L][k];
@@ -78,11 +81,11 @@ level_unused(const fit_problem *pb, const wc_runs_table *t, int L, const fit_run
 		const char *sep = len ? "; " : ": ", *id = run_name(&t->runs[o->level_first[L][k]]);
 		if (k == FIT_OUT_BOUND)
 			len += (size_t)snprintf(why + len, sizeof why - len, "%s%d above %g x its board limit of %.0f W per "
-			                        "GPU, not physical (wrong unit, platform or tp? run %.32s)", sep, n,
+			                        "GPU, not physical (wrong unit, platform or tp? run %s)", sep, n,
 			                        WC_FIT_ROW_POWER_FACTOR, level_limit_w(pb, L), id);
 		else if (k == FIT_OUT_LOW_POWER)
 			len += (size_t)snprintf(why + len, sizeof why - len, "%s%d at or below G x P0 (kW for W? "
-			                        "idle_power_w? run %.32s)", sep, n, id);
+			                        "idle_power_w? run %s)", sep, n, id);
 		else
 			len += (size_t)snprintf(why + len, sizeof why - len, "%s%d with no kept precision term", sep, n);
 	}
