@@ -89,6 +89,41 @@ eta_note(const wc_capacity_params *cp, const wc_capacity_level *l, char *buf, si
 		         "its answers carry their engine's speed, not the board's (docs/capacity.md)", l->name, eta);
 }
 
+/* Whether `v` is the fitted input length of one of the section's
+ * workloads (a length the fit estimated, not one a row stated). */
+static int
+workload_length(const wc_capacity_params *cp, double v)
+{
+	for (int i = 0; i < cp->n_workloads; i++)
+		if (fabs(cp->workloads[i].input_tokens.value - v) <= 1e-9 * fabs(v))
+			return 1;
+	return 0;
+}
+
+/* The caveat of a shared eta_c no row of a known prompt length fitted
+ * (the built-in `paper` section, fitted on the published periods): every
+ * level's input span is its workloads' fitted lengths, so eta_c lies along
+ * one flat direction with them and only prefill times identify it
+ * (docs/capacity.md, "The built-in profile"); "" otherwise, or with no
+ * prompt asked. As an eta above 1 is said (eta_note). */
+static void
+etac_note(const wc_capacity_params *cp, const wc_config *c, char *buf, size_t cap)
+{
+	int levels = 0, known = 0;
+	buf[0] = '\0';
+	for (int i = 0; cp->shared[WC_CAP_ETAC] && i < cp->n_levels; i++) {
+		const wc_capacity_range *r = &cp->levels[i].range;
+		levels += r->rows > 0;
+		known |= r->rows > 0 && ((r->input_min > 0 && !workload_length(cp, r->input_min)) ||
+		                         (r->input_max > 0 && !workload_length(cp, r->input_max)));
+	}
+	if (levels && !known && c->input_tokens > 0)
+		wc_error_format(buf, cap, "eta_c = %.3g was fitted with no prompt length known, so its rows do not "
+		                "identify it: on real TTFTs it makes prefill 3-5x too slow, so TTFT, latency and the prefill "
+		                "share are overstated; fit capacity on runs with TTFT (docs/capacity.md)",
+		                cp->shared_p[WC_CAP_ETAC].value);
+}
+
 /* What a TP group larger than the GPUs the board's link joins crosses,
  * from the catalog alone (wc_platform_tp_crossing): PCIe on a board with
  * no link (L40S) or bridged pairs (H100 NVL), the network past a
@@ -302,6 +337,9 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	else if (n_bound > 0)
 		wc_error_format(line, sizeof line, "%s at a bound of the fit's domain, not identified by its rows; this answer "
 		         "leans on the bound (docs/capacity.md)", bound);
+	if (eta[0])
+		WC_WARN(out, "capacity: %s", eta);
+	etac_note(cp, c, eta, sizeof eta);
 	if (eta[0])
 		WC_WARN(out, "capacity: %s", eta);
 	if (line[0])
