@@ -285,7 +285,7 @@ config_error(const char *cmd, const wc_error *err)
 	 * --model, whose catalog entry holds the facts no flag sets). */
 	static const char *const facts[][2] = {
 		{ "layers", "--layers" }, { "kv_heads", "--kv-heads" }, { "head_dim", "--head-dim" },
-		{ "d_model", "--d-model" }, { "experts", "--experts" },
+		{ "d_model", "--d-model" }, { "attention_heads", "--attention-heads" }, { "experts", "--experts" },
 		{ "experts_per_token", "--experts-per-token" }, { "total_params_b", "--total-params" },
 		{ "cache_layers", "--cache-layers" }, { "sliding_window", "--sliding-window" },
 		{ "active_params_b", "--active-params" },
@@ -472,7 +472,8 @@ static const cli_subcommand predict_targets[] = {
 	  "                                  [--input-tokens N --output-tokens N [--rate R]\n"
 	  "                                   [--price-per-kwh X] [--grams-co2-per-kwh Y]\n"
 	  "                                   [--gpu-memory-utilization U] [--expert-parallel]]\n"
-	  "                                  [--layers L --kv-heads K --head-dim D [--d-model M]\n"
+	  "                                  [--layers L --kv-heads K --head-dim D\n"
+	  "                                   [--attention-heads H | --d-model M]\n"
 	  "                                   [--total-params B] [--experts E --experts-per-token k]\n"
 	  "                                   [--cache-layers F --sliding-window W]]\n"
 	  "                                  [--params FILE | --profile measured|paper|paper-prefill] [--json]\n"

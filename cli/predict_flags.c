@@ -9,12 +9,13 @@
 
 enum { OPT_PLATFORM = 1000, OPT_ACTIVE, OPT_MODEL, OPT_TP, OPT_CONC, OPT_WEIGHTS, OPT_KV,
        OPT_CLOCK, OPT_PARAMS, OPT_PROFILE, OPT_JSON, OPT_IN, OPT_OUT, OPT_RATE, OPT_PRICE, OPT_CO2,
-       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_EXPERTS, OPT_TOPK, OPT_CACHE_LAYERS,
+       OPT_LAYERS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_D_MODEL, OPT_HEADS, OPT_EXPERTS, OPT_TOPK, OPT_CACHE_LAYERS,
        OPT_WINDOW, OPT_TOTAL, OPT_CAP,
        OPT_GMU, OPT_SWEEP, OPT_STEPS, OPT_CSV, OPT_SVG, OPT_EP, OPT_SERIES, OPT_ENGINE };
 /* The architecture flags index wc_arch_facts.ints by their offset from
  * OPT_LAYERS, so their order must be the facts' order. */
 _Static_assert(OPT_D_MODEL - OPT_LAYERS == WC_ARCH_FACT_D_MODEL &&
+                   OPT_HEADS - OPT_LAYERS == WC_ARCH_FACT_ATTENTION_HEADS &&
                    OPT_TOPK - OPT_LAYERS == WC_ARCH_FACT_EXPERTS_PER_TOKEN &&
                    OPT_WINDOW - OPT_LAYERS == WC_ARCH_FACT_SLIDING_WINDOW,
                "architecture flags out of step with wc_arch_facts");
@@ -91,12 +92,13 @@ parse_capacity_flag(const char *cmd, int opt, cli_predict_args *a)
 	case OPT_KV_HEADS:
 	case OPT_HEAD_DIM:
 	case OPT_D_MODEL:
+	case OPT_HEADS:
 	case OPT_EXPERTS:
 	case OPT_TOPK:
 	case OPT_CACHE_LAYERS:
 	case OPT_WINDOW: {
 		static const char *const flags[] = { "--layers", "--kv-heads", "--head-dim", "--d-model",
-		                                     "--experts", "--experts-per-token", "--cache-layers",
+		                                     "--attention-heads", "--experts", "--experts-per-token", "--cache-layers",
 		                                     "--sliding-window" };
 		int i = opt - OPT_LAYERS;
 		rc = cli_parse_int(cmd, flags[i], optarg, wc_arch_fact_min(i), WC_MODEL_MAX_ARCH_INT, &a->facts.ints[i]);
@@ -133,6 +135,7 @@ cli_predict_flags(int argc, char **argv, cli_predict_args *a)
 		{ "kv-heads", required_argument, NULL, OPT_KV_HEADS },
 		{ "head-dim", required_argument, NULL, OPT_HEAD_DIM },
 		{ "d-model", required_argument, NULL, OPT_D_MODEL },
+		{ "attention-heads", required_argument, NULL, OPT_HEADS },
 		{ "total-params", required_argument, NULL, OPT_TOTAL },
 		{ "experts", required_argument, NULL, OPT_EXPERTS },
 		{ "experts-per-token", required_argument, NULL, OPT_TOPK },

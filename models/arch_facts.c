@@ -6,6 +6,8 @@
  */
 #include "models/catalog.h"
 
+#include <limits.h>
+#include <math.h>
 #include <string.h>
 
 void
@@ -44,13 +46,17 @@ wc_model_info_with_facts(const wc_model_info *base, const char *name, double act
 		m.architecture = WC_ARCH_DENSE;
 		m.active_params_b = active_params_b;
 	}
-	int *slots[WC_ARCH_FACTS] = { &m.layers, &m.kv_heads, &m.head_dim, &m.d_model, &m.experts,
-		                      &m.experts_per_token, &m.attention_layers, &m.window };
+	int *slots[WC_ARCH_FACTS] = { &m.layers, &m.kv_heads, &m.head_dim, &m.d_model, &m.attention_heads,
+		                      &m.experts, &m.experts_per_token, &m.attention_layers, &m.window };
 	for (int i = 0; i < WC_ARCH_FACTS; i++)
 		if (f->ints[i] >= 0)
 			*slots[i] = (int)f->ints[i];
 	if (f->total_params_b > 0)
 		m.total_params_b = f->total_params_b;
+	/* a catalog width (multi-head latent attention's) is of its heads:
+	 * other heads, or heads of another size, have their own */
+	if (f->ints[WC_ARCH_FACT_ATTENTION_HEADS] >= 0 || f->ints[WC_ARCH_FACT_HEAD_DIM] >= 0)
+		m.attention_width = 0;
 	/* cache_layers and sliding_window split the layers between them
 	 * (docs/capacity.md, "Bytes and FLOPs"): one given alone over a model
 	 * with a window says every layer caches the whole context when it is
@@ -94,4 +100,16 @@ wc_model_window_dropped(const wc_model_info *m)
 {
 	const wc_model_info *cat = m && m->name ? wc_model_lookup(m->name) : NULL;
 	return cat && cat->window > 0 && m->window == 0 ? cat->window : 0;
+}
+
+int
+wc_model_attention_width(const wc_model_info *m)
+{
+	if (m->attention_width > 0)
+		return m->attention_width;
+	/* the product of two counts up to WC_MODEL_MAX_ARCH_INT: capped, not
+	 * wrapped (a width past the cap costs more than any prompt allows) */
+	if (m->attention_heads > 0 && m->head_dim > 0)
+		return (int)fmin((double)m->attention_heads * m->head_dim, (double)INT_MAX);
+	return m->d_model > 0 ? m->d_model : 0;
 }

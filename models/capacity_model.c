@@ -126,7 +126,7 @@ wc_capacity_arch_make(const wc_model_info *m, wc_precision weights, wc_precision
 	out->state_bytes = m->state_bytes;
 	out->active_params = active * 1e9;
 	out->layers = m->layers;
-	out->d_model = m->d_model > 0 ? m->d_model : 0;
+	out->attention_width = wc_model_attention_width(m);
 	return WC_OK;
 }
 
@@ -192,16 +192,28 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	return pt->t0 + pt->t1 * n + fmax(*t_mem, *t_cmp) + *t_tp;
 }
 
+/* Keys the L queries of a causal prompt attend to in all, each query i
+ * (1..L) the i keys up to it, or the last W of them in a sliding window:
+ * L (L + 1) / 2 when L <= W, else W (W + 1) / 2 + (L - W) W (docs/capacity.md,
+ * "Step time"). Continuous in L, which is a mean. */
+static double
+causal_pairs(double L, double W)
+{
+	if (!(W > 0.0) || L <= W)
+		return 0.5 * L * (L + 1.0);
+	return 0.5 * W * (W + 1.0) + (L - W) * W;
+}
+
 double
 wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_arch *a,
                          const wc_capacity_hw *hw, int tp, double in_tokens)
 {
-	/* Prefill is compute-bound: the weights' 2 N FLOPs per prompt token
-	 * and causal attention's 2 layers d_model L_in^2 per request, a
-	 * sliding-window layer's L_in min(L_in, window). */
-	double span = a->window > 0 ? fmin(in_tokens, a->window) : in_tokens;
-	double attn = (a->layers - a->window_layers) * in_tokens + a->window_layers * span;
-	double flops = 2.0 * a->active_params * in_tokens + 2.0 * (double)a->d_model * in_tokens * attn;
+	/* Prefill is compute-bound: the weights' 2 N FLOPs per prompt token,
+	 * and per layer and attending pair of tokens QK^T's and AV's 2 FLOPs
+	 * per unit of the attention width each. */
+	double pairs = (a->layers - a->window_layers) * causal_pairs(in_tokens, 0.0) +
+	               a->window_layers * causal_pairs(in_tokens, a->window);
+	double flops = 2.0 * a->active_params * in_tokens + 4.0 * (double)a->attention_width * pairs;
 	return flops / ((double)tp * compute_rate(pt, hw));
 }
 

@@ -164,7 +164,12 @@ typedef struct {
 	int window, window_layers;
 	double state_bytes;          /* recurrent state per request */
 	double active_params;        /* N_act, parameters (not billions) */
-	int layers, d_model;
+	int layers;
+	/* The width the prefill's attention products run at (docs/capacity.md,
+	 * "Step time"): the catalog's attention_width, else attention_heads x
+	 * head_dim, else d_model (a custom model that states no heads); 0 =
+	 * none known. */
+	int attention_width;
 	/* 1: expert parallel -- the experts are spread over the group and
 	 * the decode step charges every GPU a read of all the shared
 	 * (non-expert) weights, which memory holds once (vLLM's data_parallel

@@ -166,6 +166,12 @@ typedef struct wc_model_info {
 	 * longer request unless served longer with RoPE scaling: answers warn,
 	 * not refuse (docs/capacity.md). */
 	int context_tokens;
+	/* The width of the attention's products per layer, where it is not
+	 * attention_heads x head_dim: the heads' query-key and value widths'
+	 * mean, summed over the heads (multi-head latent attention's prefill
+	 * multiplies 192-wide queries and keys and 128-wide values per head;
+	 * docs/capacity.md, "Step time"); 0 = attention_heads x head_dim. */
+	int attention_width;
 } wc_model_info;
 
 /** Look a model up by name, case-insensitively; an "org/" prefix (Hugging
@@ -233,7 +239,7 @@ const wc_engine_info *wc_engine_at(size_t i);
  *  API's "architecture" object), in the order of WC_ARCH_FACT_*: an int
  *  < 0 or total_params_b <= 0 is not given. */
 enum { WC_ARCH_FACT_LAYERS, WC_ARCH_FACT_KV_HEADS, WC_ARCH_FACT_HEAD_DIM, WC_ARCH_FACT_D_MODEL,
-       WC_ARCH_FACT_EXPERTS, WC_ARCH_FACT_EXPERTS_PER_TOKEN, WC_ARCH_FACT_CACHE_LAYERS,
+       WC_ARCH_FACT_ATTENTION_HEADS, WC_ARCH_FACT_EXPERTS, WC_ARCH_FACT_EXPERTS_PER_TOKEN, WC_ARCH_FACT_CACHE_LAYERS,
        WC_ARCH_FACT_SLIDING_WINDOW, WC_ARCH_FACTS };
 typedef struct {
 	long ints[WC_ARCH_FACTS];
@@ -243,8 +249,8 @@ typedef struct {
 /** Nothing given. */
 void wc_arch_facts_init(wc_arch_facts *f);
 /** The least value fact `i` (WC_ARCH_FACT_*) may be given, the most
- *  being WC_MODEL_MAX_ARCH_INT: 1 for layers, kv_heads, head_dim and
- *  d_model (a model has them; 0 would erase a catalog model's own), 0 for
+ *  being WC_MODEL_MAX_ARCH_INT: 1 for layers, kv_heads, head_dim, d_model
+ *  and attention_heads (a model has them; 0 would erase a catalog model's own), 0 for
  *  the rest (0 experts: dense; 0 cache_layers: every layer; 0
  *  sliding_window: none). The one range of the CLI's flags and the HTTP
  *  API's "architecture" object (docs/capacity.md, "Bytes and FLOPs"). */
@@ -263,6 +269,11 @@ void wc_model_info_with_facts(const wc_model_info *base, const char *name, doubl
  *  (cache_layers over it, wc_model_info_with_facts); 0 when it applies or
  *  the catalog gives none. */
 int wc_model_window_dropped(const wc_model_info *m);
+/** The width the prefill's attention products run at (docs/capacity.md,
+ *  "Step time"): `m`'s attention_width, else attention_heads x head_dim,
+ *  else d_model, the fallback when the heads are not known; 0 when none
+ *  is. */
+int wc_model_attention_width(const wc_model_info *m);
 /** Whether `m` sizes its KV cache: layers, and kv_dim or kv_heads and
  *  head_dim (docs/capacity.md, "Bytes and FLOPs"). */
 int wc_model_info_sizes_kv(const wc_model_info *m);

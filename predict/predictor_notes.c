@@ -257,13 +257,13 @@ wc_predict_prefill_facts_check(const wc_model_info *m, double input_tokens, wc_e
 {
 	/* Without the width the attention term was 0: H100, 13 B, 40 layers,
 	 * 32000 tokens in, answered 1.022 s to the first token for 1.527 s.
-	 * Nothing a custom model states gives it (its attention heads are not
-	 * among the facts), so it is asked for, not guessed. */
-	if (!m || m->d_model > 0 || !(input_tokens > 0))
+	 * The heads (or d_model standing in for them) give it; without them
+	 * it is asked for, not guessed. */
+	if (!m || wc_model_attention_width(m) > 0 || !(input_tokens > 0))
 		return WC_OK;
-	return wc_error_set(err, WC_EINVAL, "architecture/d_model: required for a prompt of %g tokens: the "
-	                    "prefill's attention costs 2 x layers x d_model x L_in^2 FLOPs (docs/capacity.md); give "
-	                    "the model's hidden size (config.json's hidden_size)", input_tokens);
+	return wc_error_set(err, WC_EINVAL, "architecture/attention_heads: required for a prompt of %g tokens: the "
+	                    "prefill's attention costs 2 x layers x heads x head_dim x L_in^2 FLOPs (docs/capacity.md); "
+	                    "give config.json's num_attention_heads (or d_model, if heads x head_dim)", input_tokens);
 }
 
 void

@@ -166,8 +166,8 @@ parse_model(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 static int
 parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 {
-	static const char *const ints[] = { "layers", "kv_heads", "head_dim", "d_model", "experts",
-	                                    "experts_per_token", "cache_layers", "sliding_window", NULL };
+	static const char *const ints[] = { "layers", "kv_heads", "head_dim", "d_model", "attention_heads",
+	                                    "experts", "experts_per_token", "cache_layers", "sliding_window", NULL };
 	const json_t *a = json_object_get(obj, "architecture");
 	const char *key;
 	const json_t *v;
@@ -207,8 +207,8 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 			f.total_params_b = json_number_value(v);
 		} else {
 			wc_api_error_set(e, 422, "unknown_field", field, "architecture: unknown field \"%.*s\" (layers, "
-			                 "kv_heads, head_dim, d_model, total_params_b, experts, experts_per_token, "
-			                 "cache_layers, sliding_window)",
+			                 "kv_heads, head_dim, d_model, attention_heads, total_params_b, experts, "
+			                 "experts_per_token, cache_layers, sliding_window)",
 			                 (int)wc_utf8_prefix(key, 32), key);
 			return -1;
 		}
@@ -311,7 +311,7 @@ parse_capacity_fields(const json_t *obj, wc_inference_request *r, wc_api_error *
 	/* a fact the answer needs and the request lacks: a missing field,
 	 * as layers, kv_heads and head_dim are (docs/http-api.md, "Errors") */
 	if (r->have_arch && wc_predict_prefill_facts_check(&r->arch, c->input_tokens, &err) != WC_OK) {
-		wc_api_error_set(e, 422, "missing_field", "/architecture/d_model", "%s", err.msg);
+		wc_api_error_set(e, 422, "missing_field", "/architecture/attention_heads", "%s", err.msg);
 		return -1;
 	}
 	return 0;

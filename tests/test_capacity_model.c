@@ -135,7 +135,9 @@ step_terms(void)
 	CHECK_NEAR(t.t_cmp, cmp, 1e-12);
 	CHECK_NEAR(t.t_tp, 0, 0);
 	CHECK_NEAR(t.t_dec, 2e-3 + 1e-5 * n + fmax(mem, cmp), 1e-12);
-	double pre = (2 * 14.8e9 * in + 2.0 * 40 * 5120 * in * in) / (0.5 * 989e12);
+	/* 40 x 128 = 5120 wide, each of the L_in queries attending the keys up
+	 * to it: L_in (L_in + 1) / 2 pairs per layer, 4 FLOPs per pair and unit */
+	double pre = (2 * 14.8e9 * in + 4.0 * 40 * 5120 * in * (in + 1) / 2) / (0.5 * 989e12);
 	CHECK_NEAR(t.t_pre, pre, 1e-12);
 	CHECK_NEAR(t.latency_s, out * t.t_dec + n * pre, 1e-9);
 	/* the first token waits for the share 1 / L_out of the n - 1 others'
@@ -200,6 +202,47 @@ expert_parallel(void)
 	CHECK_NEAR(ep_t.t_mem, tp_t.t_mem, 0);
 }
 
+/* The prefill's attention runs at the width of its products, heads x
+ * head_dim, not the hidden size: Qwen3-30B-A3B's 32 x 128 = 4096 against
+ * d_model 2048, DeepSeek-V3.1's latent attention at 128 heads x (192 +
+ * 128) / 2 = 20480 against 7168; d_model only where no heads are known
+ * (docs/capacity.md, "Step time"). */
+static void
+attention_width(void)
+{
+	const double in = 32000, F = 0.5 * 989e12;
+	wc_capacity_arch a = bf16_arch("Qwen3-30B-A3B");
+	CHECK_INT(a.attention_width, 4096);
+	/* 2 x 3.3e9 x 32000 + 4 x 4096 x 48 x 32000 x 32001 / 2 FLOPs:
+	 * 2.112e14 + 4.0266e14 over 494.5e12 = 1.241387 s */
+	double t = wc_capacity_prefill_time(&pt, &a, &h100, 1, in);
+	CHECK_NEAR(t, (2.112e14 + 4.0 * 4096 * 48 * 32000.0 * 32001 / 2) / F, 1e-12);
+	CHECK_NEAR(t, 1.241387, 1e-6);
+	a = bf16_arch("DeepSeek-V3.1");
+	CHECK_INT(a.attention_width, 20480);
+	/* over two H100s: 2 x 37e9 x 32000 + 4 x 20480 x 61 x 512016000 */
+	CHECK_NEAR(wc_capacity_prefill_time(&pt, &a, &h100, 2, in),
+	           (2 * 37e9 * in + 4.0 * 20480 * 61 * 512016000.0) / (2 * F), 1e-12);
+	/* facts: the heads given set the width (and drop the latent's); a
+	 * model without heads falls back to d_model */
+	wc_arch_facts f;
+	wc_arch_facts_init(&f);
+	f.ints[WC_ARCH_FACT_ATTENTION_HEADS] = 64;
+	wc_model_info m;
+	wc_model_info_with_facts(wc_model_lookup("DeepSeek-V3.1"), NULL, 0, &f, &m);
+	CHECK_INT(wc_model_attention_width(&m), 64 * 128);
+	wc_arch_facts_init(&f);
+	f.ints[WC_ARCH_FACT_LAYERS] = 40;
+	f.ints[WC_ARCH_FACT_KV_HEADS] = 8;
+	f.ints[WC_ARCH_FACT_HEAD_DIM] = 128;
+	f.ints[WC_ARCH_FACT_D_MODEL] = 5120;
+	wc_model_info_with_facts(NULL, "custom", 13, &f, &m);
+	CHECK_INT(wc_model_attention_width(&m), 5120);
+	f.ints[WC_ARCH_FACT_ATTENTION_HEADS] = 64;
+	wc_model_info_with_facts(NULL, "custom", 13, &f, &m);
+	CHECK_INT(wc_model_attention_width(&m), 8192);
+}
+
 /* Sliding-window layers cache and read at most their window of a
  * request's context, and their prefill attends within it (gemma-3-27b:
  * 10 global layers of 62, a 1024-token window; docs/capacity.md, "Bytes
@@ -222,9 +265,11 @@ sliding_window(void)
 	double n = 8, in = 32000, out = 1536, c = in + out / 2;
 	wc_capacity_times_eval(&pt, &a, &h100, 1, n, in, out, &t);
 	CHECK_NEAR(t.t_mem, (27e9 * 2 + n * (c * 10 * per + 1024 * 52 * per)) / (0.8 * 3.35e12), 1e-12);
-	/* prefill: 10 layers attend over the prompt, 52 over the window */
-	double attn = 10 * in + 52 * 1024.0;
-	CHECK_NEAR(t.t_pre, (2 * 27e9 * in + 2.0 * 5376 * in * attn) / (0.5 * 989e12), 1e-12);
+	/* prefill: 10 layers attend over the prompt, 52 over the window, where
+	 * query i attends min(i, 1024) keys: 1024 x 1025 / 2 for the first
+	 * 1024, then 1024 each; 32 x 128 = 4096 wide (not d_model 5376) */
+	double pairs = 10 * in * (in + 1) / 2 + 52 * (1024.0 * 1025 / 2 + (in - 1024) * 1024);
+	CHECK_NEAR(t.t_pre, (2 * 27e9 * in + 4.0 * 4096 * pairs) / (0.5 * 989e12), 1e-12);
 	/* the memory check counts the window: on two H100s, requests of 32 k
 	 * tokens hold 3.1 GB each, where 62 full layers would hold 16.6 GB */
 	wc_capacity_hw hw = h100;
@@ -400,6 +445,7 @@ main(void)
 	expert_parallel();
 	moe_step_below_one();
 	sliding_window();
+	attention_width();
 	memory();
 	return check_report("test_capacity_model");
 }

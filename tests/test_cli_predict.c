@@ -67,7 +67,7 @@ moe_flags_match_catalog(void)
 	            &t1, &l1);
 	capacity_of((const char *const[]){ "wattcast", "predict", "inference", "--platform", "H100",
 	                                    "--active-params", "3.3", "--total-params", "30.5",
-	                                    "--layers", "48", "--d-model", "2048", "--kv-heads", "4",
+	                                    "--layers", "48", "--d-model", "2048", "--attention-heads", "32", "--kv-heads", "4",
 	                                    "--head-dim", "128", "--experts", "128",
 	                                    "--experts-per-token", "8", "--concurrency", "16", "--input-tokens", "512",
 	                                    "--output-tokens", "256", "--json",
@@ -240,7 +240,7 @@ text_level_source(void)
 	              "  warning: concurrency: load 0.5 is outside the calibrated span 7.9-1915 and the capacity "
 	              "calibration's span 5.13-1915 on H100");
 	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--rate", "0.01", "--input-tokens", "8192",
-	                   "--output-tokens", "512"), "  warning: rate: load 0.0112 is outside the calibrated span 7.9-1915 "
+	                   "--output-tokens", "512"), "  warning: rate: load 0.0113 is outside the calibrated span 7.9-1915 "
 	              "and the capacity calibration's span 5.13-1915 on H100");
 	/* a platform without a level: both from its datasheet */
 	text_has_line(ARGS("--platform", "L4", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",

@@ -75,7 +75,7 @@ open_loop_root(void)
 	a.kv_bytes_per_token = 131072;
 	a.active_params = 8e9;
 	a.layers = 32;
-	a.d_model = 4096;
+	a.attention_width = 4096;
 	wc_capacity_hw hw = { 2e12, 400e12, 80e9, 0.0 };
 	wc_capacity_point pt = { 0.7, 2e-3, 1e-5, 0.5, 0.0 };
 	const double rates[] = { 0.05, 1.0, 3.0, 4.0 };

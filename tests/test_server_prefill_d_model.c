@@ -1,12 +1,13 @@
 /*
- * A model described by its architecture without d_model answered a
- * prompt's prefill without its attention term (2 layers d_model L_in^2
- * FLOPs, docs/capacity.md, "Step time"): 13 B, 40 layers on H100 at
- * 32000 tokens in said 1.022 s to the first token, 1.527 s with
- * --d-model 5120 (energy per token 3.376 J for 4.06). Nothing a custom
- * model states gives the width, so a prompt without it is refused,
- * naming --d-model (HTTP: 422 missing_field /architecture/d_model);
- * without a prompt, or with the width, it is answered.
+ * A model described by its architecture without its attention width
+ * answered a prompt's prefill without its attention term (about 2 layers
+ * width L_in^2 FLOPs, docs/capacity.md, "Step time"): 13 B, 40 layers on
+ * H100 at 32000 tokens in said 1.022 s to the first token, 1.527 s with
+ * the width 5120. The width is attention_heads x head_dim, d_model
+ * standing in without the heads, so a prompt with neither is refused,
+ * naming --attention-heads (HTTP: 422 missing_field
+ * /architecture/attention_heads); without a prompt, or with either, it
+ * is answered, the heads' width over d_model's.
  */
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
@@ -20,8 +21,8 @@ int
 main(void)
 {
 	test_usage_error((const char *const[]){ ARCH_FLAGS, "--input-tokens", "32000", "--output-tokens", "300", NULL },
-	                 "--d-model: required for a prompt of 32000 tokens: the prefill's attention costs 2 x layers x "
-	                 "d_model x L_in^2 FLOPs");
+	                 "--attention-heads: required for a prompt of 32000 tokens: the prefill's attention costs 2 x "
+	                 "layers x heads x head_dim x L_in^2 FLOPs");
 	/* with the width: the attention term is in (1.527 s, not 1.022) */
 	{
 		const char *argv[] = { ARCH_FLAGS, "--input-tokens", "32000", "--output-tokens", "300", "--d-model",
@@ -39,6 +40,8 @@ main(void)
 	/* no prompt, no prefill: nothing to refuse; an empty prompt is no
 	 * request vLLM serves, refused naming the flag */
 	test_run_ok((const char *const[]){ ARCH_FLAGS, NULL });
+	test_run_ok((const char *const[]){ ARCH_FLAGS, "--input-tokens", "32000", "--output-tokens", "300",
+	                                   "--attention-heads", "40", NULL });
 	test_usage_error((const char *const[]){ ARCH_FLAGS, "--input-tokens", "0", "--output-tokens", "300", NULL },
 	                 "--input-tokens");
 
@@ -52,11 +55,12 @@ main(void)
 		                   "\"kv_heads\":8,\"head_dim\":128},\"concurrency\":4,\"input_tokens\":32000,"
 		                   "\"output_tokens\":300}";
 		http_expect_error(h, "POST", "/v1/predict/inference", "application/json", body, 422, "missing_field",
-		                  "/architecture/d_model");
+		                  "/architecture/attention_heads");
 		http_reply r;
 		http_post_json(h, url("/v1/predict/inference"), body, &r);
 		const char *m = http_error_str(&r, "message");
-		CHECK(m && strstr(m, "architecture/d_model: required for a prompt of 32000 tokens") && strlen(m) <= 255);
+		CHECK(m && strstr(m, "architecture/attention_heads: required for a prompt of 32000 tokens") &&
+		      strlen(m) <= 255);
 		http_reply_free(&r);
 		/* the catalog's width stands under facts that override others */
 		http_post_json(h, url("/v1/predict/inference"),
@@ -65,21 +69,28 @@ main(void)
 		CHECK_INT(r.status, 200);
 		http_reply_free(&r);
 		/* the width given enters the prefill: a third of the time to
-		 * the first token at 32000 tokens, against a width of 1 */
-		double ttft[2];
-		for (int k = 0; k < 2; k++) {
+		 * the first token at 32000 tokens, against a width of 1; 40
+		 * heads of 128 are d_model 5120's width, and the heads' width
+		 * stands over d_model's (64 x 128 = 8192 over 5120) */
+		static const char *const widths[] = { "\"d_model\":1", "\"d_model\":5120", "\"attention_heads\":40",
+			                              "\"attention_heads\":64,\"d_model\":5120" };
+		double ttft[4];
+		for (int k = 0; k < 4; k++) {
 			char req[400];
 			snprintf(req, sizeof req,
 			         "{\"platform\":\"H100\",\"active_params_b\":13,\"architecture\":{\"layers\":40,"
-			         "\"kv_heads\":8,\"head_dim\":128,\"d_model\":%d},\"concurrency\":4,"
-			         "\"input_tokens\":32000,\"output_tokens\":300}", k ? 5120 : 1);
+			         "\"kv_heads\":8,\"head_dim\":128,%s},\"concurrency\":4,"
+			         "\"input_tokens\":32000,\"output_tokens\":300}", widths[k]);
 			http_post_json(h, url("/v1/predict/inference"), req, &r);
 			CHECK_INT(r.status, 200);
 			ttft[k] = json_number_value(json_object_get(json_object_get(r.json, "capacity"), "ttft_s"));
 			http_reply_free(&r);
 		}
-		fprintf(stderr, "HTTP ttft %.4g s at d_model 1, %.4g s at 5120\n", ttft[0], ttft[1]);
+		fprintf(stderr, "HTTP ttft %.4g s at d_model 1, %.4g s at 5120, %.4g s at 40 heads, %.4g at 64\n",
+		        ttft[0], ttft[1], ttft[2], ttft[3]);
 		CHECK(ttft[1] > 1.3 * ttft[0]);
+		CHECK_NEAR(ttft[2], ttft[1], 1e-12);
+		CHECK(ttft[3] > 1.2 * ttft[1]);
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
