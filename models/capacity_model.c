@@ -177,9 +177,12 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	/* Every step reads the touched weights, each running request's KV
 	 * cache over its mean context, and reads and writes its recurrent
 	 * state; the group shares the bytes and the FLOPs. A step decodes one
-	 * request at least, so it touches one token's experts at least, even
-	 * when n, a time average, is below one (docs/capacity.md, "Step time"). */
-	double bytes = wc_capacity_weight_read(a, fmax(n, 1.0)) + n * (wc_capacity_kv_bytes(a, context) + 2.0 * a->state_bytes);
+	 * request at least: below one running on average (n a time average)
+	 * the step that runs is a one-request step, its weights, cache,
+	 * overhead and FLOPs all at m = 1, the duty cycle being on the time
+	 * (docs/capacity.md, "Step time"). */
+	const double m = fmax(n, 1.0);
+	double bytes = wc_capacity_weight_read(a, m) + m * (wc_capacity_kv_bytes(a, context) + 2.0 * a->state_bytes);
 	/* Expert parallel: each of the G GPUs is charged a read of the whole
 	 * shared part, though memory holds it once (wc_capacity_arch_place):
 	 * the validated time proxy; reading 1/G was worse held out
@@ -187,9 +190,9 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	if (a->expert_parallel && a->expert_weight_bytes > 0.0)
 		bytes += (G - 1.0) * a->shared_weight_bytes;
 	*t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
-	*t_cmp = 2.0 * a->active_params * n / (G * compute_rate(pt, hw));
+	*t_cmp = 2.0 * a->active_params * m / (G * compute_rate(pt, hw));
 	*t_tp = tp > 1 ? a->layers * pt->tau * log2(G) : 0.0;
-	return pt->t0 + pt->t1 * n + fmax(*t_mem, *t_cmp) + *t_tp;
+	return pt->t0 + pt->t1 * m + fmax(*t_mem, *t_cmp) + *t_tp;
 }
 
 /* Keys the L queries of a causal prompt attend to in all, each query i

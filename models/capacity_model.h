@@ -254,7 +254,7 @@ int wc_capacity_rate_at(double rate, double capacity_rate);
 /** Everything one closed-loop state gives (docs/capacity.md). */
 typedef struct {
 	double t_mem, t_cmp, t_tp;   /* terms of the decode step, s */
-	double t_dec;                /* t0 + t1 n + max(t_mem, t_cmp) + t_tp */
+	double t_dec;                /* t0 + t1 m + max(t_mem, t_cmp) + t_tp, m = max(n, 1) */
 	double t_pre;                /* prefill of one request, s */
 	double latency_s;            /* L_out t_dec + max(n, 1) t_pre */
 	double ttft_s;               /* t_pre + t_dec + (max(n, 1) - 1) t_pre / L_out */

@@ -214,7 +214,7 @@ closed_and_open(void)
 	a = answer("{\"platform\":\"H100\",\"tp\":2,\"model\":\"gemma-3-27b\",\"concurrency\":16,"
 	           "\"input_tokens\":16000,\"output_tokens\":500}");
 	json_t *b = answer("{\"platform\":\"H100\",\"tp\":2,\"active_params_b\":27,\"architecture\":{\"layers\":62,"
-	                   "\"kv_heads\":16,\"head_dim\":128,\"d_model\":5376,\"cache_layers\":10,"
+	                   "\"kv_heads\":16,\"head_dim\":128,\"d_model\":5376,\"attention_heads\":32,\"cache_layers\":10,"
 	                   "\"sliding_window\":1024},\"concurrency\":16,\"input_tokens\":16000,\"output_tokens\":500}");
 	CHECK(cap(a, "latency_s") > 0);
 	CHECK_NEAR(cap(b, "latency_s"), cap(a, "latency_s"), 1e-9 * cap(a, "latency_s"));
