@@ -105,20 +105,20 @@ paper_capacity(wc_capacity_params *c)
 {
 	wc_capacity_params_init(c);
 	c->present = 1;
-	add_capacity_level(c, "A100", fitted_ci(0.8897182747315695, 0.88970289853964701, 0.94420500906988136),
-	                   fitted_ci(0.0032418687113394719, 0.0011406196353375326, 0.0062139794299708815), 1, 4, 5);
-	add_capacity_level(c, "H100", fitted_ci(0.79470841019381389, 0.65956119265133006, 1.4205160767929614),
-	                   fitted_ci(0.00058937689708556107, 1.0000030346365058e-06, 0.0036726176835284218), 2, 4, 4);
-	add_capacity_level(c, "H200", fitted_ci(1.066596101454421, 0.78996707764975793, 1.2301816989192143),
-	                   fitted_ci(0.0022508606117500078, 0.001061760942582932, 0.0028904007048642681), 1, 2, 2);
+	add_capacity_level(c, "A100", fitted_ci(0.8628573123379898, NAN, NAN),
+	                   fitted_ci(0.00324390307172016, 0.0011413849441624469, 0.0062151977331099655), 1, 4, 5);
+	add_capacity_level(c, "H100", fitted_ci(0.7830588110039768, 0.6688346793982461, 1.401604970932218),
+	                   fitted_ci(0.0005936245672732795, 1.0000055248821965e-06, 0.003670920739270178), 2, 4, 4);
+	add_capacity_level(c, "H200", fitted_ci(1.0364196423178353, 0.7333518573303758, 1.1861315280587346),
+	                   fitted_ci(0.002249319297207097, 0.0011918856923636577, 0.0028939991481155237), 1, 2, 2);
 	for (int k = WC_CAP_T1; k < WC_CAP_KINDS; k++)
 		c->shared[k] = 1;
 	c->shared_p[WC_CAP_T1] = with_source(0.0, WC_SRC_ASSUMED);
-	c->shared_p[WC_CAP_ETAC] = fitted_ci(0.16851383877992387, 0.13456298390509361, 0.18715533302593523);
-	c->shared_p[WC_CAP_TAU] = fitted_ci(2.0242383524400955e-05, 1.0652838561094087e-05, 3.8552322111467226e-05);
+	c->shared_p[WC_CAP_ETAC] = fitted_ci(0.16411897305973025, 0.1345501073067318, 0.1777011123514311);
+	c->shared_p[WC_CAP_TAU] = fitted_ci(2.02240315458042e-05, 1.0644313843827425e-05, 3.678466853887804e-05);
 	c->n_workloads = 1;
 	snprintf(c->workloads[0].set, sizeof c->workloads[0].set, "powertrace-paper");
-	c->workloads[0].input_tokens = fitted_ci(107.43645143771522, 16.000011507843421, 166.73291990372269);
+	c->workloads[0].input_tokens = fitted_ci(91.25226951740777, 16.000013064585048, 134.52566340867742);
 	for (int i = 0; i < c->n_levels; i++) {
 		c->levels[i].range.input_min = c->workloads[0].input_tokens.value;
 		c->levels[i].range.input_max = c->workloads[0].input_tokens.value;

@@ -182,7 +182,7 @@ bad_values_refused(void)
 	              "\"prefill_ratio\":{\"value\":0.5,\"source\":\"fitted\"},"                       \
 	              "\"levels\":[{\"level\":\"" lv "\",\"tau_s\":{\"value\":0.1,\"source\":\"fitted\"}}]}"
 	CHECK(load_with(RESP_WITH("A-100"), &err) != WC_OK);
-	CHECK_CONTAINS(err.msg, "p.json:633:162: /response/levels/0/level: 'A-100' is no level of the file and no platform");
+	CHECK_CONTAINS(err.msg, "p.json:629:162: /response/levels/0/level: 'A-100' is no level of the file and no platform");
 	CHECK_INT(load_with(RESP_WITH("B200"), &err), WC_OK);
 	CHECK_INT(load_with(RESP_WITH("a100"), &err), WC_OK);
 #undef RESP_WITH
