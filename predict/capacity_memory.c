@@ -234,17 +234,27 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		 * the CLI's "--"); the model's name yields to the weights taken,
 		 * the group's heads and then the workspace's size (a constant,
 		 * docs/capacity.md) to the utilization that holds them */
-		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40], ws[40];
+		char head[WC_ERROR_MSG_MAX], usable[160] = "", owner[40], ws[40], count[96];
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
+		/* No group vLLM starts holds them: a count of GPUs no group can
+		 * take is no remedy, so the largest the heads allow is said. */
+		int most = 0;
+		for (int g = WC_LAW_MAX_TP; !group && (heads > 0 || kv > 0) && g >= 1 && !most; g--)
+			most = tp_fault(c->arch, g) == TP_STARTS ? g : 0;
+		if (most > 0)
+			snprintf(count, sizeof count, "; no tensor-parallel group of this board holds them (at most %d "
+			         "GPUs by the heads: %.0f GB)", most, most * per_gpu / 1e9);
+		else
+			snprintf(count, sizeof count, "; at least %.0f GPUs needed", need);
 		int n = 0;
 		for (int brief = 0; brief < 2 && (brief == 0 || n > (int)sizeof head - 1 - cli_spare(more) - (int)strlen(more));
 		     brief++) {
 			snprintf(ws, sizeof ws, brief ? "" : ", %.2f GB/GPU workspace", WC_CAPACITY_WORKSPACE_GB);
 			n = snprintf(head, sizeof head, "%s: the weights need %.1f GB%s but %d x %.24s (%.1f GB each) hold "
-			             "%.1f GB (%.0f %% kept free%s); at least %.0f GPUs needed",
+			             "%.1f GB (%.0f %% kept free%s)%s",
 			             fits > 0.0 && c->gpu_memory_utilization > 0.0 ? "gpu_memory_utilization" : "tp",
 			             a.weight_bytes / 1e9, taken, c->tp, c->platform, hw.memory_bytes / 1e9, avail / 1e9,
-			             100 * reserve, ws, need);
+			             100 * reserve, ws, count);
 		}
 		snprintf(owner, sizeof owner, "%.28s's", c->arch ? c->arch->name : "");
 		const int room = (int)sizeof head - 1 - cli_spare(more) - n - (int)strlen(more);

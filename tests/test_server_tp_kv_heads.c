@@ -86,6 +86,12 @@ main(void)
 	test_usage_error((const char *const[]){ "wattcast", "predict", "inference", "--platform", "A10G-24GB", "--model",
 	                                        "phi-4", "--gpu-memory-utilization", "0.5", "--concurrency", "1", NULL },
 	                 "at least 3 GPUs needed: tp 5, the smallest phi-4's 40 attention and 10 KV heads allow");
+	/* No group the heads allow holds the weights: Kimi-K2 in bf16 (2052 GB)
+	 * on A10Gs, whose 64 heads allow at most 64 (1286 GB); the refusal
+	 * said "at least 103 GPUs needed", a group vLLM cannot start */
+	test_usage_error((const char *const[]){ "wattcast", "predict", "inference", "--platform", "A10G", "--model",
+	                                        "Kimi-K2", "--weights", "bf16", "--concurrency", "1", NULL },
+	                 "; no tensor-parallel group of this board holds them (at most 64 GPUs by the heads: 1286 GB)");
 	/* an override of the KV heads is checked against the attention heads */
 	test_usage_error((const char *const[]){ "wattcast", "predict", "inference", "--platform", "H100", "--model",
 	                                        "Qwen3-8B", "--kv-heads", "64", "--concurrency", "4", NULL },
