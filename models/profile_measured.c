@@ -77,28 +77,28 @@ static const wc_param measured_law_term[WC_LT_COUNT] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7189173615572576, 0.6637142321533911, 1.4999989249022632, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0012324205262776867, 1.0001091938979633e-06, 0.006782137454756827, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.719362748631551, 0.6637702162548031, 1.4999996712288342, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0012321045037539632, 1.0000545479082505e-06, 0.0067941798635643485, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.9541984732824428, .running_max = 32,
 	             .input_min = 335.575, .input_max = 4612.61576031,
 	             .output_min = 100.785016715, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7912340963306914, 0.7230332321143296, 0.845809575686839, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017037100602704696, 0.0005380373452947484, 0.0024660253719509966, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7912663617533354, 0.7230394230102688, 0.8461798155427895, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017038289379781033, 0.0005548356940516763, 0.0024660743520970845, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 329.3402118643296, .input_max = 335.575,
+	             .input_min = 329.5826795945014, .input_max = 335.575,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5819914739187091, 0.5358251493971437, 0.6444687079893019, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0019003520926770383, 0.0012454553543915137, 0.00282198694361847, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5820233496578241, 0.5359248922265344, 0.6472481470678736, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0019005782965119415, 0.0012457267951576218, 0.0028238123849985866, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 329.3402118643296, .input_max = 329.3402118643296,
+	             .input_min = 329.5826795945014, .input_max = 329.5826795945014,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.469294555395982, 1.2048397006861822, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017037950017094463, NAN, NAN, WC_SRC_ASSUMED) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.4691646107827376, 1.2033537458007297, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.001703820610376261, NAN, NAN, WC_SRC_ASSUMED) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 0, .input_max = 0,
 	             .output_min = 512, .output_max = 512,
@@ -106,22 +106,22 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.486735072287322e-05, 4.981165224327269e-05, 5.895615515513292e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8479319127189874, 0.7295224558970865, 1.0768267203264945, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(3.207648822852904e-05, 2.6844903595925032e-05, 3.744370315803151e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.485973350712033e-05, 4.9802464455561625e-05, 5.8428217637229965e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8480761609143254, 0.7345191636092776, 1.1186039619566284, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(3.207949188359927e-05, 2.7047023093273628e-05, 3.744612129071632e-05, WC_SRC_FITTED),
 };
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(329.3402118643296, 264.0514084911428, 432.058291012336, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(16.000016160687057, 15.999999999999998, 545.8435222210101, WC_SRC_BOUND) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.00000351447244, 15.999999999999998, 16.00000351447244, WC_SRC_BOUND) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(329.5826795945014, 267.8791457034142, 442.72085030997306, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(16.000010296213937, 15.999999999999998, 619.6675572323051, WC_SRC_BOUND) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.00000541643518, 15.999999999999998, 16.00000541643518, WC_SRC_BOUND) },
 };
 static const double measured_pe_q = 0.38056284892245823;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.3336961521933014;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.5684132647731296, 0.5627698365010956 };
+static const double measured_cap_q[2] = { 0.5685078279723337, 0.5628178767961182 };
 static const int measured_cap_n = 332;
-static const double measured_cap_q_datasheet = 0.737927312582355;
-static const double measured_cap_q_datasheet_energy = 0.7297384773550697;
+static const double measured_cap_q_datasheet = 0.738105123987287;
+static const double measured_cap_q_datasheet_energy = 0.7301377755080126;
 static const int measured_cap_n_datasheet = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,
