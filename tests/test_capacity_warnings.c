@@ -136,10 +136,10 @@ main(void)
 	}
 	/* The prompt's span prints alike at either end, with the digits a
 	 * whole number of tokens just outside it needs: 329 read "span
-	 * 329.3-4613" and 4613 "span 329.34-4612.6", the first as if 4613
+	 * 329.3-4613" and 4613 "span 329.58-4612.6", the first as if 4613
 	 * were inside, the second as if 4613 were not the bound quoted. */
-	ask(pr, "H100", 329, 256, "input_tokens: 329 is outside the capacity calibration's span 329.34-4612.6 over");
-	ask(pr, "H100", 4613, 256, "input_tokens: 4613 is outside the capacity calibration's span 329.34-4612.6 over");
+	ask(pr, "H100", 329, 256, "input_tokens: 329 is outside the capacity calibration's span 329.58-4612.6 over");
+	ask(pr, "H100", 4613, 256, "input_tokens: 4613 is outside the capacity calibration's span 329.58-4612.6 over");
 	for (int in = 330; in <= 4612; in += 4612 - 330) { /* inside: no capacity warning */
 		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
 		wc_capacity_prediction cap;

@@ -62,7 +62,7 @@ main(void)
 	CHECK(o.has_interval && o.node_hi_w < 304.0); /* the runs lie above it */
 	CHECK(w != NULL);
 	CHECK_CONTAINS(w ? w : "", "input_tokens: prefill takes 19 % of the engine's time at a load below and prompts "
-	                           "above (329 tokens) this set's runs; its law has no prefill term: power is decode's, "
+	                           "above (330 tokens) this set's runs; its law has no prefill term: power is decode's, "
 	                           "prefill may draw more (profile paper-prefill models it)");
 	/* the published design's prompt at one running request: inside the
 	 * prompts the set was fitted on */

@@ -96,7 +96,7 @@ main(void)
 			/* The script reads the import back from its CSV (numbers
 			 * rounded to 10 digits): agreement to 1e-6, not to the bit. */
 			CHECK_NEAR(cpe[q].strata[k].q_hi, paper.quantity_error[q].strata[k].q_hi, 1e-6);
-			printf("  paper %s%s: held-out error q = %.6f over %d runs\n", wc_pe_quantity_name(q),
+			printf("  paper %s%s: held-out error q = %.17g over %d runs\n", wc_pe_quantity_name(q),
 			       k ? " (datasheet)" : "", cpe[q].strata[k].q_hi, cpe[q].strata[k].n);
 		}
 	}
