@@ -129,7 +129,7 @@ static const measured_provenance measured_prov = {
 };
 static const measured_calibration measured_cal = {
 	.fitted_on = "data/default/paper-design-seed42.csv",
-	.input_sha256 = "50172b928aaf68aa55650abd76f7cb53c317fcd3ca36da8d2f9943834f82aaae",
+	.input_sha256 = "e4ea345f49e19820713d44268c5a624d6b4225945e4e1fad7a906145e2444101",
 	.runs = 151, .seed = 42, .bootstrap = 200,
 };
 static const uint64_t measured_calibration_rows[] = {
