@@ -168,7 +168,7 @@ test_forecast_files(const char *dir)
 	run_result r;
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
-	CHECK_CONTAINS(r.out, "service times: capacity (level H100: eta 0.795");
+	CHECK_CONTAINS(r.out, "service times: capacity (level H100: eta 0.783");
 	CHECK_CONTAINS(r.out, "fleet of 3 (independent)");
 	CHECK_CONTAINS(r.out, "energy_per_output_token_j");
 	run_result_free(&r);

@@ -438,7 +438,9 @@ test_standin(void)
 	double kv = 2.0 * 36 * 8 * 128 * 2;
 	double expect = 0.002 + (8.19e9 * 2 + 10 * 500 * kv) / (0.7 * 2.04e12);
 	CHECK_NEAR(s.st.decode_step_s(s.st.ctx, 10, 500), expect, 1e-12);
-	double flops = 2 * 8.19e9 * 1000 + 2.0 * 36 * 1000.0 * 1000 * 4096;
+	/* causal attention: L (L + 1) / 2 query-key pairs, 4 w FLOPs each
+	 * (docs/capacity.md, "Step time") */
+	double flops = 2 * 8.19e9 * 1000 + 2.0 * 36 * 1000.0 * 1001 * 4096;
 	CHECK_NEAR(s.st.prefill_s(s.st.ctx, 1000), flops / (0.5 * 312e12), 1e-12);
 	CHECK(strcmp(s.st.source, "roofline_standin") == 0);
 	/* Two GPUs halve both. */

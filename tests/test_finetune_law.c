@@ -281,7 +281,7 @@ section_refusals(void)
 	if (at) {
 		memcpy(at, "\"a + c/x\"", 9);
 		CHECK(wc_params_load_buffer(s, strlen(s), "t.json", &q, &err) != WC_OK);
-		CHECK_CONTAINS(err.msg, "t.json:494:17: /finetune/relations/batch_size/form: expected \"a + b/x\"");
+		CHECK_CONTAINS(err.msg, "t.json:490:17: /finetune/relations/batch_size/form: expected \"a + b/x\"");
 	}
 	free(s);
 	wc_params_clear(&p);

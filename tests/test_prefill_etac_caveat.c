@@ -44,7 +44,7 @@ main(void)
 {
 	const char *w = etac_note("paper-prefill", 4129);
 	CHECK(w != NULL);
-	CHECK_CONTAINS(w ? w : "", "capacity: eta_c = 0.169 was fitted with no prompt length known, so its rows do not "
+	CHECK_CONTAINS(w ? w : "", "capacity: eta_c = 0.164 was fitted with no prompt length known, so its rows do not "
 	                           "identify it: on real TTFTs it makes prefill 3-5x too slow");
 	CHECK(w && strlen(w) <= 255 && strstr(w, "(docs/capacity.md)"));
 	CHECK(etac_note("paper", 4129) != NULL); /* the same section */
