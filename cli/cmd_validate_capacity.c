@@ -84,7 +84,7 @@ report_json(const wc_heldout_report *r, int n_named, const wc_capacity_skip *nam
 
 /* Rows marked `exclude` (runs-table and periods rows alike): counted and
  * one named with its reason, in the words lomo and `fit intervals` use
- * (wc_runs_excluded_why), so that "(all) 11" of 16 periods does not read as
+ * (wc_excluded_say), so that "(all) 11" of 16 periods does not read as
  * every row scored (docs/validation.md, "Capacity"). The count, 0 = none. */
 static size_t
 excluded_note(const wc_capacity_data *d, char *buf, size_t cap)
@@ -98,8 +98,7 @@ excluded_note(const wc_capacity_data *d, char *buf, size_t cap)
 			first = i;
 		}
 	if (n)
-		snprintf(buf, cap, "%zu row(s) excluded, neither fitted nor predicted: a non-empty `exclude` (%.95s's: "
-		         "'%.60s')", n, d->rows[first].id, d->rows[first].exclude);
+		wc_excluded_say(n, "row", d->rows[first].id, d->rows[first].exclude, buf, cap);
 	return n;
 }
 

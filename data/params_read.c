@@ -381,23 +381,15 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		return rc;
 	/* Older schemas keep loading, each without what a later one added
 	 * (data/params_file.h lists them; their readers refuse them earlier). */
-	*version = strcmp(buf, WC_PARAMS_SCHEMA) == 0       ? 17
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V16) == 0 ? 16
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V15) == 0 ? 15
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V14) == 0 ? 14
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V13) == 0 ? 13
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V12) == 0 ? 12
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V11) == 0 ? 11
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V10) == 0 ? 10
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V9) == 0  ? 9
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V8) == 0  ? 8
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V7) == 0  ? 7
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V6) == 0  ? 6
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V5) == 0  ? 5
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V4) == 0  ? 4
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V3) == 0  ? 3
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V2) == 0  ? 2
-	           : strcmp(buf, WC_PARAMS_SCHEMA_V1) == 0  ? 1 : 0;
+	static const char *const schemas[] = {
+		WC_PARAMS_SCHEMA_V1,  WC_PARAMS_SCHEMA_V2,  WC_PARAMS_SCHEMA_V3,  WC_PARAMS_SCHEMA_V4,  WC_PARAMS_SCHEMA_V5,
+		WC_PARAMS_SCHEMA_V6,  WC_PARAMS_SCHEMA_V7,  WC_PARAMS_SCHEMA_V8,  WC_PARAMS_SCHEMA_V9,  WC_PARAMS_SCHEMA_V10,
+		WC_PARAMS_SCHEMA_V11, WC_PARAMS_SCHEMA_V12, WC_PARAMS_SCHEMA_V13, WC_PARAMS_SCHEMA_V14, WC_PARAMS_SCHEMA_V15,
+		WC_PARAMS_SCHEMA_V16, WC_PARAMS_SCHEMA_V17
+	};
+	*version = 0;
+	for (int v = 1; v <= (int)(sizeof schemas / sizeof *schemas); v++)
+		*version = strcmp(buf, schemas[v - 1]) == 0 ? v : *version;
 	/* The versions read as a range: listed one by one they ran past the
 	 * reason's room, and the name given was cut off. */
 	if (!*version)

@@ -568,10 +568,19 @@ wc_runs_excluded_why(const wc_runs_table *t, char *buf, size_t cap)
 		first++;
 	/* the count and one row's reason, quoted short: the reasons of a
 	 * table's excluded rows are mostly one (docs/formats/runs-table.md) */
-	if (n && cap >= 4) /* the id whole: a cut is the note's, with "..." */
-		wc_error_format(buf, cap, "%zu run(s) excluded, neither fitted nor predicted: a non-empty `exclude` (%s's: "
-		                "'%.60s')", n, t->runs[first].run_id, t->runs[first].exclude);
+	if (n)
+		wc_excluded_say(n, "run", t->runs[first].run_id, t->runs[first].exclude, buf, cap);
 	return n;
+}
+
+void
+wc_excluded_say(size_t n, const char *noun, const char *id, const char *why, char *buf, size_t cap)
+{
+	if (cap)
+		buf[0] = '\0';
+	if (n && cap >= 4) /* the id whole: a cut is the note's, with "..." */
+		wc_error_format(buf, cap, "%zu %s(s) excluded, neither fitted nor predicted: a non-empty `exclude` (%s's: "
+		                "'%.60s')", n, noun, id, why);
 }
 
 int

@@ -192,6 +192,10 @@ size_t wc_runs_excluded(const wc_runs_table *t);
  *  nor predicted: a non-empty `exclude` (sim241's: 'held out: ...')";
  *  returns their count ("" when none). */
 size_t wc_runs_excluded_why(const wc_runs_table *t, char *buf, size_t cap);
+/** That line for any rows marked `exclude` (runs-table runs, capacity
+ *  periods): `n` of the `noun` ("run", "row"), the first's `id` and its
+ *  reason `why`; "" when n is 0. The one wording of the reports. */
+void wc_excluded_say(size_t n, const char *noun, const char *id, const char *why, char *buf, size_t cap);
 
 /** A wc_run with every optional number NaN and defaults set. */
 void wc_run_init(wc_run *run);

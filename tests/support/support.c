@@ -391,46 +391,6 @@ test_line_with(const char *text, const char *what)
 	return s;
 }
 
-char *
-test_replaced(char *s, const char *from, const char *to)
-{
-	char *at = s ? strstr(s, from) : NULL;
-	CHECK(at != NULL);
-	if (!at)
-		return s;
-	char *o = malloc(strlen(s) - strlen(from) + strlen(to) + 1);
-	if (!o)
-		return s;
-	memcpy(o, s, (size_t)(at - s));
-	strcpy(o + (at - s), to);
-	strcat(o, at + strlen(from));
-	free(s);
-	return o;
-}
-
-char *
-test_simulated_as_measured(char *s)
-{
-	while (s && strstr(s, "\"source\": \"simulated\""))
-		s = test_replaced(s, "\"source\": \"simulated\"", "\"source\": \"measured\"");
-	return s;
-}
-
-char *
-test_without_object(char *s, const char *section, const char *key)
-{
-	char needle[64];
-	snprintf(needle, sizeof needle, ",\n      \"%s\": {", key);
-	char *from = s ? strstr(s, section) : NULL;
-	for (char *at = from ? strstr(from, needle) : NULL; at; at = strstr(at, needle)) {
-		char *end = strchr(at + strlen(needle), '}'), *close = strstr(from, "\n  ]");
-		if (!end || (close && close < at))
-			break;
-		memmove(at, end + 1, strlen(end + 1) + 1);
-	}
-	return s;
-}
-
 void
 test_drawn_params(wc_params *p)
 {
