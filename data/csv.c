@@ -324,9 +324,18 @@ wc__memstream_write_batch(const wc_write_batch *batch, const char *path, FILE *f
 int
 wc__text_refused(const char *text, size_t cap, char *why, size_t why_cap)
 {
-	size_t n = strlen(text);
-	if (n < cap)
-		return wc_utf8_refuse(text, why, why_cap);
-	snprintf(why, why_cap, "value too long: %zu bytes, at most %zu", n, cap - 1);
-	return 1;
+	size_t n = strlen(text), at;
+	if (n >= cap) {
+		snprintf(why, why_cap, "value too long: %zu bytes, at most %zu", n, cap - 1);
+		return 1;
+	}
+	if (wc_utf8_refuse(text, why, why_cap))
+		return 1;
+	/* a name with a control byte would split a log line or a message
+	 * (models/error.h), as POST /v1/calibrate refuses it */
+	if ((at = wc_text_control_at(text)) > 0) {
+		snprintf(why, why_cap, "control character at byte %zu", at);
+		return 1;
+	}
+	return 0;
 }

@@ -62,7 +62,8 @@ extern const char wc__csv_line_bom[];
 
 /** 1 when `text` does not fit a buffer of `cap` bytes (its NUL included),
  *  with "value too long: N bytes, at most M" in why[0..why_cap), or is not
- *  valid UTF-8 ("not valid UTF-8 at byte K", wc_utf8_refuse); else 0.
+ *  valid UTF-8 ("not valid UTF-8 at byte K", wc_utf8_refuse), or holds a
+ *  control byte ("control character at byte K", wc_text_control_at); else 0.
  *  Limits are in bytes, whatever the characters (a CJK character is 3),
  *  and a longer value is refused, never cut (docs/formats/runs-table.md):
  *  the one check of every table reader's and importer's text cells. */

@@ -51,6 +51,14 @@ main(void)
 	s = table(header, "r1,A100,1,Qwen3-8B,8.19,32,362\nr2,A100,1,Qwen3-8B,8.19,3x2,362\n");
 	refused(s, "runs.csv:3:25:", "column 'running': expected a number, got '3x2'");
 	free(s);
+	/* a control byte in a name is refused, as POST /v1/calibrate refuses
+	 * it (it was read, and written into a set's model terms) */
+	s = table(header, "r1,A1\00100,1,Qwen3-8B,8.19,32,362\n");
+	refused(s, "runs.csv:2:4:", "column 'platform': control character at byte 3");
+	free(s);
+	s = table(header, "r1,A100,1,My\tModel,8.19,32,362\n");
+	refused(s, "runs.csv:2:11:", "column 'model': control character at byte 3");
+	free(s);
 	/* strtod's hex, inf and nan forms are not the plain decimals the
 	 * format promises (docs/formats/runs-table.md): 0x10 read as 16 */
 	s = table(header, "r1,A100,1,Qwen3-8B,8.19,0x10,362\n");
