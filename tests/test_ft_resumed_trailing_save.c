@@ -36,7 +36,7 @@ steps(synth_trainer_wave *v, int first, int last)
 int
 main(void)
 {
-	const char *dir = test_tmpdir("ft_resumed_trailing_save");
+	char *dir = test_tmpdir("ft_resumed_trailing_save");
 	static synth_trainer_wave v;
 	char state[8192], *p = state, *err = NULL;
 	synth_trainer_add(&v, 20.0, 70.0);
@@ -68,5 +68,6 @@ main(void)
 	wc_ft_table_free(t);
 	free(err);
 	free(run);
+	free(dir);
 	return check_report("test_ft_resumed_trailing_save");
 }
