@@ -410,6 +410,21 @@ partial_before(wc_fleet *f, fleet_group *g, int np, double t)
 	               np, at, since, n, n == 1 ? "" : "s", np);
 }
 
+/* Said under --verbose: the group's first step at t, which its samples
+ * cover for `covered` s, left out of the rows. */
+static void
+first_part(const wc_fleet *f, const fleet_group *g, double t, double covered)
+{
+	char at[40], msg[WC_ERROR_MSG_MAX];
+	if (!f->o.verbose)
+		return;
+	when(t, at);
+	snprintf(msg, sizeof msg, "group '%.60s': its samples cover %.10g s of its first %.10g s step (to %s): "
+	         "the step is left out of the rows, which start at the next", g->name,
+	         round(covered * 1000.0) / 1000.0, f->o.step, at);
+	f->o.verbose(msg, f->o.warn_payload);
+}
+
 static int
 group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_error *err)
 {
@@ -423,7 +438,8 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	fleet_count cnt[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	const char *bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
-	double pw_t0 = INFINITY, pw_t1 = -INFINITY, cover[2];
+	/* from: where the samples of every GPU and engine cover the step */
+	double pw_t0 = INFINITY, pw_t1 = -INFINITY, cover[2], from = -INFINITY;
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
 		int s = wc__fleet_value_at(f, set, g->gpus[j], t, &v, err);
@@ -432,6 +448,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		if (s == FLEET_VALUE) {
 			pw_t0 = fmin(pw_t0, f->sample_t0);
 			pw_t1 = fmax(pw_t1, f->sample_t);
+			from = fmax(from, f->sample_t0 - f->sample_iv0);
 		}
 		if (s == FLEET_NAN && nan_gpu < 0)
 			nan_gpu = (long)g->gpus[j];
@@ -458,6 +475,8 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		if (m == WC_FLEET_RUNNING) {
 			f->lead = state[m] == FLEET_VALUE ? cover[0] - pw_t0 : 0.0;
 			st.trail = state[m] == FLEET_VALUE ? pw_t1 - cover[1] : 0.0;
+			if (state[m] == FLEET_VALUE)
+				from = fmax(from, cover[0]);
 		}
 	}
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
@@ -480,6 +499,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	else if (changed && (int)np > g->full_gpus)
 		partial_before(f, g, (int)np, t);
 	full_tp(f, g, (int)np, t);
+	int first = !g->had_step;
 	g->had_step = 1;
 	/* The engine's load resumes within the step after a gap of it: its
 	 * power is the whole step's, its load a part's. Added, the first
@@ -490,6 +510,17 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	if (g->part_step) {
 		g->part_step = 0;
 		return wc__fleet_close(f, g, err);
+	}
+	/* The group's first step, its samples covering it in part (files
+	 * start the range at their first power sample, so that step held
+	 * that one sample): counted whole, a 300 s run made a 315 s row
+	 * whose mean weighed one instant as 15 s. Left out, as a step the
+	 * engine resumes within; its counters are read above, so the rates
+	 * run from its samples (docs/fleet.md, "Windows"). A spacing within
+	 * FLEET_INTERVAL_SLACK of the step covers it: one scrape per step. */
+	if (first && t - from < f->o.step / FLEET_INTERVAL_SLACK) {
+		first_part(f, g, t, t - from);
+		return WC_OK;
 	}
 	return wc__fleet_add_step(f, g, &st, err);
 }
