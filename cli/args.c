@@ -497,6 +497,15 @@ cli_cell(char *buf, size_t cap, double v, int decimals)
 	return buf;
 }
 
+int
+cli_field_width(const char *text, int columns)
+{
+	int extra = 0; /* bytes beyond one per character: UTF-8 continuation bytes */
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		extra += (*c & 0xC0) == 0x80;
+	return columns + extra;
+}
+
 const char *
 cli_fit_id(const char *id, size_t width, char *buf, size_t cap)
 {

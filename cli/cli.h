@@ -219,6 +219,11 @@ int cli_parse_engine(const char *cmd, const char *text, const char **out);
 /** `v` with `decimals` into buf for a text table, "-" when it is unknown
  *  (not finite), never "nan"; returns buf. */
 const char *cli_cell(char *buf, size_t cap, double v, int decimals);
+/** The printf field width ("%*s") that right-aligns `text` in `columns`
+ *  display columns, one per UTF-8 character: "%13s" counts bytes, and
+ *  the 3-byte "–" of a cell without a number drifted its column 2 to the
+ *  left of the numbers'. Every text table's "–" cell is padded by it. */
+int cli_field_width(const char *text, int columns);
 /** `width` widened to hold `cell` whole: a text table's platform column is
  *  as wide as its longest name (H100-NVL, RTX-PRO-6000 were cut to 6). */
 int cli_column_width(int width, const char *cell);

@@ -153,7 +153,7 @@ print_cell(double v, int ok)
 	if (ok && isfinite(v))
 		printf(" %8.3f", v);
 	else
-		printf(" %8s", "–");
+		printf(" %*s", cli_field_width("–", 8), "–");
 }
 
 static int
@@ -192,7 +192,7 @@ report_forms(const validate_args *a, const wc_forms_report *r)
 		if (s->k >= 0)
 			printf("%-28s %3d", wc_form_name(s->form), s->k);
 		else
-			printf("%-28s %5s", wc_form_name(s->form), "–"); /* 3 bytes, one column */
+			printf("%-28s %*s", wc_form_name(s->form), cli_field_width("–", 3), "–");
 		for (int t = 0; t < WC_TEST_COUNT; t++)
 			print_cell(s->score[t], s->scored[t]);
 		print_cell(s->primary, 1);
@@ -268,7 +268,7 @@ report_precision(const validate_args *a, const wc_precision_report *r)
 		if (isfinite(g->p_value))
 			printf(" %8.3g", g->p_value);
 		else
-			printf(" %8s", "–");
+			printf(" %*s", cli_field_width("–", 8), "–");
 		printf(" %6s", term_symbol(g));
 		if (g->kept)
 			printf(" %8.3f", g->value);
@@ -297,7 +297,7 @@ print_accuracy(const char *name, const wc_accuracy *x)
 	if (x->n_interval > 0)
 		printf(" %9.1f %5d %10.1f\n", 100.0 * x->coverage_95, x->n_interval, 100.0 * x->median_rel_width);
 	else
-		printf(" %9s %5d %10s\n", "–", 0, "–");
+		printf(" %*s %5d %*s\n", cli_field_width("–", 9), "–", 0, cli_field_width("–", 10), "–");
 }
 
 /* Does `t` hold a run on a catalog board `p` has no level for: one

@@ -120,7 +120,7 @@ print_report(const char *title, const wc_heldout_report *r, int n_named, const w
 		if (a->n_interval > 0)
 			printf(" %9.1f %8.1f\n", 100.0 * a->coverage_95, 100.0 * a->median_rel_width);
 		else
-			printf(" %9s %8s\n", "–", "–");
+			printf(" %*s %*s\n", cli_field_width("–", 9), "–", cli_field_width("–", 8), "–");
 	}
 	cli_note_no_interval(&r->overall, "other folds (models, or periods)");
 	cli_load_bands_print(r);

@@ -306,7 +306,7 @@ print_row(const wc_fewshot_report *r, const char *name, int cover)
 		else if (cover && x && x->n_interval > 0)
 			printf("  %5.1f/%4.0f", 100.0 * x->coverage_95, 100.0 * x->median_rel_width);
 		else
-			printf("  %10s", "–");
+			printf("  %*s", cli_field_width("–", 10), "–");
 	}
 	putchar('\n');
 	char counts[160];

@@ -74,7 +74,7 @@ print_coverage(const wc_ft_heldout *r)
 			if (a && a->n_interval > 0)
 				printf("  %5.1f / %5.1f", 100.0 * a->coverage_95, 100.0 * a->median_rel_width);
 			else
-				printf(" %14s", "–");
+				printf(" %*s", cli_field_width("–", 14), "–");
 		}
 		putchar('\n');
 	}
@@ -109,7 +109,7 @@ print_cell(double v, const char *fmt)
 	if (isfinite(v))
 		printf(fmt, v);
 	else
-		printf(" %9s", "–");
+		printf(" %*s", cli_field_width("–", 9), "–");
 }
 
 static void

@@ -59,7 +59,7 @@ print_set(const wc_heldout_report *r, const char *set, int cover)
 	else if (x && cover && x->n_interval > 0)
 		printf(" %7.1f (%3d)", 100.0 * x->coverage_95, x->n_interval);
 	else
-		printf(" %13s", "–");
+		printf(" %*s", cli_field_width("–", 13), "–");
 }
 
 int
