@@ -266,8 +266,10 @@ typedef struct {
  *  group of `tp` GPUs. The latency holds the request's whole own prefill
  *  at every n, fractional ones below 1 included, so it is never below
  *  ttft_s, which holds the share 1 / L_out of the others' prefills and
- *  equals it at one output token; an open loop solves n = rate x latency on
- *  it (docs/capacity.md, "Closed loop, open loop, energy"). */
+ *  equals it at one output token; an open loop takes it at the count a
+ *  request meets, not at its mean count (predict/capacity_root_internal.h,
+ *  wc__capacity_open_times; docs/capacity.md, "Closed loop, open loop,
+ *  energy"). */
 void wc_capacity_times_eval(const wc_capacity_point *pt, const wc_capacity_arch *a,
                             const wc_capacity_hw *hw, int tp, double n, double in_tokens,
                             double out_tokens, wc_capacity_times *out);

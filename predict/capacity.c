@@ -62,7 +62,7 @@ open_loop_at(const cap_ctx *x, const wc_capacity_point *pt, double f, wc_capacit
 	const double rate = x->c->request_rate * f;
 	double n = wc__capacity_open_running(pt, x->a, x->hw, x->c->tp, x->n_cap, rate, x->c->input_tokens,
 	                                     x->c->output_tokens, over);
-	wc_capacity_times_eval(pt, x->a, x->hw, x->c->tp, n, x->c->input_tokens, x->c->output_tokens, t);
+	wc__capacity_open_times(pt, x->a, x->hw, x->c->tp, x->n_cap, n, x->c->input_tokens, x->c->output_tokens, t);
 	if (!*over)
 		n = wc_capacity_little_running(rate, t->latency_s);
 	t->latency_s *= f;

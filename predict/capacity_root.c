@@ -7,6 +7,8 @@
  */
 #include "capacity_root_internal.h"
 
+#include "models/law.h"
+
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 #include <float.h>
@@ -110,8 +112,41 @@ typedef struct {
 	const wc_capacity_arch *a;
 	const wc_capacity_hw *hw;
 	int tp;
-	double rate, in, out;
+	double n_cap, rate, in, out;
 } open_loop;
+
+double
+wc__capacity_open_met(double m, double n_cap)
+{
+	/* Time in service at count k is k P(k) request-seconds, so a request
+	 * spends the share k P(k) / m of its life among k: it meets
+	 * sum k^2 P(k) / m on average, m + var / m (1 + m for the Poisson
+	 * count, n_cap where the limit runs steadily). */
+	wc_load_histogram h;
+	double met = NAN, s1 = 0.0, s2 = 0.0;
+	if (wc_load_histogram_open_loop(m, n_cap, &h) == WC_OK) {
+		for (size_t i = 0; i < h.len; i++) {
+			s1 += h.weight[i] * h.running[i];
+			s2 += h.weight[i] * h.running[i] * h.running[i];
+		}
+		met = s1 > 0.0 ? s2 / s1 : fmin(m, n_cap);
+	}
+	wc_load_histogram_free(&h);
+	return met;
+}
+
+void
+wc__capacity_open_times(const wc_capacity_point *pt, const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
+                        double n_cap, double m, double in_tokens, double out_tokens, wc_capacity_times *t)
+{
+	/* A lifetime's steps run at the count the request meets, and its
+	 * prefills are its own and those of the m admitted meanwhile: the
+	 * closed loop's times at that count, whose own throughput (that
+	 * count's) is replaced by m's (docs/capacity.md, "Closed loop, open
+	 * loop, energy"). */
+	wc_capacity_times_eval(pt, a, hw, tp, wc__capacity_open_met(m, n_cap), in_tokens, out_tokens, t);
+	t->throughput_tok_s = wc_capacity_little_throughput(m, out_tokens, t->latency_s);
+}
 
 /* n - rate x latency(n): <= 0 while n is not above what arrives during a
  * lifetime (Little's law). */
@@ -120,7 +155,7 @@ open_gap(double n, void *arg)
 {
 	const open_loop *o = arg;
 	wc_capacity_times t;
-	wc_capacity_times_eval(o->pt, o->a, o->hw, o->tp, n, o->in, o->out, &t);
+	wc__capacity_open_times(o->pt, o->a, o->hw, o->tp, o->n_cap, n, o->in, o->out, &t);
 	return n - wc_capacity_little_running(o->rate, t.latency_s);
 }
 
@@ -128,7 +163,7 @@ double
 wc__capacity_open_running(const wc_capacity_point *pt, const wc_capacity_arch *a, const wc_capacity_hw *hw,
                           int tp, double n_cap, double rate, double in_tokens, double out_tokens, int *over)
 {
-	open_loop o = { pt, a, hw, tp, rate, in_tokens, out_tokens };
+	open_loop o = { pt, a, hw, tp, n_cap, rate, in_tokens, out_tokens };
 	double g_cap = open_gap(n_cap, &o);
 	wc_capacity_times t;
 	wc_capacity_times_eval(pt, a, hw, tp, n_cap, in_tokens, out_tokens, &t);

@@ -288,11 +288,15 @@ main(void)
 	 * at full load (docs/capacity.md, "The board's power limit"). H200
 	 * Qwen3-8B at 1.4 requests/s of 8192 + 64 tokens: the sweep said a
 	 * 198.2 W cap served all 89.6 tokens/s at 1229 MHz while the answer
-	 * to that cap was 59.8 tokens/s, over capacity, at 345 MHz. */
+	 * to that cap was 59.8 tokens/s, over capacity, at 345 MHz. Since
+	 * 2026-12-07 a request meets 1 + m others' steps and prefills, not m
+	 * (docs/capacity.md, "Closed loop, open loop, energy"), so the loop
+	 * at 1.4/s draws more and its sweep reaches no cap it cannot meet:
+	 * 1.0/s is the loop of the same shape. */
 	wc_inference_query o = { .config = test_catalog_config("H200", 1, "Qwen3-8B", 256) };
 	o.config.input_tokens = 8192;
 	o.config.output_tokens = 64;
-	o.config.request_rate = 1.4;
+	o.config.request_rate = 1.0;
 	if (pr && f && cap) {
 		CHECK_INT(wc_predict_flexibility(pr, &o, 1, 12, f, &err), WC_OK);
 		for (int i = 0; i < f->n_steps; i++) {

@@ -45,7 +45,10 @@ highest(const wc_predictor *pr, const wc_inference_query *q, double mhz, double 
  * service runs more requests): a cap settles at the highest clock that
  * meets it. H200 Qwen3-8B at 1.4/s of 8192 + 64 tokens under 200 W used
  * to settle at 345 MHz, 201.5 W, 58 tokens/s, "not reached", though a
- * lock at 1000 MHz met it at the full 89.6 tokens/s. The board's limit
+ * lock at 1000 MHz met it at the full 89.6 tokens/s. Since 2026-12-07 a
+ * request meets 1 + m others' steps and prefills, not m (docs/capacity.md,
+ * "Closed loop, open loop, energy"), and no clock holds 1.4/s under
+ * 200 W: 1.1/s is the loop of the same shape. The board's limit
  * follows the same rule. */
 static void
 cap_not_monotone(void)
@@ -58,7 +61,7 @@ cap_not_monotone(void)
 	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
 	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	wc_inference_query q = { .config = test_catalog_config("H200", 1, "Qwen3-8B", 256) };
-	q.config.request_rate = 1.4;
+	q.config.request_rate = 1.1;
 	q.config.input_tokens = 8192;
 	q.config.output_tokens = 64;
 	/* the premise: power not monotone in the clock, and over the cap at the lowest */
@@ -72,7 +75,7 @@ cap_not_monotone(void)
 	CHECK(mhz > 345 && mhz < 1980);
 	highest(pr, &q, mhz, 1980, 200);
 	at_clock(pr, &q, mhz, &pw, &x);
-	CHECK_NEAR(x, 1.4 * 64, 0); /* nothing lost: the rate is served */
+	CHECK_NEAR(x, 1.1 * 64, 0); /* nothing lost: the rate is served */
 	wc_inference_query capped = q;
 	capped.power_cap_w = 200;
 	capped.config.sm_clock_mhz = mhz;
@@ -111,9 +114,13 @@ cap_not_monotone(void)
 		CHECK_INT(wc_predict_flexibility(pr, &pc, by_cap, 12, &f, &err), WC_OK);
 		for (int i = 0; i + 1 < f.n_steps; i++) {
 			rises |= f.steps[i + 1].node_power_w > f.steps[i].node_power_w * (1 + 1e-9);
-			/* lower caps, less power, within the served steps and within the overloaded ones */
-			const int served = f.steps[i].throughput_tok_s >= 8 * (1 - 1e-9);
-			if (by_cap && served == (f.steps[i + 1].throughput_tok_s >= 8 * (1 - 1e-9)))
+			/* lower caps, less power within the overloaded steps (busy all
+			 * the time, at the cap); the served ones hold the draw while
+			 * serving under the cap, one request's below one running,
+			 * while the mean count grows as the clock slows, so their
+			 * mean may rise (docs/capacity.md, "Power flexibility") */
+			const int over = f.steps[i].throughput_tok_s < 8 * (1 - 1e-9);
+			if (by_cap && over && f.steps[i + 1].throughput_tok_s < 8 * (1 - 1e-9))
 				CHECK(f.steps[i + 1].node_power_w <= f.steps[i].node_power_w * (1 + 1e-9));
 			CHECK(!by_cap || f.steps[i + 1].power_cap_w < f.steps[i].power_cap_w);
 		}

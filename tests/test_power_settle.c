@@ -83,7 +83,7 @@ open_loop_root(void)
 		int over = -1;
 		double n = wc__capacity_open_running(&pt, &a, &hw, 1, 300.0, rates[i], 2048, 256, &over);
 		wc_capacity_times t;
-		wc_capacity_times_eval(&pt, &a, &hw, 1, n, 2048, 256, &t);
+		wc__capacity_open_times(&pt, &a, &hw, 1, 300.0, n, 2048, 256, &t);
 		printf("  open loop at %g/s: n %.17g, rate x latency %.17g\n", rates[i], n, rates[i] * t.latency_s);
 		CHECK_INT(over, 0);
 		CHECK(n > 0 && fabs(n - rates[i] * t.latency_s) <= 1e-12 * n);
