@@ -189,7 +189,7 @@ test_replay_words(const char *dir)
 	CHECK_CONTAINS(r.out, "is outside the calibrated span 7.9-256 and the capacity calibration's span 0.954-32 on A100");
 	run_result_free(&r);
 	/* a mostly idle open loop (mean about 0.18 running) is judged at its
-	 * mean, as predict --rate 0.05 judges it ("rate: load 0.165 is
+	 * mean, as predict --rate 0.05 judges it ("rate: load 0.171 is
 	 * outside the calibrated span 1-256"): it was judged at one, silent
 	 * under the paper profile (docs/envelopes.md, "Engine") */
 	for (int measured = 0; measured < 2; measured++) {
