@@ -5,7 +5,10 @@
  * names, answered a 4129-token prompt on an A100 in 1.40 s where the
  * PowerTrace-Sim smoke replays measured 0.28-0.37 s, with no caveat. The
  * `measured` section (eta_c fitted on TTFTs) does not say it, nor does an
- * answer without a prompt.
+ * answer without a prompt. An envelope's prefills run on the same eta_c,
+ * and its answer carries the same line (the one span function,
+ * wc__capacity_span_warnings, through wc_service_calibration_notes), in
+ * its text and its JSON, under paper and paper-prefill, not measured.
  */
 #include "predict/predict.h"
 #include "predict/capacity_predict.h"
@@ -39,9 +42,32 @@ etac_note(const char *profile, double in)
 	return keep[0] ? keep : NULL;
 }
 
+/* Whether `wattcast envelope` under `profile` says the caveat. */
+static int
+envelope_says(const char *profile, int json)
+{
+	const char *argv[] = { "wattcast", "envelope", "--profile", profile, "--platform", "A100", "--model", "Qwen3-8B",
+		               "--poisson", "1", "--input-tokens", "4129", "--output-tokens", "41", "--horizon", "20",
+		               "--replicas", "1", json ? "--json" : NULL, NULL };
+	run_result r;
+	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
+	CHECK_INT(r.status, 0);
+	const char *out = r.out ? r.out : "";
+	int said = strstr(out, "capacity: eta_c = ") != NULL;
+	if (said)
+		CHECK_CONTAINS(out, "was fitted with no prompt length known, so its rows do not identify it");
+	run_result_free(&r);
+	return said;
+}
+
 int
 main(void)
 {
+	for (int json = 0; json < 2; json++) {
+		CHECK(envelope_says("paper", json));
+		CHECK(envelope_says("paper-prefill", json));
+		CHECK(!envelope_says("measured", json));
+	}
 	const char *w = etac_note("paper-prefill", 4129);
 	CHECK(w != NULL);
 	CHECK_CONTAINS(w ? w : "", "capacity: eta_c = 0.164 was fitted with no prompt length known, so its rows do not "
