@@ -56,6 +56,28 @@ int wc_config_request_parse(const json_t *item, const wc_state *st, wc_config *c
  *  JSON object, or NULL with `e` set. */
 json_t *wc_inference_answer(const json_t *item, const wc_profiles *pf, wc_api_error *e);
 
+/** One inference item parsed once, for both its charge and its answer
+ *  (inference_answer.c): the profile it names and its request, or the
+ *  refusal of either in `e`. Made by wc__inference_item_parse and owned by
+ *  its caller, who frees it with wc__inference_item_free; strings are
+ *  borrowed from the item's JSON, which must outlive it. Never copied:
+ *  r.q.config.arch may point at r.arch. */
+typedef struct {
+	int ok;                  /* 1: st and r hold the request; 0: `e` says why it is refused */
+	const wc_state *st;      /* the profile it names (NULL when that refused it) */
+	wc_inference_request r;
+	wc_api_error e;
+} wc_inference_item;
+
+/** `item` parsed with the profile it names into a new item, refused or
+ *  not; NULL out of memory. */
+wc_inference_item *wc__inference_item_parse(const json_t *item, const wc_profiles *pf);
+void wc__inference_item_free(wc_inference_item *it);
+/** Predict and render a parsed item: a new JSON object, or NULL with `e`
+ *  set (its refusal, or the answer's). Spends `it` (its clock is settled
+ *  in its request): answer it once, then free it. */
+json_t *wc__inference_item_answer(wc_inference_item *it, wc_api_error *e);
+
 /* Fine-tuning requests (request_finetune.c): one request object -> a
  * prediction object from the profile it names (default: the first), or
  * NULL with `e` set (422 with the field, 404 for an unknown model).
@@ -70,19 +92,21 @@ json_t *wc_finetune_answer(const json_t *item, const wc_profiles *pf, wc_api_err
 void wc__batch_draws(const wc_profiles *pf, double *law, double *cap);
 /** The same for one served set: *law, *cap raised to its draws. */
 void wc__state_draws(const wc_state *st, double *law, double *cap);
-/** `pf` (NULL: not asked) lets an uncapped inference item be charged
- *  the board limit's settle where it can bind (wc__item_limit_binds). */
-double wc__item_work(const json_t *item, int inference, const wc_profiles *pf, double law, double cap,
-                     const char **kind);
-/** 1 when the board's limit can settle the clock of inference item
- *  `item` (no power_cap_w) with the profile it names: the law at the most
- *  requests it can run -- its concurrency or a series' highest count, held
- *  to the KV cache with token lengths, an open loop's engine limit or else
- *  the KV cache's fit -- is over its board's limit
+/** `parsed` (NULL: not asked) lets an uncapped inference item be charged
+ *  the board limit's settle where it can bind (wc__item_limit_binds): the
+ *  item's slot, parsed into with the profiles `pf` when still NULL and
+ *  left there, the caller's, for its answer (wc__inference_item_answer). */
+double wc__item_work(const json_t *item, int inference, const wc_profiles *pf, wc_inference_item **parsed,
+                     double law, double cap, const char **kind);
+/** 1 when the board's limit can settle the clock of parsed inference
+ *  item `it` (no power_cap_w) with the profile it names: the law at the
+ *  most requests it can run -- its concurrency or a series' highest count,
+ *  held to the KV cache with token lengths, an open loop's engine limit or
+ *  else the KV cache's fit -- is over its board's limit
  *  (wc_predict_limit_may_bind; docs/http-api.md, "POST /v1/predict/batch").
  *  An item its parser or memory check refuses settles nothing: 0. One
- *  parse and one answer without draws. */
-int wc__item_limit_binds(const json_t *item, const wc_profiles *pf);
+ *  answer without draws; `it` is not changed. */
+int wc__item_limit_binds(const wc_inference_item *it);
 /** An inference request's charge from its shape (route_batch.c): `samples`
  *  (1 for a concurrency), a `series`, `capacity` 0 none, 1 closed, 2 open
  *  loop, `capped` 1 a power_cap_w, 2 the board's limit where it can bind

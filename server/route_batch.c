@@ -69,44 +69,34 @@ wc__inference_work(double samples, int series, int capacity, int capped, double 
 }
 
 int
-wc__item_limit_binds(const json_t *item, const wc_profiles *pf)
+wc__item_limit_binds(const wc_inference_item *it)
 {
-	wc_api_error e;
 	wc_error err;
-	const wc_state *st = wc_profiles_select(pf, item, &e);
-	wc_inference_request *r = st ? malloc(sizeof *r) : NULL; /* on the heap: small handler stacks */
-	int may = 0;
-	if (!st)
-		return 0; /* refused by its profile: settles nothing */
-	if (!r)
-		return 1; /* out of memory: charged as if it bound */
-	if (wc_inference_request_parse(item, st, r, &e) == 0) {
-		const wc_inference_query *q = &r->q;
-		double n = q->config.running, fit = NAN;
-		for (size_t i = 0; i < q->series_len; i++)
-			n = i ? fmax(n, q->running_series[i]) : q->running_series[i];
-		/* with token lengths the KV cache holds the count (an open loop
-		 * runs up to its engine limit, else up to what fits); a
-		 * configuration that cannot load is refused before any settle */
-		if (wc_predict_memory_check(wc_predictor_params(st->pred), &q->config, &fit, &err) == WC_OK) {
-			n = r->want_capacity && q->config.request_rate > 0.0 && !(n > 0.0) ? fit
-			                                                                 : wc_predict_running_held(n, fit);
-			int binds = 0; /* no bound known, or no answer at it: charged */
-			may = !isfinite(n) || wc_predict_limit_may_bind(st->pred, q, n, &binds, &err) != WC_OK || binds;
-		}
-	}
-	free(r->series);
-	free(r);
-	return may;
+	if (!it->ok)
+		return 0; /* refused by its profile or its parser: settles nothing */
+	const wc_state *st = it->st;
+	const wc_inference_query *q = &it->r.q;
+	double n = q->config.running, fit = NAN;
+	for (size_t i = 0; i < q->series_len; i++)
+		n = i ? fmax(n, q->running_series[i]) : q->running_series[i];
+	/* with token lengths the KV cache holds the count (an open loop
+	 * runs up to its engine limit, else up to what fits); a
+	 * configuration that cannot load is refused before any settle */
+	if (wc_predict_memory_check(wc_predictor_params(st->pred), &q->config, &fit, &err) != WC_OK)
+		return 0;
+	n = it->r.want_capacity && q->config.request_rate > 0.0 && !(n > 0.0) ? fit : wc_predict_running_held(n, fit);
+	int binds = 0; /* no bound known, or no answer at it: charged */
+	return !isfinite(n) || wc_predict_limit_may_bind(st->pred, q, n, &binds, &err) != WC_OK || binds;
 }
 
 /* One item's charge: an inference item's by its fields as sent (capacity
  * answers are asked by either token field: the parser refuses one without
  * the other, after this count, so the ask is charged), and by whether the
- * board's limit can settle its clock when no cap does (`pf` NULL: not
+ * board's limit can settle its clock when no cap does (`parsed` NULL: not
  * asked); a fine-tuning item is its samples x draws. */
 double
-wc__item_work(const json_t *item, int inference, const wc_profiles *pf, double law, double cap, const char **kind)
+wc__item_work(const json_t *item, int inference, const wc_profiles *pf, wc_inference_item **parsed,
+              double law, double cap, const char **kind)
 {
 	const json_t *series = json_object_get(item, "running_series");
 	double samples = json_is_array(series) ? (double)json_array_size(series) : 1.0;
@@ -119,7 +109,13 @@ wc__item_work(const json_t *item, int inference, const wc_profiles *pf, double l
 	int capacity = !json_is_array(series) && (json_object_get(item, "input_tokens") || json_object_get(item, "output_tokens"))
 	                       ? (json_object_get(item, "rate") ? 2 : 1)
 	                       : 0;
-	int capped = json_object_get(item, "power_cap_w") != NULL ? 1 : pf && wc__item_limit_binds(item, pf) ? 2 : 0;
+	int capped = json_object_get(item, "power_cap_w") != NULL ? 1 : 0;
+	if (!capped && parsed) {
+		if (!*parsed)
+			*parsed = wc__inference_item_parse(item, pf);
+		/* out of memory: charged as if it bound */
+		capped = !*parsed || wc__item_limit_binds(*parsed) ? 2 : 0;
+	}
 	return wc__inference_work(samples, json_is_array(series), capacity, capped, law, cap, kind);
 }
 
@@ -137,9 +133,11 @@ wc__item_over_budget(wc_api_error *e, const char *at, const char *kind, const ch
 
 /* The batch's work, counted on the request as sent, before any item is
  * computed, so a refused batch costs nothing but its parse. 1 with `res`
- * holding the 413, naming the first item past the budget. */
+ * holding the 413, naming the first item past the budget. `parsed` (NULL
+ * for fine-tuning items) gets the inference items parsed for their charge,
+ * which their answers take (one parse an item). */
 static int
-batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_response *res)
+batch_work_refused(const wc_profiles *pf, const json_t *body, wc_inference_item **parsed, wc_response *res)
 {
 	double law, cap, work = 0.0, first = 0.0, alone = 0.0;
 	size_t i, over = 0, whole = 0;
@@ -148,7 +146,7 @@ batch_work_refused(const wc_profiles *pf, const json_t *body, int inference, wc_
 	int refused = 0;
 	wc__batch_draws(pf, &law, &cap);
 	json_array_foreach(body, i, item) {
-		double w = wc__item_work(item, inference, pf, law, cap, &kind);
+		double w = wc__item_work(item, parsed != NULL, pf, parsed ? &parsed[i] : NULL, law, cap, &kind);
 		work += w;
 		if (!refused && work > WC_SERVER_BATCH_WORK_MAX) {
 			refused = 1;
@@ -194,8 +192,9 @@ wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_item_
                    const char *what, wc_response *res)
 {
 	json_t *body = NULL, *results = NULL, *root = NULL;
+	wc_inference_item **parsed = NULL; /* the batch's: each item's, freed once answered */
 	wc_api_error e;
-	size_t n, failed = 0;
+	size_t n = 0, failed = 0;
 
 	if (wc_request_parse_json(text, len, &body, res) != 0)
 		return;
@@ -210,12 +209,25 @@ wc_answer_batch_of(const wc_profiles *pf, const char *text, size_t len, wc_item_
 		wc_response_error(res, &e);
 		goto done;
 	}
-	if (batch_work_refused(pf, body, answer == wc_inference_answer, res))
+	/* inference items are parsed once, for their charge and their answer */
+	if (answer == wc_inference_answer && !(parsed = calloc(n ? n : 1, sizeof *parsed)))
+		goto oom;
+	if (batch_work_refused(pf, body, parsed, res))
 		goto done;
 	if (!(results = json_array()))
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		json_t *item = answer(json_array_get(body, i), pf, &e);
+		json_t *item;
+		if (!parsed) {
+			item = answer(json_array_get(body, i), pf, &e);
+		} else if (parsed[i] || (parsed[i] = wc__inference_item_parse(json_array_get(body, i), pf))) {
+			item = wc__inference_item_answer(parsed[i], &e);
+			wc__inference_item_free(parsed[i]);
+			parsed[i] = NULL;
+		} else {
+			item = NULL;
+			wc_api_error_set(&e, 500, "internal", NULL, "out of memory");
+		}
 		if (!item) {
 			char prefix[32];
 			json_t *err;
@@ -243,6 +255,9 @@ oom:
 	wc_api_error_set(&e, 500, "internal", NULL, "out of memory answering the batch");
 	wc_response_error(res, &e);
 done:
+	for (size_t i = 0; parsed && i < n; i++)
+		wc__inference_item_free(parsed[i]);
+	free(parsed);
 	json_decref(results);
 	json_decref(body);
 }

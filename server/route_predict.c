@@ -11,7 +11,8 @@
 void
 wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len, wc_response *res)
 {
-	json_t *item = NULL, *answer;
+	json_t *item = NULL, *answer = NULL;
+	wc_inference_item *parsed = NULL; /* parsed once, for its charge and its answer */
 	wc_api_error e;
 
 	if (wc_request_parse_json(body, len, &item, res) != 0)
@@ -27,16 +28,17 @@ wc_answer_predict_inference(const wc_profiles *pf, const char *body, size_t len,
 		wc__state_draws(st, &law, &cap);
 	else
 		wc__batch_draws(pf, &law, &cap); /* its own refusal comes below */
-	if ((work = wc__item_work(item, 1, pf, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX) {
+	if ((work = wc__item_work(item, 1, pf, &parsed, law, cap, &kind)) > WC_SERVER_BATCH_WORK_MAX)
 		wc__item_over_budget(&e, "", kind, kind, work);
-		wc_response_error(res, &e);
-		json_decref(item);
-		return;
-	}
-	if ((answer = wc_inference_answer(item, pf, &e)) != NULL)
+	else if (!parsed)
+		answer = wc_inference_answer(item, pf, &e); /* not parsed for its charge: a power_cap_w */
+	else
+		answer = wc__inference_item_answer(parsed, &e);
+	if (answer)
 		wc_response_json_small(res, 200, answer);
 	else
 		wc_response_error(res, &e);
+	wc__inference_item_free(parsed);
 	json_decref(item);
 }
 
