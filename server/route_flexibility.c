@@ -93,18 +93,13 @@ series_refused(const json_t *item, wc_api_error *e)
 	return 1;
 }
 
-/* The shared parser's refusals of a missing load, of a stray dt_s and of
- * a series beside another load named running_series, which this route
- * refuses (series_refused): here they name the loads the sweep takes, a concurrency > 0 or a rate
- * (docs/http-api.md, "POST /v1/predict/flexibility"). Reworded after the
- * parse, so that an unknown field (a misspelt concurrency) is still
- * refused first, as on every route. */
 /* How the item's other load fares once its series is left out: 1 when
  * the sweep would take it (or another field is refused first), else 0
  * with its refusal in `why`. The sweep's lengths, when the item has none,
- * are set as any, so that a concurrency of 0 is judged as with them (the
- * sweep needs them). The parse and the capacity answer's check of the
- * load decide (a concurrency of 0 passes the one, not the other), not a
+ * are set as any -- the default workload's (wc_envelope_workload_init,
+ * docs/http-api.md, "POST /v1/forecast/envelope") -- so that a concurrency
+ * of 0 is judged as with them (the sweep needs them). The parse and the
+ * capacity answer's check of the load decide (a concurrency of 0 passes the one, not the other), not a
  * copy of their rules; an error path, charged one capacity answer. */
 static int
 load_kept(const json_t *item, const wc_state *st, wc_api_error *why)
@@ -121,10 +116,12 @@ load_kept(const json_t *item, const wc_state *st, wc_api_error *why)
 	}
 	json_object_del(rest, "running_series");
 	json_object_del(rest, "dt_s");
+	wc_envelope_workload dflt;
+	wc_envelope_workload_init(&dflt);
 	if (!json_object_get(rest, "input_tokens"))
-		json_object_set_new(rest, "input_tokens", json_integer(512));
+		json_object_set_new(rest, "input_tokens", json_integer((json_int_t)dflt.input.mean));
 	if (!json_object_get(rest, "output_tokens"))
-		json_object_set_new(rest, "output_tokens", json_integer(256));
+		json_object_set_new(rest, "output_tokens", json_integer((json_int_t)dflt.output.mean));
 	if (wc_inference_request_parse(rest, st, &r, why) != 0) {
 		kept = strcmp(why->field, "/concurrency") != 0 && strcmp(why->field, "/rate") != 0;
 	} else {
@@ -142,6 +139,12 @@ load_kept(const json_t *item, const wc_state *st, wc_api_error *why)
 	return kept;
 }
 
+/* The shared parser's refusals of a missing load, of a stray dt_s and of
+ * a series beside another load named running_series, which this route
+ * refuses (series_refused): here they name the loads the sweep takes, a concurrency > 0 or a rate
+ * (docs/http-api.md, "POST /v1/predict/flexibility"). Reworded after the
+ * parse, so that an unknown field (a misspelt concurrency) is still
+ * refused first, as on every route. */
 static void
 load_reworded(const json_t *item, const wc_state *st, wc_api_error *e)
 {
