@@ -64,7 +64,7 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 {
 	static const char *const allowed[] = { "value", "ci95", "source", NULL };
 	static const char *const required[] = { "value", "source", NULL };
-	char p[WC__JSON_PATH_MAX], src[16];
+	char p[WC__JSON_PATH_MAX], src[16], names[128];
 	json_t *ci;
 	int rc;
 	out->value = out->lo = out->hi = NAN;
@@ -81,8 +81,7 @@ read_param(wc__json_loader *ld, json_t *v, const char *path, int nullable, wc_pa
 	if ((rc = wc__json_string(ld, json_object_get(v, "source"), p, 0, src, sizeof src)))
 		return rc;
 	if (wc_source_from_name(src, &out->source) != WC_OK)
-		return wc__json_fail(ld, p, "unknown source '%s' (published, fitted, measured, estimated, assumed, calibrated, "
-		                     "bound, datasheet, simulated)", src);
+		return wc__json_fail(ld, p, "unknown source '%s' (%s)", src, wc_source_names(names, sizeof names));
 	/* docs/formats/params-file.md, "Versioning": /3 adds "calibrated",
 	 * /5 "bound" and "datasheet", /17 "simulated"; an older file may not
 	 * carry them. */

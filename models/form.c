@@ -7,6 +7,7 @@
 #include "models/params.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const form_names[WC_FORM_COUNT] = {
@@ -167,6 +168,19 @@ wc_source_from_name(const char *name, wc_source *out)
 	if (rc == WC_OK)
 		*out = (wc_source)i;
 	return rc;
+}
+
+const char *
+wc_source_names(char *buf, size_t cap)
+{
+	size_t at = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (int i = 0; i < WC_SRC_COUNT && at < cap; i++) {
+		int n = snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", source_names[i]);
+		at += n > 0 ? (size_t)n : 0;
+	}
+	return buf;
 }
 
 static const char *const workload_names[WC_WORKLOAD_COUNT] = {

@@ -7,6 +7,8 @@
 #ifndef WC_MODELS_SCALAR_H
 #define WC_MODELS_SCALAR_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,6 +32,10 @@ typedef enum {
 } wc_source;
 const char *wc_source_name(wc_source s);
 int wc_source_from_name(const char *name, wc_source *out);
+/** Every source name in the table's order, joined by ", " into `buf`
+ *  (cut to fit `cap`), which it returns: the list a refusal of an
+ *  unknown source gives, from the one table of them (models/form.c). */
+const char *wc_source_names(char *buf, size_t cap);
 
 /** One scalar with its 95 % interval (lo/hi are NaN when there is none). */
 typedef struct {

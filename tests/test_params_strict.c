@@ -9,6 +9,7 @@
 #include "tests/support/support.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,26 @@ main(void)
 				CHECK_INT(load_json(root, &err), WC_OK);
 		}
 		free(v1);
+	}
+
+	/* A source no table has is refused naming every one there is, from
+	 * the one table of them (models/form.c): a hand-kept list had to be
+	 * told of "simulated" apart. */
+	{
+		wc_error err;
+		root = paper_json();
+		json_object_set_new(json_object_get(json_object_get(root, "shared"), "delta"), "source",
+		                    json_string("guessed"));
+		CHECK(load_json(root, &err) != WC_OK);
+		CHECK_CONTAINS(err.msg, "/shared/delta/source: unknown source 'guessed' (published, fitted, measured, "
+		                        "estimated, assumed, calibrated, bound, datasheet, simulated)");
+		CHECK(strlen(err.msg) <= 255);
+		for (int s = 0; s < WC_SRC_COUNT; s++) {
+			char named[32];
+			snprintf(named, sizeof named, "%s%s%s", s ? " " : "(", wc_source_name((wc_source)s),
+			         s + 1 < WC_SRC_COUNT ? "," : ")");
+			CHECK_CONTAINS(err.msg, named);
+		}
 	}
 
 	/* A fine-tuning law whose energy falls as compute grows (kappa <= 0)
