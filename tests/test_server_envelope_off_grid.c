@@ -18,14 +18,6 @@
 
 #define WORK "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"workload\":{\"type\":\"poisson\",\"rate\":1},"
 
-static CURL *h;
-
-static void
-expect_grid(const char *route, const char *body, const char *field, const char *says)
-{
-	http_expect_says(h, "POST", route, body, 422, "invalid_value", field, says, NULL);
-}
-
 int
 main(void)
 {
@@ -34,20 +26,23 @@ main(void)
 	wc_server *srv = http_server_start(&p, "envelope-off-grid", 2);
 	if (!srv)
 		return check_report("test_server_envelope_off_grid");
-	h = curl_easy_init();
+	CURL *h = curl_easy_init();
 
-	expect_grid("/v1/forecast/envelope", WORK "\"horizon_s\":86399.9136,\"include_bins\":false}", "/horizon_s",
-	            "horizon_s: must be a multiple of 0.05 s, got 86399.9136");
-	expect_grid("/v1/forecast/envelope", WORK "\"horizon_s\":20000.0136,\"replicas\":1,\"include_bins\":false}",
-	            "/horizon_s", "horizon_s: must be a multiple of 0.05 s, got 20000.0136");
-	expect_grid("/v1/forecast/envelope", WORK "\"horizon_s\":10,\"warmup_s\":20000.0136,\"replicas\":1,"
-	            "\"include_bins\":false}", "/warmup_s", "warmup_s: must be 0 or a multiple of 0.05 s, got 20000.0136");
-	expect_grid("/v1/plan/budget", WORK "\"horizon_s\":86399.9136,\"budget_w\":5000}", "/horizon_s",
-	            "horizon_s: must be a multiple of 0.05 s, got 86399.9136");
-	expect_grid("/v1/plan/budget", WORK "\"horizon_s\":20001,\"budget_bin_s\":20000.0136,\"budget_w\":600,\"max_fleet\":2}",
-	            "/budget_bin_s", "budget_bin_s: must be a multiple of 0.05 s up to the horizon, got 20000.0136");
-	expect_grid("/v1/plan/budget", WORK "\"horizon_s\":30000,\"budget_bin_s\":20000.0136,\"budget_w\":5000}",
-	            "/budget_bin_s", "budget_bin_s: must be a multiple of 0.05 s up to the horizon, got 20000.0136");
+	http_expect_invalid(h, "/v1/forecast/envelope", WORK "\"horizon_s\":86399.9136,\"include_bins\":false}",
+	                    "/horizon_s", "horizon_s: must be a multiple of 0.05 s, got 86399.9136");
+	http_expect_invalid(h, "/v1/forecast/envelope",
+	                    WORK "\"horizon_s\":20000.0136,\"replicas\":1,\"include_bins\":false}", "/horizon_s",
+	                    "horizon_s: must be a multiple of 0.05 s, got 20000.0136");
+	http_expect_invalid(h, "/v1/forecast/envelope",
+	                    WORK "\"horizon_s\":10,\"warmup_s\":20000.0136,\"replicas\":1,\"include_bins\":false}",
+	                    "/warmup_s", "warmup_s: must be 0 or a multiple of 0.05 s, got 20000.0136");
+	http_expect_invalid(h, "/v1/plan/budget", WORK "\"horizon_s\":86399.9136,\"budget_w\":5000}", "/horizon_s",
+	                    "horizon_s: must be a multiple of 0.05 s, got 86399.9136");
+	http_expect_invalid(h, "/v1/plan/budget",
+	                    WORK "\"horizon_s\":20001,\"budget_bin_s\":20000.0136,\"budget_w\":600,\"max_fleet\":2}",
+	                    "/budget_bin_s", "budget_bin_s: must be a multiple of 0.05 s up to the horizon, got 20000.0136");
+	http_expect_invalid(h, "/v1/plan/budget", WORK "\"horizon_s\":30000,\"budget_bin_s\":20000.0136,\"budget_w\":5000}",
+	                    "/budget_bin_s", "budget_bin_s: must be a multiple of 0.05 s up to the horizon, got 20000.0136");
 
 	/* on the grid, however long: answered */
 	http_reply r;
@@ -58,11 +53,7 @@ main(void)
 
 	const char *cli[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "1",
 		              "--horizon", "20000.0136", "--replicas", "1", NULL };
-	run_result c;
-	CHECK(run_wattcast(cli, NULL, &c) == 0);
-	CHECK_INT(c.status, 2);
-	CHECK_CONTAINS(c.err, "--horizon: must be a multiple of 0.05 s, got 20000.0136");
-	run_result_free(&c);
+	test_usage_error(cli, "--horizon: must be a multiple of 0.05 s, got 20000.0136");
 
 	curl_easy_cleanup(h);
 	wc_server_stop(srv);

@@ -12,6 +12,7 @@
 #include "models/profile_measured.h"
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
+#include "tests/support/batch_body.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -23,17 +24,11 @@
 static char *
 open_batch(const char *platform, int n)
 {
-	size_t cap = 160 * (size_t)n + 3, len = 0;
-	char *s = malloc(cap);
-	s[len++] = '[';
-	for (int k = 0; k < n; k++)
-		len += (size_t)snprintf(s + len, cap - len,
-		                        "%s{\"platform\":\"%s\",\"model\":\"Qwen3-32B\",\"rate\":%.4f,"
-		                        "\"concurrency\":256,\"input_tokens\":500,\"output_tokens\":300}",
-		                        k ? "," : "", platform, 20.0 + k * 1e-4);
-	s[len++] = ']';
-	s[len] = '\0';
-	return s;
+	char item[192];
+	snprintf(item, sizeof item,
+	         "{\"platform\":\"%s\",\"model\":\"Qwen3-32B\",\"rate\":20.%%04d,"
+	         "\"concurrency\":256,\"input_tokens\":500,\"output_tokens\":300}", platform);
+	return test_batch_body(item, n); /* rate 20 + k x 1e-4 to 4 digits, k < 10 000 */
 }
 
 int

@@ -8,32 +8,13 @@
  */
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
+#include "tests/support/batch_body.h"
 #include "tests/support/support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define SERIES "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"running_series\":[5,40,80,120,160,200,240,280,300,20]," \
 	       "\"dt_s\":0.1,\"input_tokens\":1000,\"output_tokens\":300"
-
-/* `n` copies of `item` as a JSON array (caller frees). */
-static char *
-batch_of(const char *item, int n)
-{
-	size_t one = strlen(item), len = 0;
-	char *s = malloc((one + 1) * (size_t)n + 3);
-	s[len++] = '[';
-	for (int k = 0; k < n; k++) {
-		if (k)
-			s[len++] = ',';
-		memcpy(s + len, item, one);
-		len += one;
-	}
-	s[len++] = ']';
-	s[len] = '\0';
-	return s;
-}
 
 int
 main(void)
@@ -45,12 +26,12 @@ main(void)
 		return check_report("test_server_series_cap_charge");
 	CURL *h = curl_easy_init();
 	/* (10 + 6) x 1 draw + 10 settles x 138 answers x 360 */
-	char *b = batch_of(SERIES ",\"power_cap_w\":300}", 71);
+	char *b = test_batch_body(SERIES ",\"power_cap_w\":300}", 71);
 	http_expect_413(h, "/v1/predict/batch", b, "/70", "at item 70 (running_series with power_cap_w, charged 496816)",
 	                NULL);
 	free(b);
 	/* uncapped, the same series cost their samples alone */
-	b = batch_of(SERIES "}", 71);
+	b = test_batch_body(SERIES "}", 71);
 	http_reply r;
 	http_post_json(h, url("/v1/predict/batch"), b, &r);
 	CHECK_INT(r.status, 200);
