@@ -153,7 +153,8 @@ apply_architecture(const char *cmd, cli_predict_args *a)
 		return cli_usage_error(cmd, "--layers, --kv-heads and --head-dim are all needed for a model the catalog "
 		                       "does not have");
 	wc_error err;
-	if (wc_predict_moe_facts_check(&a->arch, &err) != WC_OK)
+	if (wc_predict_moe_facts_check(&a->arch, &err) != WC_OK ||
+	    wc_arch_facts_shape_check(&a->arch, &a->facts, &err) != WC_OK)
 		return config_error(cmd, &err);
 	a->q.config.arch = &a->arch;
 	return CLI_OK;

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -112,4 +113,50 @@ wc_model_attention_width(const wc_model_info *m)
 	if (m->attention_heads > 0 && m->head_dim > 0)
 		return (int)fmin((double)m->attention_heads * m->head_dim, (double)INT_MAX);
 	return m->d_model > 0 ? m->d_model : 0;
+}
+
+double
+wc_model_attention_params(const wc_model_info *m, double *q, double *kv)
+{
+	*q = m->attention_heads > 0 && m->head_dim > 0 ? (double)m->attention_heads * m->head_dim : m->d_model;
+	*kv = m->kv_heads > 0 && m->head_dim > 0 ? (double)m->kv_heads * m->head_dim : *q;
+	const double d = m->d_model > 0 ? m->d_model : *q;
+	return d * (2.0 * *q + 2.0 * *kv);
+}
+
+int
+wc_model_shape_check(const wc_model_info *m, double params_b, const char *field, wc_error *err)
+{
+	/* Layers whose attention projections alone hold more than the model's
+	 * parameters leave the MLP a negative width (docs/finetune.md, "The
+	 * adapters"): a slipped digit (400 layers for 40) was answered as a
+	 * model with a tenth of the KV capacity and several times the latency. */
+	double q, kv, attention = m->layers * wc_model_attention_params(m, &q, &kv);
+	if (!(attention > params_b * 1e9))
+		return WC_OK;
+	const double d = m->d_model > 0 ? m->d_model : q;
+	return wc_error_set(err, WC_EINVAL, "%s: %d layers of width %.0f hold %.4g B parameters in their attention "
+	                    "projections alone, more than the model's %g B%s: a mistyped width, layer count or "
+	                    "parameter count?", field, m->layers, d, attention * 1e-9, params_b,
+	                    m->total_params_b > params_b ? " active" : "");
+}
+
+int
+wc_arch_facts_shape_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err)
+{
+	static const struct {
+		int fact;
+		const char *name;
+	} shape[] = { { WC_ARCH_FACT_LAYERS, "layers" }, { WC_ARCH_FACT_D_MODEL, "d_model" },
+	              { WC_ARCH_FACT_ATTENTION_HEADS, "attention_heads" }, { WC_ARCH_FACT_HEAD_DIM, "head_dim" },
+	              { WC_ARCH_FACT_KV_HEADS, "kv_heads" } };
+	const char *field = "active_params_b";
+	char named[48];
+	for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++)
+		if (f->ints[shape[i].fact] >= 0) {
+			snprintf(named, sizeof named, "architecture/%s", shape[i].name);
+			field = named;
+			break;
+		}
+	return wc_model_shape_check(m, m->active_params_b, field, err);
 }

@@ -274,6 +274,27 @@ int wc_model_window_dropped(const wc_model_info *m);
  *  else d_model, the fallback when the heads are not known; 0 when none
  *  is. */
 int wc_model_attention_width(const wc_model_info *m);
+/** Parameters of one layer's attention projections q, k, v and o
+ *  (docs/finetune.md, "The adapters"), d x (2 q + 2 kv), with *q =
+ *  attention_heads x head_dim (else d_model: multi-head attention), *kv =
+ *  kv_heads x head_dim (else *q) and d = d_model (else *q, the width the
+ *  heads stand for); 0 when neither heads nor d_model are known. */
+double wc_model_attention_params(const wc_model_info *m, double *q, double *kv);
+/** Refuses (WC_EINVAL, "<field>: 4000 layers of width 4096 hold 167.8 B
+ *  parameters in their attention projections alone, more than the
+ *  model's 8.19 B: ...") a shape whose layers' attention projections
+ *  (wc_model_attention_params) alone hold more than `params_b` billion
+ *  parameters, the active ones a step reads: a mistyped width, layer count
+ *  or parameter count, which would leave the MLP a negative width. The one
+ *  plausibility rule of a shape, for fine-tuning and inference alike
+ *  (docs/finetune.md, "The adapters"; docs/capacity.md, "Bytes and FLOPs"). */
+int wc_model_shape_check(const wc_model_info *m, double params_b, const char *field, wc_error *err);
+/** wc_model_shape_check of `m` (wc_model_info_with_facts' answer) against
+ *  its active parameters, naming "architecture/<fact>" for the first of
+ *  layers, d_model, attention_heads, head_dim and kv_heads `f` gives (else
+ *  active_params_b, which then set the shape's size): the CLI's and the
+ *  routes' rule for explicit facts. */
+int wc_arch_facts_shape_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err);
 /** Whether `m` sizes its KV cache: layers, and kv_dim or kv_heads and
  *  head_dim (docs/capacity.md, "Bytes and FLOPs"). */
 int wc_model_info_sizes_kv(const wc_model_info *m);

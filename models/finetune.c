@@ -88,15 +88,22 @@ check_int(const char *field, int v, int lo, int hi, const char *why, wc_error *e
 	return WC_OK;
 }
 
+/* The job's shape as the catalog states one, for the models/ rules of
+ * a shape (wc_model_attention_params, wc_model_shape_check). */
+static wc_model_info
+shape_of(const wc_ft_config *c)
+{
+	return (wc_model_info){ .layers = c->layers, .d_model = c->d_model, .attention_heads = c->attention_heads,
+		                .kv_heads = c->kv_heads, .head_dim = c->head_dim };
+}
+
 /* Parameters of one layer's attention projections q, k, v, o; *q and
  * *kv the widths of q and of k, v (d_model without heads). */
 static double
 attention_params(const wc_ft_config *c, double *q, double *kv)
 {
-	double d = c->d_model;
-	*q = c->attention_heads > 0 && c->head_dim > 0 ? (double)c->attention_heads * c->head_dim : d;
-	*kv = c->kv_heads > 0 && c->head_dim > 0 ? (double)c->kv_heads * c->head_dim : *q;
-	return d * (2.0 * *q + 2.0 * *kv);
+	const wc_model_info m = shape_of(c);
+	return wc_model_attention_params(&m, q, kv);
 }
 
 /* The model's size and shape. */
@@ -113,16 +120,10 @@ check_model(const wc_ft_config *c, wc_error *err)
 	    (rc = check_int("kv_heads", c->kv_heads, 0, WC_FT_MAX_HEADS, ">= 0", err)) ||
 	    (rc = check_int("head_dim", c->head_dim, 0, WC_FT_MAX_HEADS, ">= 0", err)))
 		return rc;
-	/* Layers whose attention projections alone hold more than the model's
-	 * parameters leave the MLP a negative width (docs/finetune.md, "The
-	 * adapters"): a mistyped d_model or layers, answered as a normal step
-	 * before. */
-	double q, kv, attention = c->layers * attention_params(c, &q, &kv);
-	if (attention > c->params_b * 1e9)
-		return wc_error_set(err, WC_EINVAL, "d_model: %d layers of width %d hold %.4g B parameters in their "
-		                    "attention projections alone, more than the model's %g B: a mistyped width, layer "
-		                    "count or parameter count?", c->layers, c->d_model, attention * 1e-9, c->params_b);
-	return WC_OK;
+	/* a mistyped d_model or layers, named d_model (docs/finetune.md, "The
+	 * adapters") */
+	const wc_model_info m = shape_of(c);
+	return wc_model_shape_check(&m, c->params_b, "d_model", err);
 }
 
 int

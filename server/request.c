@@ -228,11 +228,13 @@ parse_architecture(const json_t *obj, wc_inference_request *r, wc_api_error *e)
 		return -1;
 	}
 	wc_error err;
-	if (wc_predict_moe_facts_check(&r->arch, &err) != WC_OK) {
-		/* the message starts "architecture/<the missing fact>:" */
+	const int missing = wc_predict_moe_facts_check(&r->arch, &err) != WC_OK;
+	if (missing || wc_arch_facts_shape_check(&r->arch, &f, &err) != WC_OK) {
+		/* the message starts "architecture/<the fact>:" (or
+		 * "active_params_b:", which set the shape's size) */
 		char field[64];
 		snprintf(field, sizeof field, "/%.*s", (int)strcspn(err.msg, ":"), err.msg);
-		wc_api_error_set(e, 422, "missing_field", field, "%s", err.msg);
+		wc_api_error_set(e, 422, missing ? "missing_field" : "invalid_value", field, "%s", err.msg);
 		return -1;
 	}
 	return 0;
