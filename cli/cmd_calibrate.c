@@ -124,7 +124,7 @@ cli_calibrate_model_notes(const wc_runs_table *t, int json_fields, wc_calibrate_
 			j++;
 		if (j < i)
 			continue;
-		wc_model_name_note(t->runs[i].model, note, sizeof note);
+		wc_model_name_note(t->runs[i].model, -1, -1, note, sizeof note);
 		if (note[0] && json_fields)
 			WC_WARN(r, "runs/%zu/%s", i, note);
 		else if (note[0])

@@ -177,6 +177,7 @@ typedef struct {
 	wc_precision weights;
 	const char *format;
 	int renamed;
+	int kv_scales; /* "-FP8-KV": a precision followed by KV, the checkpoint's KV-cache scales */
 } wc_model_name;
 void wc_model_name_read(const char *name, wc_model_name *out);
 /** The quantization `name` states when the weights `weights` are its
@@ -205,8 +206,12 @@ int wc_model_name_apply(const char *name, int weights_given, wc_config *c, wc_er
  *  which no model term can hold. `name` is borrowed. */
 int wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_error *err);
 /** The one warning of an answer to `name` when the catalog entry answers
- *  for another name; "" otherwise. */
-void wc_model_name_note(const char *name, char *buf, size_t cap);
+ *  for another name, with the weights `weights` (a wc_precision) it sized
+ *  (wc_model_name_taken's words; < 0: not said, the weights being a run's
+ *  own); else, for a name carrying KV-cache scales ("-FP8-KV"), when the
+ *  KV cache `kv` (< 0: none sized) is not fp8; "" otherwise
+ *  (docs/capacity.md, "Model names"). */
+void wc_model_name_note(const char *name, int weights, int kv, char *buf, size_t cap);
 /** The stack `c` is asked for: its engine, or WC_CALIBRATED_ENGINE. */
 const char *wc_config_engine(const wc_config *c);
 

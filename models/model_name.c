@@ -106,11 +106,17 @@ wc_model_name_read(const char *name, wc_model_name *out)
 			org = o + 1;
 	const size_t org_n = slash ? (size_t)(slash - org) : 0;
 	const quant_word *method = NULL;
+	int after_precision = 0;
 	while (*s == '-') {
 		const char *w = ++s;
 		size_t n = strcspn(w, "-");
 		const quant_word *q = quant_word_find(w, n);
-		if (q && q->method) {
+		if (!q && after_precision && n == 2 && strncasecmp(w, "KV", 2) == 0) {
+			/* Neural Magic's "-FP8-KV": the checkpoint carries KV-cache
+			 * scales beside its weights, which the precision before it
+			 * states (docs/capacity.md, "Model names") */
+			out->kv_scales = 1;
+		} else if (q && q->method) {
 			if (method)
 				out->renamed = 1; /* "GPTQ-bnb" */
 			method = q;
@@ -123,6 +129,7 @@ wc_model_name_read(const char *name, wc_model_name *out)
 		} else if (!is_tag(w, n) && !says_no_size(w, n, org, org_n)) {
 			out->renamed = 1; /* "Banana", "exl2", "GGUF" */
 		}
+		after_precision = q && !q->method;
 		s = w + n;
 	}
 	if (method && out->states_weights && out->weights == WC_PREC_INT4 && !out->format)
@@ -201,14 +208,22 @@ wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_
 }
 
 void
-wc_model_name_note(const char *name, char *buf, size_t cap)
+wc_model_name_note(const char *name, int weights, int kv, char *buf, size_t cap)
 {
 	wc_model_name mn;
 	wc_model_name_read(name, &mn);
 	if (cap)
 		buf[0] = '\0';
+	/* a word not read left the weights as given or published: which were
+	 * sized, in the words of a refusal of memory */
+	char taken[96] = "";
+	if (mn.entry && mn.renamed && weights >= 0)
+		wc_model_name_taken(name, (wc_precision)weights, taken, sizeof taken);
 	if (mn.entry && mn.renamed)
-		snprintf(buf, cap, "model: '%.64s' answered as the catalog's %s", name, mn.entry->name);
+		snprintf(buf, cap, "model: '%.64s' answered as the catalog's %s%s", name, mn.entry->name, taken);
+	else if (mn.entry && mn.kv_scales && kv >= 0 && kv != WC_PREC_FP8)
+		snprintf(buf, cap, "model: '%.64s' carries fp8 KV-cache scales, but the KV cache is sized as kv %s: "
+		         "give kv fp8 if the engine stores it in fp8", name, wc_precision_name((wc_precision)kv));
 }
 
 void

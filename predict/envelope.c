@@ -462,7 +462,8 @@ wc__power_map_from_law_by(const wc_params *p, const wc_config *c, const char *cl
 	 * answer at that clock does (docs/envelopes.md, "Board limit") */
 	out->clock_note[0] = out->clock_low_note[0] = '\0';
 	wc_predict_engine_note(c, out->engine_note, sizeof out->engine_note); /* docs/capacity.md, "Serving stacks" */
-	wc_model_name_note(c->model, out->model_note, sizeof out->model_note); /* docs/capacity.md, "Model names" */
+	/* docs/capacity.md, "Model names" */
+	wc_model_name_note(c->model, (int)c->weights, (int)c->kv, out->model_note, sizeof out->model_note);
 	out->n_span_notes = 0;
 	if (lv) {
 		wc__predict_clock_note(tmp ? tmp : p, lv, clock_field, at.sm_clock_mhz, 1.0, 0, 0, 0, out->clock_note,

@@ -200,7 +200,7 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 	range_warning(out, "flops_per_step_tflop", out->flops.flops_per_step_tflop, &f->ranges.flops_tflop,
 	              " TFLOP");
 	char renamed[WC_WARNING_LEN];
-	wc_model_name_note(c->model_name, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
+	wc_model_name_note(c->model_name, -1, -1, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
 	if (renamed[0])
 		WC_WARN(out, "%s", renamed);
 	precision_warning(c, out);

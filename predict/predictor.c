@@ -418,7 +418,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 			WC_WARN(out, "%s", note);
 	}
 	char renamed[WC_WARNING_LEN];
-	wc_model_name_note(q->config.model, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
+	/* docs/capacity.md, "Model names" */
+	wc_model_name_note(q->config.model, (int)q->config.weights, (int)q->config.kv, renamed, sizeof renamed);
 	if (renamed[0])
 		WC_WARN(out, "%s", renamed);
 	if (wc_predict_engine_note(&q->config, renamed, sizeof renamed)) /* docs/capacity.md, "Serving stacks" */

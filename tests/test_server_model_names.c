@@ -56,6 +56,11 @@ test_rule(void)
 		{ "hugging-quants/Meta-Llama-3.1-8B-Instruct-GPTQ-INT4", "Llama-3.1-8B", 1, WC_PREC_INT4, 0 },
 		{ "neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w4a16", "Llama-3.1-70B", 1, WC_PREC_INT4, 0 },
 		{ "Meta-Llama-3.1-8B-Instruct-Banana", "Llama-3.1-8B", 0, WC_PREC_BF16, 1 },
+		/* Neural Magic's fp8 checkpoints with KV-cache scales: "KV" after
+		 * a precision is read (it dropped the FP8: 141 GB of bf16 weights,
+		 * 12 requests on 2 H100s for 108); alone it is a word not read */
+		{ "neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-KV", "Llama-3.1-70B", 1, WC_PREC_FP8, 0 },
+		{ "Qwen3-8B-KV", "Qwen3-8B", 0, WC_PREC_BF16, 1 },
 		{ "meta-llama/Meta-Llama-3-8B-Instruct", "Meta-Llama-3-8B", 0, WC_PREC_BF16, 0 },
 		{ "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4", "Qwen2.5-72B", 1, WC_PREC_INT4, 0 },
 		/* Mistral's release tags are "v0.N": a tag, not an unknown word */
@@ -84,9 +89,19 @@ test_rule(void)
 	CHECK_INT((int)c.weights, (int)WC_PREC_FP8);
 	CHECK_INT(wc_model_name_apply("Falcon-40B", 0, &c, &err), WC_ENOTFOUND);
 	char note[WC_WARNING_LEN];
-	wc_model_name_note("Qwen3-8B-Banana", note, sizeof note);
+	wc_model_name_note("Qwen3-8B-Banana", -1, -1, note, sizeof note);
 	CHECK_STR(note, "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
-	wc_model_name_note("Qwen/Qwen3-8B", note, sizeof note);
+	wc_model_name_note("Qwen/Qwen3-8B", -1, -1, note, sizeof note);
+	CHECK_STR(note, "");
+	/* an answer says which weights it sized, as a refusal of memory does */
+	wc_model_name_note("Qwen3-8B-Banana", WC_PREC_BF16, WC_PREC_BF16, note, sizeof note);
+	CHECK_STR(note, "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B (weights taken as bf16: give "
+	                "weights if not)");
+	/* the KV-cache scales of "-FP8-KV" apply to an fp8 cache: a bf16 one is said */
+	wc_model_name_note("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-KV", WC_PREC_FP8, WC_PREC_BF16, note, sizeof note);
+	CHECK_STR(note, "model: 'neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-KV' carries fp8 KV-cache scales, but the "
+	                "KV cache is sized as kv bf16: give kv fp8 if the engine stores it in fp8");
+	wc_model_name_note("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-KV", WC_PREC_FP8, WC_PREC_FP8, note, sizeof note);
 	CHECK_STR(note, "");
 }
 
@@ -225,7 +240,9 @@ main(void)
 		same_answer("Qwen3-8B-FP8", NULL, "fp8", NULL);
 		same_answer("Qwen3-8B-Int4", NULL, "int4", NULL);
 		same_answer("Qwen3-8B-FP8", "bf16", NULL, "'Qwen3-8B-FP8' names fp8 weights, but weights bf16 were given");
-		same_answer("Qwen3-8B-Banana", NULL, "bf16", "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B");
+		same_answer("Qwen3-8B-Banana", NULL, "bf16", "model: 'Qwen3-8B-Banana' answered as the catalog's Qwen3-8B "
+		            "(weights taken as bf16: give weights if not)");
+		same_answer("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-KV", NULL, "fp8", NULL);
 		same_answer("meta-llama/Llama-3.1-8B-Instruct", NULL, "bf16", NULL);
 		same_answer("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8", NULL, "fp8", NULL);
 		/* a typo is refused with the name it is likely a typo of */

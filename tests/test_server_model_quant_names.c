@@ -100,7 +100,7 @@ test_rule(void)
 	CHECK_INT(wc_model_name_apply("Qwen3-8B-Int8", 1, &c, &err), WC_OK);
 	/* the success warning is the precision note's, not "answered as" */
 	char note[WC_WARNING_LEN];
-	wc_model_name_note("Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8", note, sizeof note);
+	wc_model_name_note("Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8", -1, -1, note, sizeof note);
 	CHECK(same_str(note, ""));
 	CHECK(same_str(wc_model_name_counted("Qwen3-8B-Int8", WC_PREC_FP8), "int8"));
 	CHECK(!wc_model_name_counted("Qwen3-8B-FP8", WC_PREC_FP8));
