@@ -356,7 +356,9 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
 /* 1 with `note` set when the servers of an independent fleet of `servers`
  * (0: a plan's) of `w` ran in lockstep (`lockstep`, as
  * wc_envelope_fleet_seen_lockstep saw them): the
- * warning that its p95 and ramps are the synchronised worst case; or when
+ * warning that its p95 and ramps are the synchronised worst case; for one
+ * server (`servers` 1), when the clients of its closed loop with a think
+ * time ran so: the warning that its trace is a square wave; or when
  * `w` is a replay whose missing lengths are drawn: the warning that its
  * arrivals are synchronised across servers though its lengths are not
  * (docs/envelopes.md, "Lockstep fleets"); or when `w` is a replay a

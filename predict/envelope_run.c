@@ -455,8 +455,9 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 	if (rc == WC_OK && wc__envelope_context_note(w, st, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	const int lockstep = wc_envelope_fleet_seen_lockstep(w, o->fleet_mode, rs.varied);
-	if (rc == WC_OK && o->fleet_size > 1 &&
-	    wc__envelope_fleet_note(w, o->fleet_mode, lockstep, o->fleet_size, kv_note, sizeof kv_note))
+	/* one server too: its clients in step (docs/envelopes.md, "Closed loops in lockstep") */
+	if (rc == WC_OK && wc__envelope_fleet_note(w, o->fleet_mode, lockstep, o->fleet_size > 1 ? o->fleet_size : 1,
+	                                           kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_samples_note(o, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
