@@ -326,23 +326,61 @@ wc_capacity_memory_for_model(const wc_capacity_hw *hw, int tp, double reserve)
 	return wc_capacity_memory_available(hw, tp, reserve) - tp * WC_CAPACITY_WORKSPACE_GB * 1e9;
 }
 
+/* The requests `per_request` tokens each (of KV cache, as counted in
+ * blocks by the callers) the memory left after the weights holds. */
+static double
+requests_fit(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve, double per_request)
+{
+	double free_bytes = wc_capacity_memory_for_model(hw, tp, reserve) - a->weight_bytes;
+	double bytes = wc_capacity_kv_bytes(a, per_request) + a->state_bytes;
+	if (free_bytes <= 0.0)
+		return 0.0;
+	if (bytes <= 0.0)
+		return INFINITY;
+	return floor(free_bytes / bytes);
+}
+
 double
 wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
                             double reserve, double context)
 {
-	double free_bytes = wc_capacity_memory_for_model(hw, tp, reserve) - a->weight_bytes;
-	double per_request = wc_capacity_kv_bytes(a, context) + a->state_bytes;
-	if (free_bytes <= 0.0)
-		return 0.0;
-	if (per_request <= 0.0)
-		return INFINITY;
-	return floor(free_bytes / per_request);
+	return requests_fit(a, hw, tp, reserve, wc_capacity_kv_block_tokens(context));
+}
+
+double
+wc_capacity_kv_block_tokens(double tokens)
+{
+	return tokens > 0.0 ? WC_CAPACITY_KV_BLOCK * ceil(tokens / WC_CAPACITY_KV_BLOCK) : 0.0;
+}
+
+/* The integral of ceil(t / B) over t in [0, x], x >= 0, B the block:
+ * B q (q + 1) / 2 + r (q + 1) for x = q B + r, 0 <= r < B. */
+static double
+blocks_integral(double x)
+{
+	const double b = WC_CAPACITY_KV_BLOCK, q = floor(x / b), r = x - q * b;
+	return b * q * (q + 1.0) / 2.0 + r * (q + 1.0);
+}
+
+double
+wc_capacity_kv_tokens_held(double in_tokens, double out_tokens)
+{
+	const double b = WC_CAPACITY_KV_BLOCK;
+	if (!(in_tokens > 0.0))
+		in_tokens = 0.0;
+	if (!(out_tokens > 0.0))
+		return wc_capacity_kv_block_tokens(in_tokens);
+	/* the context runs from the prompt to prompt + output, each moment
+	 * rounded up to whole blocks: the mean of B ceil(t / B) over it,
+	 * taken from the prompt's own block so that long prompts lose no
+	 * digits (q_in whole blocks below it, r_in into the next) */
+	const double q_in = floor(in_tokens / b), r_in = in_tokens - q_in * b;
+	return b * (q_in + (blocks_integral(r_in + out_tokens) - blocks_integral(r_in)) / out_tokens);
 }
 
 double
 wc_capacity_running_fit(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve,
                         double in_tokens, double out_tokens)
 {
-	double held = in_tokens + 0.5 * out_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
-	return wc_capacity_max_concurrency(a, hw, tp, reserve, held);
+	return requests_fit(a, hw, tp, reserve, wc_capacity_kv_tokens_held(in_tokens, out_tokens));
 }

@@ -298,19 +298,30 @@ double wc_capacity_memory_available(const wc_capacity_hw *hw, int tp, double res
 /** What of that share the weights and the KV cache get: less G x
  *  WC_CAPACITY_WORKSPACE_GB, bytes (may be <= 0). */
 double wc_capacity_memory_for_model(const wc_capacity_hw *hw, int tp, double reserve);
-/** Largest whole number of requests of `context` tokens that fits (0 when
- *  the weights alone do not; INFINITY when a request needs no memory). */
+/** Tokens per KV-cache block: vLLM's paged cache allocates a request's KV
+ *  cache in whole blocks of --block-size tokens, 16 by default on CUDA
+ *  GPUs (docs/capacity.md, "Memory as vLLM does it"). */
+#define WC_CAPACITY_KV_BLOCK 16
+/** `tokens` rounded up to whole blocks: ceil(tokens / 16) x 16, the cache a
+ *  request of that context holds (one block at least; 0 for none). */
+double wc_capacity_kv_block_tokens(double tokens);
+/** The tokens of KV cache a running request holds on average over its
+ *  life in steady state: its context, from the prompt to prompt + output,
+ *  rounded up to whole blocks at each moment, averaged (about L_in +
+ *  L_out / 2 + half a block once the output spans blocks; one block at
+ *  least). */
+double wc_capacity_kv_tokens_held(double in_tokens, double out_tokens);
+/** Largest whole number of requests of `context` tokens each (rounded up
+ *  to whole blocks, wc_capacity_kv_block_tokens) that fits (0 when the
+ *  weights alone do not; INFINITY when a request needs no memory). */
 double wc_capacity_max_concurrency(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
                                    double reserve, double context);
-
-/** Tokens per KV-cache block (vLLM's default block size on GPUs). */
-#define WC_CAPACITY_KV_BLOCK 16
 /** How many requests run at once when the KV cache is allocated in
  *  blocks as vLLM does (docs/capacity.md, "Memory as vLLM does it"): in
- *  steady state a request holds its prompt and half its output on average,
- *  plus half a block of rounding, and its recurrent state; the whole number
- *  of such requests the memory left after the weights holds. 0 when the
- *  weights alone do not fit; INFINITY when a request needs no memory. */
+ *  steady state a request holds wc_capacity_kv_tokens_held tokens on
+ *  average, and its recurrent state; the whole number of such requests
+ *  the memory left after the weights holds. 0 when the weights alone do
+ *  not fit; INFINITY when a request needs no memory. */
 double wc_capacity_running_fit(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve,
                                double in_tokens, double out_tokens);
 

@@ -491,7 +491,7 @@ capacity_bound(const wc_predictor *pr, const wc_params *p, const wc_inference_qu
 		WC_WARN(out, "%s", note);
 	}
 	double reserve = wc_predict_memory_reserve(p, c);
-	double held = c->input_tokens + 0.5 * c->output_tokens + 0.5 * WC_CAPACITY_KV_BLOCK;
+	double held = wc_capacity_kv_tokens_held(c->input_tokens, c->output_tokens);
 	out->memory_available_gb = wc_capacity_memory_available(&cb->hw, c->tp, reserve) / 1e9;
 	out->memory_workspace_gb = c->tp * WC_CAPACITY_WORKSPACE_GB;
 	if ((rc = wc_predict_money_check(price_per_kwh, grams_co2_per_kwh, err)))

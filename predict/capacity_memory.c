@@ -295,7 +295,7 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 			                 named ? "gpu_memory_utilization"
 			                 : c->output_tokens > c->input_tokens ? "output_tokens"
 			                                                      : "input_tokens",
-			                 ctx, (wc_capacity_kv_bytes(&a, ctx) + a.state_bytes) / 1e9, c->tp, c->platform,
+			                 ctx, (wc_capacity_kv_bytes(&a, wc_capacity_kv_block_tokens(ctx)) + a.state_bytes) / 1e9, c->tp, c->platform,
 			                 hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, brief > 2 ? "" : taken,
 			                 brief > 1 ? "" : " and the engine's workspace", echo, more);
 			if (n <= WC_ERROR_MSG_MAX - 1 - cli_spare(more))

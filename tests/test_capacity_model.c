@@ -387,6 +387,24 @@ memory(void)
 	c.output_tokens = 512;
 	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
 	CHECK_NEAR(fit, floor((0.9 * H100_BYTES - 1.64e9 - 16.38e9) / ((1536 + 256 + 8) * 147456.0)), 0);
+	/* vLLM's paged cache gives each request whole 16-token blocks: a
+	 * request of 1 + 1 tokens holds one block, so about 24 960 run, not
+	 * the 42 081 that 1 + 1/2 + 8 tokens each would give */
+	c.input_tokens = 1;
+	c.output_tokens = 1;
+	CHECK_INT(wc_predict_memory_check(&p, &c, &fit, &err), WC_OK);
+	CHECK_NEAR(fit, floor((0.9 * H100_BYTES - 1.64e9 - 16.38e9) / (16 * 147456.0)), 0);
+	CHECK(fit > 24900 && fit < 25000);
+	/* the mean over a request's life of its context in whole blocks: one
+	 * block at least, L_in + L_out / 2 + half a block once it spans them */
+	CHECK_NEAR(wc_capacity_kv_tokens_held(1, 1), 16, 1e-12);
+	CHECK_NEAR(wc_capacity_kv_tokens_held(10, 10), 16 * (6 * 1 + 4 * 2) / 10.0, 1e-12);
+	CHECK_NEAR(wc_capacity_kv_tokens_held(1536, 512), 1536 + 256 + 8, 1e-9);
+	CHECK_NEAR(wc_capacity_kv_tokens_held(1e9 + 3, 1), 1e9 + 16, 1e-6);
+	CHECK_NEAR(wc_capacity_kv_tokens_held(0, 0), 0, 0);
+	CHECK_NEAR(wc_capacity_kv_block_tokens(17), 32, 0);
+	c.input_tokens = 1536;
+	c.output_tokens = 512;
 	/* more requests than run are not refused (fewer run); gpu_memory_utilization
 	 * sets the share of memory the engine takes */
 	c.running = fit + 100;
