@@ -203,6 +203,24 @@ adapter_width(const wc_ft_config *c)
 	return 7.0 * d + 2.0 * q + 2.0 * kv + 3.0 * d_ff;
 }
 
+/* The width the attention's score and value products run at: the
+ * capacity model's (wc_model_attention_width, docs/capacity.md "Step
+ * time"), of the catalog entry when the shape is its own (a latent
+ * attention's 192- and 128-wide heads), else of the heads given, else
+ * d_model. */
+static double
+attention_width(const wc_ft_config *c)
+{
+	wc_model_info shape = c->model ? *c->model : (wc_model_info){ 0 };
+	if (!c->model || shape.d_model != c->d_model || shape.attention_heads != c->attention_heads ||
+	    shape.head_dim != c->head_dim)
+		shape.attention_width = 0;
+	shape.d_model = c->d_model;
+	shape.attention_heads = c->attention_heads;
+	shape.head_dim = c->head_dim;
+	return wc_model_attention_width(&shape);
+}
+
 int
 wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err)
 {
@@ -212,7 +230,7 @@ wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err)
 		return rc;
 	out->tokens_per_step = isnan(c->tokens_per_step) ? wc_ft_step_tokens(c) : c->tokens_per_step;
 	out->weight_flops = 2.0 * c->params_b * 1e9;
-	out->attention_flops = 2.0 * c->layers * (double)c->seq_len * c->d_model;
+	out->attention_flops = 2.0 * c->layers * (double)c->seq_len * attention_width(c);
 	out->forward_flops = out->weight_flops + out->attention_flops;
 	/* Full training: forward, backward for activations and for weights.
 	 * PEFT: frozen weights need no weight gradient. The adapters are

@@ -49,6 +49,22 @@ forward_terms(void)
 	CHECK_NEAR(f.weight_flops, 2 * 8.03e9, 1);
 	CHECK_NEAR(f.attention_flops, 2.0 * 32 * 1024 * 4096, 0);
 	CHECK_NEAR(f.forward_flops, 2 * 8.03e9 + 2.0 * 32 * 1024 * 4096, 1);
+	/* the attention runs at the heads' width, as the capacity model's
+	 * (wc_model_attention_width): Qwen3-32B's 64 x 128 = 8192, not its
+	 * d_model 5120; Qwen3-30B-A3B's 32 x 128 = 4096, not 2048 */
+	static const struct { const char *model; double width; } wide[] = {
+		{ "Qwen3-32B", 64 * 128 }, { "Qwen3-30B-A3B", 32 * 128 },
+		/* a latent attention's queries and keys 192 wide, values 128 */
+		{ "DeepSeek-V3.1", 128 * (192 + 128) / 2 },
+	};
+	for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+		const wc_model_info *m = wc_model_lookup(wide[i].model);
+		c = llama8b_qlora();
+		wc_ft_config_from_model(&c, m);
+		CHECK_INT(wc_ft_flops_compute(&c, &f, NULL), WC_OK);
+		CHECK_NEAR(f.attention_flops, 2.0 * m->layers * 1024 * wide[i].width, 0);
+		CHECK_NEAR(wide[i].width, wc_model_attention_width(m), 0);
+	}
 }
 
 static void
@@ -92,8 +108,9 @@ adapter_terms(void)
 	double width = 1800 + 2 * 1200 + 1800 + 3 * 4000;
 	CHECK_NEAR(f.adapter_width, width, 1e-6);
 	CHECK_NEAR(f.adapter_flops, 2.0 * 16 * 10 * width, 1e-3);
-	/* LoRA: two passes over the frozen forward, three over the adapters. */
-	double per_token = 2 * (2 * 0.11e9 + 2.0 * 10 * 100 * 1000) + 3 * f.adapter_flops;
+	/* LoRA: two passes over the frozen forward, three over the adapters;
+	 * the attention at the heads' width, 8 x 100, not d_model 1000. */
+	double per_token = 2 * (2 * 0.11e9 + 2.0 * 10 * 100 * 800) + 3 * f.adapter_flops;
 	CHECK_NEAR(f.flops_per_token, per_token, 1e-3);
 	CHECK_NEAR(f.flops_per_step_tflop, 200 * per_token * 1e-12, 1e-12);
 	/* Full fine-tuning has no adapter. */
