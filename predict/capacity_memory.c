@@ -166,6 +166,30 @@ cli_spare(const char *more)
 	return more[0] ? 4 : 2;
 }
 
+void
+wc__predict_kv_refusal(const char *field, const char *request, double ctx, const wc_capacity_arch *a,
+                       const wc_capacity_hw *hw, int tp, const char *platform, double reserve, const char *taken,
+                       int named, const char *more, char *msg, size_t cap)
+{
+	const double left = wc_capacity_memory_for_model(hw, tp, reserve) - a->weight_bytes;
+	/* to stay whole in 255 bytes (with the CLI's flags) the echo of a
+	 * utilization the head names already yields first, then the words on
+	 * the workspace, then the name taken: the weights a name was sized
+	 * as decide whether the refusal holds at all */
+	char echo[48];
+	for (int brief = 0; brief < 4; brief++) {
+		snprintf(echo, sizeof echo, named && brief ? "" : " (gpu_memory_utilization %.2g)", 1.0 - reserve);
+		int n = snprintf(msg, cap,
+		                 "%s: %s needs %.2f GB of KV cache but %d x %.24s (%.1f GB each) leave %.2f GB after "
+		                 "the weights%s%s%s%s",
+		                 field, request, (wc_capacity_kv_bytes(a, wc_capacity_kv_block_tokens(ctx)) + a->state_bytes) / 1e9,
+		                 tp, platform, hw->memory_bytes / 1e9, left / 1e9, brief > 2 ? "" : taken,
+		                 brief > 1 ? "" : " and the engine's workspace", echo, more);
+		if (n <= WC_ERROR_MSG_MAX - 1 - cli_spare(more))
+			break;
+	}
+}
+
 /* The checks; `remedy` 0 leaves the utilization remedy out, for a front
  * end that takes no utilization. */
 static int
@@ -280,27 +304,14 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		char more[64] = "";
 		utilization_more(fits, more, sizeof more);
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
-		char msg[2 * WC_ERROR_MSG_MAX];
-		/* to stay whole in 255 bytes (with the CLI's flags) the echo of
-		 * a utilization the head names already yields first, then the
-		 * words on the workspace, then the name taken: the weights a name
-		 * was sized as decide whether the refusal holds at all */
+		char msg[2 * WC_ERROR_MSG_MAX], request[64];
 		const int named = fits > 0.0 && c->gpu_memory_utilization > 0.0;
-		char echo[48];
-		for (int brief = 0; brief < 4; brief++) {
-			snprintf(echo, sizeof echo, named && brief ? "" : " (gpu_memory_utilization %.2g)", 1.0 - reserve);
-			int n = snprintf(msg, sizeof msg,
-			                 "%s: one request of %g tokens needs %.2f GB of KV cache but %d x %.24s (%.1f GB "
-			                 "each) leave %.2f GB after the weights%s%s%s%s",
-			                 named ? "gpu_memory_utilization"
-			                 : c->output_tokens > c->input_tokens ? "output_tokens"
-			                                                      : "input_tokens",
-			                 ctx, (wc_capacity_kv_bytes(&a, wc_capacity_kv_block_tokens(ctx)) + a.state_bytes) / 1e9, c->tp, c->platform,
-			                 hw.memory_bytes / 1e9, (avail - a.weight_bytes) / 1e9, brief > 2 ? "" : taken,
-			                 brief > 1 ? "" : " and the engine's workspace", echo, more);
-			if (n <= WC_ERROR_MSG_MAX - 1 - cli_spare(more))
-				break;
-		}
+		snprintf(request, sizeof request, "one request of %g tokens", ctx);
+		wc__predict_kv_refusal(named ? "gpu_memory_utilization"
+		                       : c->output_tokens > c->input_tokens ? "output_tokens"
+		                                                            : "input_tokens",
+		                       request, ctx, &a, &hw, c->tp, c->platform, reserve, taken, named, more, msg,
+		                       sizeof msg);
 		return wc_error_set(err, WC_EINVAL, "%s", msg);
 	}
 	if (max_fit)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "predict/capacity_predict.h"
+#include "predict_internal.h"
 
 /* The capacity model's decode step at `running` requests of mean context
  * `context_tokens`. Its context is L_in + L_out / 2 over a request's
@@ -79,6 +80,21 @@ capacity_kv_running(void *ctx, double input_tokens, double output_tokens)
 	if (wc_capacity_max_concurrency(&s->arch, &s->hw, s->tp, s->reserve, input_tokens + output_tokens) < 1.0)
 		return 0.0;
 	return wc_capacity_running_fit(&s->arch, &s->hw, s->tp, s->reserve, input_tokens, output_tokens);
+}
+
+int
+wc__capacity_kv_refusal(const wc_service_times *st, const char *field, double in, double out, char *msg, size_t cap)
+{
+	if (!st || st->kv_running != capacity_kv_running)
+		return 0;
+	const wc_capacity_service_store *s = st->ctx;
+	char request[128];
+	snprintf(request, sizeof request, "a request of the workload's mean %.0f input + %.0f output tokens", in, out);
+	/* predict's refusal, its sizes and words (no utilization remedy: an
+	 * envelope takes none) */
+	wc__predict_kv_refusal(field, request, in + out, &s->arch, &s->hw, s->tp, s->clock_board, s->reserve, "", 0, "",
+	                       msg, cap);
+	return 1;
 }
 
 void

@@ -48,6 +48,11 @@ wc__envelope_idle_w(const wc_power_map *pm, double gpus)
 /** Point `out` at the capacity model's decode step and prefill of `store`
  *  (predict/envelope_capacity.c), named `source`: the fitted level and the
  *  stand-in share them. */
+/* The envelope's refusal of a workload whose mean request the KV cache
+ * cannot hold, with predict's sizes (wc__predict_kv_refusal), into `msg`;
+ * 0 (nothing written) when `st` is not the capacity model's. */
+int wc__capacity_kv_refusal(const wc_service_times *st, const char *field, double in, double out, char *msg,
+                            size_t cap);
 void wc__capacity_service_times(wc_capacity_service_store *store, const char *source, wc_service_times *out);
 /** 1 when `st` is the capacity model's (fitted or stand-in), then (unless
  *  `copy` is NULL) `out` is the same service at `sm_clock_mhz` (0: free),

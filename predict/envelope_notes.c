@@ -147,6 +147,9 @@ wc__envelope_kv_cap(const wc_envelope_workload *w, const wc_service_times *st, c
 		return WC_OK;
 	const double in = wc_envelope_mean_length(w, 1), out = wc_envelope_mean_length(w, 0);
 	const double n = st->kv_running(st->ctx, in, out);
+	char sized[2 * WC_ERROR_MSG_MAX];
+	if (!(n >= 1.0) && wc__capacity_kv_refusal(st, length_field(w, !(out > in)), in, out, sized, sizeof sized))
+		return wc_error_set(err, WC_EINVAL, "%s", sized);
 	if (!(n >= 1.0))
 		return wc_error_set(err, WC_EINVAL, "%s: a request of the workload's mean %.0f input + %.0f output "
 		                    "tokens needs more KV cache than the group's memory leaves after the weights "

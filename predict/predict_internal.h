@@ -272,6 +272,15 @@ int wc__predict_config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *e
 /** The warning of `asked` requests beyond the `n_fit` the KV cache holds
  *  (wc_predict_running_held) into `buf`: a concurrency's (`share` < 0) or
  *  a running_series' whose samples above n_fit take `share` of its time. */
+/* The refusal of a request whose whole context `ctx` (of `request`, as
+ * "one request of 420512 tokens") the KV cache cannot hold, into `msg`:
+ * the GB it needs against the GB left after the weights on `tp` x
+ * `platform` (0 such requests fit), one text for predict's memory check
+ * and the envelope's (docs/capacity.md, "Memory as vLLM does it");
+ * `named`: the field is the utilization given, so its echo yields first. */
+void wc__predict_kv_refusal(const char *field, const char *request, double ctx, const wc_capacity_arch *a,
+                            const wc_capacity_hw *hw, int tp, const char *platform, double reserve,
+                            const char *taken, int named, const char *more, char *msg, size_t cap);
 void wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *field, double asked, double n_fit,
                               double share, char *buf, size_t len);
 /** The query's load as a histogram (one level, an open loop's counts, or

@@ -229,8 +229,12 @@ test_kv_limit(void)
 	w.rate = 1;
 	w.input.mean = 1e7;
 	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
+	/* with predict's sizes: the GB it needs, those left after the weights */
 	CHECK_CONTAINS(err.msg, "input_tokens: a request of the workload's mean 10000000 input + 1000 output tokens "
-	                        "needs more KV cache");
+	                        "needs ");
+	CHECK_CONTAINS(err.msg, " GB of KV cache but 1 x H100 (");
+	CHECK_CONTAINS(err.msg, " GB after the weights and the engine's workspace");
+	CHECK(strlen(err.msg) < WC_ERROR_MSG_MAX - 1);
 	/* a replay's own lengths: the refusal names them (arrival_input, the
 	 * request's /workload/arrivals/input_tokens and the CLI's --replay),
 	 * not the lengths the workload did not give (it said input_tokens) */
@@ -241,7 +245,8 @@ test_kv_limit(void)
 	w.n_arrivals = 3;
 	CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "arrival_input: a request of the workload's mean 3333667 input + 1000 output tokens "
-	                        "needs more KV cache");
+	                        "needs ");
+	CHECK_CONTAINS(err.msg, " GB of KV cache but ");
 }
 
 static void
