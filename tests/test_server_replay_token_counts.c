@@ -167,11 +167,12 @@ main(void)
 	test_fractions_refused();
 	test_counts_taken();
 	/* lengths no memory holds: the KV refusal names the arrivals that gave
-	 * them (it named /workload/input_tokens, a field the request lacks) */
+	 * them (it named /workload/input_tokens, a field the request lacks), and
+	 * the sizes, as predict's memory refusal does */
 	expect_refused("500,10000000,500", "10,10,10", "/workload/arrivals/input_tokens",
 	               "arrivals/input_tokens: a request of the workload's mean 3333667 input + 10 output tokens needs "
-	               "more KV cache than the group's memory leaves after the weights (docs/capacity.md, \"Memory as "
-	               "vLLM does it\")");
+	               "491.57 GB of KV cache but 1 x A100 (85.9 GB each) leave 59.29 GB after the weights and the "
+	               "engine's workspace (gpu_memory_utilization 0.9)");
 	/* one known length of 1 token, the rest filled from the workload's
 	 * 1e6: the fill is what to fix, named (it named the arrivals) */
 	http_reply fr;
