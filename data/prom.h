@@ -64,10 +64,12 @@ const char *wc_prom_label(const wc_prom_series *s, const char *name);
  *  {"resultType":"matrix","result":[{"metric":{...},"values":[[t,"v"],...]}]}}`.
  *  Each series is named by its `__name__`; `metric`, when non-NULL,
  *  names those without one (a query whose functions dropped it). An error status is returned as the
- *  server's errorType and error. `origin` names the input in messages. */
+ *  server's errorType and error. `origin` names the input in messages.
+ *  Each entry of the answer's `warnings` and `infos` (a partial answer)
+ *  is said through `warn` (NULL: silent), named by `origin`. */
 int wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *metric,
-                       wc_prom_set *set, wc_error *err);
-int wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err);
+                       wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err);
+int wc_prom_json_read(const char *path, wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err);
 
 /** Read successive text-exposition scrapes (format 0.0.4). A sample's
  *  time is its own timestamp (ms) or else the last `# wattcast-scrape
@@ -86,12 +88,12 @@ int wc_prom_text_read(const char *path, const char *const *keep, wc_prom_set *se
 
 /** GET `base`/api/v1/query_range for `query` over [start, end] every
  *  `step` seconds (libcurl), waiting at most `timeout_s` for the answer
- *  (10 s at most for the connection), and add the result to `set`; `metric` as for
- *  wc_prom_json_parse. An unreachable server, an HTTP error or an error
+ *  (10 s at most for the connection), and add the result to `set`; `metric`,
+ *  `warn` and `payload` as for wc_prom_json_parse. An unreachable server, an HTTP error or an error
  *  status is an error naming the URL and the server's reason. */
 int wc_prom_http_query_range(const char *base, const char *query, double start, double end,
                              double step, double timeout_s, const char *metric, wc_prom_set *set,
-                             wc_error *err);
+                             wc_warn_fn warn, void *payload, wc_error *err);
 /** `url` for messages and the runs table: a user and password in it
  *  (user:password@host) become `***@host`, parsed by
  *  libcurl's URL API; other URLs are copied (docs/fleet.md, "Queries"). */

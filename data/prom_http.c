@@ -176,7 +176,7 @@ http_error(const char *shown, long status, const body *b, const char *metric, wc
 {
 	wc_error inner;
 	wc_prom_set none = { 0 };
-	if (b->buf && wc_prom_json_parse(b->buf, b->len, "", metric, &none, &inner) != WC_OK &&
+	if (b->buf && wc_prom_json_parse(b->buf, b->len, "", metric, &none, NULL, NULL, &inner) != WC_OK &&
 	    strstr(inner.msg, "Prometheus answered")) {
 		wc_prom_set_clear(&none);
 		return wc_error_set(err, WC_EIO, "%s: HTTP %ld:%s", shown, status, inner.msg + 1);
@@ -193,7 +193,7 @@ http_error(const char *shown, long status, const body *b, const char *metric, wc
 int
 wc_prom_http_query_range(const char *base, const char *query, double start, double end,
                          double step, double timeout_s, const char *metric, wc_prom_set *set,
-                         wc_error *err)
+                         wc_warn_fn warn, void *payload, wc_error *err)
 {
 	body b = { 0 };
 	long status = 0;
@@ -239,7 +239,7 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 	else if (status != 200)
 		rc = http_error(shown, status, &b, metric, err);
 	else
-		rc = wc_prom_json_parse(b.buf ? b.buf : "", b.len, shown, metric, set, err);
+		rc = wc_prom_json_parse(b.buf ? b.buf : "", b.len, shown, metric, set, warn, payload, err);
 	free(b.buf);
 	free(url);
 	cu.easy_cleanup(h);

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,9 +154,49 @@ not_json(const char *buf, size_t len, const char *origin, wc_error *err)
 	                         "page?); it begins '%s'", head);
 }
 
+/* The answer's "warnings" and "infos" (Prometheus 2.x/3.x, Thanos,
+ * Cortex/Mimir): a store or remote-read failure is answered "success"
+ * with the series it could read and a warning, so a whole host's rows
+ * vanished without a word (docs/formats/prometheus.md, "Warnings of an
+ * answer"). Each entry said through `warn`, named by the answer's origin;
+ * its text cut at SERVER_TEXT bytes, controls as blanks. */
+#define SERVER_TEXT 200
+
+static void
+server_notes(json_t *root, const char *origin, wc_warn_fn warn, void *payload)
+{
+	static const char *const key[2] = { "warnings", "infos" };
+	static const char *const what[2] = { "the server warns (a partial answer may lack series or samples)",
+	                                     "the server notes" };
+	for (int k = 0; warn && k < 2; k++) {
+		json_t *list = json_object_get(root, key[k]), *e;
+		size_t i;
+		if (list && !json_is_array(list) && !json_is_null(list)) {
+			char msg[WC_PROM_URL_SHOWN + 80];
+			snprintf(msg, sizeof msg, "%.*s: /%s is not an array, so not read", WC_PROM_URL_SHOWN, origin,
+			         key[k]);
+			warn(msg, payload);
+			continue;
+		}
+		json_array_foreach(list, i, e) {
+			char *dumped = json_is_string(e) ? NULL : json_dumps(e, JSON_ENCODE_ANY | JSON_COMPACT);
+			const char *text = json_is_string(e) ? json_string_value(e) : dumped ? dumped : "";
+			char shown[SERVER_TEXT + 4], msg[WC_PROM_URL_SHOWN + SERVER_TEXT + 160];
+			size_t n = wc_utf8_keep(text, SERVER_TEXT);
+			for (size_t j = 0; j < n; j++)
+				shown[j] = (unsigned char)text[j] < 0x20 || text[j] == 0x7f ? ' ' : text[j];
+			memcpy(shown + n, text[n] ? "..." : "", text[n] ? 4 : 1);
+			snprintf(msg, sizeof msg, "%.*s: /%s/%zu: %s: %s", WC_PROM_URL_SHOWN, origin, key[k], i, what[k],
+			         shown);
+			warn(msg, payload);
+			free(dumped);
+		}
+	}
+}
+
 int
 wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *metric,
-                   wc_prom_set *set, wc_error *err)
+                   wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err)
 {
 	json_error_t je;
 	int rc = not_json(buf, len, origin, err);
@@ -188,19 +229,21 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 		                       : json_is_boolean(result) ? "a boolean" : "a number");
 	for (size_t i = 0; rc == WC_OK && i < json_array_size(result); i++)
 		rc = parse_series(json_array_get(result, i), origin, i, metric, set, err);
+	if (rc == WC_OK)
+		server_notes(root, origin, warn, payload);
 	json_decref(root);
 	return rc;
 }
 
 int
-wc_prom_json_read(const char *path, wc_prom_set *set, wc_error *err)
+wc_prom_json_read(const char *path, wc_prom_set *set, wc_warn_fn warn, void *payload, wc_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int rc = wc_read_file(path, WC_PROM_JSON_MAX_BYTES, &buf, &len, err);
 	if (rc != WC_OK)
 		return rc;
-	rc = wc_prom_json_parse(buf, len, path, NULL, set, err);
+	rc = wc_prom_json_parse(buf, len, path, NULL, set, warn, payload, err);
 	free(buf);
 	return rc;
 }

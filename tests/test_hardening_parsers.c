@@ -384,7 +384,7 @@ test_json_error_one_line(void)
 	static const char bad[] = "{\"status\":\"success\",\"data\":{\"resu\\\n\x01lt\":[]}}";
 	wc_error err = { 0 };
 	wc_prom_set set = { 0 };
-	CHECK(wc_prom_json_parse(bad, sizeof bad - 1, "response.json", NULL, &set, &err) != WC_OK);
+	CHECK(wc_prom_json_parse(bad, sizeof bad - 1, "response.json", NULL, &set, NULL, NULL, &err) != WC_OK);
 	check_one_line(&err, "prom_json");
 	CHECK_CONTAINS(err.msg, "response.json:2:");
 	wc_prom_set_clear(&set);

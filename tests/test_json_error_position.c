@@ -40,7 +40,7 @@ file_readers(void)
 
 	wc_prom_set set;
 	memset(&set, 0, sizeof set);
-	CHECK(wc_prom_json_parse(broken, strlen(broken), "prom.json", NULL, &set, &err) != WC_OK);
+	CHECK(wc_prom_json_parse(broken, strlen(broken), "prom.json", NULL, &set, NULL, NULL, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "prom.json:2:1: ");
 	wc_prom_set_clear(&set);
 

@@ -1,7 +1,8 @@
 /*
  * What `wattcast ingest` from Prometheus says when the input is not what
  * it reads (docs/fleet.md, "Problems in the data"; docs/formats/
- * prometheus.md). No engine series at all (vLLM's metric misnamed
+ * prometheus.md). A partial answer's warnings were dropped unsaid. No
+ * engine series at all (vLLM's metric misnamed
  * `vllm_num_requests_running`) blamed --group-by as "GPU with no engine
  * series ... (--group-by matches them differently)"; a URL answering an
  * HTML page said jansson's "URL:1:1: '[' or '{' expected near '<'", and so
@@ -204,6 +205,50 @@ check_not_json(void)
 	free(out);
 }
 
+/* The answer's "warnings" and "infos" (a Thanos or Mimir store down, a
+ * Prometheus remote read failing: "success" with the series it could
+ * read) are said, naming the URL or file and the entry; from a server
+ * each text once, though every query of the page answered it. They were
+ * dropped without a word, a whole host's rows with them. */
+static void
+check_server_notes(void)
+{
+	const char *reply = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]},"
+	                    "\"warnings\":[\"partial response: store 10.0.0.9:10901 unavailable\"],"
+	                    "\"infos\":[\"PromQL info: a note\\nover two lines\"]}";
+	int port = 0;
+	pid_t pid = serve(reply, &port);
+	char url[64];
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
+	char *out = path_join(dir, "w.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", "2026-01-01T00:00:00Z",
+		               "--end", "2026-01-01T00:10:00Z", "-o", out, NULL };
+	run_result r;
+	ingest(argv, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	char want[300];
+	snprintf(want, sizeof want, "wattcast ingest: warning: %s: /warnings/0: the server warns (a partial answer "
+	         "may lack series or samples): partial response: store 10.0.0.9:10901 unavailable\n", url);
+	CHECK_CONTAINS(r.err, want);
+	const char *first = r.err ? strstr(r.err, "/warnings/0") : NULL;
+	CHECK(first && !strstr(first + 1, "/warnings/0")); /* once, not once per query */
+	snprintf(want, sizeof want, "%s: /infos/0: the server notes: PromQL info: a note over two lines\n", url);
+	CHECK_CONTAINS(r.err, want);
+	CHECK_INT(r.status, 1); /* no series: the ingest's own refusal follows */
+	run_result_free(&r);
+
+	char *saved = test_fixture(dir, "partial.json", reply);
+	const char *files[] = { "wattcast", "ingest", "--prometheus-json", saved, "-o", out, NULL };
+	ingest(files, &r);
+	CHECK_CONTAINS(r.err, "partial.json: /warnings/0: the server warns (a partial answer may lack series or "
+	               "samples): partial response: store 10.0.0.9:10901 unavailable\n");
+	CHECK_CONTAINS(r.err, "partial.json: /infos/0: the server notes: PromQL info: a note over two lines\n");
+	run_result_free(&r);
+	free(saved);
+	free(out);
+}
+
 /* --start and --end in another unit are named as a sample time is. */
 static void
 check_flag_units(void)
@@ -230,6 +275,7 @@ main(void)
 	check_no_engine();
 	check_group_by_job();
 	check_not_json();
+	check_server_notes();
 	check_flag_units();
 	free(dir);
 	return check_report("test_prom_hints");

@@ -236,6 +236,28 @@ wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
 	f->o.warn(msg, f->o.warn_payload);
 }
 
+/* A server's note (data/prom_json.c), once per text: the same partial
+ * answer came with each of a page's nine queries (docs/fleet.md,
+ * "Problems in the data"). */
+static void
+server_note(const char *msg, void *payload)
+{
+	wc_fleet *f = payload;
+	if (wc_strmap_get(&f->server_said, msg, NULL))
+		return;
+	if (wc_strmap_put(&f->server_said, msg, 1) != WC_OK)
+		return;
+	wc__fleet_warn(f, "%s", msg);
+}
+
+int
+wc__fleet_query(wc_fleet *f, const char *url, const char *query, double start, double end, double step,
+                const char *metric, wc_prom_set *set, wc_error *err)
+{
+	return wc_prom_http_query_range(url, query, start, end, step, f->o.timeout_s, metric, set, server_note, f,
+	                                err);
+}
+
 int
 wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ...)
 {
@@ -522,6 +544,7 @@ wc_fleet_free(wc_fleet *f)
 	}
 	free(f->g);
 	wc_strmap_free(&f->group_index);
+	wc_strmap_free(&f->server_said);
 	free(f->rows);
 	free_page(f);
 	free(f);

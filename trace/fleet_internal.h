@@ -178,6 +178,7 @@ struct wc_fleet {
 	 * and a scan of the groups was quadratic in the hosts (docs/fleet.md,
 	 * "Paging") */
 	wc_strmap group_index;
+	wc_strmap server_said;         /* a server's warnings said (wc__fleet_query) */
 	fleet_row *rows;
 	size_t n_rows, cap_rows;
 	size_t n_idle_rows;            /* rows excluded as idle (docs/fleet.md, "Rows") */
@@ -226,6 +227,11 @@ int wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *e
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 
 /* fleet.c */
+/* wc_prom_http_query_range with the ingest's timeout, each distinct
+ * warning or info of the server's answers said once (a partial answer
+ * repeats it in every query of every page). */
+int wc__fleet_query(wc_fleet *f, const char *url, const char *query, double start, double end, double step,
+                    const char *metric, wc_prom_set *set, wc_error *err);
 /* The engine load's names read, every stack's, for the refusals that ask
  * for it: "vllm:num_requests_running, sglang:num_running_reqs or
  * tgi_batch_current_size" (wc_fleet_metric_ranked's names). */

@@ -498,8 +498,7 @@ wc__fleet_check_scrape_times(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QU
 	int rc = tq ? WC_OK : wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (int k = 0; rc == WC_OK && k < 2; k++) {
 		timestamp_query(q[m[k]], tq, WC_FLEET_QUERY_MAX);
-		rc = wc_prom_http_query_range(url, tq, a, b, f->o.step, f->o.timeout_s, wc_fleet_metric_name(m[k]), &set,
-		                              err);
+		rc = wc__fleet_query(f, url, tq, a, b, f->o.step, wc_fleet_metric_name(m[k]), &set, err);
 	}
 	if (rc == WC_OK)
 		rc = check_times(f, &set, err);

@@ -41,8 +41,7 @@ fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k
 	wc_prom_format_time(a, ta, sizeof ta);
 	wc_prom_format_time(b, tb, sizeof tb);
 	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++)
-		rc = wc_prom_http_query_range(url, q[m], a, b, f->o.step, f->o.timeout_s, wc_fleet_metric_name(m), &set,
-		                              err);
+		rc = wc__fleet_query(f, url, q[m], a, b, f->o.step, wc_fleet_metric_name(m), &set, err);
 	if (rc == WC_OK)
 		rc = wc__fleet_join_processes(&set, err);
 	if (rc == WC_OK) {
@@ -69,8 +68,7 @@ measure_interval(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], si
 	wc_prom_set set = { 0 };
 	int rc = WC_OK;
 	for (int k = 0; rc == WC_OK && k < 2; k++)
-		rc = wc_prom_http_query_range(url, q[m[k]], a, b, f->o.step, f->o.timeout_s, wc_fleet_metric_name(m[k]),
-		                              &set, err);
+		rc = wc__fleet_query(f, url, q[m[k]], a, b, f->o.step, wc_fleet_metric_name(m[k]), &set, err);
 	if (rc == WC_OK)
 		rc = wc__fleet_join_processes(&set, err);
 	if (rc == WC_OK)
@@ -101,8 +99,7 @@ probe_span(wc_fleet *f, const char *url, const char *selector, size_t len, doubl
 	int rc = wc_fleet_query(WC_FLEET_POWER, selector, span, q + 6, WC_FLEET_QUERY_MAX, err);
 	if (rc == WC_OK) {
 		strcat(q, ")");
-		rc = wc_prom_http_query_range(url, q, last, last + (double)(n - 1) * span, span, f->o.timeout_s, "probe",
-		                              &set, err);
+		rc = wc__fleet_query(f, url, q, last, last + (double)(n - 1) * span, span, "probe", &set, err);
 	}
 	for (size_t i = 0; rc == WC_OK && i < set.n; i++)
 		for (size_t j = 0; j < set.s[i].n; j++) {
@@ -497,7 +494,7 @@ same_grid(const char *file, const saved_grid *g, const char *first, const saved_
 
 /* Read the saved answers, each on the grid of the first that has one. */
 static int
-read_saved(const char *const *json, size_t n_json, wc_prom_set *set, wc_error *err)
+read_saved(const char *const *json, size_t n_json, const wc_fleet_options *o, wc_prom_set *set, wc_error *err)
 {
 	saved_grid g0 = { 0, 0 }, g;
 	const char *first = NULL;
@@ -508,7 +505,7 @@ read_saved(const char *const *json, size_t n_json, wc_prom_set *set, wc_error *e
 			return wc_error_set(err, WC_ENOMEM, "out of memory");
 		for (size_t j = 0; j < n_before; j++)
 			before[j] = set->s[j].n;
-		rc = wc_prom_json_read(json[i], set, err);
+		rc = wc_prom_json_read(json[i], set, o->warn, o->warn_payload, err);
 		if (rc == WC_OK)
 			rc = grid_of_file(set, before, n_before, &g, err);
 		free(before);
@@ -542,7 +539,7 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 			keep[n_keep++] = wc_fleet_metric_alias(m, k);
 	}
 	keep[n_keep] = NULL;
-	rc = read_saved(json, n_json, &set, err);
+	rc = read_saved(json, n_json, o, &set, err);
 	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)
 		rc = wc_prom_text_read(scrapes[i], keep, &set, o->warn, o->warn_payload, err);
 	/* The selector a server's queries carry, so that a file's grid and

@@ -14,7 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	wc_prom_set set = { 0 };
 	wc_error err;
-	if (wc_prom_json_parse((const char *)data, size, "response.json", NULL, &set, &err) == WC_OK) {
+	if (wc_prom_json_parse((const char *)data, size, "response.json", NULL, &set, NULL, NULL, &err) == WC_OK) {
 		FUZZ_PARSED();
 		for (size_t i = 0; i < set.n; i++) {
 			const wc_prom_series *s = &set.s[i];
