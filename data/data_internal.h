@@ -141,9 +141,13 @@ int wc__prom_number(const char *t, double *v);
 #define WC__PROM_NUMBER_EXPECTED "a number, NaN, +Inf or -Inf"
 /** wc_prom_set_append for a reader: a sample out of order (or at no
  *  finite time) is refused as ORIGIN WHERE SERIES: REASON (origin NULL:
- *  none), the series shortened so that the reason arrives whole. */
+ *  none), the series shortened so that the reason arrives whole; a
+ *  repeat of the sample before is dropped and counted in the set. */
 int wc__prom_set_append_at(wc_prom_set *set, long pos, double t, double v, const char *origin, const char *where,
                            wc_error *err);
+/** The repeats a reader of `origin` dropped, said in one line through
+ *  `warn` (none: nothing said), and the count reset. */
+void wc__prom_set_say_repeats(wc_prom_set *set, const char *origin, wc_warn_fn warn, void *payload);
 
 void wc__extra_write_names(FILE *f, const wc_extra_columns *x);
 void wc__extra_write_row(FILE *f, const wc_extra_columns *x, size_t row);

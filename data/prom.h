@@ -39,11 +39,18 @@ typedef struct {
 	wc_prom_series *s;
 	size_t n, cap;
 	void *index;               /* key -> position (private) */
+	/* (private) samples dropped as repeats of the one before (same time,
+	 * same value) since a reader last said so, and the first of them */
+	size_t n_repeated;
+	long repeated_pos;
+	double repeated_t;
 } wc_prom_set;
 
 /** Append the sample (t, v) to the series `metric` with these labels,
- *  created when new. A sample at or before the series' last time is
- *  refused (the message names the series and the time). */
+ *  created when new. A sample at the series' last time with its value
+ *  (pages sharing a step, overlapping scrape logs) is dropped and counted,
+ *  as Prometheus drops such duplicates; another at or before the last time
+ *  is refused (the message names the series, the time and the remedy). */
 int wc_prom_set_add(wc_prom_set *set, const char *metric, size_t n_labels,
                     const char *const *names, const char *const *values, double t, double v,
                     wc_error *err);

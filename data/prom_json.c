@@ -231,6 +231,7 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 		rc = parse_series(json_array_get(result, i), origin, i, metric, set, err);
 	if (rc == WC_OK)
 		server_notes(root, origin, warn, payload);
+	wc__prom_set_say_repeats(set, origin, rc == WC_OK ? warn : NULL, payload);
 	json_decref(root);
 	return rc;
 }

@@ -150,13 +150,30 @@ wc__prom_set_append_at(wc_prom_set *set, long pos, double t, double v, const cha
 {
 	wc_prom_series *s = &set->s[pos];
 	const char *why = NULL;
-	char a[40], b[40], text[160], name[WC_ERROR_MSG_MAX];
+	char a[40], b[40], text[224], name[WC_ERROR_MSG_MAX];
 	if (!isfinite(t)) {
 		why = "time is not a finite number";
+	} else if (s->n && t == s->t[s->n - 1] &&
+	           (v == s->v[s->n - 1] || (isnan(v) && isnan(s->v[s->n - 1])))) {
+		/* The sample before again: pages of a query sharing their
+		 * boundary step (query_range holds both ends), a scrape in two
+		 * overlapping logs. Prometheus drops such a duplicate; it was
+		 * refused, and a whole day with it (docs/formats/prometheus.md). */
+		if (set->n_repeated++ == 0) {
+			set->repeated_pos = pos;
+			set->repeated_t = t;
+		}
+		return WC_OK;
 	} else if (s->n && t <= s->t[s->n - 1]) {
+		/* Another value at that time, or a time gone back: no repeat
+		 * to drop. The remedy where there is one: pages that do not
+		 * overlap, files in order. */
 		wc_prom_format_time(t, a, sizeof a);
 		wc_prom_format_time(s->t[s->n - 1], b, sizeof b);
-		snprintf(text, sizeof text, "sample at %s is not after the previous one (%s)", a, b);
+		snprintf(text, sizeof text, "sample at %s is not after the previous one (%s%s): %s", a, b,
+		         t == s->t[s->n - 1] ? ", another value" : "",
+		         s->query_range ? "save pages of a query with start = the previous page's end + step"
+		                        : "give the scrape logs in time order (a clock set back?)");
 		why = text;
 	}
 	if (why) {
@@ -181,6 +198,25 @@ wc__prom_set_append_at(wc_prom_set *set, long pos, double t, double v, const cha
 	s->v[s->n] = v;
 	s->n++;
 	return WC_OK;
+}
+
+void
+wc__prom_set_say_repeats(wc_prom_set *set, const char *origin, wc_warn_fn warn, void *payload)
+{
+	if (!set->n_repeated)
+		return;
+	if (warn && set->repeated_pos >= 0 && (size_t)set->repeated_pos < set->n) {
+		char msg[WC_ERROR_MSG_MAX + 300], at[40];
+		wc_prom_format_time(set->repeated_t, at, sizeof at);
+		wc_error_format_path(msg, WC_ERROR_MSG_MAX, origin, ": %zu sample%s dropped, each the time and value "
+		                     "of the one before (pages sharing a step, overlapping scrape logs), as "
+		                     "Prometheus drops them; the first at %s: ", set->n_repeated,
+		                     set->n_repeated == 1 ? "" : "s", at);
+		size_t n = strlen(msg);
+		snprintf(msg + n, sizeof msg - n, "%.280s", set->s[set->repeated_pos].key);
+		warn(msg, payload);
+	}
+	set->n_repeated = 0;
 }
 
 void

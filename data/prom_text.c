@@ -520,6 +520,7 @@ wc_prom_text_parse(const char *buf, size_t len, const char *origin, const char *
 		rc = read_line(&r, start + glued, n - glued, unfinished, unfinished);
 	}
 	free(r.line);
+	wc__prom_set_say_repeats(set, origin, rc == WC_OK ? warn : NULL, payload);
 	if (rc == WC_OK && r.st.n_skipped > 1 && warn) {
 		char msg[WC_ERROR_MSG_MAX];
 		wc_error_format_path(msg, sizeof msg, origin, ": %zu scrapes in all were not exposition text (HTML "

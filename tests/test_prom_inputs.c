@@ -380,11 +380,14 @@ check_syntax(void)
 	/* Prometheus refuses hexadecimal sample values; strtod read them. */
 	check_refused("--scrapes", "hex.prom", "# wattcast-scrape 1767225600\nvllm:num_requests_running 0x12C\n",
 	              "hex.prom:2:27: expected a sample value");
-	/* A series twice in one response named no file. */
+	/* A series twice in one response named no file; with another value
+	 * at one time there is no repeat to drop, and the remedy is named. */
 	check_refused("--prometheus-json", "dup.json", "{\"status\":\"success\",\"data\":{\"resultType\":"
 	              "\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"1\"]]},"
-	              "{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"1\"]]}]}}",
-	              "dup.json: /data/result/1/values/0: x{}: sample at 2026-01-01T00:00:00.000Z is not after");
+	              "{\"metric\":{\"__name__\":\"x\"},\"values\":[[1767225600,\"2\"]]}]}}",
+	              "dup.json: /data/result/1/values/0: x{}: sample at 2026-01-01T00:00:00.000Z is not after the "
+	              "previous one (2026-01-01T00:00:00.000Z, another value): save pages of a query with start = "
+	              "the previous page's end + step");
 }
 
 /* --selector is label matchers, checked before any request: a stray

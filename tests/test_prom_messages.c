@@ -219,8 +219,10 @@ check_not_after(void)
 	const char *flag[2] = { "--scrapes", "--prometheus-json" }, *file[2] = { "h3.prom", "q1.json" };
 	const char *where[2] = { ":2: DCGM_FI_DEV_POWER_USAGE{", ": /data/result/0/values/0: DCGM_FI_DEV_POWER_USAGE{" };
 	const char *tail[2] = { "...: sample at 2026-01-01T00:00:00.000Z is not after the previous one "
-		                "(2026-01-01T00:00:02.000Z)\n", "...: sample at 2026-01-01T00:00:00.000Z is not "
-		                "after the previous one (2026-01-01T00:00:15.000Z)\n" };
+		                "(2026-01-01T00:00:02.000Z): give the scrape logs in time order (a clock set back?)\n",
+		                "...: sample at 2026-01-01T00:00:00.000Z is not after the previous one "
+		                "(2026-01-01T00:00:15.000Z): save pages of a query with start = the previous page's "
+		                "end + step\n" };
 	for (int k = 0; k < 2; k++) {
 		const char *argv[] = { "wattcast", "ingest", flag[k], file[k], flag[k], file[k], "-o", out, NULL };
 		char head[1024];
