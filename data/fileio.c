@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "models/grow.h"
 #include <string.h>
@@ -212,20 +213,28 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	FILE *f = wc_open_input(path, err);
 	if (!f)
 		return WC_EIO;
-	size_t cap = 8192, len = 0;
+	/* Read no further than one byte past the limit, into no more room
+	 * than that and the NUL: the buffer doubled and was read full before
+	 * the length was compared, so a 4 GiB limit held 8.4 GB of
+	 * /dev/zero before its refusal (docs/formats/prometheus.md). */
+	size_t most = max_bytes < SIZE_MAX - 2 ? max_bytes + 1 : SIZE_MAX - 1;
+	size_t cap = most + 1 < 8192 ? most + 1 : 8192, len = 0;
 	char *buf = wc_alloc_array(cap, 1);
 	int rc = WC_OK;
 	while (buf) {
 		if (len + 1 >= cap) {
-			char *nb = wc_grow(buf, &cap, cap + 1, 1, 8192);
+			size_t ncap = wc_next_capacity(cap, cap + 1, 8192, most + 1);
+			char *nb = ncap ? wc_resize_array(buf, ncap, 1) : NULL;
 			if (!nb) {
 				free(buf);
 				buf = NULL;
 				break;
 			}
 			buf = nb;
+			cap = ncap;
 		}
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		size_t room = cap - len - 1 < most - len ? cap - len - 1 : most - len;
+		size_t got = fread(buf + len, 1, room, f);
 		len += got;
 		if (len > max_bytes) {
 			rc = wc_error_set_path(err, WC_EINVAL, path, ": larger than the limit of %zu bytes", max_bytes);
