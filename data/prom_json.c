@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +43,15 @@ series_labels(json_t *labels, const char *origin, size_t i, const char *metric,
 		return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/metric: not an object", i);
 	json_object_foreach(labels, k, v) {
 		const char *s = json_string_value(v);
+		char why[64];
 		if (!s)
 			return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/metric/%s: not a string",
 			                         i, k);
+		/* a control byte ("\n") would split the runs table's cell it
+		 * becomes, as in a scrape (data/prom_text.c); UTF-8 is checked
+		 * on the whole text before parsing */
+		if (wc__text_refused(s, SIZE_MAX, why, sizeof why))
+			return wc_error_set_path(err, WC_EPARSE, origin, ": /data/result/%zu/metric/%s: %s", i, k, why);
 		if (strcmp(k, "__name__") == 0) {
 			/* No metric is named "": a series under it would match none. */
 			if (!metric && !s[0])

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -123,11 +124,13 @@ parse_labels(cursor *c, labels *l, const char *metric, size_t metric_len)
 			return WC_EPARSE;
 		/* A label value becomes a model name, a run id (Hostname) or a
 		 * series name, which a runs table or parameter file cannot hold
-		 * unless it is UTF-8: refused here, where it enters, at the
-		 * value's first byte as a runs table's cell is
-		 * (docs/formats/prometheus.md, "Text-exposition scrapes"). */
+		 * unless it is UTF-8 without control bytes (a `\n` escape was
+		 * written into the table, which calibrate then could not read):
+		 * refused here, where it enters, at the value's first byte, by
+		 * a runs table's own check of a cell (docs/formats/prometheus.md,
+		 * "Text-exposition scrapes"). */
 		char why[WC_PROM_MAX_LABEL_WHY];
-		if (wc_utf8_refuse(v, why, sizeof why)) {
+		if (wc__text_refused(v, SIZE_MAX, why, sizeof why)) {
 			char text[WC_PROM_MAX_LABEL_WHY + 80];
 			snprintf(text, sizeof text, "label '%.40s': %s", name, why);
 			return c->i = at, fail(c, text);
@@ -252,7 +255,7 @@ comment_line(cursor *c, scrape_state *st)
 	inst = token(c);
 	if (strlen(inst) >= sizeof st->instance)
 		return c->i = at, fail(c, "instance longer than 255 characters");
-	if (wc_utf8_refuse(inst, why, sizeof why)) {
+	if (wc__text_refused(inst, SIZE_MAX, why, sizeof why)) {
 		char text[sizeof why + 16];
 		snprintf(text, sizeof text, "instance: %s", why);
 		return c->i = at, fail(c, text);
