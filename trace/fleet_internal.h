@@ -135,6 +135,7 @@ typedef struct {
 	 * when, reported (docs/fleet.md, "Problems in the data"). */
 	int stale[WC_FLEET_N_COUNTERS];
 	double stale_since[WC_FLEET_N_COUNTERS];
+	char stale_series[WC_FLEET_N_COUNTERS][256]; /* ... the series said to lack it, named again at its resumption */
 	char counter_series[WC_FLEET_N_COUNTERS][256]; /* a series of each counter, for messages */
 	/* The token counter read (prompt [0], generation [1]) counts a
 	 * request's tokens when it finishes (wc_engine_exported_at_end):

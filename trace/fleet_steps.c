@@ -349,10 +349,14 @@ stale_counters(wc_fleet *f, fleet_group *g, const int *state, const char *const 
 			               "until it resumes are left out of the rates", series, at);
 			g->stale[c] = 1;
 			g->stale_since[c] = t;
+			/* The resumption names the series that stopped: a
+			 * data-parallel group's engine 1 stale was said to resume
+			 * as engine 0, the counter's first series. */
+			snprintf(g->stale_series[c], sizeof g->stale_series[c], "%s", series);
 		} else if (state[m] == FLEET_VALUE && g->stale[c]) {
 			when(t, at);
 			wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s of its increases left out of the rates of "
-			               "group '%s'", g->counter_series[c], at,
+			               "group '%s'", g->stale_series[c], at,
 			               round((t - g->stale_since[c]) * 1000.0) / 1000.0, g->name);
 			g->stale[c] = 0;
 		}
