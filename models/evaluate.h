@@ -90,6 +90,8 @@ double wc_law_term_covariate(wc_law_term k, const wc_config *c, const wc_capacit
  *  in `cap` (NULL: none); 0 when neither is known (models/law_terms.c). */
 double wc_config_input_tokens(const wc_config *c, const wc_capacity_params *cap);
 
+/* -------------------------------- prefill share (models/law_prefill.c) */
+
 /** The share of a serving group's time spent prefilling at the
  *  configuration's load (docs/inference-law.md, "Prefill-aware form"):
  *  n t_pre / latency(n) from the set's capacity model, at n = max(running,

@@ -79,19 +79,7 @@ wc_law_point_dynamic(const wc_law_point *lp, double n)
 	return lp->scale * wc_form_link(lp->form, z, lp->floor_logit, NULL, NULL);
 }
 
-double
-wc_law_point_mix(const wc_law_point *lp, double d, double n)
-{
-	/* No request runs at n = 0: no prefill either, the idle G*P0 alone
-	 * (docs/inference-law.md, "Averaging over a load series"). */
-	if (!(lp->rho > 0.0) || !(n > 0.0))
-		return d;
-	/* Below one request the mix is one request's, for a share n of time. */
-	double share = n < 1.0 ? n : 1.0, one = d / share;
-	return share * (one + lp->rho * fmax(0.0, lp->a_pre - one));
-}
-
-/* ---------------------------------------------------- prefill share */
+/* ------------------------------------------------------ power limits */
 
 double
 wc_level_power_limit_w(const wc_level *level)
@@ -135,41 +123,6 @@ wc_law_loop_ceiling_w(double ceiling_w, double floor_w, double m, double n_max, 
 		top = wc_load_histogram_ceiling_w(&h, floor_w, ceiling_w);
 	wc_load_histogram_free(&h);
 	return top;
-}
-
-double
-wc_law_prefill_headroom(const wc_params *p, const wc_level *level)
-{
-	(void)p;
-	const double limit = wc_level_power_limit_w(level);
-	return isfinite(limit) ? fmax(0.0, limit - level->p0.value) : NAN; /* fmax drops a NaN */
-}
-
-double
-wc_law_prefill_share(const wc_params *p, const wc_config *c)
-{
-	return wc_prefill_share(&p->capacity, c);
-}
-
-double
-wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
-{
-	wc_capacity_point pt;
-	wc_capacity_hw hw;
-	wc_capacity_arch arch;
-	wc_capacity_times tm;
-	if (!cap->present || !c->arch || !(c->output_tokens > 0) || !c->platform)
-		return 0.0;
-	double in = wc_config_input_tokens(c, cap);
-	if (!(in > 0) || wc_capacity_point_any(cap, c->platform, &pt, &hw) != WC_OK ||
-	    wc_capacity_arch_make(c->arch, c->weights, c->kv, &arch, NULL) != WC_OK)
-		return 0.0;
-	wc_capacity_arch_place(&arch, c->tp, c->expert_parallel);
-	hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz); /* a locked clock slows prefill */
-	double n = c->running > 1.0 ? c->running : 1.0;
-	wc_capacity_times_eval(&pt, &arch, &hw, c->tp, n, in, c->output_tokens, &tm);
-	double rho = n * tm.t_pre / tm.latency_s;
-	return isfinite(rho) && rho > 0.0 ? fmin(rho, 1.0) : 0.0;
 }
 
 /* ------------------------------------------------------------ terms */
