@@ -100,6 +100,13 @@ double wc_config_input_tokens(const wc_config *c, const wc_capacity_params *cap)
  *  section or level, no architecture, no output length, no input length):
  *  the prefill-aware form then predicts as the published one. */
 double wc_law_prefill_share(const wc_params *p, const wc_config *c);
+/** The share of an open loop's busy time spent prefilling, whose count
+ *  in service is `h` (wc_load_histogram_open_loop): lambda t_pre / P(N >= 1)
+ *  with the closed loop's times at the count a request meets
+ *  (wc_load_histogram_met) and lambda = m / latency there
+ *  (docs/capacity.md, "Closed loop, open loop, energy"); c->running is
+ *  not read. 0 where wc_law_prefill_share is. */
+double wc_law_prefill_share_open(const wc_params *p, const wc_config *c, const wc_load_histogram *h);
 /** The same from a capacity section alone (the fit's shares). */
 double wc_prefill_share(const wc_capacity_params *cap, const wc_config *c);
 /** The power limit of a level's board, W per GPU, from the catalog as

@@ -529,6 +529,31 @@ wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out)
 }
 
 double
+wc_load_histogram_met(const wc_load_histogram *h)
+{
+	/* Time at count k is k P(k) request-seconds, so a request spends the
+	 * share k P(k) / m of its life among k (docs/capacity.md, "Closed
+	 * loop, open loop, energy"). */
+	double s1 = 0.0, s2 = 0.0;
+	for (size_t i = 0; i < h->len; i++) {
+		s1 += h->weight[i] * h->running[i];
+		s2 += h->weight[i] * h->running[i] * h->running[i];
+	}
+	return s1 > 0.0 ? s2 / s1 : h->mean;
+}
+
+double
+wc_load_histogram_busy(const wc_load_histogram *h)
+{
+	double busy = 0.0, all = 0.0;
+	for (size_t i = 0; i < h->len; i++) {
+		busy += h->weight[i] * wc_load_busy_share(h->running[i]);
+		all += h->weight[i];
+	}
+	return all > 0.0 ? busy / all : 0.0;
+}
+
+double
 wc_load_histogram_ceiling_w(const wc_load_histogram *h, double floor_w, double ceiling_w)
 {
 	/* n below one idles 1 - n of its time, 0 all of it (the law's duty

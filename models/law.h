@@ -351,6 +351,14 @@ wc_load_busy_share(double n)
 {
 	return n > 0.0 ? (n < 1.0 ? n : 1.0) : 0.0;
 }
+/** The mean count a request of a load `h` meets while it runs, itself
+ *  included: E[N^2] / E[N] over the histogram (1 + m for the Poisson
+ *  count, m for a closed loop of m); h->mean when nothing runs. */
+double wc_load_histogram_met(const wc_load_histogram *h);
+/** The share of the time of load `h` that the boards work: the weighted
+ *  mean of wc_load_busy_share (P(N >= 1) for whole counts); 0 for an
+ *  empty histogram. */
+double wc_load_histogram_busy(const wc_load_histogram *h);
 /** The ceiling `ceiling_w` of a mean power over load histogram `h` whose
  *  idle share (its weight at n = 0, and 1 - n of its weight at each n
  *  below one: the law's duty cycle) draws `floor_w`, the group's idle

@@ -57,3 +57,19 @@ wc_prefill_share(const wc_capacity_params *cap, const wc_config *c)
 	double rho = n * tm.t_pre / tm.latency_s;
 	return isfinite(rho) && rho > 0.0 ? fmin(rho, 1.0) : 0.0;
 }
+
+double
+wc_law_prefill_share_open(const wc_params *p, const wc_config *c, const wc_load_histogram *h)
+{
+	/* The closed loop's share at the count a request meets, n t_pre /
+	 * latency(n), is the rate n / latency(n) times t_pre; an open loop's
+	 * rate is m / latency(n) (Little's law at its times), and its
+	 * prefills fall in its busy time alone (docs/capacity.md, "Closed
+	 * loop, open loop, energy"). */
+	const double met = fmax(wc_load_histogram_met(h), 1.0), busy = wc_load_histogram_busy(h);
+	wc_config at = *c;
+	at.running = met;
+	at.request_rate = 0.0;
+	const double rho = wc_law_prefill_share(p, &at) * h->mean / (met * busy);
+	return isfinite(rho) && rho > 0.0 ? fmin(rho, 1.0) : 0.0;
+}

@@ -78,23 +78,27 @@ open_loop_at(const cap_ctx *x, const wc_capacity_point *pt, double f, wc_capacit
  * the law was bound at (an open loop's n is solved here). An open loop
  * below capacity (`arrivals`) runs a count of mean n, at most n_cap
  * (wc_load_histogram_open_loop), and its mean power is the law averaged
- * over it. */
+ * over it, with the open loop's share of its busy time
+ * (wc_law_prefill_share_open). */
 static double
 group_power(const cap_ctx *x, const wc_law_point *lp, double n, int arrivals)
 {
 	wc_law_point at = *lp;
-	if (at.rho > 0.0 && n != x->c->running) {
-		wc_config cn = *x->c;
-		cn.running = n;
-		cn.request_rate = 0.0;
-		at.rho = wc_law_prefill_share(x->p, &cn);
-	}
-	if (!arrivals)
+	wc_config cn = *x->c;
+	cn.running = n;
+	cn.request_rate = 0.0;
+	if (!arrivals) {
+		if (at.rho > 0.0 && n != x->c->running)
+			at.rho = wc_law_prefill_share(x->p, &cn);
 		return x->c->tp * (at.p0 + wc_law_point_mix(&at, wc_law_point_dynamic(&at, n), n));
+	}
 	wc_load_histogram h;
 	wc_power pw = { NAN, NAN, NAN, NAN };
-	if (wc_load_histogram_open_loop(n, x->n_cap, &h) == WC_OK)
+	if (wc_load_histogram_open_loop(n, x->n_cap, &h) == WC_OK) {
+		if (at.rho > 0.0)
+			at.rho = wc_law_prefill_share_open(x->p, &cn, &h);
 		(void)wc_law_point_power(&at, x->c->tp, &h, &pw, NULL); /* NaN stays on failure */
+	}
 	wc_load_histogram_free(&h);
 	return pw.node_power_w;
 }

@@ -118,19 +118,12 @@ typedef struct {
 double
 wc__capacity_open_met(double m, double n_cap)
 {
-	/* Time in service at count k is k P(k) request-seconds, so a request
-	 * spends the share k P(k) / m of its life among k: it meets
-	 * sum k^2 P(k) / m on average, m + var / m (1 + m for the Poisson
-	 * count, n_cap where the limit runs steadily). */
+	/* E[N^2] / E[N] of the count (wc_load_histogram_met): m + var / m,
+	 * 1 + m for the Poisson count, n_cap where the limit runs steadily. */
 	wc_load_histogram h;
-	double met = NAN, s1 = 0.0, s2 = 0.0;
-	if (wc_load_histogram_open_loop(m, n_cap, &h) == WC_OK) {
-		for (size_t i = 0; i < h.len; i++) {
-			s1 += h.weight[i] * h.running[i];
-			s2 += h.weight[i] * h.running[i] * h.running[i];
-		}
-		met = s1 > 0.0 ? s2 / s1 : fmin(m, n_cap);
-	}
+	double met = NAN;
+	if (wc_load_histogram_open_loop(m, n_cap, &h) == WC_OK)
+		met = wc_load_histogram_met(&h);
 	wc_load_histogram_free(&h);
 	return met;
 }

@@ -173,17 +173,22 @@ series_limit_w(const wc_inference_query *q, const wc_level *lvl)
 }
 
 /* The law bound at the platform's lowest clock, for
- * wc__predict_series_limited (0 when the catalog has no clock range: the
+ * wc__predict_series_limited, with an open loop's share over its count
+ * `open` (NULL: none); 0 when the catalog has no clock range: the
  * law as it is). */
 static int
-bind_lowest_clock(const wc_params *p, const wc_config *c, wc_law_binding *b)
+bind_lowest_clock(const wc_params *p, const wc_config *c, const wc_load_histogram *open, wc_law_binding *b)
 {
 	const wc_platform_info *info = wc_predict_board(p, c->platform);
 	if (!info || !(info->min_sm_clock_mhz > 0.0))
 		return 0;
 	wc_config low = *c;
 	low.sm_clock_mhz = info->min_sm_clock_mhz;
-	return wc_law_bind(p, &low, b, NULL) == WC_OK;
+	if (wc_law_bind(p, &low, b, NULL) != WC_OK)
+		return 0;
+	if (open && b->rho > 0.0) /* an open loop's count: its share (wc_law_prefill_share_open) */
+		b->rho = wc_law_prefill_share_open(p, &low, open);
+	return 1;
 }
 
 /* An idle draw that is known -- measured, published, simulated from a
@@ -339,13 +344,17 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		c.running = h.mean;
 	if ((rc = wc_law_bind(p, &c, &b, err)) != WC_OK)
 		goto done;
+	/* an open loop prefills in its busy time at its rate, not as a closed
+	 * loop of m does (docs/capacity.md, "Closed loop, open loop, energy") */
+	if (open_loop_count(q) && b.rho > 0.0)
+		b.rho = wc_law_prefill_share_open(p, &c, &h);
 	wc_law_bound_point(&b, NULL, &lp);
 	if ((rc = wc_law_point_power(&lp, q->config.tp, &h, &out->power, err)) != WC_OK)
 		goto done;
 	double limit_w = q->series_len ? series_limit_w(q, b.level) : NAN, limited = 0.0, unmet_share = 0.0;
 	double unmet_w = NAN; /* the mean draw of a series' steps no clock meets */
 	wc_law_binding low;
-	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, &low);
+	int have_low = isfinite(limit_w) && bind_lowest_clock(p, &c, NULL, &low);
 	wc_config clocked = q->config; /* the clock the answer runs at, for its caveat */
 	wc_law_point lpl;
 	wc__series_steps st = { NAN, NAN, 0.0, { NAN, NAN } };
@@ -368,7 +377,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	double over_share = 0.0;
 	wc_power held = out->power;
 	if (open_loop_count(q) && !(q->board_limit_w > 0) && !(q->power_cap_w > 0) &&
-	    isfinite(wc_level_power_limit_w(b.level)) && bind_lowest_clock(p, &c, &low)) {
+	    isfinite(wc_level_power_limit_w(b.level)) && bind_lowest_clock(p, &c, &h, &low)) {
 		wc_law_bound_point(&low, NULL, &lpl);
 		over_share = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level),
 		                                        &held, NULL, NULL);

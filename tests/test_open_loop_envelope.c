@@ -17,42 +17,12 @@
  * which draws the prefill increment on top (docs/envelopes.md, "What the
  * increment puts above predict": 0.4-2.4 % for open loops).
  */
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
-
-static json_t *
-run_json(const char *const *argv)
-{
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	run_result_free(&r);
-	return j;
-}
-
-static double
-num(const json_t *j, const char *path)
-{
-	/* "a/b/c" through objects */
-	char key[64];
-	const char *p = path;
-	while (j && *p) {
-		size_t n = 0;
-		while (p[n] && p[n] != '/' && n + 1 < sizeof key) {
-			key[n] = p[n];
-			n++;
-		}
-		key[n] = '\0';
-		j = json_object_get(j, key);
-		p += n + (p[n] == '/');
-	}
-	return j && json_is_number(j) ? json_number_value(j) : NAN;
-}
 
 static void
 same_workload(const char *platform, const char *model, const char *in, const char *out)
@@ -64,10 +34,13 @@ same_workload(const char *platform, const char *model, const char *in, const cha
 	const char *env[] = { "wattcast", "envelope", "--platform", platform, "--model", model, "--poisson", rate,
 		              "--input-tokens", in, "--output-tokens", out, "--horizon", "72000", "--warmup", "600",
 		              "--replicas", "20", "--seed", "1", "--threads", "2", "--json", NULL };
-	json_t *p = run_json(pred), *e = run_json(env);
-	const double m = num(p, "mean_running"), lat = num(p, "capacity/latency_s"), pw = num(p, "node_power_w");
-	const double em = num(e, "server/summary/mean_running/value"), lo = num(e, "server/summary/mean_running/p5"),
-	             hi = num(e, "server/summary/mean_running/p95"), ew = num(e, "server/summary/mean_w/value");
+	json_t *p = test_run_json(pred), *e = test_run_json(env);
+	const double m = test_json_num(p, "mean_running"), lat = test_json_num(p, "capacity/latency_s"),
+	             pw = test_json_num(p, "node_power_w");
+	const double em = test_json_num(e, "server/summary/mean_running/value"),
+	             lo = test_json_num(e, "server/summary/mean_running/p5"),
+	             hi = test_json_num(e, "server/summary/mean_running/p95"),
+	             ew = test_json_num(e, "server/summary/mean_w/value");
 	fprintf(stderr,
 	        "%s %s %s + %s at %s/s: predict %.4f running (latency %.2f s), %.1f W; envelope %.4f (%.4f-%.4f), "
 	        "%.1f W: count %+.2f %%, power %+.2f %%\n",

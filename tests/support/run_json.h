@@ -1,0 +1,16 @@
+/*
+ * A wattcast command's JSON answer and its numbers by path, for tests that
+ * compare answers (test_open_loop_envelope, test_open_loop_prefill_share).
+ * The caller owns the json_t returned (json_decref).
+ */
+#ifndef WC_TESTS_RUN_JSON_H
+#define WC_TESTS_RUN_JSON_H
+
+#include <jansson.h>
+
+/** Run `argv` (checked to exit 0) and parse its stdout as JSON. */
+json_t *test_run_json(const char *const *argv);
+/** The number at "a/b/c" through objects of `j`; NaN when absent. */
+double test_json_num(const json_t *j, const char *path);
+
+#endif
