@@ -36,7 +36,8 @@ const char wc_measured_provenance[] =
 	"ML.ENERGY v3 subset (configurations_text.csv, source sha256 0624f15474b83a4b; "
 	"325 runs, quantized ones without a precision term, structure terms MoE and log TP), the "
 	"paper's law at its published design for A100 and H200 relative to its H100 "
-	"(data/default/paper-design-seed42.csv; their idle is that synthetic table's, source simulated) and "
+	"(data/default/paper-design-seed42.csv; H200's idle is that synthetic table's, source simulated), "
+	"A100's idle the mean of PowerTrace-Sim's 5 A100 runs' measured idle, and "
 	"PowerTrace-Sim's 8 runs for the capacity model; "
 	"`sh validation/refit-measured.sh` (wattcast fit inference --law-terms moe,tp, calibrate "
 	"--scope platform --relative-to H100, fit capacity, fit intervals), 2026-12-07";
@@ -53,7 +54,7 @@ static const wc_level measured_levels[] = {
 	  .range = { .active_b_min = 3, .active_b_max = 70,
 	             .running_min = 7.90084985836, .running_max = 1915.45833333,
 	             .tp_min = 1, .tp_max = 8, .runs = 153 } },
-	{ .name = "A100", .p0 = MP(72.92784810126584, NAN, NAN, WC_SRC_SIMULATED), .s = MP(426.2726347394813, 408.93336471994934, 442.851904195408, WC_SRC_CALIBRATED),
+	{ .name = "A100", .p0 = MP(84.212, NAN, NAN, WC_SRC_MEASURED), .s = MP(426.2726347394813, 408.93336471994934, 442.851904195408, WC_SRC_CALIBRATED),
 	  .theta = MP(0.6679546124354996, 0.5089252806251471, 0.8572680661319295, WC_SRC_CALIBRATED), .floor_logit = MP(NAN, NAN, NAN, WC_SRC_ASSUMED),
 	  .range = { .active_b_min = 3, .active_b_max = 32.8,
 	             .running_min = 7.90084985836, .running_max = 256,
@@ -116,12 +117,12 @@ static const wc_capacity_workload measured_workloads[] = {
 };
 static const double measured_pe_q = 0.38056284892245823;
 static const int measured_pe_n = 325;
-static const double measured_pe_q_datasheet = 0.3336961521933014;
+static const double measured_pe_q_datasheet = 0.3366067492866884;
 static const int measured_pe_n_datasheet = 325;
 static const double measured_cap_q[2] = { 0.5685078279723337, 0.5628178767961182 };
 static const int measured_cap_n = 332;
 static const double measured_cap_q_datasheet = 0.738105123987287;
-static const double measured_cap_q_datasheet_energy = 0.7301377755080126;
+static const double measured_cap_q_datasheet_energy = 0.7218633040810236;
 static const int measured_cap_n_datasheet = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,

@@ -2,7 +2,8 @@
  * What depends on the clock follows the clock a series' steps run at
  * (docs/inference-law.md, "Averaging over a load series"; docs/http-api.md,
  * "The prediction object"): an A100 series held at 256 (59 run) under a
- * 150 W cap settles at 283 MHz as --concurrency 256 does, but said
+ * 150 W cap settles at 283 MHz (241 MHz since A100's idle is the real
+ * runs' 84.2 W, 2026-12-07) as --concurrency 256 does, but said
  * "prefill takes 34 %" (the free clock's) where the concurrency says 66 %,
  * and left out "the GPU runs at 283 MHz of A100's 1410 MHz top clock";
  * paper-prefill's prefill_share under 300 W read 0.6582, not 0.6610. Now
@@ -98,9 +99,9 @@ main(void)
 			same_clock_words(s, c, caps[k] ? 2 : 1);
 		if (s && k == 0) {
 			CHECK(warns(s, "input_tokens: prefill takes 66 % of the engine's time", "the series"));
-			CHECK(warns(s, "power_cap_w: the GPU runs at 283 MHz of A100's 1410 MHz top clock; the law does not "
+			CHECK(warns(s, "power_cap_w: the GPU runs at 241 MHz of A100's 1410 MHz top clock; the law does not "
 			               "model the bandwidth", "the series"));
-			CHECK(warns(s, "power_cap_w: the GPU settles at 283 MHz; no runs at a known locked clock", "the series"));
+			CHECK(warns(s, "power_cap_w: the GPU settles at 241 MHz; no runs at a known locked clock", "the series"));
 		}
 		json_decref(s);
 		json_decref(c);

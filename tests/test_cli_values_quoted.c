@@ -3,7 +3,8 @@
  * it prints (docs/cli.md, "Conventions"; docs/architecture.md, "Errors"):
  * "%g" printed --sm-clock 1980.00000000001 as "1980 MHz is outside ...
  * 345-1980 MHz" and --power-cap 72.9278481000001 as "72.9278 W is at or
- * below the idle power of A100, 72.9 W", and a text past every double
+ * below the idle power of A100, 72.9 W" (A100's idle then 72.928 W; the
+ * real boards' 84.212 W since 2026-12-07), and a text past every double
  * (--horizon 1e999), handed on for the flag's own range to refuse, came
  * back as "got inf". Now the value reads back as the double it is, and a
  * text past every double is quoted as typed. engine.csv's refusals name
@@ -27,8 +28,8 @@ static const struct {
 	  "--sm-clock: 1980.00000000001 MHz is outside the clock range of H100, 345-1980 MHz" },
 	{ { PRED, "H100", "--model", "Qwen3-8B", "--concurrency", "8", "--sm-clock", "344.99999999" },
 	  "--sm-clock: 344.99999999 MHz is outside the clock range of H100, 345-1980 MHz" },
-	{ { PRED, "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "72.9278481000001" },
-	  "--power-cap: 72.9278481000001 W is at or below the idle power of A100, 72.93 W per GPU" },
+	{ { PRED, "A100", "--model", "Qwen3-8B", "--concurrency", "8", "--power-cap", "84.2119999999999" },
+	  "--power-cap: 84.2119999999999 W is at or below the idle power of A100, 84.212 W per GPU" },
 	{ { ENV, "--closed", "4", "--horizon", "1e999" }, "--horizon: must be between 0.05 and 604800 s, got '1e999'" },
 	{ { ENV, "--closed", "4", "--think", "1e999" }, "--think: must be >= 0 and <= 86400 s, got '1e999'" },
 	{ { ENV, "--closed", "4", "--bin", "1e999" }, "--bin: must be a multiple of 0.05 s up to the horizon, got '1e999'" },

@@ -235,9 +235,14 @@ wrapped_decode(void *ctx, double running, double context_tokens)
  * the law asks 457 W per GPU at 256 clients (59 run) and 451 W at Poisson
  * 2/s. The envelope served at the top clock: 736 tokens/s and 0.543 J per
  * token at 400 W against predict's 658 and 0.608 J at 1201 MHz. It now
- * serves and draws at predict's clock: J/token within 2 % of predict's,
- * the mean power at or under the limit, the clock reported. A budget plan
- * keeps the clock asked and says the law is over the limit. */
+ * serves and draws at predict's clock: J/token within 3 % of predict's
+ * (the few per cent the envelope's engine parts from the capacity model
+ * by, docs/envelopes.md; 2 % until 2026-12-07, when A100's idle became
+ * the real runs' 84.2 W: the law asks 468 W at 256 clients, the clock
+ * settles at 1159 MHz, not 1201, and the envelope's J/token is 2.1 % above
+ * predict's, 0.5 % before), the mean power at or under the limit, the
+ * clock reported. A budget plan keeps the clock asked and says the law is
+ * over the limit. */
 static void
 test_limit_settles(void)
 {
@@ -272,19 +277,19 @@ test_limit_settles(void)
 		o.warmup_s = 30;
 		o.replicas = open ? 4 : 1;
 		CHECK_INT(wc_envelope_run(&w, &st, &pm, &o, &r, &err), WC_OK);
-		CHECK(fabs(r.service_clock_mhz - mhz) < 1e-9 && mhz > 1190 && mhz < 1230);
+		CHECK(fabs(r.service_clock_mhz - mhz) < 1e-9 && mhz > 1150 && mhz < 1185);
 		double ept = r.server.energy_per_token_j.value;
 		printf("A100 Qwen3-32B %s: envelope %.4f J/token, %.1f W, %.2f running at %.1f MHz; predict %.4f J/token, "
 		       "%.1f W, %.2f running at %.1f MHz\n", open ? "Poisson 2/s" : "256 clients", ept,
 		       r.server.mean_w.value, r.server.mean_running.value, r.service_clock_mhz,
 		       cap->value[WC_CAPQ_E_TOKEN], cap->value[WC_CAPQ_POWER], cap->value[WC_CAPQ_RUNNING], mhz);
-		CHECK_NEAR(ept / cap->value[WC_CAPQ_E_TOKEN], 1.0, 0.02);
+		CHECK_NEAR(ept / cap->value[WC_CAPQ_E_TOKEN], 1.0, 0.03);
 		CHECK(r.server.mean_w.value <= 400.0 + 1e-9 && r.server.mean_w.value > 395.0);
 		/* Little's law's count of predict's answer at that clock */
 		CHECK_NEAR(r.server.mean_running.value / cap->value[WC_CAPQ_RUNNING], 1.0, 0.03);
 		int said = 0;
 		for (int i = 0; i < r.n_warnings; i++)
-			said += strstr(r.warnings[i], "the run served and drew at 12") != NULL &&
+			said += strstr(r.warnings[i], "the run served and drew at 11") != NULL &&
 			        strstr(r.warnings[i], "MHz, the clock predict settles at") != NULL;
 		CHECK_INT(said, 1);
 		/* predict's caveat of that clock, as its answer there and a lock
@@ -303,7 +308,7 @@ test_limit_settles(void)
 		wc_budget_plan plan;
 		CHECK_INT(wc_envelope_budget(&w, &st, &pm, &o, &bo, &plan, &err), WC_OK);
 		for (int i = said = 0; i < plan.n_warnings; i++)
-			said += strncmp(plan.warnings[i], "platform: the law draws 45", 26) == 0 &&
+			said += strncmp(plan.warnings[i], "platform: the law draws 46", 26) == 0 &&
 			        strstr(plan.warnings[i], "W per GPU at the mean") != NULL &&
 			        strstr(plan.warnings[i], "above the 400 W board limit: power is held there, but "
 			                                 "service keeps the clock asked") != NULL;

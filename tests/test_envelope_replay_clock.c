@@ -4,7 +4,8 @@
  * its requests, so the steady rate predict settles the clock for is the
  * log's requests over the horizon, whatever the warm-up. A100, Qwen3-32B,
  * measured profile, 600 requests 0.1 s apart of 512 + 256 tokens over a
- * 60-s horizon: 10 requests/s and 1201 MHz with no warm-up; with a warm-up
+ * 60-s horizon: 10 requests/s and 1159 MHz with no warm-up (1201 MHz with
+ * the published design's A100 idle until 2026-12-07); with a warm-up
  * of 600 s the rate was diluted to 0.909/s and the clock rose to 1274 MHz
  * (0.6531 J per token beside 0.6826). A Poisson load draws arrivals in its
  * warm-up, and keeps the mean over warm-up and horizon.
@@ -88,7 +89,7 @@ main(void)
 	double mhz0, rate0, ept0, mhz, rate, ept;
 	run(&w, &st, &pm, 0.0, &mhz0, &rate0, &ept0);
 	CHECK_NEAR(rate0, 10.0, 1e-9);
-	CHECK(mhz0 > 1190 && mhz0 < 1230);
+	CHECK(mhz0 > 1140 && mhz0 < 1180);
 	static const double warmups[] = { 60.0, 600.0 };
 	for (size_t k = 0; k < sizeof warmups / sizeof *warmups; k++) {
 		run(&w, &st, &pm, warmups[k], &mhz, &rate, &ept);

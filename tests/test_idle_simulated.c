@@ -7,8 +7,10 @@
  * line is `# SYNTHETIC ...` give source simulated with a warning, without
  * it measured; the label survives a save and load (schema 17); and the
  * interval's idle floor still holds at a simulated idle (docs/intervals.md,
- * "Physical ceiling"): A100 Qwen3-8B at 0.03 running keeps its lower end at
- * 72.93 W.
+ * "Physical ceiling"): H200 Qwen3-8B at 0.03 running keeps its lower end at
+ * 121.13 W. Since 2026-12-07 the profile's A100 idle is the real A100 runs'
+ * (84.21 W, measured: tests/test_real_measured_idle.c); H200's stays the
+ * design's.
  */
 #include "data/params_file.h"
 #include "models/profile_measured.h"
@@ -96,13 +98,14 @@ main(void)
 	check_fit(1);
 	check_fit(0);
 
-	/* The built-in profile: A100 and H200 idle simulated, and so on a
-	 * save and load; H100's published, B200's estimated. */
+	/* The built-in profile: H200's idle simulated, and so on a save and
+	 * load; A100's measured (the real runs'), H100's published, B200's
+	 * estimated. */
 	wc_params m = WC_PARAMS_INIT, back = WC_PARAMS_INIT;
 	wc_error err;
 	wc_params_measured(&m);
 	static const char *const name[] = { "A100", "H200", "H100", "B200" };
-	static const wc_source src[] = { WC_SRC_SIMULATED, WC_SRC_SIMULATED, WC_SRC_PUBLISHED, WC_SRC_ESTIMATED };
+	static const wc_source src[] = { WC_SRC_MEASURED, WC_SRC_SIMULATED, WC_SRC_PUBLISHED, WC_SRC_ESTIMATED };
 	char *dump = wc_params_dump(&m, 1, &err);
 	CHECK(dump != NULL);
 	CHECK(dump && strstr(dump, "\"source\": \"simulated\"") != NULL);
@@ -120,17 +123,17 @@ main(void)
 	wc_predictor *pr = NULL;
 	wc_inference_prediction o;
 	wc_inference_query q = { .config = WC_CONFIG_INIT, .want_interval = 1 };
-	q.config.platform = "A100";
+	q.config.platform = "H200";
 	q.config.model = "Qwen3-8B";
 	q.config.active_params_b = 8.19;
 	q.config.running = 0.03;
 	CHECK_INT(wc_predictor_new(&m, &pr, &err), WC_OK);
 	CHECK_INT(wc_predict_inference(pr, &q, &o, &err), WC_OK);
-	const wc_level *a100 = wc_params_level(&m, "A100");
-	printf("A100 at 0.03 running: %.2f W, 95 %% %.2f-%.2f W, idle %.2f W\n", o.power.node_power_w, o.node_lo_w,
-	       o.node_hi_w, a100 ? a100->p0.value : NAN);
+	const wc_level *h200 = wc_params_level(&m, "H200");
+	printf("H200 at 0.03 running: %.2f W, 95 %% %.2f-%.2f W, idle %.2f W\n", o.power.node_power_w, o.node_lo_w,
+	       o.node_hi_w, h200 ? h200->p0.value : NAN);
 	CHECK(o.has_interval);
-	CHECK(a100 && o.node_lo_w == a100->p0.value);
+	CHECK(h200 && h200->p0.source == WC_SRC_SIMULATED && o.node_lo_w == h200->p0.value);
 	wc_predictor_free(pr);
 	wc_params_clear(&m);
 	return check_report("test_idle_simulated");

@@ -269,7 +269,9 @@ closed_at(const wc_predictor *pr, const wc_inference_query *q, double k)
  * 0.1 requests/s of 512 + 256 answered the law at its mean count, 345.9 W
  * at 1.18 running, where the envelope of the same workload draws 275 W:
  * the loop runs none 31 % of the time and the law is concave. Now the
- * capacity answer and the headline are sum_k P(k) Pois(k; m) (270.0 W);
+ * capacity answer and the headline are sum_k P(k) Pois(k; m) (270.0 W;
+ * 283.1 W, beside the law's 358.1 W at m, since A100's idle is the real
+ * runs' 84.2 W, 2026-12-07);
  * with an engine limit of c the count in service is an M/M/c queue's,
  * whose mean stays m and whose power reaches the limit's at capacity; the
  * clock rules take the draw while serving; a rate over capacity runs the
@@ -309,7 +311,7 @@ poisson_mean(const wc_predictor *pr)
 	CHECK_NEAR(cap.hi[WC_CAPQ_E_REQUEST] * 0.1, cap.hi[WC_CAPQ_POWER], 1e-9 * sum);
 	fprintf(stderr, "A100 Qwen3-32B 0.1/s: %.3g running, serving %.1f W, answer %.1f W, headline %.1f W, sum %.1f W\n",
 	        m, cap.steady_power_w, cap.value[WC_CAPQ_POWER], head.power.node_power_w, sum);
-	CHECK(sum < 280);
+	CHECK(sum < 290);
 	CHECK_NEAR(cap.steady_power_w, closed_at(pr, &q, m), 1e-9 * sum); /* the law at m, one running at least */
 	CHECK_NEAR(cap.value[WC_CAPQ_POWER], sum, 1e-9 * sum);
 	CHECK_NEAR(head.power.node_power_w, sum, 1e-9 * sum);
@@ -420,7 +422,9 @@ limit_spread(const wc_predictor *pr)
 	wc_error err;
 	q.config.input_tokens = 512;
 	q.config.output_tokens = 256;
-	const double rates[2] = { 0.1, 0.3 };
+	/* 0.3/s until A100's idle became the real runs' (2026-12-07): its mean
+	 * count now draws past the limit itself */
+	const double rates[2] = { 0.1, 0.22 };
 	for (int i = 0; i < 2; i++) {
 		q.config.request_rate = rates[i];
 		q.config.running = q.open_loop_max = q.serving_w = 0.0; /* no engine limit */
@@ -441,7 +445,7 @@ limit_spread(const wc_predictor *pr)
 		CHECK(at && sscanf(at, "would average %lf W, not %lf W", &held, &answered) == 2);
 		CHECK(fabs(answered - head.power.node_power_w) < 0.051);
 		CHECK(held < answered && held > 0.95 * answered && held <= 400.0);
-		CHECK(head.power.node_power_w > 380.0); /* the answer itself is the law's */
+		CHECK(head.power.node_power_w > 365.0); /* the answer itself is the law's */
 	}
 }
 

@@ -197,7 +197,9 @@ kappa_notes(const wc_predictor *pr, wc_inference_query q, const double *series, 
 /* One rule for the kappa caveat (docs/inference-law.md, "Unseen
  * configurations"): wherever the answer runs off the free clock and
  * depends on it, naming what set the clock. A cap named sm_clock_mhz,
- * which the request never sent; the same 1406 MHz the A100's limit
+ * which the request never sent; the same 1357 MHz the A100's limit
+ * settles at (1406 MHz until A100's idle was the real runs', 2026-12-07;
+ * a lock just below it binds itself)
  * settles at warned under a cap that could not bind and not without it,
  * that clock said once, by the limit's own warning;
  * a lock at the top clock (the unlocked answer) and the idle answer
@@ -225,12 +227,12 @@ kappa_caveat(void)
 	wc_inference_query a = { .config = test_catalog_config("A100", 4, "Llama-3.1-70B-Instruct", 64) };
 	a.config.input_tokens = 2000;
 	a.config.output_tokens = 500;
-	const double caps[] = { 0, 500, 0, 0 }, locks[] = { 0, 0, 1410, 1405 };
+	const double caps[] = { 0, 500, 0, 0 }, locks[] = { 0, 0, 1410, 1355 };
 	for (int i = 0; i < 4; i++) {
 		wc_inference_query at = a;
 		at.power_cap_w = caps[i];
 		at.config.sm_clock_mhz = locks[i];
-		clock_said = "1406 MHz";
+		clock_said = "1357 MHz";
 		clock_lines = 0;
 		CHECK_INT(kappa_notes(pr, at, NULL, 0, w, &low), 1);
 		clock_said = NULL;

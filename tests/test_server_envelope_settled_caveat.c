@@ -2,9 +2,10 @@
  * A clock the board's limit settles binds the envelope exactly as a lock
  * there does, and carries predict's caveat of that clock
  * (docs/envelopes.md, "Engine", "Board limit"): A100 Qwen3-32B (`measured`
- * profile), 256 clients settle at 1201 MHz and Poisson 2/s at 1215 MHz
- * (1216 MHz until 2026-12-07, when predict's open loop took a request to
- * meet 1 + m requests, docs/capacity.md),
+ * profile), 256 clients settle at 1159 MHz and Poisson 2/s at 1172 MHz
+ * (1201 and 1216 MHz until 2026-12-07, when A100's idle became the real
+ * runs' and predict's open loop took a request to meet 1 + m requests,
+ * docs/capacity.md),
  * where no runs at a known locked clock were calibrated. The CLI's and the route's
  * warnings said the run served and drew there but nothing of kappa,
  * while `--sm-clock 1200` and `predict inference` at 1201 MHz said it.
@@ -34,9 +35,9 @@ count(const json_t *j, const char *said)
 }
 
 static const char *const caveat[2] = {
-	"platform: the GPU settles at 1201 MHz; no runs at a known locked clock were calibrated on A100"
+	"platform: the GPU settles at 1159 MHz; no runs at a known locked clock were calibrated on A100"
 	" and kappa is unpublished; kappa = 1 is assumed",
-	"platform: the GPU settles at 1215 MHz; no runs at a known locked clock were calibrated on A100"
+	"platform: the GPU settles at 1172 MHz; no runs at a known locked clock were calibrated on A100"
 	" and kappa is unpublished; kappa = 1 is assumed",
 };
 

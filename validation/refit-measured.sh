@@ -12,7 +12,13 @@
 #      simulated from Table 13), calibrated at platform scope relative to
 #      H100 (the design's offsets of A100 and H200 from its H100, added to
 #      step 1's H100; docs/calibration.md "Relative to a level") with the
-#      shared slopes of step 1 held;
+#      shared slopes of step 1 held; then A100's P0 replaced by the real
+#      A100 boards' idle: the PowerTrace-Sim A100 runs' measured idle
+#      (each run's by ingest's rule, docs/trace-metrics.md "Idle power"),
+#      pooled as `calibrate --scope platform` pools a new level's P0 (the
+#      P0 of that calibration, its S and theta not kept; docs/fitting.md,
+#      "The measured profile"); H200 keeps the design's simulated idle
+#      (no real H200 run exists);
 #   3. the capacity section on the PowerTrace-Sim runs (their TTFT/ITL), the
 #      ML.ENERGY table and the published periods, Huber-weighted (the
 #      default of `fit capacity`, chosen by held-out scores:
@@ -23,7 +29,8 @@
 #      capacity fit's own inputs, leaving each model out.
 # Usage: sh validation/refit-measured.sh [BUILD_DIR] [SHARED_DIR] [OUT.json]
 # then `jq -r -f validation/measured-to-c.jq OUT.json` prints the constants
-# of models/profile_measured.c. Takes about 40 s on 2 cores.
+# of models/profile_measured.c. Takes about 40 s on 2 cores; needs jq (it
+# puts A100's measured P0 into the set of step 2).
 # OpenBLAS picks its kernels by CPU, and their rounding moves the point
 # estimates in their 8th-9th digit and the bootstrap's replicates with them:
 # with the AVX-512 (SkylakeX) kernels the capacity section's gpqa input ci95
@@ -32,6 +39,10 @@
 # kernels (docs/fitting.md, "The measured profile"). Those are pinned where
 # the CPU has AVX2 and the BLAS is OpenBLAS; it says so on stderr.
 set -eu
+if ! command -v jq >/dev/null 2>&1; then
+	echo "refit-measured.sh: jq not found; install it (Debian: apt-get install jq)" >&2
+	exit 1
+fi
 build=${1:-build}
 shared=${2:-../shared}
 out=${3:-measured.json}
@@ -58,10 +69,17 @@ common="--seed 42 --threads 2"
 	--bootstrap 200 $common --name measured
 "$w" calibrate --params "$tmp/s1.json" "$design" -o "$tmp/s2.json" --scope platform --platform A100 \
 	--relative-to H100 $common
-"$w" calibrate --params "$tmp/s2.json" "$design" -o "$tmp/s3.json" --scope platform --platform H200 \
+"$w" calibrate --params "$tmp/s2.json" "$design" -o "$tmp/s3d.json" --scope platform --platform H200 \
 	--relative-to H100 $common
 "$w" ingest "$shared/data/real/powertrace-sim" -o "$tmp/pts.csv" --platform A100 --tp 1 \
 	--model Qwen/Qwen3-8B --utc-offset -25200 --quiet >/dev/null 2>&1
+# A100's idle: a platform-scope calibration on the real runs over step 1's
+# set, which has no A100 level; only its P0 (source measured) is kept.
+"$w" calibrate --params "$tmp/s1.json" "$tmp/pts.csv" -o "$tmp/idle.json" --scope platform --platform A100 \
+	--bootstrap 0 $common >/dev/null
+jq --slurpfile idle "$tmp/idle.json" \
+	'(.levels[] | select(.name == "A100") | .p0_w) = ($idle[0].levels[] | select(.name == "A100") | .p0_w)' \
+	"$tmp/s3d.json" >"$tmp/s3.json"
 "$w" fit capacity "$tmp/pts.csv" "$tmp/ml.csv" "$here/data/default/published-periods.csv" \
 	-o "$tmp/s4.json" --params "$tmp/s3.json" --bootstrap 200 $common \
 	--calibrated-on "PowerTrace-Sim runs, ML.ENERGY v3 subset, published periods"
