@@ -105,6 +105,18 @@ tp_fault(const wc_model_info *m, int g)
 	return TP_STARTS;
 }
 
+/* The smallest group of `from` GPUs or more, up to WC_LAW_MAX_TP, that
+ * vLLM can start on `m` (tp_fault); 0 when none. Both refusals search
+ * their remedy's group by it. */
+static int
+group_from(const wc_model_info *m, int from)
+{
+	for (int g = from < 1 ? 1 : from; g <= WC_LAW_MAX_TP; g++)
+		if (tp_fault(m, g) == TP_STARTS)
+			return g;
+	return 0;
+}
+
 /* ": tp 8, the smallest Llama-3.1-405B's 128 attention and 8 KV heads
  * allow", the heads' `owner` said; its length. */
 static int
@@ -136,26 +148,35 @@ request_held(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double
  * own bound (WC_GMU_MAX, docs/capacity.md "Memory as vLLM does it"), at
  * which `tp` GPUs serve the request: the weights and, for a context `ctx`
  * > 0, one request's KV cache, by the rules the checks refuse by (so that
- * following it answers); 0 when none does. */
+ * following it answers); without token lengths the least KV cache the
+ * `running` requests hold, one block each (wc_capacity_kv_block_tokens:
+ * vLLM runs no request without one). 0 when none does. */
 static double
-utilization_fits(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double ctx)
+utilization_fits(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double ctx, double running)
 {
-	for (int h = (int)ceil(100.0 * WC_GMU_MIN - 1e-9); h <= (int)floor(100.0 * WC_GMU_MAX + 1e-9); h++)
-		if (weights_held(a, hw, tp, 1.0 - h / 100.0) && request_held(a, hw, tp, 1.0 - h / 100.0, ctx))
+	const double least = wc_capacity_kv_block_tokens(1.0);
+	for (int h = (int)ceil(100.0 * WC_GMU_MIN - 1e-9); h <= (int)floor(100.0 * WC_GMU_MAX + 1e-9); h++) {
+		const double reserve = 1.0 - h / 100.0;
+		if (weights_held(a, hw, tp, reserve) &&
+		    (ctx > 0.0 ? request_held(a, hw, tp, reserve, ctx)
+		               : wc_capacity_max_concurrency(a, hw, tp, reserve, least) >= fmax(running, 1.0)))
 			return h / 100.0;
+	}
 	return 0.0;
 }
 
 /* "; or gpu_memory_utilization 0.94 or more" for a utilization `fits` >
  * 0 that serves the request, else nothing: the one remedy both refusals
- * end with. The CLI names its flag there (--gpu-memory-utilization),
- * HTTP the field. */
+ * end with ("or more" only below the flag's bound, WC_GMU_MAX, which is
+ * the most it takes). The CLI names its flag there
+ * (--gpu-memory-utilization), HTTP the field. */
 static void
 utilization_more(double fits, char *more, size_t cap)
 {
 	more[0] = '\0';
 	if (fits > 0.0)
-		snprintf(more, cap, "; or gpu_memory_utilization %.2f or more", fits);
+		snprintf(more, cap, "; or gpu_memory_utilization %.2f%s", fits,
+		         fits < WC_GMU_MAX - 1e-9 ? " or more" : "");
 }
 
 /* The bytes the CLI adds to a refusal that names a field: "--" before the
@@ -242,16 +263,11 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		 * start (tp_fault; known for models whose heads are known). */
 		double need = ceil(a.weight_bytes / per_gpu);
 		int heads = c->arch ? c->arch->attention_heads : 0, kv = c->arch ? split_kv_heads(c->arch) : 0;
-		int group = 0;
-		for (int g = (int)fmin(need, WC_LAW_MAX_TP + 1.0); (heads > 0 || kv > 0) && g <= WC_LAW_MAX_TP; g++)
-			if (tp_fault(c->arch, g) == TP_STARTS) {
-				group = g;
-				break;
-			}
+		const int group = heads > 0 || kv > 0 ? group_from(c->arch, (int)fmin(need, WC_LAW_MAX_TP + 1.0)) : 0;
 		/* A utilization up to the flag's bound that holds them on these
 		 * GPUs is said too; the utilization given is then the cause, and
 		 * the field named (docs/capacity.md, "Memory as vLLM does it"). */
-		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
+		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx, c->running) : 0.0;
 		char more[64] = "";
 		utilization_more(fits, more, sizeof more);
 		/* names cut so that any board and model fit in 255 bytes (with
@@ -300,18 +316,36 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		 * given is then the cause, and the field named; else the field
 		 * that makes most of the context (docs/capacity.md, "Memory as
 		 * vLLM does it"). */
-		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
-		char more[64] = "";
+		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx, c->running) : 0.0;
+		char more[96] = "", by_tp[32] = "";
 		utilization_more(fits, more, sizeof more);
+		/* The smallest larger group vLLM starts (group_from, as the
+		 * weights refusal finds its) that holds the weights and the
+		 * request, placed as it would be (wc_capacity_arch_place: its KV
+		 * copies), is said too. */
+		for (int g = group_from(c->arch, c->tp + 1); g > 0 && !by_tp[0]; g = group_from(c->arch, g + 1)) {
+			wc_config cg = *c;
+			wc_capacity_arch ag;
+			cg.tp = g;
+			if (wc__predict_config_arch(&cg, &ag, err) == WC_OK && weights_held(&ag, &hw, g, reserve) &&
+			    request_held(&ag, &hw, g, reserve, ctx))
+				snprintf(by_tp, sizeof by_tp, "; tp %d holds it", g);
+		}
+		char both[sizeof more + sizeof by_tp];
+		snprintf(both, sizeof both, "%s%s", by_tp, more);
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		char msg[2 * WC_ERROR_MSG_MAX], request[64];
 		const int named = fits > 0.0 && c->gpu_memory_utilization > 0.0;
 		snprintf(request, sizeof request, "one request of %g tokens", ctx);
-		wc__predict_kv_refusal(named ? "gpu_memory_utilization"
-		                       : c->output_tokens > c->input_tokens ? "output_tokens"
-		                                                            : "input_tokens",
-		                       request, ctx, &a, &hw, c->tp, c->platform, reserve, taken, named, more, msg,
+		const char *field = named ? "gpu_memory_utilization"
+		                    : c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens";
+		wc__predict_kv_refusal(field, request, ctx, &a, &hw, c->tp, c->platform, reserve, taken, named, both, msg,
 		                       sizeof msg);
+		/* the group yields to the note on the weights taken, which
+		 * decides whether the refusal holds at all */
+		if (by_tp[0] && taken[0] && !strstr(msg, taken))
+			wc__predict_kv_refusal(field, request, ctx, &a, &hw, c->tp, c->platform, reserve, taken, named, more,
+			                       msg, sizeof msg);
 		return wc_error_set(err, WC_EINVAL, "%s", msg);
 	}
 	if (max_fit)

@@ -121,7 +121,7 @@ main(void)
 	kv[14] = "0.79";
 	test_usage_error(kv, "--gpu-memory-utilization: one request of 3200 tokens needs 0.84 GB of KV cache but 1 x "
 	                     "A100 (85.9 GB each) leave 0.62 GB after the weights and the engine's workspace "
-	                     "(gpu_memory_utilization 0.79); or --gpu-memory-utilization 0.80 or more\n");
+	                     "(gpu_memory_utilization 0.79); tp 2 holds it; or --gpu-memory-utilization 0.80 or more\n");
 	c = test_catalog_config("A100", 1, "Qwen3-32B", 8);
 	c.input_tokens = 3000;
 	c.output_tokens = 200;
@@ -139,7 +139,7 @@ main(void)
 		              "--model", "meta-llama/Llama-3.1-70B-Instruct-Banana", "--concurrency", "8",
 		              "--input-tokens", "50000", "--output-tokens", "10000", "--gpu-memory-utilization",
 		              "0.87", NULL };
-	test_usage_error(lng, "after the weights (weights taken as bf16: give weights if not); or "
+	test_usage_error(lng, "after the weights (weights taken as bf16: give weights if not); tp 8 holds it; or "
 	                      "--gpu-memory-utilization 0.98 or more\n");
 	/* at the default the same request gets the same advice as with 0.9
 	 * given: it ended "(gpu_memory_utilization 0.9)" with no remedy, while
@@ -149,12 +149,12 @@ main(void)
 		               NULL };
 	test_usage_error(dflt, "--input-tokens: one request of 50200 tokens needs 13.16 GB of KV cache but 1 x A100 "
 	                       "(85.9 GB each) leave 10.07 GB after the weights and the engine's workspace "
-	                       "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.94 or more\n");
+	                       "(gpu_memory_utilization 0.9); tp 2 holds it; or --gpu-memory-utilization 0.94 or more\n");
 	dflt[13] = "--gpu-memory-utilization";
 	dflt[14] = "0.9";
 	test_usage_error(dflt, "--gpu-memory-utilization: one request of 50200 tokens needs 13.16 GB of KV cache but "
 	                       "1 x A100 (85.9 GB each) leave 10.07 GB after the weights and the engine's workspace "
-	                       "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.94 or more\n");
+	                       "(gpu_memory_utilization 0.9); tp 2 holds it; or --gpu-memory-utilization 0.94 or more\n");
 	dflt[14] = "0.94"; /* following it answers */
 	{
 		run_result rr;
@@ -192,7 +192,7 @@ main(void)
 		             "/gpu_memory_utilization", "; or gpu_memory_utilization 0.80 or more", NULL);
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,\"input_tokens\":3000,"
 		                "\"output_tokens\":200,\"gpu_memory_utilization\":0.79}",
-		             "/gpu_memory_utilization", "(gpu_memory_utilization 0.79); or gpu_memory_utilization 0.80 or more",
+		             "/gpu_memory_utilization", "(gpu_memory_utilization 0.79); tp 2 holds it; or gpu_memory_utilization 0.80 or more",
 		             NULL);
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,"
 		                "\"input_tokens\":300000,\"output_tokens\":200}",
@@ -200,7 +200,7 @@ main(void)
 		/* at the default: on /input_tokens, with the utilization that serves */
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":1,"
 		                "\"input_tokens\":50000,\"output_tokens\":200}",
-		             "/input_tokens", "(gpu_memory_utilization 0.9); or gpu_memory_utilization 0.94 or more", NULL);
+		             "/input_tokens", "(gpu_memory_utilization 0.9); tp 2 holds it; or gpu_memory_utilization 0.94 or more", NULL);
 		http_envelope_refused(h, "/v1/forecast/envelope", "{\"platform\":\"L40S\",\"active_params_b\":21,"
 		                      "\"horizon_s\":10,\"workload\":{\"type\":\"closed\",\"concurrency\":1}}");
 		http_envelope_refused(h, "/v1/plan/budget", "{\"platform\":\"L40S\",\"active_params_b\":21,"

@@ -281,7 +281,7 @@ main(void)
 	CHECK_CONTAINS(k.err, "--input-tokens: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x H100 (85.5 "
 	                      "GB each) leave 5.26 GB after the weights (weights taken as bf16: give weights if not)");
 	/* the utilization that serves it too, the workspace's words yielding
-	 * to both within 255 bytes */
+	 * to both within 255 bytes, the group to the note (tp 4 would hold it) */
 	CHECK_CONTAINS(k.err, "(gpu_memory_utilization 0.9); or --gpu-memory-utilization 0.93 or more");
 	run_result_free(&k);
 	/* a utilization given names the field at the head: its echo
@@ -295,7 +295,7 @@ main(void)
 	CHECK_INT(k.status, 2);
 	CHECK_CONTAINS(k.err, "--gpu-memory-utilization: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x "
 	                      "H100 (85.5 GB each) leave 8.68 GB after the weights (weights taken as bf16: give weights "
-	                      "if not) and the engine's workspace; or --gpu-memory-utilization 0.93 or more");
+	                      "if not); tp 4 holds it; or --gpu-memory-utilization 0.93 or more");
 	run_result_free(&k);
 	/* the envelope and its plan answer such a name as the catalog's entry
 	 * with predict's warning (they said nothing, the header naming exl2) */
