@@ -199,8 +199,8 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
  * (1..L) the i keys up to it, or the last W of them in a sliding window:
  * L (L + 1) / 2 when L <= W, else W (W + 1) / 2 + (L - W) W (docs/capacity.md,
  * "Step time"). Continuous in L, which is a mean. */
-static double
-causal_pairs(double L, double W)
+double
+wc_capacity_causal_pairs(double L, double W)
 {
 	if (!(W > 0.0) || L <= W)
 		return 0.5 * L * (L + 1.0);
@@ -214,8 +214,8 @@ wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_arch *a,
 	/* Prefill is compute-bound: the weights' 2 N FLOPs per prompt token,
 	 * and per layer and attending pair of tokens QK^T's and AV's 2 FLOPs
 	 * per unit of the attention width each. */
-	double pairs = (a->layers - a->window_layers) * causal_pairs(in_tokens, 0.0) +
-	               a->window_layers * causal_pairs(in_tokens, a->window);
+	double pairs = (a->layers - a->window_layers) * wc_capacity_causal_pairs(in_tokens, 0.0) +
+	               a->window_layers * wc_capacity_causal_pairs(in_tokens, a->window);
 	double flops = 2.0 * a->active_params * in_tokens + 4.0 * (double)a->attention_width * pairs;
 	return flops / ((double)tp * compute_rate(pt, hw));
 }

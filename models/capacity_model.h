@@ -284,6 +284,12 @@ double wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_a
 double wc_capacity_prefill_time(const wc_capacity_point *pt, const wc_capacity_arch *a,
                                 const wc_capacity_hw *hw, int tp, double in_tokens);
 
+/** Keys the L queries of a causal prompt attend to in all, each query the
+ *  keys up to it, or the last W of them in a sliding window (W <= 0:
+ *  none): L (L + 1) / 2, else W (W + 1) / 2 + (L - W) W (docs/capacity.md,
+ *  "Step time"). The prefill and fine-tuning's attention count by it. */
+double wc_capacity_causal_pairs(double L, double W);
+
 /* --------------------------------------------------------- memory */
 
 /** Bytes `n` requests of `context` tokens each need: weights + KV cache +

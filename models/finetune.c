@@ -4,6 +4,7 @@
  * evaluating a bound configuration. The section's lifetime (clear, copy,
  * the published default, validation) is in finetune_params.c.
  */
+#include "models/capacity_model.h"
 #include "models/finetune_law.h"
 #include "models/limits.h"
 
@@ -221,6 +222,22 @@ attention_width(const wc_ft_config *c)
 	return wc_model_attention_width(&shape);
 }
 
+/* The keys a token's attention products run over, summed over the
+ * layers: S on a full-attention layer; on a catalog model's sliding-window
+ * layers (its own shape) S times the windowed share of a causal
+ * sequence's pairs, the capacity model's count (wc_capacity_causal_pairs,
+ * docs/capacity.md "Step time"), so that at S <= W nothing moves. */
+static double
+attention_keys(const wc_ft_config *c)
+{
+	const double S = c->seq_len, full = wc_capacity_causal_pairs(S, 0.0);
+	const wc_model_info *m = c->model;
+	if (!m || !(m->window > 0) || m->layers != c->layers || !(m->attention_layers > 0) ||
+	    m->attention_layers >= m->layers || !(full > 0.0))
+		return c->layers * S;
+	return S * (m->attention_layers + (m->layers - m->attention_layers) * wc_capacity_causal_pairs(S, m->window) / full);
+}
+
 int
 wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err)
 {
@@ -230,7 +247,7 @@ wc_ft_flops_compute(const wc_ft_config *c, wc_ft_flops *out, wc_error *err)
 		return rc;
 	out->tokens_per_step = isnan(c->tokens_per_step) ? wc_ft_step_tokens(c) : c->tokens_per_step;
 	out->weight_flops = 2.0 * c->params_b * 1e9;
-	out->attention_flops = 2.0 * c->layers * (double)c->seq_len * attention_width(c);
+	out->attention_flops = 2.0 * attention_keys(c) * attention_width(c);
 	out->forward_flops = out->weight_flops + out->attention_flops;
 	/* Full training: forward, backward for activations and for weights.
 	 * PEFT: frozen weights need no weight gradient. The adapters are

@@ -104,8 +104,10 @@ int wc_ft_config_check(const wc_ft_config *c, wc_error *err);
 typedef struct {
 	double tokens_per_step;        /* T */
 	double weight_flops;           /* 2 N */
-	double attention_flops;        /* 2 layers seq_len w, w the attention width
-	                                * (wc_model_attention_width) */
+	double attention_flops;        /* 2 keys w: keys seq_len a layer, a sliding
+	                                * window's share of it on windowed layers
+	                                * (wc_capacity_causal_pairs); w the
+	                                * attention width (wc_model_attention_width) */
 	double forward_flops;          /* weight + attention */
 	double adapter_width;          /* sum of (d_in + d_out) over the adapted
 	                                * matrices of one layer; 0 for full */
