@@ -203,6 +203,11 @@ const char *
 wc_json_error_text(const json_error_t *e, char *buf, size_t cap)
 {
 	size_t len;
+	/* jansson's text for a \u0000 names its own flag (JSON_ALLOW_NUL),
+	 * which no user sets: the character is named instead, as the API
+	 * names it (docs/http-api.md, "Errors"). */
+	if (json_error_code(e) == json_error_null_character || json_error_code(e) == json_error_null_byte_in_key)
+		return "a string or key holds \\u0000 (a NUL character), which is not read";
 	const char *tok = near_token(e, &len);
 	/* A byte-order mark inside the text is named, not quoted as an
 	 * invisible token (docs/formats/telemetry.md, "Bad lines"). */

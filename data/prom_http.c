@@ -190,6 +190,21 @@ http_error(const char *shown, long status, const body *b, const char *metric, wc
 	return wc_error_set(err, WC_EIO, "%s: HTTP %ld: %.*s", shown, status, n, text);
 }
 
+/* A 3xx is not followed: a Prometheus server answers the API itself,
+ * so a redirect comes from what stands before it (a login page, an
+ * authenticating proxy), whose page would be refused as JSON. Its
+ * Location, masked as the URL is, says where (docs/fleet.md, "Queries"). */
+static int
+redirected(CURL *h, const char *shown, long status, wc_error *err)
+{
+	char *to = NULL, where[WC_PROM_URL_SHOWN] = "";
+	if (cu.easy_getinfo(h, CURLINFO_REDIRECT_URL, &to) == CURLE_OK && to)
+		wc_prom_url_mask(to, where, sizeof where);
+	return wc_error_set(err, WC_EIO, "%s: HTTP %ld redirects to %.100s (a login page or proxy?): give "
+	                    "--prometheus the server's own URL, or save the answers and use --prometheus-json",
+	                    shown, status, where[0] ? where : "(no Location header)");
+}
+
 int
 wc_prom_http_query_range(const char *base, const char *query, double start, double end,
                          double step, double timeout_s, const char *metric, wc_prom_set *set,
@@ -236,6 +251,8 @@ wc_prom_http_query_range(const char *base, const char *query, double start, doub
 		rc = wc_error_set(err, WC_EIO, "%s: %s", shown,
 		                  b.too_big ? "response larger than 1 GiB (use a smaller --step or range)"
 		                  : cerr[0] ? cerr : cu.easy_strerror(cc));
+	else if (status >= 300 && status < 400)
+		rc = redirected(h, shown, status, err);
 	else if (status != 200)
 		rc = http_error(shown, status, &b, metric, err);
 	else

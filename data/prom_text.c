@@ -270,6 +270,22 @@ comment_line(cursor *c, scrape_state *st)
 	return WC_OK;
 }
 
+/* At an exemplar ("# {"): the cursor moved to the line's end, 1. */
+static int
+exemplar(cursor *c)
+{
+	const char *p = c->s + c->i;
+	if (p[0] != '#' || (p[1] != ' ' && p[1] != '\t'))
+		return 0;
+	p += 2;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '{')
+		return 0;
+	c->i += strlen(c->s + c->i);
+	return 1;
+}
+
 static int
 sample_line(cursor *c, scrape_state *st)
 {
@@ -298,7 +314,11 @@ sample_line(cursor *c, scrape_state *st)
 		return c->i = at, fail(c, "expected a sample value (" WC__PROM_NUMBER_EXPECTED ")");
 	skip_blanks(c);
 	at = c->i;
-	char *tt = token(c);
+	/* An OpenMetrics exemplar (`value [ts] # {trace_id="..."} v [ts]`,
+	 * what Accept: application/openmetrics-text brings) describes one
+	 * request, not the series: read past, not as a timestamp
+	 * (docs/formats/prometheus.md, "Text-exposition scrapes"). */
+	char *tt = exemplar(c) ? c->s + c->i : token(c);
 	if (*tt) {
 		char *end;
 		long long ms = strtoll(tt, &end, 10);
@@ -310,7 +330,7 @@ sample_line(cursor *c, scrape_state *st)
 		ts = (double)ms / 1000.0;
 	}
 	skip_blanks(c);
-	if (c->s[c->i])
+	if (c->s[c->i] && !exemplar(c))
 		return fail(c, "unexpected text after the timestamp");
 	if (!keep)
 		return WC_OK;

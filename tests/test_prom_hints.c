@@ -141,8 +141,10 @@ serve(const char *reply, int *port)
 			ssize_t got = read(c, req, sizeof req); /* the GET, in one segment on loopback */
 			(void)got;
 			char head[256];
-			int n = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
-			                 "Content-Length: %zu\r\nConnection: close\r\n\r\n", strlen(reply));
+			/* a reply opening "HTTP/" is the whole response */
+			int n = strncmp(reply, "HTTP/", 5) == 0 ? 0 : snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\n"
+			                 "Content-Type: text/html\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+			                 strlen(reply));
 			if (write(c, head, (size_t)n) < 0 || write(c, reply, strlen(reply)) < 0)
 				_exit(1);
 			close(c);
@@ -175,6 +177,19 @@ check_not_json(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, want);
 	CHECK(!strstr(r.err, "expected near"));
+	run_result_free(&r);
+	/* a redirect (to a login page) named with its Location, not as
+	 * "HTTP 302: (empty body)" */
+	pid = serve("HTTP/1.1 302 Found\r\nLocation: http://sso.example/login?next=%2F\r\n"
+	            "Content-Length: 0\r\nConnection: close\r\n\r\n", &port);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
+	ingest(argv, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	snprintf(want, sizeof want, "wattcast ingest: %s: HTTP 302 redirects to http://sso.example/login?next=%%2F "
+	         "(a login page or proxy?): give --prometheus the server's own URL", url);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, want);
 	run_result_free(&r);
 
 	char *saved = test_fixture(dir, "scrape.json", "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n"

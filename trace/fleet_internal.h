@@ -224,6 +224,10 @@ int wc__fleet_selector_text(const fleet_matcher *m, size_t n, int exported, char
  * queries would (=~ and !~ as POSIX extended expressions on the whole
  * value); the others removed (docs/fleet.md, "Queries"). */
 int wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *err);
+/* One warning when a saved answer's series (those it added samples to:
+ * set->s[i].n past before[i]) hold no metric read (fleet_unread.c). */
+void wc__fleet_say_unread(const char *file, const wc_prom_set *set, const size_t *before, size_t n_before,
+                          const wc_fleet_options *o);
 /* Does a matcher name `namespace` or `pod`? */
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 

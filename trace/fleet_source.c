@@ -507,6 +507,8 @@ read_saved(const char *const *json, size_t n_json, const wc_fleet_options *o, wc
 			before[j] = set->s[j].n;
 		rc = wc_prom_json_read(json[i], set, o->warn, o->warn_payload, err);
 		if (rc == WC_OK)
+			wc__fleet_say_unread(json[i], set, before, n_before, o);
+		if (rc == WC_OK)
 			rc = grid_of_file(set, before, n_before, &g, err);
 		free(before);
 		if (rc != WC_OK || !g.step)

@@ -1,0 +1,91 @@
+/*
+ * Inputs a fleet's pipelines produce that wattcast reads past or names
+ * (docs/formats/prometheus.md, docs/fleet.md "Queries"): an OpenMetrics
+ * exemplar after a sample was refused as "expected a timestamp in whole
+ * milliseconds"; a \u0000 in a saved answer named jansson's flag
+ * JSON_ALLOW_NUL; a saved answer of metrics none of which is read
+ * (vllm_generation_tokens_total, an OTel pipeline's name) was passed over
+ * unsaid.
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+
+static void
+ingest(const char *const *argv, run_result *r)
+{
+	CHECK(run_wattcast(argv, NULL, r) == 0);
+	fprintf(stderr, "%s%s", r->out ? r->out : "", r->err ? r->err : "");
+}
+
+/* 40 scrapes every 15 s, the counter's with an exemplar (after the value,
+ * or after a timestamp): read as without it. */
+static void
+check_exemplar(void)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	for (int k = 0; k < 40; k++)
+		len += (size_t)snprintf(buf + len, cap - len, "# wattcast-scrape %d dcgm-h1:9400\n"
+		                        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-A\",modelName=\"NVIDIA H100 80GB "
+		                        "HBM3\",Hostname=\"h1\"} 300\n# wattcast-scrape %d h1:8000\n"
+		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 8\n"
+		                        "vllm:generation_tokens_total{model_name=\"Qwen/Qwen3-8B\"} %d%s # "
+		                        "{trace_id=\"abc\"} 1.0 1767225600.000\n", 1767225600 + 15 * k,
+		                        1767225600 + 15 * k, 100 * 15 * k, k % 2 ? "" : ".0");
+	char *path = path_join(dir, "ex.prom"), *out = path_join(dir, "ex.csv");
+	CHECK(write_text(path, buf) == 0);
+	const char *argv[] = { "wattcast", "ingest", "--scrapes", path, "-o", out, NULL };
+	run_result r;
+	ingest(argv, &r);
+	CHECK_INT(r.status, 0);
+	CHECK(!strstr(r.err, "timestamp"));
+	char *csv = test_slurp(out);
+	CHECK(csv && strstr(csv, ",300,100,3,") != NULL);
+	free(csv);
+	run_result_free(&r);
+	free(buf);
+	free(path);
+	free(out);
+}
+
+static void
+check_nul_and_unread(void)
+{
+	char *nul = test_fixture(dir, "nul.json", "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+	                         "\"result\":[{\"metric\":{\"__name__\":\"x\",\"a\":\"b\\u0000c\"},\"values\":[]}]}}\n");
+	char *out = path_join(dir, "n.csv");
+	const char *argv[] = { "wattcast", "ingest", "--prometheus-json", nul, "-o", out, NULL };
+	run_result r;
+	ingest(argv, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "nul.json:1:");
+	CHECK_CONTAINS(r.err, "\\u0000 (a NUL character)");
+	CHECK(!strstr(r.err, "JSON_ALLOW_NUL"));
+	run_result_free(&r);
+	char *otel = test_fixture(dir, "otel.json", "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+	                          "\"result\":[{\"metric\":{\"__name__\":\"vllm_generation_tokens_total\","
+	                          "\"model_name\":\"m\"},\"values\":[[1767225600,\"1\"],[1767225615,\"2\"]]}]}}\n");
+	argv[3] = otel;
+	ingest(argv, &r);
+	CHECK_CONTAINS(r.err, "otel.json: no series read (vllm_generation_tokens_total): no metric "
+	               "docs/fleet.md \"Metrics\" names");
+	run_result_free(&r);
+	free(nul);
+	free(otel);
+	free(out);
+}
+
+int
+main(void)
+{
+	dir = test_tmpdir("prom_odd_inputs");
+	check_exemplar();
+	check_nul_and_unread();
+	free(dir);
+	return check_report("test_prom_odd_inputs");
+}
