@@ -179,6 +179,16 @@ http_error(const char *shown, long status, const body *b, const char *metric, wc
 	if (b->buf && wc_prom_json_parse(b->buf, b->len, "", metric, &none, NULL, NULL, &inner) != WC_OK &&
 	    strstr(inner.msg, "Prometheus answered")) {
 		wc_prom_set_clear(&none);
+		/* The sample limit (HTTP 422) bounds the samples one query loads:
+		 * the series times the range's span at their scrape interval.
+		 * --page-steps cannot get under it, as the scrape interval is
+		 * measured over 2000 steps and the page probe spans the range
+		 * (docs/fleet.md, "Paging"); fewer series or a shorter range do. */
+		if (strstr(inner.msg, "too many samples"))
+			return wc_error_set(err, WC_EIO, "%s: HTTP %ld: the query would load more samples than the "
+			                    "server's --query.max-samples (default 5e7): raise it, or ingest fewer "
+			                    "series at a time (--selector) over a shorter --start/--end", shown, status);
+
 		return wc_error_set(err, WC_EIO, "%s: HTTP %ld:%s", shown, status, inner.msg + 1);
 	}
 	wc_prom_set_clear(&none);

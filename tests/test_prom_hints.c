@@ -192,6 +192,19 @@ check_not_json(void)
 	CHECK_CONTAINS(r.err, want);
 	run_result_free(&r);
 
+	/* the sample limit (HTTP 422) named with a remedy that works */
+	pid = serve("HTTP/1.1 422 Unprocessable Entity\r\nContent-Type: application/json\r\nContent-Length: 128"
+	            "\r\nConnection: close\r\n\r\n{\"status\":\"error\",\"errorType\":\"execution\",\"error\":"
+	            "\"query processing would load too many samples into memory in query execution\"}", &port);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
+	ingest(argv, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, ": HTTP 422: the query would load more samples than the server's --query.max-samples "
+	               "(default 5e7): raise it, or ingest fewer series at a time (--selector)");
+	run_result_free(&r);
+
 	char *saved = test_fixture(dir, "scrape.json", "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n"
 	                           "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 300\n");
 	const char *files[] = { "wattcast", "ingest", "--prometheus-json", saved, "-o", out, NULL };
