@@ -205,6 +205,22 @@ check_not_json(void)
 	               "(default 5e7): raise it, or ingest fewer series at a time (--selector)");
 	run_result_free(&r);
 
+	/* an answer on a grid 7 s from the one asked for (a server aligning
+	 * start to the step) is refused, not re-timed */
+	pid = serve("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":"
+	            "{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"gpu\":\"0\",\"Hostname\":\"h1\"},\"values\":"
+	            "[[1767225600,\"300\"],[1767225615,\"300\"]]}]}}", &port);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
+	const char *off[] = { "wattcast", "ingest", "--prometheus", url, "--start", "1767225607", "--end",
+		              "1767226807", "--step", "15", "-o", out, NULL };
+	ingest(off, &r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, ": a value at 2026-01-01T00:00:00.000Z, off the grid asked for (every 15 s from "
+	               "2026-01-01T00:00:07.000Z): the server aligns start to the step? give --start a multiple of --step");
+	run_result_free(&r);
+
 	char *saved = test_fixture(dir, "scrape.json", "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n"
 	                           "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 300\n");
 	const char *files[] = { "wattcast", "ingest", "--prometheus-json", saved, "-o", out, NULL };

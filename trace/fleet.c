@@ -254,8 +254,28 @@ int
 wc__fleet_query(wc_fleet *f, const char *url, const char *query, double start, double end, double step,
                 const char *metric, wc_prom_set *set, wc_error *err)
 {
-	return wc_prom_http_query_range(url, query, start, end, step, f->o.timeout_s, metric, set, server_note, f,
-	                                err);
+	int rc = wc_prom_http_query_range(url, query, start, end, step, f->o.timeout_s, metric, set, server_note, f,
+	                                  err);
+	/* A server that aligns start to the step (VictoriaMetrics; Thanos or
+	 * Mimir with align_queries_with_step) answers on another grid, whose
+	 * values were taken as the steps asked for, 7 s late unsaid. Its
+	 * times must lie on start + k x step, as a saved answer's must lie on
+	 * the first's grid (docs/fleet.md, "Queries"). */
+	long long a = llround(start * 1000.0), d = llround(step * 1000.0);
+	for (size_t i = 0; rc == WC_OK && d > 0 && i < set->n; i++)
+		for (size_t j = 0; j < set->s[i].n; j++) {
+			long long t = llround(set->s[i].t[j] * 1000.0);
+			if ((t - a) % d == 0)
+				continue;
+			char tt[40], ts[40], shown[WC_PROM_URL_SHOWN];
+			wc_prom_format_time((double)t / 1000.0, tt, sizeof tt);
+			wc_prom_format_time(start, ts, sizeof ts);
+			wc_prom_url_mask(url, shown, sizeof shown);
+			return wc_error_set(err, WC_EINVAL, "%.80s: a value at %s, off the grid asked for (every %.10g s "
+			                    "from %s): the server aligns start to the step? give --start a multiple of "
+			                    "--step", shown, tt, step, ts);
+		}
+	return rc;
 }
 
 int
