@@ -10,6 +10,7 @@
  * running, 49.8 %, 379.2 W not 384.2 W, for 3.72, 51.0 %, 380.1 and 385.3
  * W) and the open-loop table's H100 steady P(m) (252.2 W for 252.3 W).
  */
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -33,13 +34,7 @@ answer_of(const char *verb, const char *const *args)
 		argv[n++] = *args++;
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	run_result_free(&r);
-	return j;
+	return test_run_json(argv);
 }
 
 /* `wattcast predict inference ARGS --json` */

@@ -12,6 +12,7 @@
 #include "predict/capacity_predict.h"
 #include "predict/predict.h"
 #include "tests/support/check.h"
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -331,13 +332,7 @@ envelope_json(const char *platform, const char *model_flag, const char *model)
 {
 	const char *argv[] = { "wattcast", "envelope", "--platform", platform, model_flag, model, "--poisson", "2",
 		               "--horizon", "20", "--replicas", "2", "--json", NULL };
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	run_result_free(&r);
-	return j;
+	return test_run_json(argv);
 }
 
 /* `wattcast envelope --json`: the source, the capacity level's values, and

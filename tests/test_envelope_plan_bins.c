@@ -11,6 +11,7 @@
  * page quotes both as the program gives them.
  */
 #include "models/stats.h"
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <math.h>
@@ -29,13 +30,7 @@ envelope(const char *const *args)
 		argv[n++] = *args++;
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	run_result_free(&r);
-	return j;
+	return test_run_json(argv);
 }
 
 /* `x` to `decimals` with the page's thousands separated by a space. */

@@ -1,6 +1,6 @@
 /*
  * A wattcast command's JSON answer and its numbers by path, for tests that
- * compare answers (test_open_loop_envelope, test_open_loop_prefill_share).
+ * compare answers (the open-loop, capacity-docs and envelope tests).
  * The caller owns the json_t returned (json_decref).
  */
 #ifndef WC_TESTS_RUN_JSON_H
