@@ -44,9 +44,10 @@ wc__fleet_say_unread(const char *file, const wc_prom_set *set, const size_t *bef
 	}
 	if (!n_new || !o->warn)
 		return;
-	char msg[WC_ERROR_MSG_MAX], shown[64];
-	wc_error_name_cut(file, sizeof shown - 1, shown, sizeof shown);
-	snprintf(msg, sizeof msg, "%s: no series read (%s): no metric docs/fleet.md \"Metrics\" "
-	         "names; save the answers of the queries --verbose prints", shown, names);
+	/* the path by the one rule of a message quoting a file: its middle
+	 * gives way, its file name stays (a cut head lost the name) */
+	char msg[WC_ERROR_MSG_MAX];
+	wc_error_format_path(msg, sizeof msg, file, ": no series read (%s): no metric docs/fleet.md \"Metrics\" "
+	                     "names; save the answers of the queries --verbose prints", names);
 	o->warn(msg, o->warn_payload);
 }
