@@ -34,7 +34,7 @@ answer_of(const char *verb, const char *const *args)
 		argv[n++] = *args++;
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	return test_run_json(argv);
+	return test_run_json(argv, NULL);
 }
 
 /* `wattcast predict inference ARGS --json` */

@@ -11,6 +11,7 @@
  * marked alike stays held out.
  */
 #include "data/data.h"
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -42,14 +43,7 @@ static json_t *
 report(const char *what, const char *set, const char *runs, char **said)
 {
 	const char *argv[] = { "wattcast", "validate", what, "--params", set, runs, "--json", NULL };
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	*said = strdup(r.err ? r.err : "");
-	run_result_free(&r);
-	return j;
+	return test_run_json(argv, said);
 }
 
 static long

@@ -332,7 +332,7 @@ envelope_json(const char *platform, const char *model_flag, const char *model)
 {
 	const char *argv[] = { "wattcast", "envelope", "--platform", platform, model_flag, model, "--poisson", "2",
 		               "--horizon", "20", "--replicas", "2", "--json", NULL };
-	return test_run_json(argv);
+	return test_run_json(argv, NULL);
 }
 
 /* `wattcast envelope --json`: the source, the capacity level's values, and

@@ -30,7 +30,7 @@ envelope(const char *const *args)
 		argv[n++] = *args++;
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	return test_run_json(argv);
+	return test_run_json(argv, NULL);
 }
 
 /* `x` to `decimals` with the page's thousands separated by a space. */

@@ -34,7 +34,7 @@ same_workload(const char *platform, const char *model, const char *in, const cha
 	const char *env[] = { "wattcast", "envelope", "--platform", platform, "--model", model, "--poisson", rate,
 		              "--input-tokens", in, "--output-tokens", out, "--horizon", "72000", "--warmup", "600",
 		              "--replicas", "20", "--seed", "1", "--threads", "2", "--json", NULL };
-	json_t *p = test_run_json(pred), *e = test_run_json(env);
+	json_t *p = test_run_json(pred, NULL), *e = test_run_json(env, NULL);
 	const double m = test_json_num(p, "mean_running"), lat = test_json_num(p, "capacity/latency_s"),
 	             pw = test_json_num(p, "node_power_w");
 	const double em = test_json_num(e, "server/summary/mean_running/value"),

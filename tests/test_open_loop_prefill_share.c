@@ -22,7 +22,7 @@ same_share(const char *platform, const char *model, const char *in, const char *
 	const char *open[] = { "wattcast", "predict", "inference", "--profile", "paper-prefill", "--platform", platform,
 		               "--model", model, "--concurrency", "256", "--input-tokens", in, "--output-tokens", out,
 		               "--rate", rate, "--json", NULL };
-	json_t *o = test_run_json(open);
+	json_t *o = test_run_json(open, NULL);
 	const double m = test_json_num(o, "mean_running"), lat = test_json_num(o, "capacity/latency_s"),
 	             rho = test_json_num(o, "prefill_share"), lambda = atof(rate);
 	char met[32];
@@ -30,7 +30,7 @@ same_share(const char *platform, const char *model, const char *in, const char *
 	const char *closed[] = { "wattcast", "predict", "inference", "--profile", "paper-prefill", "--platform", platform,
 		                 "--model", model, "--concurrency", met, "--input-tokens", in, "--output-tokens", out,
 		                 "--json", NULL };
-	json_t *c = test_run_json(closed);
+	json_t *c = test_run_json(closed, NULL);
 	const double rho_c = test_json_num(c, "prefill_share"), lat_c = test_json_num(c, "capacity/latency_s");
 	const double t_pre = rho_c * lat_c / (1.0 + m), want = lambda * t_pre / (1.0 - exp(-m));
 	fprintf(stderr, "%s %s %s + %s at %s/s: m %.4f, latency %.3f s (closed at %s: %.3f s), share %.4f, "

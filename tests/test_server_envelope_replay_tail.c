@@ -22,6 +22,7 @@
 #include "predict/predict.h"
 #include "server/server.h"
 #include "tests/fixtures/server/http_client.h"
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <gsl/gsl_errno.h>
@@ -156,14 +157,7 @@ cli_answer(const char *path, int budget, char **err_text)
 {
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--replay", path,
 		               "--horizon", "60", "--json", budget ? "--budget" : NULL, "5000", NULL };
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	*err_text = strdup(r.err ? r.err : "");
-	run_result_free(&r);
-	return j;
+	return test_run_json(argv, err_text);
 }
 
 static double

@@ -4,15 +4,19 @@
 #include "tests/support/support.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 json_t *
-test_run_json(const char *const *argv)
+test_run_json(const char *const *argv, char **err)
 {
 	run_result r;
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
 	CHECK(j != NULL);
+	if (err)
+		*err = strdup(r.err ? r.err : "");
 	run_result_free(&r);
 	return j;
 }
