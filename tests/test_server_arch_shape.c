@@ -41,6 +41,41 @@ catalog_passes(void)
 	}
 }
 
+/* Over HTTP: the same refusal on /architecture/layers, inference and the
+ * flexibility sweep alike, and a mixture of experts bound by its active
+ * parameters. */
+static void
+http_cases(CURL *h)
+{
+	static const char *const archs[] = { "{\"layers\":4000}", "{\"layers\":1000000,\"head_dim\":1000000}" };
+	static const char *const routes[] = { "/v1/predict/inference", "/v1/predict/flexibility" };
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < 2; i++) {
+			char body[300];
+			snprintf(body, sizeof body,
+			         "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"architecture\":%s,"
+			         "\"concurrency\":8,\"input_tokens\":1000,\"output_tokens\":100}", archs[i]);
+			http_expect_error(h, "POST", routes[k], "application/json", body, 422, "invalid_value",
+			                  "/architecture/layers");
+			http_reply r;
+			http_post_json(h, url(routes[k]), body, &r);
+			const char *m = http_error_str(&r, "message");
+			CHECK(m && strlen(m) <= 255);
+			if (i == 0)
+				CHECK(m && strstr(m, why));
+			http_reply_free(&r);
+		}
+	/* a mixture of experts: its active parameters bound the shape */
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"H100\",\"model\":\"DeepSeek-V3\",\"tp\":8,\"architecture\":{\"layers\":610},"
+	               "\"concurrency\":8}", &r);
+	CHECK_INT(r.status, 422);
+	const char *m = http_error_str(&r, "message");
+	CHECK(m && strstr(m, "more than the model's 37 B active"));
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -59,43 +94,6 @@ main(void)
 	                 "--layers: 400 layers of width 5120 hold 25.17 B parameters in their attention projections "
 	                 "alone, more than the model's 13 B");
 
-	wc_params p = WC_PARAMS_INIT;
-	wc_params_default(&p);
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	CURL *h = curl_easy_init();
-	wc_server *srv = http_server_start(&p, "default", 2);
-	if (srv) {
-		static const char *const archs[] = { "{\"layers\":4000}", "{\"layers\":1000000,\"head_dim\":1000000}" };
-		static const char *const routes[] = { "/v1/predict/inference", "/v1/predict/flexibility" };
-		for (int k = 0; k < 2; k++)
-			for (int i = 0; i < 2; i++) {
-				char body[300];
-				snprintf(body, sizeof body,
-				         "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"architecture\":%s,"
-				         "\"concurrency\":8,\"input_tokens\":1000,\"output_tokens\":100}", archs[i]);
-				http_expect_error(h, "POST", routes[k], "application/json", body, 422, "invalid_value",
-				                  "/architecture/layers");
-				http_reply r;
-				http_post_json(h, url(routes[k]), body, &r);
-				const char *m = http_error_str(&r, "message");
-				CHECK(m && strlen(m) <= 255);
-				if (i == 0)
-					CHECK(m && strstr(m, why));
-				http_reply_free(&r);
-			}
-		/* a mixture of experts: its active parameters bound the shape */
-		http_reply r;
-		http_post_json(h, url("/v1/predict/inference"),
-		               "{\"platform\":\"H100\",\"model\":\"DeepSeek-V3\",\"tp\":8,\"architecture\":{\"layers\":610},"
-		               "\"concurrency\":8}", &r);
-		CHECK_INT(r.status, 422);
-		const char *m = http_error_str(&r, "message");
-		CHECK(m && strstr(m, "more than the model's 37 B active"));
-		http_reply_free(&r);
-		wc_server_stop(srv);
-	}
-	curl_easy_cleanup(h);
-	curl_global_cleanup();
-	wc_params_clear(&p);
+	http_with_default_server(http_cases);
 	return check_report("test_server_arch_shape");
 }

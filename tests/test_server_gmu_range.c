@@ -37,6 +37,24 @@ http_status(CURL *h, const char *u, char *msg, size_t cap)
 	return st;
 }
 
+/* Over HTTP: every value outside the range refused naming the field,
+ * 0.5 and 1 answered. */
+static void
+http_cases(CURL *h)
+{
+	char msg[512], want[160];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK_INT(http_status(h, bad[i], msg, sizeof msg), 422);
+		snprintf(want, sizeof want, "/gpu_memory_utilization gpu_memory_utilization: must be between "
+		                            "0.1 and 1, got %s", bad[i]);
+		if (strcmp(msg, want) != 0)
+			fprintf(stderr, "  %s -> \"%s\"\n", bad[i], msg);
+		CHECK(strcmp(msg, want) == 0);
+	}
+	CHECK_INT(http_status(h, "0.5", msg, sizeof msg), 200);
+	CHECK_INT(http_status(h, "1", msg, sizeof msg), 200);
+}
+
 int
 main(void)
 {
@@ -45,27 +63,6 @@ main(void)
 	test_run_ok((const char *const[]){ "wattcast", "predict", "inference", "--platform", "H100", "--model",
 	                                   "Qwen3-8B", "--concurrency", "32", "--gpu-memory-utilization", "0.5", NULL });
 
-	wc_params p = WC_PARAMS_INIT;
-	wc_params_default(&p);
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	CURL *h = curl_easy_init();
-	wc_server *srv = http_server_start(&p, "default", 2);
-	if (srv) {
-		char msg[512], want[160];
-		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-			CHECK_INT(http_status(h, bad[i], msg, sizeof msg), 422);
-			snprintf(want, sizeof want, "/gpu_memory_utilization gpu_memory_utilization: must be between "
-			                            "0.1 and 1, got %s", bad[i]);
-			if (strcmp(msg, want) != 0)
-				fprintf(stderr, "  %s -> \"%s\"\n", bad[i], msg);
-			CHECK(strcmp(msg, want) == 0);
-		}
-		CHECK_INT(http_status(h, "0.5", msg, sizeof msg), 200);
-		CHECK_INT(http_status(h, "1", msg, sizeof msg), 200);
-		wc_server_stop(srv);
-	}
-	curl_easy_cleanup(h);
-	curl_global_cleanup();
-	wc_params_clear(&p);
+	http_with_default_server(http_cases);
 	return check_report("test_server_gmu_range");
 }

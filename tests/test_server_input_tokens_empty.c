@@ -9,6 +9,26 @@
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
 
+/* Over HTTP: input_tokens 0 refused on /input_tokens, 1 answered. */
+static void
+http_cases(CURL *h)
+{
+	http_expect_says(h, "POST", "/v1/predict/inference",
+	                 "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":0,"
+	                 "\"output_tokens\":100}",
+	                 422, "invalid_value", "/input_tokens", "input_tokens: must be", NULL);
+	http_expect_says(h, "POST", "/v1/predict/flexibility",
+	                 "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":0,"
+	                 "\"output_tokens\":100}",
+	                 422, "invalid_value", "/input_tokens", "input_tokens: must be", NULL);
+	http_reply r;
+	http_post_json(h, url("/v1/predict/inference"),
+	               "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":1,"
+	               "\"output_tokens\":100}", &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -22,30 +42,6 @@ main(void)
 		              "--concurrency", "8", "--input-tokens", "1", "--output-tokens", "100", NULL };
 	test_run_ok(one);
 
-	wc_params p = WC_PARAMS_INIT;
-	wc_params_default(&p);
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	CURL *h = curl_easy_init();
-	wc_server *srv = http_server_start(&p, "default", 2);
-	if (srv) {
-		http_expect_says(h, "POST", "/v1/predict/inference",
-		                 "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":0,"
-		                 "\"output_tokens\":100}",
-		                 422, "invalid_value", "/input_tokens", "input_tokens: must be", NULL);
-		http_expect_says(h, "POST", "/v1/predict/flexibility",
-		                 "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":0,"
-		                 "\"output_tokens\":100}",
-		                 422, "invalid_value", "/input_tokens", "input_tokens: must be", NULL);
-		http_reply r;
-		http_post_json(h, url("/v1/predict/inference"),
-		               "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":1,"
-		               "\"output_tokens\":100}", &r);
-		CHECK_INT(r.status, 200);
-		http_reply_free(&r);
-		wc_server_stop(srv);
-	}
-	curl_easy_cleanup(h);
-	curl_global_cleanup();
-	wc_params_clear(&p);
+	http_with_default_server(http_cases);
 	return check_report("test_server_input_tokens_empty");
 }
