@@ -154,22 +154,31 @@ serve(const char *reply, int *port)
 	return pid;
 }
 
+/* `argv` run against a child answering every request with `reply`; the
+ * child's URL is written into `url` first (64 bytes), which argv's
+ * --prometheus points at. */
+static void
+ingest_served(const char *reply, char *url, const char *const *argv, run_result *r)
+{
+	int port = 0;
+	pid_t pid = serve(reply, &port);
+	snprintf(url, 64, "http://127.0.0.1:%d", port);
+	ingest(argv, r);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
 /* An HTML page from the URL, and a scrape saved as a query_range answer:
  * each named as not the API's answer, with its first bytes. */
 static void
 check_not_json(void)
 {
-	int port = 0;
-	pid_t pid = serve("<html><body>Login required</body></html>\n", &port);
 	char url[64];
-	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
 	char *out = path_join(dir, "y.csv");
 	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", "2026-01-01T00:00:00Z",
 		               "--end", "2026-01-01T01:00:00Z", "-o", out, NULL };
 	run_result r;
-	ingest(argv, &r);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	ingest_served("<html><body>Login required</body></html>\n", url, argv, &r);
 	char want[300];
 	snprintf(want, sizeof want, "wattcast ingest: %s: not JSON, so not a Prometheus query_range answer (an "
 	         "exporter's metrics, which --scrapes reads, or a login or proxy page?); it begins "
@@ -180,12 +189,8 @@ check_not_json(void)
 	run_result_free(&r);
 	/* a redirect (to a login page) named with its Location, not as
 	 * "HTTP 302: (empty body)" */
-	pid = serve("HTTP/1.1 302 Found\r\nLocation: http://sso.example/login?next=%2F\r\n"
-	            "Content-Length: 0\r\nConnection: close\r\n\r\n", &port);
-	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
-	ingest(argv, &r);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	ingest_served("HTTP/1.1 302 Found\r\nLocation: http://sso.example/login?next=%2F\r\n"
+	              "Content-Length: 0\r\nConnection: close\r\n\r\n", url, argv, &r);
 	snprintf(want, sizeof want, "wattcast ingest: %s: HTTP 302 redirects to http://sso.example/login?next=%%2F "
 	         "(a login page or proxy?): give --prometheus the server's own URL", url);
 	CHECK_INT(r.status, 1);
@@ -193,13 +198,9 @@ check_not_json(void)
 	run_result_free(&r);
 
 	/* the sample limit (HTTP 422) named with a remedy that works */
-	pid = serve("HTTP/1.1 422 Unprocessable Entity\r\nContent-Type: application/json\r\nContent-Length: 128"
-	            "\r\nConnection: close\r\n\r\n{\"status\":\"error\",\"errorType\":\"execution\",\"error\":"
-	            "\"query processing would load too many samples into memory in query execution\"}", &port);
-	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
-	ingest(argv, &r);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	ingest_served("HTTP/1.1 422 Unprocessable Entity\r\nContent-Type: application/json\r\nContent-Length: 128"
+	              "\r\nConnection: close\r\n\r\n{\"status\":\"error\",\"errorType\":\"execution\",\"error\":"
+	              "\"query processing would load too many samples into memory in query execution\"}", url, argv, &r);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, ": HTTP 422: the query would load more samples than the server's --query.max-samples "
 	               "(default 5e7): raise it, or ingest fewer series at a time (--selector)");
@@ -207,15 +208,11 @@ check_not_json(void)
 
 	/* an answer on a grid 7 s from the one asked for (a server aligning
 	 * start to the step) is refused, not re-timed */
-	pid = serve("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":"
-	            "{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"gpu\":\"0\",\"Hostname\":\"h1\"},\"values\":"
-	            "[[1767225600,\"300\"],[1767225615,\"300\"]]}]}}", &port);
-	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
 	const char *off[] = { "wattcast", "ingest", "--prometheus", url, "--start", "1767225607", "--end",
 		              "1767226807", "--step", "15", "-o", out, NULL };
-	ingest(off, &r);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	ingest_served("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":"
+	              "{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"gpu\":\"0\",\"Hostname\":\"h1\"},\"values\":"
+	              "[[1767225600,\"300\"],[1767225615,\"300\"]]}]}}", url, off, &r);
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, ": a value at 2026-01-01T00:00:00.000Z, off the grid asked for (every 15 s from "
 	               "2026-01-01T00:00:07.000Z): the server aligns start to the step? give --start a multiple of --step");
@@ -260,17 +257,12 @@ check_server_notes(void)
 	const char *reply = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]},"
 	                    "\"warnings\":[\"partial response: store 10.0.0.9:10901 unavailable\"],"
 	                    "\"infos\":[\"PromQL info: a note\\nover two lines\"]}";
-	int port = 0;
-	pid_t pid = serve(reply, &port);
 	char url[64];
-	snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
 	char *out = path_join(dir, "w.csv");
 	const char *argv[] = { "wattcast", "ingest", "--prometheus", url, "--start", "2026-01-01T00:00:00Z",
 		               "--end", "2026-01-01T00:10:00Z", "-o", out, NULL };
 	run_result r;
-	ingest(argv, &r);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	ingest_served(reply, url, argv, &r);
 	char want[300];
 	snprintf(want, sizeof want, "wattcast ingest: warning: %s: /warnings/0: the server warns (a partial answer "
 	         "may lack series or samples): partial response: store 10.0.0.9:10901 unavailable\n", url);
