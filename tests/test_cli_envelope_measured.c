@@ -11,6 +11,7 @@
  * server's share beside the one server that served them all. A folder of
  * several runs reads only the run it replays.
  */
+#include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
 #include <jansson.h>
@@ -275,15 +276,8 @@ test_idle_unknown(const char *dir)
 static json_t *
 measured_json(const char *const *argv, char **err)
 {
-	run_result r;
-	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
-	CHECK_INT(r.status, 0);
-	json_t *j = json_loads(r.out ? r.out : "", 0, NULL);
-	CHECK(j != NULL);
-	warnings_match(r.err, json_object_get(j, "warnings"));
-	*err = r.err;
-	r.err = NULL;
-	run_result_free(&r);
+	json_t *j = test_run_json(argv, err);
+	warnings_match(*err, json_object_get(j, "warnings"));
 	return j;
 }
 
