@@ -14,7 +14,6 @@
 #include "models/catalog.h"
 #include "models/grow.h"
 
-#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,45 +485,6 @@ wc_load_histogram_build(const double *running, const double *hold, double hold_e
 	}
 	out->mean = sum_w > 0.0 ? sum / sum_w : 0.0;
 	free(s);
-	return WC_OK;
-}
-
-int
-wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out)
-{
-	memset(out, 0, sizeof *out);
-	if (!isfinite(m) || m < 0.0 || !(n_max > 0.0))
-		return WC_EINVAL;
-	/* c whole slots; an offered load at or over them is no steady queue */
-	const double c = isfinite(n_max) ? fmax(1.0, floor(n_max)) : INFINITY, rho = m / c;
-	const double sd = sqrt(m), lo = fmax(0.0, floor(m - 12.0 * sd)), hi = fmin(ceil(m + 12.0 * sd + 6.0), c);
-	const size_t len = hi - lo + 1.0 > WC_POISSON_MAX_COUNTS || m == 0.0 || !(rho < 1.0) ? 1 : (size_t)(hi - lo + 1.0);
-	out->running = wc_alloc_array(len, sizeof *out->running);
-	out->weight = wc_alloc_array(len, sizeof *out->weight);
-	if (!out->running || !out->weight) {
-		wc_load_histogram_free(out);
-		return WC_ENOMEM;
-	}
-	if (len == 1) { /* idle, saturated, or a spread the law's curvature cannot see */
-		out->running[0] = out->mean = fmin(m, n_max);
-		out->weight[0] = 1.0;
-		out->len = 1;
-		return WC_OK;
-	}
-	/* M/M/c: P(k) proportional to Pois(k; m) below c, and every count
-	 * from c on (the queue) runs c, with Pois(c; m) / (1 - m / c) in all;
-	 * GSL's probabilities, renormalised over the window. */
-	double sum_w = 0.0, sum_n = 0.0;
-	for (double k = lo; k <= hi; k++) {
-		const double w = gsl_ran_poisson_pdf((unsigned)k, m) / (k == c ? 1.0 - rho : 1.0);
-		out->running[out->len] = k;
-		out->weight[out->len++] = w;
-		sum_w += w;
-		sum_n += w * k;
-	}
-	for (size_t i = 0; i < out->len; i++)
-		out->weight[i] /= sum_w;
-	out->mean = sum_n / sum_w;
 	return WC_OK;
 }
 

@@ -340,6 +340,14 @@ int wc_load_histogram_build(const double *running, const double *hold, double ho
  *  n_max not > 0; WC_ENOMEM. Freed with wc_load_histogram_free. */
 int wc_load_histogram_open_loop(double m, double n_max, wc_load_histogram *out);
 #define WC_POISSON_MAX_COUNTS 2048
+/** The count a request of that open loop meets while it runs, itself
+ *  included: wc_load_histogram_met of wc_load_histogram_open_loop(m,
+ *  n_max), in closed form from GSL's Poisson CDF (docs/capacity.md,
+ *  "Closed loop, open loop, energy"), so a root solve that reads it at
+ *  every evaluation builds no histogram: 1 + m for the Poisson count,
+ *  less near the limit c = floor(n_max), min(m, n_max) where the
+ *  histogram is one point. NaN where that histogram is WC_EINVAL. */
+double wc_load_open_loop_met(double m, double n_max);
 void wc_load_histogram_free(wc_load_histogram *h);
 /** The share of a moment with `n` requests running that the boards work:
  *  min(n, 1), the law's duty cycle below one running request

@@ -115,19 +115,6 @@ typedef struct {
 	double n_cap, rate, in, out;
 } open_loop;
 
-double
-wc__capacity_open_met(double m, double n_cap)
-{
-	/* E[N^2] / E[N] of the count (wc_load_histogram_met): m + var / m,
-	 * 1 + m for the Poisson count, n_cap where the limit runs steadily. */
-	wc_load_histogram h;
-	double met = NAN;
-	if (wc_load_histogram_open_loop(m, n_cap, &h) == WC_OK)
-		met = wc_load_histogram_met(&h);
-	wc_load_histogram_free(&h);
-	return met;
-}
-
 void
 wc__capacity_open_times(const wc_capacity_point *pt, const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
                         double n_cap, double m, double in_tokens, double out_tokens, wc_capacity_times *t)
@@ -137,7 +124,7 @@ wc__capacity_open_times(const wc_capacity_point *pt, const wc_capacity_arch *a, 
 	 * closed loop's times at that count, whose own throughput (that
 	 * count's) is replaced by m's (docs/capacity.md, "Closed loop, open
 	 * loop, energy"). */
-	wc_capacity_times_eval(pt, a, hw, tp, wc__capacity_open_met(m, n_cap), in_tokens, out_tokens, t);
+	wc_capacity_times_eval(pt, a, hw, tp, wc_load_open_loop_met(m, n_cap), in_tokens, out_tokens, t);
 	t->throughput_tok_s = wc_capacity_little_throughput(m, out_tokens, t->latency_s);
 }
 

@@ -26,18 +26,11 @@ typedef double (*wc__root_fn)(double x, void *arg);
 void wc__root_bracket(const gsl_root_fsolver_type *type, wc__root_fn f, void *arg, double *lo, double *flo,
                       double *hi, double *fhi, double epsabs, double epsrel, const int *stop);
 
-/** The count a request of an open loop of mean count `m` meets while it
- *  runs, itself included, on average over its life: E[N^2] / E[N] of the
- *  count wc_load_histogram_open_loop(m, n_cap) gives -- 1 + m for the
- *  Poisson count, n_cap where the limit runs steadily, m alone for a
- *  window of over WC_POISSON_MAX_COUNTS counts (docs/capacity.md, "Closed
- *  loop, open loop, energy"). NaN when the histogram fails. */
-double wc__capacity_open_met(double m, double n_cap);
-
 /** An open loop's step times at mean count `m` (at most n_cap run): the
  *  closed loop's times (wc_capacity_times_eval) at the count a request
- *  meets (wc__capacity_open_met), with the throughput of m, m L_out /
- *  latency. */
+ *  meets (wc_load_open_loop_met(m, n_cap): 1 + m for the Poisson count,
+ *  n_cap where the limit runs steadily), with the throughput of m,
+ *  m L_out / latency. */
 void wc__capacity_open_times(const wc_capacity_point *pt, const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp,
                              double n_cap, double m, double in_tokens, double out_tokens, wc_capacity_times *t);
 
