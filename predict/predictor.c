@@ -412,7 +412,12 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	 * large share of the engine's time (docs/inference-law.md,
 	 * "Prefill-aware form"). */
 	if (!wc_form_has_prefill(p->form) && !(p->law_terms & WC_LT_BIT(WC_LT_PROMPT)) && c.input_tokens > 0.0) {
-		const double rho = isfinite(st.rho) ? st.rho : wc_law_prefill_share(p, &c);
+		/* an open loop's share is its own, lambda t_pre / P(N >= 1), the
+		 * one a prefill-aware set would mix in (docs/capacity.md, "Closed
+		 * loop, open loop, energy") */
+		const double rho = isfinite(st.rho)      ? st.rho
+		                   : open_loop_count(q) ? wc_law_prefill_share_open(p, &c, &h)
+		                                        : wc_law_prefill_share(p, &c);
 		char note[WC_WARNING_LEN];
 		if (wc__predict_prefill_note(p, b.level, c.input_tokens, rho, q->series_len ? h.mean : q->config.running,
 		                             q->prefill_profile, note, sizeof note))
