@@ -38,7 +38,9 @@ static const char predict_about[] =
 	"Where the law gives more than the board's power limit (catalog), the answer is\n"
 	"at the clock a GPU settles at under that limit, with a warning.\n"
 	"More requests than the KV cache holds (vLLM's gpu_memory_utilization, default\n"
-	"0.9) are not refused: fewer run, with a warning. Only weights that do not fit are.\n"
+	"0.9; a request holds its context, without token lengths one 16-token block) are\n"
+	"not refused: fewer run, with a warning. Weights that do not fit are, and a cache\n"
+	"without room for one request.\n"
 	"--expert-parallel: an MoE model's experts are spread over the --tp GPUs and every\n"
 	"GPU reads the whole shared (non-expert) part each step (default: tensor parallel).\n"
 	"A model the catalog does not have is given by --active-params; --model NAME\n"
@@ -67,9 +69,10 @@ print_human(const wc_inference_query *q, const wc_inference_prediction *pr, cons
             const char *version, const char *cap_source)
 {
 	const wc_config *c = &q->config;
-	/* a series' running is its time-weighted mean (config.running unset) */
+	/* the count the answer is at: a series' time-weighted mean (config.running
+	 * unset), a concurrency held to what the KV cache holds */
 	printf("platform %s, tp %d, active params %g B, running %g%s, weights %s, kv %s, engine %s", c->platform, c->tp,
-	       c->active_params_b, q->series_len ? pr->mean_running : c->running, q->series_len ? " (series mean)" : "",
+	       c->active_params_b, pr->mean_running, q->series_len ? " (series mean)" : "",
 	       wc_precision_name(c->weights), wc_precision_name(c->kv), wc_config_engine(c));
 	/* A series the limit binds on answers at the clocks its steps settle
 	 * at, not at a lock it lowered (docs/cli.md, "predict inference") */

@@ -526,7 +526,7 @@ capacity_bound(const wc_predictor *pr, const wc_params *p, const wc_inference_qu
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap) {
 		char note[WC_WARNING_LEN];
-		wc__predict_kv_wait_note(p, c, "concurrency", c->running, x.n_cap, -1.0, note, sizeof note);
+		wc__predict_kv_wait_note(p, c, "concurrency", c->running, x.n_cap, -1.0, 1, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
 	if (out->open_loop) {

@@ -129,9 +129,10 @@ group_tail(char *buf, size_t cap, const char *owner, int group, int heads, int k
 	                heads > 0 ? "attention" : "KV");
 }
 
-/* Whether `tp` GPUs, `reserve` kept free, hold the weights; and, for a
- * context `ctx` > 0, one request's KV cache beside them. The two checks
- * refuse by these, and the utilization suggested is found by them. */
+/* Whether `tp` GPUs, `reserve` kept free, hold the weights; and one
+ * request's KV cache of context `ctx` (request_context) beside them. The
+ * two checks refuse by these, and the utilization suggested is found by
+ * them. */
 static int
 weights_held(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve)
 {
@@ -141,25 +142,38 @@ weights_held(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double
 static int
 request_held(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double reserve, double ctx)
 {
-	return !(ctx > 0.0) || wc_capacity_max_concurrency(a, hw, tp, reserve, ctx) >= 1.0;
+	return wc_capacity_max_concurrency(a, hw, tp, reserve, ctx) >= 1.0;
+}
+
+/* Whether the KV cache of one request is known from its token lengths. */
+static int
+lengths_known(const wc_config *c)
+{
+	return c->arch && c->output_tokens > 0;
+}
+
+/* The least context one running request holds (docs/capacity.md, "Memory
+ * as vLLM does it"): its whole context with token lengths, else one KV
+ * block (wc_capacity_kv_block_tokens: vLLM runs no request without one),
+ * so that the minimum-block rule holds whether or not lengths are given. */
+static double
+request_context(const wc_config *c)
+{
+	return lengths_known(c) ? c->input_tokens + c->output_tokens : wc_capacity_kv_block_tokens(1.0);
 }
 
 /* The smallest gpu_memory_utilization, in the flag's hundredths up to its
  * own bound (WC_GMU_MAX, docs/capacity.md "Memory as vLLM does it"), at
- * which `tp` GPUs serve the request: the weights and, for a context `ctx`
- * > 0, one request's KV cache, by the rules the checks refuse by (so that
- * following it answers); without token lengths the least KV cache the
- * `running` requests hold, one block each (wc_capacity_kv_block_tokens:
- * vLLM runs no request without one). 0 when none does. */
+ * which `tp` GPUs serve the request: the weights and one request's
+ * context `ctx` (request_context) beside them, by the rules the checks
+ * refuse by (so that following it answers; more requests than fit then
+ * wait). 0 when none does. */
 static double
-utilization_fits(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double ctx, double running)
+utilization_fits(const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, double ctx)
 {
-	const double least = wc_capacity_kv_block_tokens(1.0);
 	for (int h = (int)ceil(100.0 * WC_GMU_MIN - 1e-9); h <= (int)floor(100.0 * WC_GMU_MAX + 1e-9); h++) {
 		const double reserve = 1.0 - h / 100.0;
-		if (weights_held(a, hw, tp, reserve) &&
-		    (ctx > 0.0 ? request_held(a, hw, tp, reserve, ctx)
-		               : wc_capacity_max_concurrency(a, hw, tp, reserve, least) >= fmax(running, 1.0)))
+		if (weights_held(a, hw, tp, reserve) && request_held(a, hw, tp, reserve, ctx))
 			return h / 100.0;
 	}
 	return 0.0;
@@ -187,6 +201,20 @@ cli_spare(const char *more)
 	return more[0] ? 4 : 2;
 }
 
+/* `bytes` in GB to `decimals` places, or to two significant digits where
+ * those places would read 0: a cache of one 16-token block (4 MB for
+ * Qwen3-32B) is no "0.00 GB". */
+static const char *
+gb_text(double bytes, int decimals, char *buf, size_t cap)
+{
+	const double gb = bytes / 1e9;
+	if (fabs(gb) >= 0.5 * pow(10.0, -decimals) || gb == 0.0)
+		snprintf(buf, cap, "%.*f", decimals, gb);
+	else
+		snprintf(buf, cap, "%.2g", gb);
+	return buf;
+}
+
 void
 wc__predict_kv_refusal(const char *field, const char *request, double ctx, const wc_capacity_arch *a,
                        const wc_capacity_hw *hw, int tp, const char *platform, double reserve, const char *taken,
@@ -197,14 +225,15 @@ wc__predict_kv_refusal(const char *field, const char *request, double ctx, const
 	 * utilization the head names already yields first, then the words on
 	 * the workspace, then the name taken: the weights a name was sized
 	 * as decide whether the refusal holds at all */
-	char echo[48];
+	char echo[48], need_gb[32], left_gb[32];
+	gb_text(wc_capacity_kv_bytes(a, wc_capacity_kv_block_tokens(ctx)) + a->state_bytes, 2, need_gb, sizeof need_gb);
+	gb_text(left, 2, left_gb, sizeof left_gb);
 	for (int brief = 0; brief < 4; brief++) {
 		snprintf(echo, sizeof echo, named && brief ? "" : " (gpu_memory_utilization %.2g)", 1.0 - reserve);
 		int n = snprintf(msg, cap,
-		                 "%s: %s needs %.2f GB of KV cache but %d x %.24s (%.1f GB each) leave %.2f GB after "
+		                 "%s: %s needs %s GB of KV cache but %d x %.24s (%.1f GB each) leave %s GB after "
 		                 "the weights%s%s%s%s",
-		                 field, request, (wc_capacity_kv_bytes(a, wc_capacity_kv_block_tokens(ctx)) + a->state_bytes) / 1e9,
-		                 tp, platform, hw->memory_bytes / 1e9, left / 1e9, brief > 2 ? "" : taken,
+		                 field, request, need_gb, tp, platform, hw->memory_bytes / 1e9, left_gb, brief > 2 ? "" : taken,
 		                 brief > 1 ? "" : " and the engine's workspace", echo, more);
 		if (n <= WC_ERROR_MSG_MAX - 1 - cli_spare(more))
 			break;
@@ -212,9 +241,12 @@ wc__predict_kv_refusal(const char *field, const char *request, double ctx, const
 }
 
 /* The checks; `remedy` 0 leaves the utilization remedy out, for a front
- * end that takes no utilization. */
+ * end that takes no utilization. `*held` (may be NULL) gets the count the
+ * running requests are held to (wc_predict_running_held): `*max_fit`'s
+ * with token lengths, else the requests of one KV block each; NaN when
+ * no memory is known. */
 static int
-memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy, wc_error *err)
+memory_check(const wc_params *p, const wc_config *c, double *max_fit, double *held, int remedy, wc_error *err)
 {
 	wc_capacity_hw hw;
 	wc_capacity_arch a;
@@ -222,6 +254,8 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 	int rc;
 	if (max_fit)
 		*max_fit = NAN;
+	if (held)
+		*held = NAN;
 	if (c->gpu_memory_utilization != 0.0 && !WC_GMU_IN_RANGE(c->gpu_memory_utilization))
 		return wc_error_set(err, WC_EINVAL, "gpu_memory_utilization: " WC_GMU_RANGE_TEXT ", got %s",
 		                    WC_NUM_TEXT(c->gpu_memory_utilization));
@@ -250,8 +284,9 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 	 * a refusal says which (docs/capacity.md, "Model names"); the name is
 	 * read for a refusal only, not for every prediction that passes. */
 	char taken[64];
-	/* one request's whole context, when the KV cache is checked below */
-	const double ctx = c->arch && c->output_tokens > 0 ? c->input_tokens + c->output_tokens : 0.0;
+	/* one request's whole context, else its one block: the KV cache it
+	 * holds at least, checked below */
+	const double ctx = request_context(c);
 	if (!weights_held(&a, &hw, c->tp, reserve)) {
 		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
 		if (per_gpu <= 0.0)
@@ -267,7 +302,7 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		/* A utilization up to the flag's bound that holds them on these
 		 * GPUs is said too; the utilization given is then the cause, and
 		 * the field named (docs/capacity.md, "Memory as vLLM does it"). */
-		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx, c->running) : 0.0;
+		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
 		char more[64] = "";
 		utilization_more(fits, more, sizeof more);
 		/* names cut so that any board and model fit in 255 bytes (with
@@ -304,11 +339,11 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 			usable[0] = '\0';
 		return wc_error_set(err, WC_EINVAL, "%s%s%s", head, usable, more);
 	}
-	if (!(ctx > 0.0))
-		return WC_OK;
 	/* More requests than the KV cache holds are not refused: vLLM
-	 * preempts, and fewer run (wc_predict_capacity says how many). One
-	 * request that cannot hold its own context cannot run at all. */
+	 * preempts, and fewer run (wc_predict_capacity says how many, and
+	 * wc_predict_inference without token lengths). One request that
+	 * cannot hold its own context, or without token lengths its one
+	 * block, cannot run at all. */
 	if (!request_held(&a, &hw, c->tp, reserve, ctx)) {
 		/* A utilization up to the flag's bound that serves the request
 		 * is said, given or not: the same request gets the same advice
@@ -316,14 +351,15 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		 * given is then the cause, and the field named; else the field
 		 * that makes most of the context (docs/capacity.md, "Memory as
 		 * vLLM does it"). */
-		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx, c->running) : 0.0;
+		const double fits = remedy ? utilization_fits(&a, &hw, c->tp, ctx) : 0.0;
 		char more[96] = "", by_tp[32] = "";
 		utilization_more(fits, more, sizeof more);
 		/* The smallest larger group vLLM starts (group_from, as the
 		 * weights refusal finds its) that holds the weights and the
 		 * request, placed as it would be (wc_capacity_arch_place: its KV
 		 * copies), is said too. */
-		for (int g = group_from(c->arch, c->tp + 1); g > 0 && !by_tp[0]; g = group_from(c->arch, g + 1)) {
+		for (int g = c->arch ? group_from(c->arch, c->tp + 1) : 0; g > 0 && !by_tp[0];
+		     g = group_from(c->arch, g + 1)) {
 			wc_config cg = *c;
 			wc_capacity_arch ag;
 			cg.tp = g;
@@ -336,8 +372,13 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 		wc_model_name_taken(c->model, c->weights, taken, sizeof taken);
 		char msg[2 * WC_ERROR_MSG_MAX], request[64];
 		const int named = fits > 0.0 && c->gpu_memory_utilization > 0.0;
-		snprintf(request, sizeof request, "one request of %g tokens", ctx);
+		if (lengths_known(c))
+			snprintf(request, sizeof request, "one request of %g tokens", ctx);
+		else
+			snprintf(request, sizeof request, "one request's least %g-token block", ctx);
+		/* without token lengths no length is the cause: the GPUs are */
 		const char *field = named ? "gpu_memory_utilization"
+		                    : !lengths_known(c) ? "tp"
 		                    : c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens";
 		wc__predict_kv_refusal(field, request, ctx, &a, &hw, c->tp, c->platform, reserve, taken, named, both, msg,
 		                       sizeof msg);
@@ -348,21 +389,32 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, int remedy
 			                       msg, sizeof msg);
 		return wc_error_set(err, WC_EINVAL, "%s", msg);
 	}
+	const double fit = lengths_known(c) ? wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens,
+	                                                               c->output_tokens)
+	                                    : NAN;
 	if (max_fit)
-		*max_fit = wc_capacity_running_fit(&a, &hw, c->tp, reserve, c->input_tokens, c->output_tokens);
+		*max_fit = fit;
+	if (held)
+		*held = lengths_known(c) ? fit : wc_capacity_max_concurrency(&a, &hw, c->tp, reserve, ctx);
 	return WC_OK;
 }
 
 int
 wc_predict_memory_check(const wc_params *p, const wc_config *c, double *max_fit, wc_error *err)
 {
-	return memory_check(p, c, max_fit, 1, err);
+	return memory_check(p, c, max_fit, NULL, 1, err);
+}
+
+int
+wc__predict_memory_held(const wc_params *p, const wc_config *c, double *held, wc_error *err)
+{
+	return memory_check(p, c, NULL, held, 1, err);
 }
 
 int
 wc_predict_memory_check_fixed(const wc_params *p, const wc_config *c, wc_error *err)
 {
-	return memory_check(p, c, NULL, 0, err);
+	return memory_check(p, c, NULL, NULL, 0, err);
 }
 
 double
@@ -373,20 +425,29 @@ wc_predict_running_held(double n, double n_fit)
 
 void
 wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *field, double asked, double n_fit,
-                         double share, char *buf, size_t len)
+                         double share, int latency, char *buf, size_t len)
 {
 	wc_capacity_hw hw;
 	wc_capacity_arch a;
 	wc_error e;
-	double reserve, kv_gb = NAN; /* the KV cache's room: the memory for the model less the weights */
+	double reserve;
+	char kv_gb[32] = "nan"; /* the KV cache's room: the memory for the model less the weights */
 	if (memory_facts(p, c, &hw, &reserve) && wc__predict_config_arch(c, &a, &e) == WC_OK)
-		kv_gb = (wc_capacity_memory_for_model(&hw, c->tp, reserve) - a.weight_bytes) / 1e9;
-	char tail[96] = "(latency and time to first token include it)";
+		gb_text(wc_capacity_memory_for_model(&hw, c->tp, reserve) - a.weight_bytes, 1, kv_gb, sizeof kv_gb);
+	char tail[96] = "(its power is that of those that run)", what[64];
 	if (share >= 0.0)
 		snprintf(tail, sizeof tail, "(%.3g %% of its time; its power is that of those that run)", 100.0 * share);
+	else if (latency)
+		snprintf(tail, sizeof tail, "(latency and time to first token include it)");
+	/* without token lengths each holds one block at least (request_context) */
+	if (lengths_known(c))
+		snprintf(what, sizeof what, "of %g + %g tokens", c->input_tokens, c->output_tokens);
+	else
+		snprintf(what, sizeof what, "of one %g-token block each, the least a request holds",
+		         request_context(c));
 	/* its precision: vLLM's --kv-cache-dtype fp8 (kv fp8 here) holds twice bf16's tokens */
-	wc_error_format(buf, len, "%s: %s%g requests asked, but the KV cache (%.1f GB after the weights, %s) holds about "
-	                "%.0f of %g + %g tokens: vLLM preempts the rest, so %s%.0f run and the others wait %s", field,
-	                share >= 0.0 ? "up to " : "", asked, kv_gb, wc_precision_name(c->kv), n_fit, c->input_tokens,
-	                c->output_tokens, share >= 0.0 ? "at most " : "", n_fit, tail);
+	wc_error_format(buf, len, "%s: %s%g requests asked, but the KV cache (%s GB after the weights, %s) holds about "
+	                "%.0f %s: vLLM preempts the rest, so %s%.0f run and the others wait %s", field,
+	                share >= 0.0 ? "up to " : "", asked, kv_gb, wc_precision_name(c->kv), n_fit, what,
+	                share >= 0.0 ? "at most " : "", n_fit, tail);
 }

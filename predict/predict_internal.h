@@ -270,8 +270,9 @@ const char *wc__predict_load_field(const wc_inference_query *q);
  *  at the weights' precision (no KV known). */
 int wc__predict_config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *err);
 /** The warning of `asked` requests beyond the `n_fit` the KV cache holds
- *  (wc_predict_running_held) into `buf`: a concurrency's (`share` < 0) or
- *  a running_series' whose samples above n_fit take `share` of its time. */
+ *  (wc_predict_running_held) into `buf`: a concurrency's (`share` < 0;
+ *  `latency`: the answer has a latency, which includes the wait) or a
+ *  running_series' whose samples above n_fit take `share` of its time. */
 /* The refusal of a request whose whole context `ctx` (of `request`, as
  * "one request of 420512 tokens") the KV cache cannot hold, into `msg`:
  * the GB it needs against the GB left after the weights on `tp` x
@@ -282,7 +283,13 @@ void wc__predict_kv_refusal(const char *field, const char *request, double ctx, 
                             const wc_capacity_hw *hw, int tp, const char *platform, double reserve,
                             const char *taken, int named, const char *more, char *msg, size_t cap);
 void wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *field, double asked, double n_fit,
-                              double share, char *buf, size_t len);
+                              double share, int latency, char *buf, size_t len);
+/** wc_predict_memory_check, with into `*held` the count the running
+ *  requests are held to (wc_predict_running_held; docs/capacity.md,
+ *  "Memory as vLLM does it"): with token lengths the max_fit, without
+ *  them the requests of one KV block each (vLLM runs none without one);
+ *  NaN when the memory is not known. */
+int wc__predict_memory_held(const wc_params *p, const wc_config *c, double *held, wc_error *err);
 /** The query's load as a histogram (one level, an open loop's counts, or
  *  the series' distinct values with the time at each), a series' samples
  *  each held to `n_fit` (wc_predict_running_held; NaN: as given). Freed

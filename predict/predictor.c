@@ -321,15 +321,16 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		return rc;
 	if (tmp)
 		p = tmp;
-	/* With token lengths each sample of a series runs at most what the KV
-	 * cache holds, as a concurrency does (docs/capacity.md, "Memory as
-	 * vLLM does it"); a measured run's series (skip_memory_check) ran as
-	 * it was. */
+	/* A closed loop's concurrency and each sample of a series run at most
+	 * what the KV cache holds, with token lengths or, without them, one
+	 * block a request (docs/capacity.md, "Memory as vLLM does it"; a
+	 * count taken from the capacity answer comes held already); a
+	 * measured run's series (skip_memory_check) ran as it was. */
 	double n_fit = NAN, asked = NAN, waited = 0.0, total = 0.0;
 	if ((rc = wc__predict_load_histogram(q, NAN, &h, err)) != WC_OK ||
-	    (!q->skip_memory_check && (rc = wc_predict_memory_check(p, &c, &n_fit, err)) != WC_OK))
+	    (!q->skip_memory_check && (rc = wc__predict_memory_held(p, &c, &n_fit, err)) != WC_OK))
 		goto done;
-	if (q->series_len && h.running[h.len - 1] > wc_predict_running_held(h.running[h.len - 1], n_fit)) {
+	if (!open_loop_count(q) && h.running[h.len - 1] > wc_predict_running_held(h.running[h.len - 1], n_fit)) {
 		asked = h.running[h.len - 1];
 		for (size_t i = 0; i < h.len; i++) {
 			total += h.weight[i];
@@ -339,8 +340,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 			goto done;
 	}
 	/* A series' law is bound at its mean running count (the prefill share
-	 * of the prefill-aware form depends on it). */
-	if (q->series_len)
+	 * of the prefill-aware form depends on it), a held concurrency at what
+	 * runs. */
+	if (q->series_len || isfinite(asked))
 		c.running = h.mean;
 	if ((rc = wc_law_bind(p, &c, &b, err)) != WC_OK)
 		goto done;
@@ -382,7 +384,8 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		over_share = wc__predict_series_limited(&lp, &lpl, q->config.tp, &h, wc_level_power_limit_w(b.level),
 		                                        &held, NULL, NULL);
 	}
-	out->mean_running = q->series_len ? h.mean : q->config.running; /* a queue's count is in service only */
+	/* a queue's count is in service only; a held concurrency's is what runs */
+	out->mean_running = q->series_len || isfinite(asked) ? h.mean : q->config.running;
 	/* the clock(s) a series' steps run at, for its config and what depends
 	 * on them (not a clock search's own evaluation) */
 	if (q->series_len && !q->clock_probe &&
@@ -393,10 +396,10 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 	const int one_clock = limited >= WC__SHARE_ALL && !(unmet_share > 0.0) && st.one_mhz > 0.0;
 	if (one_clock)
 		clocked.sm_clock_mhz = st.one_mhz;
-	if (isfinite(asked)) { /* the samples held to the KV cache, said once */
+	if (isfinite(asked)) { /* the load held to the KV cache, said once */
 		char note[WC_WARNING_LEN];
-		wc__predict_kv_wait_note(p, &c, "running_series", asked, n_fit, total > 0.0 ? waited / total : 0.0, note,
-		                         sizeof note);
+		wc__predict_kv_wait_note(p, &c, wc__predict_load_field(q), asked, n_fit,
+		                         q->series_len ? (total > 0.0 ? waited / total : 0.0) : -1.0, 0, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
 	out->open_loop = open_loop_count(q);
@@ -419,7 +422,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		                   : open_loop_count(q) ? wc_law_prefill_share_open(p, &c, &h)
 		                                        : wc_law_prefill_share(p, &c);
 		char note[WC_WARNING_LEN];
-		if (wc__predict_prefill_note(p, b.level, c.input_tokens, rho, q->series_len ? h.mean : q->config.running,
+		if (wc__predict_prefill_note(p, b.level, c.input_tokens, rho, out->mean_running,
 		                             q->prefill_profile, note, sizeof note))
 			WC_WARN(out, "%s", note);
 	}
@@ -452,8 +455,9 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		wc__predict_custom_model_note(&b, &q->config, note, sizeof note);
 		WC_WARN(out, "%s", note);
 	}
-	/* An open loop's spread is no load asked: its span is its mean's. */
-	double m_at = q->config.running, one = 1.0;
+	/* An open loop's spread is no load asked: its span is its mean's
+	 * (a held concurrency's, what runs). */
+	double m_at = out->mean_running, one = 1.0;
 	wc_load_histogram at_mean = { &m_at, &one, 1, m_at };
 	/* The board's limit, when it settled the clock, set it (a cap above
 	 * the limit did not bind); else a cap, else a lock. A series settles

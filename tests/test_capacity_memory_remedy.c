@@ -3,11 +3,12 @@
  * (docs/capacity.md, "Memory as vLLM does it"). DeepSeek-V3 (671 GB of
  * fp8 weights) on 8 x H100 at 64 running requests, no token lengths, was
  * told "; or --gpu-memory-utilization 1.00 or more": 1 is the flag's
- * bound (WC_GMU_MAX), so "or more" names refused values, and at 1.00 the
- * weights leave 0.05 GB, less than the 64 requests' one 16-token block
- * each (0.58 GB). Without token lengths the utilization said now holds
- * that least KV cache of the running requests too, and at the bound it
- * says no "or more". The KV refusal named no group: Llama-3.1-70B on 2 x
+ * bound (WC_GMU_MAX), so "or more" names refused values. At 1.00 the
+ * weights leave 0.05 GB, which holds 5 of the 64 requests' one 16-token
+ * block each: the utilization said lets one request run (with token
+ * lengths its context, without them its one block), and the others wait
+ * (test_memory_least_block); at the bound it says no "or more". The KV
+ * refusal named no group: Llama-3.1-70B on 2 x
  * H100 with one request of 120 000 + 1000 tokens got no remedy at all,
  * though tp 4 holds it; it now names the smallest group that does.
  */
@@ -32,16 +33,18 @@ utilization_bound(const wc_params *p)
 	config(&c, "DeepSeek-V3", 8, 64);
 	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "tp: the weights need 671.0 GB but 8 x H100");
-	/* 64 blocks do not fit at 1.00: no utilization is said */
-	CHECK(strstr(err.msg, "gpu_memory_utilization") == NULL);
+	/* one running request's block fits at 1.00: said, without "or more",
+	 * whatever the running count (the rest wait) */
+	CHECK_CONTAINS(err.msg, "; or gpu_memory_utilization 1.00");
 	CHECK(strstr(err.msg, "or more") == NULL);
-	/* one running request's block fits at 1.00: said, without "or more" */
 	c.running = 1;
 	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "; or gpu_memory_utilization 1.00");
 	CHECK(strstr(err.msg, "or more") == NULL);
 	/* following it answers */
 	c.gpu_memory_utilization = 1.0;
+	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_OK);
+	c.running = 64;
 	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_OK);
 	/* below the bound the smallest value is still "or more" (Qwen3-32B on
 	 * one A100 at 0.78, docs/capacity.md) */
