@@ -165,6 +165,10 @@ complete_model(reader *rd, wc_ft_run *run)
 		k->attention_heads = cat.attention_heads;
 		k->kv_heads = cat.kv_heads;
 		k->head_dim = cat.head_dim;
+		/* the entry itself, as the catalog path keeps it: the FLOPs read
+		 * its attention width and window where the row's shape is its own
+		 * (wc_ft_flops_compute), one rule for a table and a query */
+		k->model = cat.model;
 	}
 	const wc__ft_column need[] = { FT_COL_PARAMS, FT_COL_LAYERS, FT_COL_DMODEL };
 	const int missing[] = { isnan(k->params_b), k->layers == 0, k->d_model == 0 };
