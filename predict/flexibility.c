@@ -208,15 +208,16 @@ sweep(const wc_predictor *pr, const wc_inference_query *q, const wc_platform_inf
 			/* The cap does not bind below the free power: the top clock;
 			 * a cap at or below the power at the top never settles above it. */
 			mhz = mhz > 0 ? fmin(mhz, fhi) : fhi;
-			/* The step is the answer to that cap: its intervals end at
-			 * the cap's ceiling, as predict inference's do under it
-			 * (docs/intervals.md, "Physical ceiling"). The top step's
-			 * cap, the least that does not bind, is no constraint: that
-			 * step is the unconstrained point, its intervals the
-			 * point's (docs/cli.md, --sweep), not ended at 1.1 x the
-			 * point's own draw. */
-			if (cap_w < p_hi)
-				at.power_cap_w = cap_w;
+			/* Every step is the answer to the cap it prints, the top
+			 * one's too: its intervals end at the cap's ceiling, as
+			 * predict inference's do under it (docs/intervals.md,
+			 * "Physical ceiling"). The top cap binds the point's value
+			 * nowhere, so the step's values are the unconstrained
+			 * point's, but a draw above it in the interval is one the
+			 * cap would hold; the point's own intervals are the
+			 * sweep's interval_95 (docs/capacity.md, "Power
+			 * flexibility"). */
+			at.power_cap_w = cap_w;
 		}
 		if ((rc = state_at(pr, &at, &mhz, i, cap, out, cv, err)) != WC_OK ||
 		    (i > 0 && (rc = power_caveats(pr, q, i, mhz, cap, out, cv, err)) != WC_OK))

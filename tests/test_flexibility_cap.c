@@ -175,9 +175,10 @@ exact_as_inference(const wc_predictor *pr, const wc_inference_query *q, int by_c
 		for (int i = 0; i < f->n_steps; i++) {
 			const wc_flex_step *s = &f->steps[i];
 			wc_inference_query at = *q;
-			/* the top cap step is the unconstrained point: its cap,
-			 * the least that does not bind, is answered as none */
-			if (by_cap && s->power_cap_w < f->steps[0].power_cap_w)
+			/* every cap step, the top one's too, is the answer to the
+			 * cap it prints: the top step's node power ended at 762.5 W
+			 * where the answer to its 551.4 W cap ends at 606.6 W */
+			if (by_cap)
 				at.power_cap_w = s->power_cap_w;
 			else
 				at.config.sm_clock_mhz = s->sm_clock_mhz;
@@ -272,8 +273,7 @@ main(void)
 		for (int i = 0; i < f->n_steps; i++) {
 			const wc_flex_step *s = &f->steps[i];
 			wc_inference_query at = q;
-			const int binds = s->power_cap_w < f->steps[0].power_cap_w; /* the top step's does not */
-			at.power_cap_w = binds ? s->power_cap_w : 0.0;
+			at.power_cap_w = s->power_cap_w; /* the top step's too: its interval ends under it */
 			at.config.sm_clock_mhz = s->sm_clock_mhz;
 			CHECK_INT(wc_predict_capacity(pr, &at, NAN, NAN, cap, &err), WC_OK);
 			fprintf(stderr, "cap %.2f W at %.0f MHz: [%.1f, %.1f] W, answer's [%.1f, %.1f]\n", s->power_cap_w,
@@ -281,7 +281,7 @@ main(void)
 			        cap->hi[WC_CAPQ_POWER]);
 			CHECK_NEAR(s->hi[WC_FLEX_POWER], cap->hi[WC_CAPQ_POWER], 1e-9 * cap->hi[WC_CAPQ_POWER]);
 			CHECK_NEAR(s->lo[WC_FLEX_POWER], cap->lo[WC_CAPQ_POWER], 1e-9 * cap->lo[WC_CAPQ_POWER]);
-			CHECK(!binds || s->hi[WC_FLEX_POWER] <= 1.1 * s->power_cap_w * (1 + 1e-9));
+			CHECK(s->hi[WC_FLEX_POWER] <= 1.1 * s->power_cap_w * (1 + 1e-9));
 		}
 	}
 	/* An open loop's cap step is predict inference --power-cap's answer
