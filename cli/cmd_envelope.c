@@ -475,7 +475,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 	double secs = cli_now_s() - t0;
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);
-		char *t = wc_render_budget(&r, &a->bo, &plan, secs, 2, &err);
+		char *t = wc_render_budget(&r, &a->bo, &plan, 2, &err);
 		if (t && !(t = cli_envelope_json_warnings(t, in)))
 			wc_error_set(&err, WC_ENOMEM, "envelope: out of memory");
 		if (!t)

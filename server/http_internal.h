@@ -93,6 +93,7 @@ typedef struct {
 	int borrowed;
 	const char *allow;           /* 405: the Allow header */
 	const char *extra_headers;   /* static "Name: value\r\n" lines, or NULL */
+	char timing[64];             /* a Server-Timing line extra_headers may point to */
 	int close;                   /* send Connection: close and drop it */
 	int omit_body;               /* HEAD: headers (with Content-Length) only */
 } wc_response;

@@ -284,8 +284,7 @@ wc_envelope_json(const wc_envelope_render *c, const wc_envelope_result *res)
 }
 
 json_t *
-wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const wc_budget_plan *plan,
-               double seconds)
+wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const wc_budget_plan *plan)
 {
 	const wc_envelope_options *o = c->options;
 	json_t *root = json_object();
@@ -303,7 +302,7 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	 * statistics to the digit that puts each on its side of it, as the
 	 * text plan (docs/http-api.md, "POST /v1/plan/budget") */
 	char bt[32];
-	json_object_set_new(root, "plan", json_pack("{s:o,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i,s:f}",
+	json_object_set_new(root, "plan", json_pack("{s:o,s:s,s:s,s:i,s:i,s:o,s:o,s:b,s:s,s:i,s:i,s:i}",
 	                    "budget_w", wc__render_digits(wc_num_text(bt, bo->budget_w)),
 	                    "stat", bo->stat == WC_BUDGET_MAX ? "max" : "p95",
 	                    "fleet_mode", wc_envelope_fleet_mode_label(plan->lockstep, o->fleet_mode),
@@ -311,8 +310,7 @@ wc_budget_json(const wc_envelope_render *c, const wc_budget_options *bo, const w
 	                    "fleet_size", plan->fleet_size, "stat_w", beside(plan->stat_w, bo->budget_w),
 	                    "next_stat_w", beside(plan->next_stat_w, bo->budget_w), "at_bound", plan->at_bound,
 	                    "stopped_by", stopped, "search_bound", plan->search_bound,
-	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated,
-	                    "seconds", seconds));
+	                    "probes", plan->probes, "servers_simulated", plan->servers_simulated));
 	json_t *iv = json_null();
 	if (isfinite(plan->stat_lo_w)) {
 		iv = json_pack("{s:o,s:o}", "lo", beside(plan->stat_lo_w, bo->budget_w), "hi",
@@ -337,9 +335,9 @@ wc_render_envelope(const wc_envelope_render *ctx, const wc_envelope_result *res,
 
 char *
 wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo, const wc_budget_plan *plan,
-                 double seconds, int indent, wc_error *err)
+                 int indent, wc_error *err)
 {
-	return wc__render_dump(wc_budget_json(ctx, bo, plan, seconds), indent, err);
+	return wc__render_dump(wc_budget_json(ctx, bo, plan), indent, err);
 }
 
 double

@@ -47,7 +47,7 @@ json_t *wc_envelope_json(const wc_envelope_render *ctx, const wc_envelope_result
  *  p5_w, p95_w, mean_running): what WC_HTTP_MAX_BIN_VALUES counts. */
 #define WC_ENVELOPE_BAND_ARRAYS 5
 json_t *wc_budget_json(const wc_envelope_render *ctx, const wc_budget_options *bo,
-                       const wc_budget_plan *plan, double seconds);
+                       const wc_budget_plan *plan);
 
 /** jansson flags of every JSON answer (the CLI's --json uses the same). */
 #define WC_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) | JSON_COMPACT)

@@ -91,9 +91,11 @@ char *wc_render_envelope(const wc_envelope_render *ctx, const wc_envelope_result
  *  last one partial. What WC_HTTP_MAX_BIN_VALUES bounds over HTTP and the
  *  command line's memory check charges for --json. */
 double wc_envelope_bin_values(const wc_envelope_options *o);
-/** JSON of a budget plan (docs/http-api.md, "POST /v1/plan/budget"). */
+/** JSON of a budget plan (docs/http-api.md, "POST /v1/plan/budget"): the
+ *  plan alone, no wall-clock time, so that a request repeated gives the
+ *  same bytes (the server gives its time in a Server-Timing header). */
 char *wc_render_budget(const wc_envelope_render *ctx, const wc_budget_options *bo,
-                       const wc_budget_plan *plan, double seconds, int indent, wc_error *err);
+                       const wc_budget_plan *plan, int indent, wc_error *err);
 
 /* ------------------------------------------------------------ serving */
 

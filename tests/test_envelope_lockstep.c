@@ -115,7 +115,7 @@ check_fleet_as(envelope_setup *s, const wc_envelope_workload *w, wc_fleet_mode m
 	CHECK_INT(wc_envelope_budget(w, &s->st, &s->pm, &o, &bo, &plan, &err), WC_OK);
 	CHECK_INT(lockstep_said(plan.warnings, plan.n_warnings, same ? same : "", 1), lockstep);
 	CHECK_INT(synchronised_said(plan.warnings, plan.n_warnings, 1), synced);
-	t = wc_render_budget(&ctx, &bo, &plan, 0.0, 0, &err);
+	t = wc_render_budget(&ctx, &bo, &plan, 0, &err);
 	CHECK(t && envelope_json_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : wc_fleet_mode_name(mode)));
 	free(t);
 }

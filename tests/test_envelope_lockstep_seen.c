@@ -81,7 +81,7 @@ check_seen(envelope_setup *s, const wc_envelope_workload *w, const char *same)
 	CHECK_INT(wc_envelope_budget(w, &s->st, &s->pm, &o, &bo, &plan, &err), WC_OK);
 	CHECK_INT(plan.lockstep, lockstep);
 	CHECK_INT(lockstep_said(plan.warnings, plan.n_warnings, same ? same : ""), lockstep);
-	t = wc_render_budget(&ctx, &bo, &plan, 0.0, 0, &err);
+	t = wc_render_budget(&ctx, &bo, &plan, 0, &err);
 	CHECK(t && envelope_json_is(t, "plan", "fleet_mode", lockstep ? "lockstep" : "independent"));
 	free(t);
 }

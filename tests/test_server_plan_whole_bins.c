@@ -135,6 +135,19 @@ test_http(void)
 	CHECK_INT(r.status, 200);
 	CHECK_INT(fleet(r.json), 14);
 	CHECK(!warns(r.json, "budget_bin_s:"));
+	/* A request repeated gives the same bytes (docs/http-api.md,
+	 * "Envelopes"): the plan carried its wall-clock "seconds" (0.008 then
+	 * 0.040 for one body), which now goes in a Server-Timing header. */
+	http_reply again;
+	http_plan("600", &again);
+	CHECK_INT(again.status, 200);
+	CHECK(r.body && again.body && strcmp(r.body, again.body) == 0);
+	CHECK(r.body && !strstr(r.body, "\"seconds\""));
+	CHECK(strncmp(again.server_timing, "plan;dur=", 9) == 0);
+	if (!r.body || !again.body || strcmp(r.body, again.body) != 0 || strncmp(again.server_timing, "plan;dur=", 9))
+		fprintf(stderr, "  repeated plan: %s\n  then %s\n  Server-Timing: %s\n", r.body ? r.body : "",
+		        again.body ? again.body : "", again.server_timing);
+	http_reply_free(&again);
 	http_reply_free(&r);
 	/* no whole bin: 422 naming the field */
 	http_plan("30", &r);
