@@ -142,6 +142,8 @@ static int
 serve_loop(wc_server *srv, int pipe_r, const char *const *paths, int n_paths)
 {
 	char before[17], after[17];
+	wc_server_profile was[WC_SERVER_MAX_PROFILES], now[WC_SERVER_MAX_PROFILES];
+	char changes[WC_SERVER_MAX_PROFILES * 2 * 640];
 	wc_error err;
 	int sig;
 	for (;;) {
@@ -157,6 +159,7 @@ serve_loop(wc_server *srv, int pipe_r, const char *const *paths, int n_paths)
 			continue;
 		}
 		wc_server_params_version(srv, before);
+		const int n_was = wc_server_profiles(srv, was);
 		if (wc_server_reload_files(srv, n_paths, paths, &err) != WC_OK) {
 			fprintf(stderr, "wattcast serve: reload refused, still serving %s: %s\n", before, err.msg);
 			continue;
@@ -164,6 +167,11 @@ serve_loop(wc_server *srv, int pipe_r, const char *const *paths, int n_paths)
 		wc_server_params_version(srv, after);
 		fprintf(stderr, "wattcast serve: reloaded %s%s: params %s (was %s)\n", paths[0],
 		        n_paths > 1 ? " and the other profiles" : "", after, before);
+		/* each profile renamed, dropped, added or changed, by name: the
+		 * line above gives the default profile's version alone */
+		wc_server_profile_changes(was, n_was, now, wc_server_profiles(srv, now), changes, sizeof changes);
+		for (char *line = changes, *end; *line && (end = strchr(line, '\n')); line = end + 1)
+			fprintf(stderr, "wattcast serve: %.*s\n", (int)(end - line), line);
 	}
 }
 

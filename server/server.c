@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <gsl/gsl_errno.h>
 #include <malloc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,86 @@ wc_server_params_version(wc_server *srv, char out[17])
 	wc_profiles *pf = wc_server_acquire_profiles(srv);
 	memcpy(out, pf->st[0]->version, 17);
 	wc_profiles_release(pf);
+}
+
+int
+wc_server_profiles(wc_server *srv, wc_server_profile out[WC_SERVER_MAX_PROFILES])
+{
+	wc_profiles *pf = wc_server_acquire_profiles(srv);
+	const int n = pf->n;
+	for (int i = 0; i < n; i++) {
+		snprintf(out[i].name, sizeof out[i].name, "%s", wc_predictor_params(pf->st[i]->pred)->name);
+		memcpy(out[i].version, pf->st[i]->version, sizeof out[i].version);
+		snprintf(out[i].source, sizeof out[i].source, "%s", pf->st[i]->source);
+	}
+	wc_profiles_release(pf);
+	return n;
+}
+
+/* The index of the profile read from `source` in `ps`, or -1. */
+static int
+profile_from(const wc_server_profile *ps, int n, const char *source)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(ps[i].source, source) == 0)
+			return i;
+	return -1;
+}
+
+/* The index of the profile named `name` in `ps`, or -1. */
+static int
+profile_named(const wc_server_profile *ps, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(ps[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* One line more of `buf`, cut at its end. */
+static void append_line(char *buf, size_t cap, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+append_line(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	if (*used + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *used, cap - *used, fmt, ap);
+	va_end(ap);
+	*used = n < 0 ? *used : *used + (size_t)n < cap ? *used + (size_t)n : cap - 1;
+}
+
+void
+wc_server_profile_changes(const wc_server_profile *before, int n_before, const wc_server_profile *after,
+                          int n_after, char *buf, size_t cap)
+{
+	size_t used = 0;
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	/* a request naming a profile no longer served is 422 unknown_profile:
+	 * a scheduler pinned to it learns the name from here */
+	for (int i = 0; i < n_before; i++) {
+		const wc_server_profile *b = &before[i];
+		const int k = profile_from(after, n_after, b->source);
+		const char *gone = profile_named(after, n_after, b->name) < 0 ? "; requests naming it get 422 "
+		                   "unknown_profile" : "";
+		if (k < 0)
+			append_line(buf, cap, &used, "profile '%s' (%s, params %s) dropped%s\n", b->name, b->source,
+			            b->version, gone);
+		else if (strcmp(after[k].name, b->name) != 0)
+			append_line(buf, cap, &used, "profile '%s' (%s) renamed '%s': params %s (was %s)%s\n", b->name,
+			            b->source, after[k].name, after[k].version, b->version, gone);
+		else if (strcmp(after[k].version, b->version) != 0)
+			append_line(buf, cap, &used, "profile '%s' (%s): params %s (was %s)\n", b->name, b->source,
+			            after[k].version, b->version);
+	}
+	for (int k = 0; k < n_after; k++)
+		if (profile_from(before, n_before, after[k].source) < 0)
+			append_line(buf, cap, &used, "profile '%s' (%s) added: params %s\n", after[k].name,
+			            after[k].source, after[k].version);
 }
 
 int

@@ -227,6 +227,26 @@ int wc_server_port(const wc_server *srv);
  *  set new requests see. Copied into `out`. */
 void wc_server_params_version(wc_server *srv, char out[17]);
 
+/** One profile served, as a reload's log names it. */
+typedef struct {
+	char name[WC_NAME_MAX];
+	char version[17];
+	char source[256];            /* the file it was read from, or profile:NAME */
+} wc_server_profile;
+
+/** The profiles new requests see, in order, copied into `out`; their
+ *  count (at most WC_SERVER_MAX_PROFILES). */
+int wc_server_profiles(wc_server *srv, wc_server_profile out[WC_SERVER_MAX_PROFILES]);
+
+/** What a reload changed in its profiles, one line each ending "\n",
+ *  into `buf` (NUL-terminated, cut at `cap`): a profile whose file now
+ *  names it otherwise (renamed, with both names), one dropped or added,
+ *  and one whose version changed, each with its versions; "" when none
+ *  changed. Profiles are paired by their file (docs/http-api.md,
+ *  "Profiles"). */
+void wc_server_profile_changes(const wc_server_profile *before, int n_before, const wc_server_profile *after,
+                               int n_after, char *buf, size_t cap);
+
 /** Swap in a new parameter set (copied from `params`) atomically: requests
  *  in flight finish on the old set, new requests see the new one. On
  *  failure the old set keeps serving and `err` says why. Not to be called

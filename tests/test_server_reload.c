@@ -241,9 +241,36 @@ spawn_server(const char *params_path, int *out_fd, int *err_fd)
 	return pid;
 }
 
+/* The lines of a reload that drops, adds and changes profiles: paired
+ * by their file, each named with its versions. */
+static void
+profile_changes(void)
+{
+	const wc_server_profile before[] = { { "measured", "aaaaaaaaaaaaaaaa", "m.json" },
+		                             { "paper", "bbbbbbbbbbbbbbbb", "p.json" },
+		                             { "old", "cccccccccccccccc", "o.json" } };
+	const wc_server_profile after[] = { { "measured", "dddddddddddddddd", "m.json" },
+		                            { "paper", "bbbbbbbbbbbbbbbb", "p.json" },
+		                            { "new", "eeeeeeeeeeeeeeee", "n.json" } };
+	char buf[1024];
+	wc_server_profile_changes(before, 3, after, 3, buf, sizeof buf);
+	static const char want[] = "profile 'measured' (m.json): params dddddddddddddddd (was aaaaaaaaaaaaaaaa)\n"
+	                           "profile 'old' (o.json, params cccccccccccccccc) dropped; requests naming it get "
+	                           "422 unknown_profile\n"
+	                           "profile 'new' (n.json) added: params eeeeeeeeeeeeeeee\n";
+	CHECK(strcmp(buf, want) == 0);
+	if (strcmp(buf, want) != 0)
+		fprintf(stderr, "changes: %s", buf);
+	wc_server_profile_changes(before, 3, before, 3, buf, sizeof buf);
+	CHECK(buf[0] == '\0');
+	wc_server_profile_changes(before, 3, after, 3, buf, 20); /* cut, still a string */
+	CHECK_INT((int)strlen(buf), 19);
+}
+
 int
 main(void)
 {
+	profile_changes();
 	char *dir = test_tmpdir("server_reload");
 	char *path = path_join(dir, "params.json");
 	wc_params a = WC_PARAMS_INIT, b = WC_PARAMS_INIT;
@@ -294,6 +321,14 @@ main(void)
 	CHECK(health_version_is(v_b));
 	CHECK_INT(errlog_wait_for(&log, "reloaded"), 0);
 	CHECK_CONTAINS(log.text, v_b);
+	/* the profile the file named before is named, with both versions: the
+	 * log said the default's version alone, and requests naming set-a
+	 * were 422 unknown_profile without a word */
+	char renamed[256];
+	snprintf(renamed, sizeof renamed, "renamed 'set-b': params %s (was %s); requests naming it get 422 "
+	         "unknown_profile\n", v_b, v_a);
+	CHECK_INT(errlog_wait_for(&log, renamed), 0);
+	CHECK_CONTAINS(log.text, "wattcast serve: profile 'set-a' (");
 	CHECK_INT(wait_count(&n_b, atomic_load(&n_b) + 100), 0);
 
 	/* The held request finishes, on the set it started with. */
