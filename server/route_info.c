@@ -24,19 +24,36 @@ typedef struct {
 } query_pair;
 
 /* The refusal of pair `q` (docs/http-api.md, "GET /v1/params"): 0 when it
- * is the first profile with a value, whose name it leaves in q. */
+ * is the first profile with a value, whose name it leaves in q, or, where
+ * the route reads it (`draws` not NULL), the first draws=0 or draws=1,
+ * read into *draws. */
 static int
-pair_refused(const query_pair *q, int *seen, wc_api_error *e)
+pair_refused(const query_pair *q, int *seen, int *draws, int *draws_seen, wc_api_error *e)
 {
 	const int profile = strcmp(q->key, "profile") == 0 && q->klen == 7;
+	const char *reads = draws ? "profile=NAME and draws=1" : "profile=NAME";
 	char field[64];
 	if ((size_t)q->klen != strlen(q->key)) {
 		wc_api_error_set(e, 422, "unknown_field", "", "query parameter name holds a NUL (%%00): this route reads "
-		                 "only profile=NAME");
+		                 "only %s", reads);
 		return 1;
 	}
 	if (profile && q->val && ++*seen == 1)
 		return 0;
+	if (draws && strcmp(q->key, "draws") == 0) {
+		const int ok = q->val && (strcmp(q->val, "0") == 0 || strcmp(q->val, "1") == 0) && q->vlen == 1;
+		if (ok && ++*draws_seen == 1) {
+			*draws = q->val[0] == '1';
+			return 2;
+		}
+		if (ok)
+			wc_api_error_set(e, 422, "invalid_value", "/draws", "draws: given more than once");
+		else
+			wc_api_error_set(e, 422, "invalid_value", "/draws", "draws: expected 0 or 1 (1: the file with "
+			                 "its bootstrap draws), got '%.*s'", (int)wc_utf8_prefix(q->val ? q->val : "", 40),
+			                 q->val ? q->val : "");
+		return 1;
+	}
 	snprintf(field, sizeof field, "/%.*s", (int)wc_utf8_prefix(q->key, 40), q->key);
 	if (profile && !q->val) /* "?profile": no value, as "?profile=" has an empty one */
 		wc_api_error_set(e, 422, "invalid_value", "/profile",
@@ -45,20 +62,23 @@ pair_refused(const query_pair *q, int *seen, wc_api_error *e)
 		wc_api_error_set(e, 422, "invalid_value", "/profile", "profile: given more than once");
 	else if (!q->key[0])
 		wc_api_error_set(e, 422, "unknown_field", "", "query parameter without a name (=%.*s): this "
-		                 "route reads only profile=NAME", (int)wc_utf8_prefix(q->val ? q->val : "", 40),
-		                 q->val ? q->val : "");
+		                 "route reads only %s", (int)wc_utf8_prefix(q->val ? q->val : "", 40),
+		                 q->val ? q->val : "", reads);
 	else
 		wc_api_error_set(e, 422, "unknown_field", field, "%s: unknown query parameter (this route "
-		                 "reads only profile)", field + 1);
+		                 "reads only %s)", field + 1, draws ? "profile and draws" : "profile");
 	return 1;
 }
 
 const wc_state *
-wc_request_profile(wc_request *req, wc_response *res)
+wc_request_profile(wc_request *req, wc_response *res, int *draws)
 {
 	const struct mg_request_info *ri = mg_get_request_info(req->conn);
 	const wc_state *st = req->state;
 	wc_api_error e;
+	int draws_seen = 0;
+	if (draws)
+		*draws = 0;
 	if (!ri->query_string)
 		return st;
 	/* profile alone, once: a misspelt key (?profle=paper) or a second
@@ -69,7 +89,7 @@ wc_request_profile(wc_request *req, wc_response *res)
 	const char *q = ri->query_string;
 	const size_t cap = strlen(q) + 1;
 	char *buf = malloc(3 * cap), *name = NULL;
-	int seen = 0, refused = !buf, nlen = 0;
+	int seen = 0, refused = !buf, nlen = 0, rc;
 	if (!buf)
 		wc_api_error_set(&e, 500, "internal", NULL, "out of memory");
 	for (const char *p = q; buf && !refused;) {
@@ -87,9 +107,9 @@ wc_request_profile(wc_request *req, wc_response *res)
 			if (qp.klen < 0 || qp.vlen < 0) {
 				wc_api_error_set(&e, 422, "invalid_value", "/profile", "profile: not a valid query value");
 				refused = 1;
-			} else if (pair_refused(&qp, &seen, &e)) {
+			} else if ((rc = pair_refused(&qp, &seen, draws, &draws_seen, &e)) == 1) {
 				refused = 1;
-			} else { /* kept apart: the next pair is decoded over key and val */
+			} else if (rc == 0) { /* kept apart: the next pair is decoded over key and val */
 				name = buf + 2 * cap;
 				memcpy(name, qp.val, (size_t)qp.vlen + 1);
 				nlen = qp.vlen;
@@ -124,16 +144,30 @@ wc_request_profile(wc_request *req, wc_response *res)
 	return st;
 }
 
-/* GET /v1/params[?profile=NAME]: the default profile's set, or the named
- * one's, in the same shape. */
+/* GET /v1/params[?profile=NAME][&draws=1]: the default profile's set, or
+ * the named one's, in the same shape; with draws=1 the whole file, its
+ * bootstrap draws too, so that saved it is the set its params_version
+ * names (docs/http-api.md, "GET /v1/params"). */
 void
 wc_route_params(wc_request *req, wc_response *res)
 {
-	const wc_state *st = wc_request_profile(req, res);
+	int draws;
+	const wc_state *st = wc_request_profile(req, res, &draws);
 	if (!st)
 		return;
+	if (draws && st->params_whole_len > 0 && !st->params_whole_body) {
+		wc_api_error e;
+		wc_api_error_set(&e, 413, "answer_too_large", "/draws", "draws: the set with its draws is %zu bytes, more than "
+		                 "a parameter file may be (%zu, WC_PARAMS_MAX_BYTES); GET /v1/params without draws=1 "
+		                 "gives it without them", st->params_whole_len, (size_t)WC_PARAMS_MAX_BYTES);
+		wc_response_error(res, &e);
+		return;
+	}
 	/* The body lives as long as the profiles, which the request holds. */
-	wc_response_static(res, 200, NULL, st->params_body, st->params_len);
+	if (draws && st->params_whole_body)
+		wc_response_static(res, 200, NULL, st->params_whole_body, st->params_whole_len);
+	else
+		wc_response_static(res, 200, NULL, st->params_body, st->params_len);
 }
 
 void

@@ -121,7 +121,7 @@ fail:
 void
 wc_route_platforms(wc_request *req, wc_response *res)
 {
-	const wc_state *st = wc_request_profile(req, res);
+	const wc_state *st = wc_request_profile(req, res, NULL);
 	json_t *o;
 	wc_api_error e;
 	if (!st)

@@ -23,8 +23,10 @@ void wc_route_calibrate(wc_request *req, wc_response *res);
 void wc_route_models(wc_request *req, wc_response *res);
 void wc_route_platforms(wc_request *req, wc_response *res);
 /** The profile a GET names in ?profile=NAME (absent = the request's
- *  default); NULL when refused, with the 422 answered on `res`. */
-const wc_state *wc_request_profile(wc_request *req, wc_response *res);
+ *  default); NULL when refused, with the 422 answered on `res`. Where
+ *  the route reads draws=0|1 (GET /v1/params), `draws` receives it (0
+ *  when absent); NULL: any draws key is refused as unknown. */
+const wc_state *wc_request_profile(wc_request *req, wc_response *res, int *draws);
 void wc_route_health(wc_request *req, wc_response *res);
 void wc_route_metrics(wc_request *req, wc_response *res);
 void wc_route_openapi(wc_request *req, wc_response *res);

@@ -8,36 +8,67 @@
 #include "state_internal.h"
 
 #include "data/data.h"
+#include "models/limits.h"
+#include "models/warnings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* {"params_version", "name", "source", "loaded_utc", "n_draws", "params"}:
- * the parameter file's canonical form without the bootstrap draws (they
- * can be megabytes; their count is reported). */
+/* {"params_version", "name", "source", "loaded_utc", "n_draws",
+ * "draws_included", "params", "warnings"}: the parameter file's canonical
+ * form, with its bootstrap draws (`with_draws`) or without them (they can
+ * be megabytes; their count is reported, and a warning says that saved
+ * this is another set: docs/http-api.md, "GET /v1/params"). */
+static char *
+params_answer(const wc_state *st, const wc_params *p, int with_draws, wc_error *err)
+{
+	json_error_t jerr;
+	char *dump = wc_params_dump(p, with_draws, err);
+	if (!dump)
+		return NULL;
+	json_t *params = json_loads(dump, 0, &jerr), *warnings = json_array();
+	free(dump);
+	if (!with_draws && p->n_draws > 0 && warnings) {
+		char msg[WC_WARNING_LEN];
+		snprintf(msg, sizeof msg, "params: draws: the %d bootstrap draws are left out (\"draws\": null): saved, "
+		         "this is another set, with another params_version and narrower intervals; "
+		         "GET /v1/params?draws=1 gives the whole file", p->n_draws);
+		json_array_append_new(warnings, json_string(msg));
+	}
+	json_t *root = params && warnings ? json_pack("{s:s,s:s,s:s,s:s,s:i,s:b,s:O,s:O}", "params_version",
+	                                              st->version, "name", p->name, "source", st->source,
+	                                              "loaded_utc", st->loaded_utc, "n_draws", p->n_draws,
+	                                              "draws_included", with_draws || p->n_draws == 0, "params",
+	                                              params, "warnings", warnings) : NULL;
+	json_decref(params);
+	json_decref(warnings);
+	char *body = root ? json_dumps(root, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(root);
+	if (!body)
+		wc_error_set(err, WC_ENOMEM, "%s: params: cannot render GET /v1/params (out of memory)", st->source);
+	return body;
+}
+
+/* Both answers of GET /v1/params. The one with draws is kept only when it
+ * could be read back as a parameter file (WC_PARAMS_MAX_BYTES): past it
+ * ?draws=1 is refused, naming its size. */
 static int
 params_body(wc_state *st, const wc_params *p, wc_error *err)
 {
-	json_error_t jerr;
-	char *dump = wc_params_dump(p, 0, err);
-	if (!dump)
+	if (!(st->params_body = params_answer(st, p, 0, err)))
 		return err->code;
-	json_t *params = json_loads(dump, 0, &jerr);
-	free(dump);
-	json_t *root = params ? json_pack("{s:s,s:s,s:s,s:s,s:i,s:o}", "params_version", st->version,
-	                                  "name", p->name, "source", st->source,
-	                                  "loaded_utc", st->loaded_utc, "n_draws", p->n_draws,
-	                                  "params", params)
-	                      : NULL;
-	st->params_body = root ? json_dumps(root, JSON_PRESERVE_ORDER | JSON_COMPACT |
-	                                          JSON_REAL_PRECISION(17)) : NULL;
-	json_decref(root);
-	if (!st->params_body)
-		return wc_error_set(err, WC_ENOMEM, "%s: params: cannot render GET /v1/params (out of memory)",
-		                    st->source);
 	st->params_len = strlen(st->params_body);
+	if (p->n_draws == 0)
+		return WC_OK;
+	if (!(st->params_whole_body = params_answer(st, p, 1, err)))
+		return err->code;
+	st->params_whole_len = strlen(st->params_whole_body);
+	if (st->params_whole_len > WC_PARAMS_MAX_BYTES) {
+		free(st->params_whole_body);
+		st->params_whole_body = NULL;
+	}
 	return WC_OK;
 }
 
@@ -89,6 +120,7 @@ wc_state_release(wc_state *st)
 		return;
 	wc_predictor_free(st->pred);
 	free(st->params_body);
+	free(st->params_whole_body);
 	free(st);
 }
 

@@ -22,8 +22,12 @@ typedef struct wc_state {
 	char loaded_utc[24];
 	double loaded_unix;          /* seconds since the epoch */
 	char source[256];
-	char *params_body;           /* GET /v1/params answer */
+	char *params_body;           /* GET /v1/params answer, "draws": null */
 	size_t params_len;
+	char *params_whole_body;     /* GET /v1/params?draws=1: with the draws; NULL
+	                              * when the set has none (params_body is
+	                              * whole) or past WC_PARAMS_MAX_BYTES */
+	size_t params_whole_len;     /* its length, kept when it was too large */
 	char known_platforms[256];   /* "A100, H100, ..." for error messages */
 	char datasheet_platforms[256]; /* the catalog boards without a level: "A10G, L4, ..." */
 	char prefill_profile[48];    /* a prefill-aware set served beside it, the
