@@ -46,9 +46,17 @@ const char *wc_api_num_text(char buf[32], double v);
 int wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /** The number `x` read from `v` as sent: a JSON integer's own digits
- *  (exact to 2^63 - 1) where the double rounds them, else
- *  wc_api_num_text. Returns `buf`. */
+ *  (exact to 2^63 - 1) where the double rounds them; an integer literal
+ *  past 64 bits, read as a double (server/body.c), by the digits the
+ *  body held, when the request's body had one literal of that double
+ *  (wc_api_wide_note); else wc_api_num_text. Returns `buf`. */
 const char *wc_api_value_text(char buf[32], const json_t *v, double x);
+/** The integer literals past 64 bits of the body being read, each read as
+ *  the double `x`, kept per thread for wc_api_value_text: a request's
+ *  handler thread clears them (wc_api_wide_clear) before it reads its
+ *  body, and the reader notes each one (`text`, `len` bytes). */
+void wc_api_wide_clear(void);
+void wc_api_wide_note(const char *text, size_t len, double x);
 /** A library's refusal `msg` of the number `x` read from `v` (a message
  *  that starts with the field's name and ends "got X", X as wc_num_text
  *  prints x: wc_predict_money_check, wc_ft_steps_check) as 422

@@ -357,6 +357,7 @@ load_json(const char *body, size_t len, json_error_t *jerr)
 	char *text = NULL;
 	size_t at[WIDE_INTS], n = len;
 	int k = 0;
+	wc_api_wide_clear();
 	while (!v && k < WIDE_INTS && json_error_code(jerr) == json_error_numeric_overflow &&
 	       strncmp(jerr->text, "too big", 7) == 0 && jerr->position > 0 && (size_t)jerr->position <= n) {
 		const char *t = text ? text : body;
@@ -364,6 +365,18 @@ load_json(const char *body, size_t len, json_error_t *jerr)
 		char *wider = t[p - 1] >= '0' && t[p - 1] <= '9' ? malloc(n + 2) : NULL;
 		if (!wider)
 			break;
+		/* its digits, so that a refusal quotes it as sent
+		 * (wc_api_value_text) */
+		size_t from = p;
+		while (from > 0 && ((t[from - 1] >= '0' && t[from - 1] <= '9') || t[from - 1] == '-'))
+			from--;
+		char *digits = malloc(p - from + 1);
+		if (digits) {
+			memcpy(digits, t + from, p - from);
+			digits[p - from] = '\0';
+			wc_api_wide_note(digits, p - from, strtod(digits, NULL));
+			free(digits);
+		}
 		memcpy(wider, t, p);
 		memcpy(wider + p, ".0", 2);
 		memcpy(wider + p + 2, t + p, n - p);

@@ -218,9 +218,14 @@ wc_api_seed(const json_t *obj, const char *key, uint64_t *out, wc_api_error *e)
 	}
 	if (!json_is_number(v))
 		return wc_api_wrong_type(e, field, "a whole number", v);
-	/* the value as sent: -100000000000000001 read "-1e+17" */
-	return wc_api_invalid_json(e, field, v, json_number_value(v), "must be a whole number 0..2^63-1 (written as an "
-	                           "integer above 2^53)");
+	/* the value as sent: -100000000000000001 read "-1e+17". The hint is
+	 * for a whole number within the bound written with a fraction or an
+	 * exponent, exact only to 2^53; not for one past the bound, which no
+	 * way of writing it brings in (docs/http-api.md, "Errors"). */
+	const int inexact = x > WC_WHOLE_EXACT_MAX && x < 0x1p63 && x == floor(x);
+	return wc_api_invalid_json(e, field, v, json_number_value(v), "must be a whole number 0..2^63-1%s",
+	                           inexact ? " (above 2^53 written as an integer: a fraction or exponent is exact only "
+	                                     "to 2^53)" : "");
 }
 
 const char *
@@ -252,6 +257,49 @@ wc_api_invalid(wc_api_error *e, const char *field, double v, const char *fmt, ..
 	return -1;
 }
 
+/* The integer literals past 64 bits of the body the thread reads: jansson
+ * has none, so server/body.c reads each as a double and notes its digits
+ * here. A literal longer than a quote holds, or two literals of one
+ * double, leave that double quoted as a double. */
+#define WIDE_NOTES 16
+static _Thread_local struct {
+	int n;
+	double x[WIDE_NOTES];
+	char text[WIDE_NOTES][32];
+} wide;
+
+void
+wc_api_wide_clear(void)
+{
+	wide.n = 0;
+}
+
+void
+wc_api_wide_note(const char *text, size_t len, double x)
+{
+	if (wide.n >= WIDE_NOTES)
+		return;
+	wide.x[wide.n] = x;
+	/* too long to quote: kept empty, so that its double is not quoted
+	 * as another literal's */
+	snprintf(wide.text[wide.n], sizeof wide.text[0], "%.*s", len < sizeof wide.text[0] ? (int)len : 0, text);
+	wide.n++;
+}
+
+/* The one literal the body held for `x`, or NULL. */
+static const char *
+wide_text(double x)
+{
+	const char *found = NULL;
+	for (int i = 0; i < wide.n; i++)
+		if (wide.x[i] == x) {
+			if (!wide.text[i][0] || (found && strcmp(found, wide.text[i]) != 0))
+				return NULL;
+			found = wide.text[i];
+		}
+	return found;
+}
+
 const char *
 wc_api_value_text(char buf[32], const json_t *v, double x)
 {
@@ -260,6 +308,13 @@ wc_api_value_text(char buf[32], const json_t *v, double x)
 	 * (docs/http-api.md, "Errors") */
 	if (v && json_is_integer(v) && (double)json_integer_value(v) == x) {
 		snprintf(buf, 32, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return buf;
+	}
+	/* past 2^63 - 1 the body's own digits, read as a double by body.c:
+	 * 9223372036854775808 read "9.223372036854776e+18" */
+	const char *sent = v && json_is_real(v) && json_real_value(v) == x && fabs(x) >= 0x1p63 ? wide_text(x) : NULL;
+	if (sent) {
+		snprintf(buf, 32, "%s", sent);
 		return buf;
 	}
 	return wc_api_num_text(buf, x);

@@ -159,6 +159,7 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	atomic_fetch_add(&srv->in_flight, 1);
+	wc_api_wide_clear(); /* no earlier request's literals on this thread */
 	wc_request req = {
 		.conn = conn,
 		.srv = srv,

@@ -55,6 +55,37 @@ test_errors(void)
 	http_expect_error(h, "POST", "/v1/predict/inference", "application/json",
 	                  "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"concurrency\":100000000000000000000}",
 	                  422, "invalid_value", "/concurrency");
+	/* Each is quoted by the digits sent (docs/http-api.md, "Errors": "quoted
+	 * as sent"), not as its double: "got 9.223372036854776e+18", with a
+	 * hint to write it as an integer, though it was one. The hint stays
+	 * for a whole number within the bound written with an exponent. */
+	static const struct {
+		const char *path, *body, *says;
+	} quoted[] = {
+		{ "/v1/forecast/envelope", "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"workload\":{\"type\":"
+		  "\"poisson\",\"rate\":2},\"seed\":9223372036854775808}",
+		  "seed: must be a whole number 0..2^63-1, got 9223372036854775808" },
+		{ "/v1/forecast/envelope", "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"workload\":{\"type\":"
+		  "\"poisson\",\"rate\":2},\"seed\":-9223372036854775809}",
+		  "seed: must be a whole number 0..2^63-1, got -9223372036854775809" },
+		{ "/v1/forecast/envelope", "{\"platform\":\"A100\",\"model\":\"Qwen3-8B\",\"workload\":{\"type\":"
+		  "\"poisson\",\"rate\":2},\"seed\":1e17}",
+		  "seed: must be a whole number 0..2^63-1 (above 2^53 written as an integer: a fraction or exponent is "
+		  "exact only to 2^53), got 1e+17" },
+		{ "/v1/predict/inference", "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"tp\":18446744073709551617,"
+		  "\"concurrency\":1}", "got 18446744073709551617" },
+		/* two literals of one double: the one refused is not told apart */
+		{ "/v1/predict/inference", "{\"platform\":\"H100\",\"model\":\"Qwen3-8B\",\"tp\":18446744073709551617,"
+		  "\"concurrency\":18446744073709551616}", "got 1.8446744073709552e+19" },
+	};
+	for (size_t i = 0; i < sizeof quoted / sizeof quoted[0]; i++) {
+		http_post_json(h, url(quoted[i].path), quoted[i].body, &r);
+		const char *m = http_error_str(&r, "message");
+		CHECK(r.status == 422 && m && strstr(m, quoted[i].says) && strlen(m) <= 255);
+		if (r.status != 422 || !m || !strstr(m, quoted[i].says))
+			fprintf(stderr, "  %s: %s\n", quoted[i].says, r.body ? r.body : "");
+		http_reply_free(&r);
+	}
 	/* a later malformation's column counts the text as sent */
 	http_post_json(h, url("/v1/predict/inference"), "[100000000000000000000, 1, }", &r);
 	CHECK_INT(r.status, 400);
