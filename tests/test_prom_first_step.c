@@ -7,10 +7,10 @@
  * instant weighed as 15 s. The step is now left out: 300 s at 300 W from
  * the step after it, at the same 100 tok/s (its counter's sample is the
  * rates' start). So too for a --start before the data, whose first step
- * holding samples covers 11 s of 15 (its last step's, 5 s, is not checked
- * here). At 15 s scrapes each step holds one
- * scrape, which covers it (the scrape times jitter by 2 ms): the first
- * step is kept, 21 steps of 15 s.
+ * holding samples covers 11 s of 15 (its last, 5 s, is left out by the
+ * same rule: tests/test_prom_last_step.c). At 15 s scrapes each step
+ * holds one scrape, which covers it (the scrape times jitter by 2 ms):
+ * the first step is kept, 21 steps of 15 s.
  */
 #include "data/data.h"
 #include "tests/support/ingest_run.h"

@@ -100,7 +100,7 @@ typedef struct {
 	wc_warn_fn warn;           /* NULL = silent */
 	void *warn_payload;
 	int max_warnings;          /* then one "further warnings suppressed" (50) */
-	wc_warn_fn verbose;        /* queries, pages, a first step left out; NULL = quiet */
+	wc_warn_fn verbose;        /* queries, pages, a first or last step left out; NULL = quiet */
 	size_t page_steps;         /* steps per query; 0 = WC_FLEET_DEFAULT_PAGE_STEPS */
 	double timeout_s;          /* a request's wait; 0 = WC_PROM_HTTP_TIMEOUT_S */
 } wc_fleet_options;

@@ -99,10 +99,13 @@ begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int
 	/* The engine's load stops while its GPUs report: its last samples
 	 * cover the step before only in part (an engine stopping), and that
 	 * step's power is the whole step's; the step is taken out with the
-	 * gap (docs/fleet.md, "Problems in the data"). */
+	 * gap (docs/fleet.md, "Problems in the data"). So is a step before
+	 * any gap without samples whose samples end within it (part_end,
+	 * fleet_steps.c): the 7 s of a run ending within it were counted as
+	 * the whole step (docs/fleet.md, "Windows"). */
 	g->gap_absent = kind == WC_FLEET_RUNNING && strcmp(what, "no sample") == 0;
-	int before = g->gap_absent &&
-	             wc__fleet_drop_last(f, g, (size_t)llround((t - f->o.start) / f->o.step));
+	int before = strncmp(what, "no sample", 9) == 0 &&
+	             wc__fleet_drop_last(f, g, (size_t)llround((t - f->o.start) / f->o.step), g->gap_absent);
 	if (first)
 		wc__fleet_warn(f, "%.300s: no sample yet at %s while group '%s' has samples of other series; the steps "
 		               "until its first are left out of the rows", series, at, g->name);
@@ -132,8 +135,11 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 		return;
 	/* The engine's load back while its GPUs reported all along: its
 	 * samples cover the step only from when it resumed, and the step is
-	 * left out with the gap (fleet_steps.c, part_step). */
-	if (part && g->gap_absent && f->lead > 0) {
+	 * left out with the gap (fleet_steps.c, part_step). So is a step the
+	 * samples resume within after any gap, by the rule of a group's first
+	 * step (part_first): 1 s of a 15 s step was counted as the whole step
+	 * (docs/fleet.md, "Windows"). */
+	if (part && ((g->gap_absent && f->lead > 0) || f->part_first)) {
 		g->part_step = 1;
 		wc_prom_format_time(t, at, sizeof at);
 		wc__fleet_warn(f, "%.300s: %s at %s, within that step, which is left out too; %.10g s left "

@@ -54,6 +54,13 @@ typedef struct {
 	 * last sample there and its spacing (> 0: the engine's samples cover
 	 * the step in part, fleet_steps.c) */
 	double trail;
+	/* Seconds of the step its samples cover up to their end (every
+	 * GPU's and the engine's last sample and its spacing), and 1 when
+	 * that is part of the step by the rule of a group's first step: the
+	 * step is left out when no sample follows it (docs/fleet.md,
+	 * "Windows"; fleet_steps.c) */
+	double end_cover;
+	int part_end;
 } fleet_step;
 
 /* The open window of a group. */
@@ -201,6 +208,9 @@ struct wc_fleet {
 	/* This group step: seconds of its power samples before the engine's
 	 * load's first sample less its spacing (> 0: resumed within it) */
 	double lead;
+	/* ... and 1 when its samples begin within it, covering part of it
+	 * (fleet_steps.c, in_part): after a gap, left out with it */
+	int part_first;
 	int saved;                     /* series read from files: saved answers keep their grid */
 	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
 	int step_live;                 /* wc__fleet_value_at found a sample (or a stand-in) at this step */
@@ -340,13 +350,15 @@ int wc__fleet_is_member(const fleet_group *g, const char *key);
 void wc__fleet_members_free(fleet_group *g);
 int wc__fleet_steps(wc_fleet *f, const wc_prom_set *set, size_t k0, size_t k1, wc_error *err);
 /* fleet_window.c: step k - 1 taken out of the window or the held steps when it was the
- * last added (a step the engine's samples cover in part, before a gap of
- * them); 1 when it was. */
-int wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k);
+ * last added and its samples cover it in part at its end (part_end), or,
+ * with `trail`, the engine's do (trail > 0, before a gap of them); 1 when
+ * it was. */
+int wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k, int trail);
 /* fleet_window.c: close the group's window and its pending steps into rows. */
 int wc__fleet_close(wc_fleet *f, fleet_group *g, wc_error *err);
 /* fleet_window.c: at the range's end, each counter's increase at the
- * last step withdrawn as before a step without a sample. */
+ * last step withdrawn as before a step without a sample, and that step
+ * left out when its samples cover it in part (said under --verbose). */
 void wc__fleet_range_end(wc_fleet *f, fleet_group *g);
 
 

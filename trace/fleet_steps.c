@@ -414,6 +414,16 @@ partial_before(wc_fleet *f, fleet_group *g, int np, double t)
 	               np, at, since, n, n == 1 ? "" : "s", np);
 }
 
+/* Do a step's samples cover `span` s of it, only part of it? A spacing
+ * within FLEET_INTERVAL_SLACK of the step covers it: one scrape per step.
+ * The one rule for a group's first step and for its last before a gap or
+ * the range's end (docs/fleet.md, "Windows"). */
+static int
+in_part(const wc_fleet *f, double span)
+{
+	return span < f->o.step / FLEET_INTERVAL_SLACK;
+}
+
 /* Said under --verbose: the group's first step at t, which its samples
  * cover for `covered` s, left out of the rows. */
 static void
@@ -442,8 +452,8 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	fleet_count cnt[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES];
 	const char *bad[WC_FLEET_N_METRICS];
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
-	/* from: where the samples of every GPU and engine cover the step */
-	double pw_t0 = INFINITY, pw_t1 = -INFINITY, cover[2], from = -INFINITY;
+	/* from, to: where the samples of every GPU and engine cover the step */
+	double pw_t0 = INFINITY, pw_t1 = -INFINITY, cover[2], from = -INFINITY, to = INFINITY;
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
 		int s = wc__fleet_value_at(f, set, g->gpus[j], t, &v, err);
@@ -453,6 +463,7 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 			pw_t0 = fmin(pw_t0, f->sample_t0);
 			pw_t1 = fmax(pw_t1, f->sample_t);
 			from = fmax(from, f->sample_t0 - f->sample_iv0);
+			to = fmin(to, f->sample_t + f->sample_iv1);
 		}
 		if (s == FLEET_NAN && nan_gpu < 0)
 			nan_gpu = (long)g->gpus[j];
@@ -479,14 +490,18 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 		if (m == WC_FLEET_RUNNING) {
 			f->lead = state[m] == FLEET_VALUE ? cover[0] - pw_t0 : 0.0;
 			st.trail = state[m] == FLEET_VALUE ? pw_t1 - cover[1] : 0.0;
-			if (state[m] == FLEET_VALUE)
+			if (state[m] == FLEET_VALUE) {
 				from = fmax(from, cover[0]);
+				to = fmin(to, cover[1]);
+			}
 		}
 	}
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
 		if (state[WC_FLEET_FIRST_COUNTER + c] == FLEET_ABSENT || state[WC_FLEET_FIRST_COUNTER + c] == FLEET_DROPPED)
 			wc__fleet_withdraw(g, c, k);
 	double gone = g->in_gap ? g->gap_began : t; /* series missing since the gap vanished then */
+	/* A gap's end within the step: left out with the gap (fleet_gaps.c) */
+	f->part_first = in_part(f, t - from);
 	if (wc__fleet_gap_step(f, g, set, state, bad, present, np, nan_gpu, dropped_gpu, t))
 		return wc__fleet_close(f, g, err);
 	stale_counters(f, g, state, bad, t);
@@ -496,6 +511,12 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	st.running = val[WC_FLEET_RUNNING];
 	st.waiting = state[WC_FLEET_WAITING] == FLEET_VALUE ? val[WC_FLEET_WAITING] : NAN;
 	st.n_gpus = (int)np;
+	/* Its samples ending within it: counted whole, a run ending 7 s into
+	 * the range's last 15 s step made a 315 s row for 307 s of data. The
+	 * step is left out once no sample follows, at a gap or the range's
+	 * end (fleet_gaps.c, fleet_window.c), as a first step is below. */
+	st.end_cover = to - (t - f->o.step);
+	st.part_end = in_part(f, st.end_cover);
 	if (((changed && g->had_step) || reset) && (rc = wc__fleet_close(f, g, err)) != WC_OK)
 		return rc;
 	if (!g->had_step || reset)
@@ -520,9 +541,8 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	 * that one sample): counted whole, a 300 s run made a 315 s row
 	 * whose mean weighed one instant as 15 s. Left out, as a step the
 	 * engine resumes within; its counters are read above, so the rates
-	 * run from its samples (docs/fleet.md, "Windows"). A spacing within
-	 * FLEET_INTERVAL_SLACK of the step covers it: one scrape per step. */
-	if (first && t - from < f->o.step / FLEET_INTERVAL_SLACK) {
+	 * run from its samples (docs/fleet.md, "Windows"). */
+	if (first && f->part_first) {
 		first_part(f, g, t, t - from);
 		return WC_OK;
 	}

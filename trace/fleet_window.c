@@ -7,6 +7,7 @@
 #include "fleet_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "models/grow.h"
@@ -115,17 +116,24 @@ wc__fleet_withdraw(fleet_group *g, int c, size_t k)
 		withdraw_last(g, partner(c), k);
 }
 
+/* Is step st, the last added, one to take out when no sample follows? */
+static int
+drop_it(const fleet_step *st, size_t k, int trail)
+{
+	return st->k + 1 == k && (st->part_end || (trail && st->trail > 0));
+}
+
 int
-wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k)
+wc__fleet_drop_last(const wc_fleet *f, fleet_group *g, size_t k, int trail)
 {
 	fleet_window *w = &g->win;
 	if (g->n_pending) {
-		if (g->pending[g->n_pending - 1].k + 1 != k || !(g->pending[g->n_pending - 1].trail > 0))
+		if (!drop_it(&g->pending[g->n_pending - 1], k, trail))
 			return 0;
 		g->n_pending--;
 		return 1;
 	}
-	if (!w->open || w->k1 + 1 != k || !(w->last.trail > 0))
+	if (!w->open || w->k1 + 1 != k || !drop_it(&w->last, k, trail))
 		return 0;
 	const fleet_step *st = &w->last;
 	/* A window's steps follow each other: a gap closes it. */
@@ -257,4 +265,19 @@ wc__fleet_range_end(wc_fleet *f, fleet_group *g)
 {
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)
 		wc__fleet_withdraw(g, c, f->n_steps);
+	/* The last step, its samples ending within it (a run that stops 7 s
+	 * into the range's last 15 s step): counted whole, it made a 315 s
+	 * row for 307 s of data and weighed the mean power of its 7 s as
+	 * 15 s. Left out as the group's first such step is (docs/fleet.md,
+	 * "Windows"); its increases are withdrawn above. */
+	const fleet_step *last = g->n_pending ? &g->pending[g->n_pending - 1] : g->win.open ? &g->win.last : NULL;
+	double end_cover = last ? last->end_cover : 0.0, t = last ? last->t : 0.0;
+	if (!last || !wc__fleet_drop_last(f, g, f->n_steps, 0) || !f->o.verbose)
+		return;
+	char at[40], msg[WC_ERROR_MSG_MAX];
+	wc_prom_format_time(t, at, sizeof at);
+	snprintf(msg, sizeof msg, "group '%.60s': its samples cover %.10g s of its last %.10g s step (to %s): "
+	         "the step is left out of the rows, which end at the one before", g->name,
+	         round(end_cover * 1000.0) / 1000.0, f->o.step, at);
+	f->o.verbose(msg, f->o.warn_payload);
 }
