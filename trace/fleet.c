@@ -520,6 +520,21 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 				return wc__fleet_error(err, WC_EINVAL, g->gpu_series, "GPU with no engine series in group '%.40s'; "
 				                       "engines without GPUs in %s: relabel their host to DCGM's Hostname, "
 				                       "or --group-by", g->name, only);
+			/* Every engine has its GPUs and these have none: GPUs no
+			 * engine uses (a node's free GPU under Kubernetes, where
+			 * DCGM gives it the exporter's own namespace and pod). No
+			 * --group-by joins them to an engine, and refusing them
+			 * refused the whole fleet naming --group-by; they are left
+			 * out, said (docs/fleet.md, "Grouping"). With no group
+			 * read there is nothing to keep, and it stays refused. */
+			if (read) {
+				char series[80];
+				wc_error_name_cut(g->gpu_series, 60, series, sizeof series);
+				wc__fleet_warn(f, "%s: GPU with no engine series in group '%.40s', and every engine has "
+				               "GPUs: %zu GPU series no engine uses, left out (--selector drops them from "
+				               "the queries)", series, g->name, g->n_gpus);
+				continue;
+			}
 			return wc__fleet_error(err, WC_EINVAL, g->gpu_series,
 			                       "GPU with no engine series: no %s of group '%s' (--group-by matches "
 			                       "them differently)", load, g->name);
