@@ -64,7 +64,7 @@ quotes_open_share(const char *platform, const char *model, const char *in, const
 	const char *open[] = { "wattcast", "predict", "inference", "--platform", platform, "--model", model,
 		               "--concurrency", "256", "--input-tokens", in, "--output-tokens", out, "--rate", rate,
 		               "--json", NULL };
-	json_t *o = test_run_json(open);
+	json_t *o = test_run_json(open, NULL);
 	const double l_out = atof(out), lambda = atof(rate), m = test_json_num(o, "mean_running"),
 	             c = test_json_num(o, "max_concurrency_fit");
 	const double share = lambda * t_pre_of(o, l_out) / busy_share(m, c);
@@ -72,7 +72,7 @@ quotes_open_share(const char *platform, const char *model, const char *in, const
 	snprintf(at, sizeof at, "%.12g", m);
 	const char *closed[] = { "wattcast", "predict", "inference", "--platform", platform, "--model", model,
 		                 "--concurrency", at, "--input-tokens", in, "--output-tokens", out, "--json", NULL };
-	json_t *k = test_run_json(closed);
+	json_t *k = test_run_json(closed, NULL);
 	const double n = fmax(m, 1.0), closed_share = n * t_pre_of(k, l_out) / test_json_num(k, "capacity/latency_s");
 	const int pct = quoted_percent(o);
 	fprintf(stderr, "%s %s %s + %s at %s/s: %.3f running of %g, open share %.4f, closed %.4f, quoted %d %%\n",
