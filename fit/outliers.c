@@ -74,12 +74,14 @@ wc__fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out)
 	                      over, over == 1 ? "" : "s", WC_FIT_OUTLIER_SDS, s);
 	size_t used = 0, named = 0, room = WC_WARNING_LEN - 1 - (size_t)(n_head > 0 ? n_head : 0);
 	for (size_t j = 0; j < k; j++) {
+		/* %.3g: the factor is bounded in width (a row at 1e-300 running
+		 * was off by exp(690), 300 digits in %.2f, and no run was named) */
 		char one[160];
-		int w = snprintf(one, sizeof one, "%s%.100s (a factor %.2f)", j ? ", " : "", t->runs[worst[j]].run_id,
+		int w = snprintf(one, sizeof one, "%s%.100s (a factor %.3g)", j ? ", " : "", t->runs[worst[j]].run_id,
 		                 exp(fabs(out->residuals[worst[j]] - med)));
 		/* room kept for ", and N more" unless this is the last one */
 		size_t tail = j + 1 < over ? sizeof ", and 99999 more" - 1 : 0;
-		if (w < 0 || used + (size_t)w + tail > room)
+		if (w < 0 || (size_t)w >= sizeof one || used + (size_t)w + tail > room)
 			break;
 		memcpy(list + used, one, (size_t)w + 1);
 		used += (size_t)w;

@@ -142,6 +142,50 @@ outliers(void)
 	wc_runs_free(t);
 }
 
+/* A run off by a factor whose fixed-point digits outgrow the list's room:
+ * its mean power one rounding step above its idle, 5.7e-14 W of dynamic
+ * power against about 200 W fitted (a factor near 1e15, 19 digits in
+ * %.2f). It is named with its factor as "5.62e+15"; printed whole, the
+ * factor left no run named ("... docs/fitting.md): and 1 more"; a row at
+ * 1e-300 running was off by exp(690), 300 digits). */
+#define LONG_ID "a100_validate_tp1_r4p0_b1p0_s20260712_1784415422_campaign_seven_longer_name_x_tp8dp16"
+static void
+outlier_huge_factor(void)
+{
+	wc_runs_table *t = wc_runs_new();
+	wc_pcg32 rng;
+	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 };
+	wc_pcg32_seed(&rng, 7, 0);
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 5; j++) {
+			double n = (double)(1 << (2 * j));
+			double z = 1.99 + 0.598 * log(sizes[i] / 8.0) + 0.749 * log(n / 32.0);
+			double dyn = 329.0 / (1.0 + exp(-z)) * exp(0.03 * wc_pcg32_normal(&rng));
+			char id[96];
+			snprintf(id, sizeof id, "%s_%d%d", i == 2 && j == 2 ? LONG_ID : "r", i, j);
+			add(t, id, sizes[i], n, 72.9 + dyn);
+		}
+	t->runs[12].mean_power_w = nextafter(t->runs[12].idle_power_w, INFINITY);
+	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
+	wc_fit_result r;
+	wc_error err;
+	int rc = wc_fit_inference_law(t, &fo, &r, &err);
+	CHECK_INT(rc, WC_OK);
+	const char *w = NULL;
+	for (int i = 0; rc == WC_OK && i < r.n_warnings; i++)
+		if (strstr(r.warnings[i], "far off the fitted law"))
+			w = r.warnings[i];
+	CHECK(w != NULL);
+	if (w) {
+		fprintf(stderr, "%s\n", w);
+		CHECK(strstr(w, LONG_ID "_22 (a factor ") != NULL);
+		CHECK(ends_with(w, ")"));
+	}
+	if (rc == WC_OK)
+		wc_fit_result_clear(&r);
+	wc_runs_free(t);
+}
+
 /* calibrate's idle refusal, with a run id of --segment's length: the
  * remedy (idle_power_w) arrives whole. */
 static void
@@ -223,6 +267,7 @@ main(void)
 	helpers();
 	mid_character();
 	outliers();
+	outlier_huge_factor();
 	calibrate_idle();
 	platforms();
 	return check_report("test_message_cut");
