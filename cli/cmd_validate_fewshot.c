@@ -433,6 +433,12 @@ cli_validate_fewshot(int argc, char **argv)
 		 * rows being heldout's */
 		if (!a.lomo)
 			cli_validate_in_sample(cmd, &base, t, a.input, 0, &in, &cover_in);
+		/* --lomo's k = 0 is held out only if no other model's row is the
+		 * held-out one filed again: the twin check of `validate lomo`
+		 * (fit/twins.c; docs/validation.md, "Leave-one-model-out") */
+		char twins[WC_ERROR_MSG_MAX];
+		if (a.lomo && a.fo.scope == WC_CALIBRATE_MODEL && wc_fit_twin_models(t, twins, sizeof twins))
+			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, twins);
 		refusal_reason(&a, &base, t, why, sizeof why);
 		/* No group keeps a run past the largest k: that, not the base,
 		 * is why nothing was predicted (k 200 on ML.ENERGY's models);

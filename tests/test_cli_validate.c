@@ -192,7 +192,19 @@ main(void)
 			CHECK(!"no run id in the twin warning");
 	}
 	run_result_free(&r);
+	/* fewshot --lomo holds a model out the same way: the same warning (it
+	 * said nothing, and its k = 0 was partly in-sample) */
+	const char *fs_dup[] = { "wattcast", "validate", "fewshot", dup, "--lomo", "--terms", "none", "--k", "1", NULL };
+	r = run(fs_dup);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.err, "wattcast validate fewshot: warning: 26 row(s) equal another model's row in every "
+	                      "measured field, e.g. run 'filed-again-under-acme-");
+	run_result_free(&r);
 	r = run(lomo_small); /* the table without twins: no such warning */
+	CHECK(!r.err || !strstr(r.err, "row(s) equal another model's row"));
+	run_result_free(&r);
+	const char *fs_small[] = { "wattcast", "validate", "fewshot", small, "--lomo", "--terms", "none", "--k", "1", NULL };
+	r = run(fs_small);
 	CHECK(!r.err || !strstr(r.err, "row(s) equal another model's row"));
 	run_result_free(&r);
 	free(twice);
