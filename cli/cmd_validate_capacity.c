@@ -217,6 +217,30 @@ report(const wc_capacity_report *r, const wc_capacity_data *d, const wc_runs_tab
 	return CLI_OK;
 }
 
+/* Periods rows equal to an earlier one in every measured field: held out
+ * together (validation/capacity.c), and said, the first pair named whole
+ * -- or, when both do not fit, the later alone (docs/validation.md,
+ * "Capacity"). */
+static void
+warn_period_twins(const char *cmd, const wc_capacity_report *r)
+{
+	char msg[WC_ERROR_MSG_MAX], pair[2 * sizeof r->period_twin[0] + 16];
+	if (!r->period_twins)
+		return;
+	/* one id twice: the same table given twice (its rows' default ids) */
+	if (strcmp(r->period_twin[0], r->period_twin[1]) == 0)
+		snprintf(pair, sizeof pair, "'%s' twice", r->period_twin[0]);
+	else
+		snprintf(pair, sizeof pair, "'%s' and '%s'", r->period_twin[0], r->period_twin[1]);
+	if ((size_t)snprintf(msg, sizeof msg, "%d periods row(s) equal an earlier one in every measured field, e.g. "
+	                     "%s: one period given twice? each is held out with its twins",
+	                     r->period_twins, pair) >= sizeof msg)
+		wc_error_format(msg, sizeof msg, "%d periods row(s) equal an earlier one in every measured field, e.g. "
+		                "'%s': one period given twice? each is held out with its twins", r->period_twins,
+		                r->period_twin[1]);
+	fprintf(stderr, "wattcast %s: warning: %s\n", cmd, msg);
+}
+
 /* Nothing scored: every row read is counted as skipped with its reason --
  * the rows nothing could be scored in (named on stderr), the rows their
  * fold could not predict (its own reason, as lomo says it: a table of one
@@ -338,7 +362,7 @@ cli_validate_capacity(int argc, char **argv)
 		                               &err) != WC_OK)
 			rc = cli_fail(cmd, "%s", err.msg);
 		/* the structure terms the power refits left out, once each */
-		else if (cli_law_terms_warn(cmd, &energy, 1),
+		else if (cli_law_terms_warn(cmd, &energy, 1), warn_period_twins(cmd, &r),
 		         !(r.throughput.overall.n || r.energy.overall.n || r.periods.overall.n)) {
 			/* Nothing scored is no validation: an empty report with exit 0
 			 * read as a pass, as the other analyses refuse (docs/cli.md,

@@ -85,6 +85,13 @@ const char *wc_capacity_untimed_reason(int why);
 /** Add a periods table's rows (the period is the latency). */
 int wc_capacity_data_add_periods(wc_capacity_data *d, const wc_periods_table *t, wc_error *err);
 void wc_capacity_data_clear(wc_capacity_data *d);
+/** Are periods rows `a` and `b` twins: equal in every measured field
+ *  (platform, TP, running, input and output tokens, precisions, `set`, the
+ *  period), whatever their ids and model names -- the rule of
+ *  wc_fit_twin_models for a periods row (fit/twins.c). A row is its own
+ *  twin. Leave one out holds twins out together (docs/validation.md,
+ *  "Capacity"). */
+int wc_fit_period_twins(const wc_capacity_row *a, const wc_capacity_row *b);
 
 /* ------------------------------------------------------------- fit */
 

@@ -5,8 +5,12 @@
  * model's row is almost surely one run filed twice. Leave one model out
  * would then keep the held-out model's twin in training, and its score
  * and quantile would be optimistic; the catalog groups the variants it
- * knows, so only unknown names get here.
+ * knows, so only unknown names get here. A periods row has no id of its
+ * own to catch a copy by: one equal to another in every measured field
+ * (a table given twice, a row repeated) is the same period, and leave
+ * one out would train each on its twin (wc_fit_period_twins).
  */
+#include "fit/capacity_fit.h"
 #include "fit/fit.h"
 #include "models/catalog.h"
 
@@ -29,6 +33,15 @@ cmp_num(double a, double b)
 	if (isnan(a) || isnan(b))
 		return isnan(a) - isnan(b);
 	return (a > b) - (a < b);
+}
+
+int
+wc_fit_period_twins(const wc_capacity_row *a, const wc_capacity_row *b)
+{
+	return a->from_periods && b->from_periods && !strcmp(a->platform, b->platform) && a->tp == b->tp &&
+	       !cmp_num(a->running, b->running) && !cmp_num(a->input_tokens, b->input_tokens) &&
+	       !cmp_num(a->output_tokens, b->output_tokens) && !cmp_num(a->latency_s, b->latency_s) &&
+	       a->weights == b->weights && a->kv == b->kv && !strcmp(a->set, b->set);
 }
 
 static int

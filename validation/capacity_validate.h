@@ -33,6 +33,10 @@ typedef struct {
 	 * WC_CAPACITY_SKIPS_NAMED named; the report's `skipped` counts all */
 	int n_named[3];
 	wc_capacity_skip named[3][WC_CAPACITY_SKIPS_NAMED];
+	/* periods rows with an earlier twin (wc_fit_period_twins: a table
+	 * given twice, a row repeated), held out with it; the first pair's ids */
+	int period_twins;
+	char period_twin[2][96];
 } wc_capacity_report;
 
 /** `runs` is the table the capacity rows of `d` came from (their
