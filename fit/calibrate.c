@@ -9,6 +9,7 @@
 #include "models/warnings.h"
 #include "models/grow.h"
 #include "models/catalog.h"
+#include "models/interval.h"
 #include "models/limits.h"
 
 #include <math.h>
@@ -115,7 +116,7 @@ refuse_run(const wc_runs_table *t, const wc_run *r, const char *column, wc_error
 static const char *
 idle_column(const wc_run *r)
 {
-	int running_idle = isfinite(r->running) && !(r->running >= WC_CAPACITY_MIN_CONCURRENCY);
+	int running_idle = isfinite(r->running) && !wc_interval_applies(r->running);
 	return r->series.len && !running_idle ? "n_series" : "running";
 }
 
@@ -156,7 +157,7 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		/* Below the smallest load an answer takes (models/limits.h) a
 		 * run is idle in all but name: 1e-320 running requests left the
 		 * solver without a direction ("did not converge", no field). */
-		if (!(load >= WC_CAPACITY_MIN_CONCURRENCY))
+		if (!wc_interval_applies(load))
 			return refuse_run(t, r, idle_column(r), err,
 			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
 			                  "(give its mean power / tp as the loaded runs' idle_power_w)", load);

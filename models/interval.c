@@ -4,6 +4,7 @@
  * held-out error.
  */
 #include "models/interval.h"
+#include "models/limits.h"
 
 #include "models/error.h"
 #include "models/stats.h"
@@ -208,7 +209,8 @@ wc_interval_hold_floor(double point, double floor, double *lo)
 int
 wc_interval_applies(double mean_running)
 {
-	return mean_running > 0.0;
+	/* below the least load an answer takes, idle in all but name */
+	return mean_running >= WC_CAPACITY_MIN_CONCURRENCY;
 }
 
 int

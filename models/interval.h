@@ -184,10 +184,14 @@ double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
 #define WC_INTERVAL_LOADED_ONLY "the held-out error was measured on loaded runs and does not apply to it"
 /** Is an answer or a run at mean running count `mean_running` (a load
  *  series' mean) loaded -- the held-out error applies to it -- rather than
- *  idle throughout (0, or unknown)? The one test: predict gives an idle
- *  answer no interval, and `fit intervals` leaves idle rows out of the
- *  residuals it takes its quantiles from (docs/intervals.md, "Where it
- *  applies"). */
+ *  idle throughout (below WC_CAPACITY_MIN_CONCURRENCY, models/limits.h, 0
+ *  included, or unknown)? The one test of idle: predict gives an idle
+ *  answer no interval; the fit and calibrate leave an idle run out (the
+ *  law's dynamic power is nothing there, and a row at 1e-300 running
+ *  broke the fit, docs/fitting.md "Which runs enter"); `fit intervals` and
+ *  the validators' cross-conformal intervals leave idle rows out of the
+ *  residuals they take their quantiles from and give them none
+ *  (docs/intervals.md, "Where it applies"). */
 int wc_interval_applies(double mean_running);
 
 /** Hold the lower end of a mean-power interval at `floor` (W; NaN or not

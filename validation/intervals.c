@@ -9,6 +9,7 @@
 #include "validation_internal.h"
 #include "models/grow.h"
 #include "models/interval.h"
+#include "models/limits.h"
 #include "models/stats.h"
 
 #include <math.h>
@@ -159,12 +160,18 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 	double *scratch = wc_alloc_array(rows->n ? rows->n : 1, sizeof *scratch);
 	unsigned char *done = wc_alloc_zeroed(rows->n ? rows->n : 1, 1);
 	unsigned char *skip = wc_alloc_zeroed(rows->n ? rows->n : 1, 1);
-	if (!scratch || !done || !skip) {
+	unsigned char *idle = wc_alloc_zeroed(rows->n ? rows->n : 1, 1);
+	if (!scratch || !done || !skip || !idle) {
 		free(scratch);
 		free(done);
 		free(skip);
+		free(idle);
 		return wc_error_set(err, WC_ENOMEM, "intervals: out of memory");
 	}
+	/* Idle rows, as predict's and `fit intervals`' (mark_idle): no
+	 * interval, and no part in another's quantile (lomo gave a row at 0
+	 * running 434.8-1171.9 W, which heldout's rule refuses). */
+	mark_idle(rows, idle);
 	for (size_t i = 0; i < rows->n; i++) {
 		if (done[i])
 			continue;
@@ -173,6 +180,8 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 		snprintf(g, sizeof g, "%s", row_group(&rows->rows[i], by_fold));
 		snprintf(quantity, sizeof quantity, "%s", rows->rows[i].quantity);
 		mark_own(rows, by_fold, g, quantity, skip);
+		for (size_t j = 0; j < rows->n; j++)
+			skip[j] |= idle[j];
 		build(rows, by_fold, skip, quantity, scratch, &pe);
 		for (size_t j = i; j < rows->n; j++) {
 			wc_per_run_row *r = &rows->rows[j];
@@ -181,6 +190,13 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 			done[j] = 1;
 			const wc_pe_stratum *s = wc_pe_find(&pe, wc_per_run_row_get(r, "platform"), "");
 			r->lo = r->hi = NAN;
+			if (idle[j]) {
+				char why[160];
+				snprintf(why, sizeof why, "interval_95: none: the run is idle (running below %g); "
+				         WC_INTERVAL_LOADED_ONLY, WC_CAPACITY_MIN_CONCURRENCY);
+				wc_per_run_row_warn(r, why);
+				continue;
+			}
 			/* held as the answer's own interval is (docs/intervals.md,
 			 * "Physical ceiling"): the interval scored is the one users get */
 			if (wc_pe_widen(s, r->predicted, &r->lo, &r->hi)) {
@@ -193,6 +209,7 @@ wc__pe_cross_intervals(wc_per_run *rows, int by_fold, wc_error *err)
 	free(scratch);
 	free(done);
 	free(skip);
+	free(idle);
 	return WC_OK;
 }
 
