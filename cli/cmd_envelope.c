@@ -424,9 +424,9 @@ print_header(const env_args *a, const env_setup *s)
 	if (a->w.kind == WC_ENVELOPE_SERIES)
 		printf("service times: none (explicit n(t))\n");
 	else if (s->service.is_capacity) /* capacity, or capacity_datasheet on a board without a level */
-		printf("service times: %s (level %s: eta %.3g, t0 %.3g ms, t1 %.3g ms, eta_c %.3g, tau %.3g us)\n",
-		       s->st.source, cs->level, cs->point.eta, 1e3 * cs->point.t0, 1e3 * cs->point.t1, cs->point.etac,
-		       1e6 * cs->point.tau);
+		printf("service times: %s (level %s: eta %.3g, t0 %.3g ms, t1 %.3g ms, eta_c %.3g, tau %.3g us, "
+		       "tau_ep %.3g us)\n", s->st.source, cs->level, cs->point.eta, 1e3 * cs->point.t0, 1e3 * cs->point.t1,
+		       cs->point.etac, 1e6 * cs->point.tau, 1e6 * cs->point.tau_ep);
 	else
 		printf("service times: %s (assumed: %g of memory bandwidth, %g of BF16 peak, %g ms per step)\n",
 		       s->st.source, WC_STANDIN_BW_EFFICIENCY, WC_STANDIN_FLOPS_EFFICIENCY,

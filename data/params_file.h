@@ -39,8 +39,11 @@ extern "C" {
  *  ("relations"/NAME/"base"/"step_fill"), version 16 what identifies
  *  the runs the capacity section was fitted on
  *  ("capacity"/"provenance"/"run_hashes"), version 17 the parameter
- *  source "simulated" (an idle read from a synthetic runs table). */
-#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V17
+ *  source "simulated" (an idle read from a synthetic runs table), version 18
+ *  the capacity section's expert-parallel collective ("capacity"/.../
+ *  "tau_ep"; a section without it takes tau). */
+#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V18
+#define WC_PARAMS_SCHEMA_V18 "wattcast.params/18"
 #define WC_PARAMS_SCHEMA_V17 "wattcast.params/17"
 #define WC_PARAMS_SCHEMA_V16 "wattcast.params/16"
 #define WC_PARAMS_SCHEMA_V15 "wattcast.params/15"

@@ -384,7 +384,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		WC_PARAMS_SCHEMA_V1,  WC_PARAMS_SCHEMA_V2,  WC_PARAMS_SCHEMA_V3,  WC_PARAMS_SCHEMA_V4,  WC_PARAMS_SCHEMA_V5,
 		WC_PARAMS_SCHEMA_V6,  WC_PARAMS_SCHEMA_V7,  WC_PARAMS_SCHEMA_V8,  WC_PARAMS_SCHEMA_V9,  WC_PARAMS_SCHEMA_V10,
 		WC_PARAMS_SCHEMA_V11, WC_PARAMS_SCHEMA_V12, WC_PARAMS_SCHEMA_V13, WC_PARAMS_SCHEMA_V14, WC_PARAMS_SCHEMA_V15,
-		WC_PARAMS_SCHEMA_V16, WC_PARAMS_SCHEMA_V17
+		WC_PARAMS_SCHEMA_V16, WC_PARAMS_SCHEMA_V17, WC_PARAMS_SCHEMA_V18
 	};
 	*version = 0;
 	for (int v = 1; v <= (int)(sizeof schemas / sizeof *schemas); v++)
@@ -394,7 +394,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
 		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
-		                     WC_PARAMS_SCHEMA_V16, buf);
+		                     WC_PARAMS_SCHEMA_V17, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);

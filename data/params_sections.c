@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static int
@@ -128,7 +129,7 @@ read_cap_level(wc__json_loader *ld, json_t *v, const char *path, const wc_capaci
                wc_capacity_level *l)
 {
 	static const char *const keys[] = { "name", "bandwidth_tb_s", "bf16_tflops", "memory_gb", "eta", "t0",
-	                                    "t1", "etac", "tau", "range", NULL };
+	                                    "t1", "etac", "tau", "tau_ep", "range", NULL };
 	static const char *const required[] = { "name", "bandwidth_tb_s", "bf16_tflops", "memory_gb", NULL };
 	char p[WC__JSON_PATH_MAX];
 	double *facts[3] = { &l->bandwidth_tb_s, &l->bf16_tflops, &l->memory_gb };
@@ -147,6 +148,8 @@ read_cap_level(wc__json_loader *ld, json_t *v, const char *path, const wc_capaci
 	}
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		const char *key = wc_capacity_kind_name((wc_capacity_kind)k);
+		if (k == WC_CAP_TAU_EP && c->tau_ep_tied)
+			continue; /* taken from tau once the levels are read */
 		x = json_object_get(v, key);
 		wc__json_join(p, path, key);
 		if (c->shared[k] && x)
@@ -166,7 +169,7 @@ read_cap_level(wc__json_loader *ld, json_t *v, const char *path, const wc_capaci
 static int
 read_cap_shared(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
 {
-	static const char *const keys[] = { "eta", "t0", "t1", "etac", "tau", NULL };
+	static const char *const keys[] = { "eta", "t0", "t1", "etac", "tau", "tau_ep", NULL };
 	static const char *const none[] = { NULL };
 	char p[WC__JSON_PATH_MAX];
 	int rc;
@@ -186,6 +189,19 @@ read_cap_shared(wc__json_loader *ld, json_t *v, wc_capacity_params *c)
 	return WC_OK;
 }
 
+/* Where the section gives tau_ep (schema 18), if anywhere: "" when it
+ * gives none. */
+static void
+find_tau_ep(json_t *shared, json_t *levels, char *where, size_t cap)
+{
+	where[0] = '\0';
+	if (json_is_object(shared) && json_object_get(shared, "tau_ep"))
+		snprintf(where, cap, "/capacity/shared/tau_ep");
+	for (size_t i = 0; !where[0] && json_is_array(levels) && i < json_array_size(levels); i++)
+		if (json_is_object(json_array_get(levels, i)) && json_object_get(json_array_get(levels, i), "tau_ep"))
+			snprintf(where, cap, "/capacity/levels/%zu/tau_ep", i);
+}
+
 static int
 read_cap_levels(wc__json_loader *ld, json_t *x, wc_capacity_params *c)
 {
@@ -200,6 +216,11 @@ read_cap_levels(wc__json_loader *ld, json_t *x, wc_capacity_params *c)
 			return rc;
 		c->n_levels++;
 	}
+	/* A section without tau_ep (every file before schema 18) charges
+	 * expert-parallel groups tau, as it was fitted to (docs/formats/
+	 * params-file.md, "capacity"). */
+	if (c->tau_ep_tied)
+		wc_capacity_tie_tau_ep(c);
 	return WC_OK;
 }
 
@@ -290,6 +311,11 @@ wc__params_read_capacity(wc__json_loader *ld, json_t *v, const char *path, wc_ca
 	 * capacity model, and loads as one without. */
 	if (!(levels = json_object_get(v, "levels")) || json_is_null(levels))
 		return WC_OK;
+	char ep[WC__JSON_PATH_MAX];
+	find_tau_ep(json_object_get(v, "shared"), levels, ep, sizeof ep);
+	if (ep[0] && ld->version && ld->version < 18)
+		return wc__json_fail(ld, ep, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V18);
+	out->tau_ep_tied = !ep[0];
 	if ((rc = read_cap_shared(ld, json_object_get(v, "shared"), out)) ||
 	    (rc = read_cap_levels(ld, levels, out)) ||
 	    (rc = read_cap_workloads(ld, json_object_get(v, "workloads"), out)) ||
@@ -317,7 +343,7 @@ cap_level_json(const wc_capacity_params *c, const wc_capacity_level *l)
 	json_t *o = json_pack("{s:o,s:f,s:f,s:f}", "name", wc__json_text(l->name), "bandwidth_tb_s", l->bandwidth_tb_s,
 	                      "bf16_tflops", l->bf16_tflops, "memory_gb", l->memory_gb);
 	for (int k = 0; k < WC_CAP_KINDS; k++)
-		if (!c->shared[k])
+		if (!c->shared[k] && !(k == WC_CAP_TAU_EP && c->tau_ep_tied))
 			json_object_set_new(o, wc_capacity_kind_name((wc_capacity_kind)k), wc__params_param_json(&l->p[k]));
 	json_object_set_new(o, "range", json_pack("{s:o,s:o,s:o,s:o,s:o,s:I}",
 	                    "running", pair_or_null(r->running_min, r->running_max),
@@ -342,8 +368,9 @@ wc__params_capacity_json(const wc_capacity_params *c, int with_draws)
 	json_t *o = json_object(), *levels = json_array(), *shared = json_object(), *work = json_array();
 	for (int i = 0; i < c->n_levels; i++)
 		json_array_append_new(levels, cap_level_json(c, &c->levels[i]));
+	/* a tied tau_ep is written as absent: it reads back tied */
 	for (int k = 0; k < WC_CAP_KINDS; k++)
-		if (c->shared[k])
+		if (c->shared[k] && !(k == WC_CAP_TAU_EP && c->tau_ep_tied))
 			json_object_set_new(shared, wc_capacity_kind_name((wc_capacity_kind)k),
 			                    wc__params_param_json(&c->shared_p[k]));
 	for (int i = 0; i < c->n_workloads; i++)

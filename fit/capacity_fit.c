@@ -236,6 +236,35 @@ fitted(double v, double u)
 	return (wc_param){ v, NAN, NAN, wc__cap_at_edge(u) ? WC_SRC_BOUND : WC_SRC_FITTED };
 }
 
+/* A collective the rows could not identify takes the other's value
+ * (cap_problem.tied): tau_ep tied on every level is written absent (a
+ * file without tau_ep reads it as tau), one tied on some levels, or tau
+ * tied to tau_ep, as that value with source "assumed". */
+static void
+tie_collectives(const cap_problem *pb, wc_capacity_params *out)
+{
+	int all_ep = pb->n_levels > 0;
+	for (int L = 0; L < pb->n_levels; L++)
+		all_ep &= pb->tied[WC_CAP_TAU_EP][L];
+	if (all_ep) {
+		wc_capacity_tie_tau_ep(out);
+		return;
+	}
+	for (int k = WC_CAP_TAU; k <= WC_CAP_TAU_EP; k++) {
+		int other = k == WC_CAP_TAU ? WC_CAP_TAU_EP : WC_CAP_TAU;
+		for (int L = 0; L < pb->n_levels; L++) {
+			if (!pb->tied[k][L])
+				continue;
+			wc_param v = out->shared[other] ? out->shared_p[other] : out->levels[L].p[other];
+			v = (wc_param){ v.value, NAN, NAN, WC_SRC_ASSUMED };
+			if (out->shared[k])
+				out->shared_p[k] = v;
+			else
+				out->levels[L].p[k] = v;
+		}
+	}
+}
+
 void
 wc__cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *out)
 {
@@ -257,6 +286,7 @@ wc__cap_to_params(const cap_problem *pb, const double *u, wc_capacity_params *ou
 				out->levels[L].p[k] = v;
 		}
 	}
+	tie_collectives(pb, out);
 	out->n_workloads = pb->n_workloads;
 	for (int w = 0; w < pb->n_workloads; w++) {
 		snprintf(out->workloads[w].set, sizeof out->workloads[w].set, "%s", pb->workloads[w]);

@@ -30,7 +30,7 @@
  * H200 went from +6 to +39 % at 256 prompt tokens (docs/capacity.md,
  * "What the rows cannot identify"). */
 static const unsigned char held_kinds[WC_CAP_KINDS] = {
-	[WC_CAP_ETA] = 0, [WC_CAP_T0] = 1, [WC_CAP_T1] = 1, [WC_CAP_ETAC] = 0, [WC_CAP_TAU] = 1,
+	[WC_CAP_ETA] = 0, [WC_CAP_T0] = 1, [WC_CAP_T1] = 1, [WC_CAP_ETAC] = 0, [WC_CAP_TAU] = 1, [WC_CAP_TAU_EP] = 1,
 };
 
 int

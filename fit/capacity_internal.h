@@ -40,6 +40,11 @@ typedef struct {
 	/* parameter index of (kind, level), or -1 = fixed at `fixed` */
 	int p_kind[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
 	double fixed[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
+	/* 1: the rows cannot identify this collective (tau or tau_ep) at the
+	 * level, and the other one they can (or neither: tau_ep then follows
+	 * tau at 0); its value is the other's (wc__cap_to_params). No row of
+	 * the fit uses it, so the residuals need not know. */
+	unsigned char tied[WC_CAP_KINDS][WC_CAPACITY_MAX_LEVELS];
 	int p_input[WC_CAPACITY_MAX_WORKLOADS];
 	int n_params;
 	cap_slot slots[CAP_MAX_PARAMS];

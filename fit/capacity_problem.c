@@ -17,7 +17,7 @@
 #include "models/warnings.h"
 #include "data/runs_table.h"
 
-static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5 };
+static const double start_value[WC_CAP_KINDS] = { 0.6, 3e-3, 2e-5, 0.4, 2e-5, 2e-5 };
 #define START_INPUT 500.0
 
 double
@@ -114,7 +114,9 @@ identified(const cap_problem *pb, int k, int L)
 		const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
 		if (L >= 0 && pb->lvl[i] != L)
 			continue;
-		if (k == WC_CAP_TAU && r->tp > 1)
+		if (k == WC_CAP_TAU && r->tp > 1 && !r->arch.expert_parallel)
+			return 1;
+		if (k == WC_CAP_TAU_EP && r->tp > 1 && r->arch.expert_parallel)
 			return 1;
 		if (k == WC_CAP_T1) {
 			if (isfinite(n0) && fabs(r->running - n0) > 1e-9 * n0)
@@ -122,7 +124,26 @@ identified(const cap_problem *pb, int k, int L)
 			n0 = r->running;
 		}
 	}
-	return k != WC_CAP_TAU && k != WC_CAP_T1;
+	return k != WC_CAP_TAU && k != WC_CAP_TAU_EP && k != WC_CAP_T1;
+}
+
+/* Tie an unidentified collective of level L (every level when L < 0) to
+ * the other one (docs/capacity.md, "Groups"): tau_ep always (a fit with no
+ * expert-parallel group charges such groups tau, as every fit did before
+ * the two were told apart, and as a file without tau_ep does), tau only
+ * when the rows identify tau_ep. Returns 1 when tied. */
+static int
+tie_collective(cap_problem *pb, int k, int L)
+{
+	if (k != WC_CAP_TAU_EP && k != WC_CAP_TAU)
+		return 0;
+	int other = k == WC_CAP_TAU ? WC_CAP_TAU_EP : WC_CAP_TAU;
+	if (k == WC_CAP_TAU && !identified(pb, other, pb->per_level[other] ? L : -1))
+		return 0;
+	for (int l = 0; l < pb->n_levels; l++)
+		if (L < 0 || l == L)
+			pb->tied[k][l] = 1;
+	return 1;
 }
 
 static void
@@ -152,8 +173,13 @@ layout(cap_problem *pb, const wc_capacity_fit_options *o)
 					continue;
 				char label[WC_LABEL_MAX];
 				wc_capacity_label((wc_capacity_kind)k, own ? pb->levels[L].name : NULL, label, sizeof label);
-				WC_WARN(pb, "%s: %s; fixed at 0", label, k == WC_CAP_T1 ? "every row has the same running count"
-				                                                       : "no row has a group of more than one GPU");
+				int tie = tie_collective(pb, k, own ? L : -1);
+				WC_WARN(pb, "%s: %s; %s", label,
+				        k == WC_CAP_T1       ? "every row has the same running count"
+				        : k == WC_CAP_TAU && tie ? "no row without expert parallelism has a group of more than one GPU"
+				        : k == WC_CAP_TAU_EP ? "no expert-parallel row has a group of more than one GPU"
+				                             : "no row has a group of more than one GPU",
+				        tie ? (k == WC_CAP_TAU ? "held at tau_ep" : "held at tau") : "fixed at 0");
 				continue;
 			}
 			if (!own && shared_slot >= 0) {
@@ -321,7 +347,7 @@ row_point(const cap_problem *pb, const double *u, size_t i, wc_capacity_point *p
 		int j = pb->p_kind[k][L];
 		v[k] = j >= 0 ? wc__cap_value(pb, j, u[j]) : pb->fixed[k][L];
 	}
-	*pt = (wc_capacity_point){ v[WC_CAP_ETA], v[WC_CAP_T0], v[WC_CAP_T1], v[WC_CAP_ETAC], v[WC_CAP_TAU] };
+	*pt = (wc_capacity_point){ v[WC_CAP_ETA], v[WC_CAP_T0], v[WC_CAP_T1], v[WC_CAP_ETAC], v[WC_CAP_TAU], v[WC_CAP_TAU_EP] };
 	const wc_capacity_row *r = &pb->data->rows[pb->row[i]];
 	*input = pb->wl[i] >= 0 ? wc__cap_value(pb, pb->p_input[pb->wl[i]], u[pb->p_input[pb->wl[i]]])
 	                        : r->input_tokens;

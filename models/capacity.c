@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[WC_CAP_KINDS] = { "eta", "t0", "t1", "etac", "tau" };
+static const char *const kind_names[WC_CAP_KINDS] = { "eta", "t0", "t1", "etac", "tau", "tau_ep" };
 
 const char *
 wc_capacity_kind_name(wc_capacity_kind k)
@@ -25,7 +25,7 @@ wc_capacity_kind_bounds(wc_capacity_kind k, double *lo, double *hi)
 	/* Efficiencies up to 1.5 leave room for datasheets that understate;
 	 * overheads from a microsecond to a second per step. */
 	static const double b[WC_CAP_KINDS][2] = {
-		{ 0.01, 1.5 }, { 1e-6, 1.0 }, { 1e-9, 1e-2 }, { 0.01, 1.5 }, { 1e-9, 1e-2 },
+		{ 0.01, 1.5 }, { 1e-6, 1.0 }, { 1e-9, 1e-2 }, { 0.01, 1.5 }, { 1e-9, 1e-2 }, { 1e-9, 1e-2 },
 	};
 	*lo = b[k][0];
 	*hi = b[k][1];
@@ -88,6 +88,22 @@ wc_capacity_label(wc_capacity_kind k, const char *level, char *buf, size_t cap)
 		snprintf(buf, cap, "%s[%s]", wc_capacity_kind_name(k), level);
 	else
 		snprintf(buf, cap, "%s", wc_capacity_kind_name(k));
+}
+
+wc_capacity_kind
+wc_capacity_value_kind(const wc_capacity_params *c, wc_capacity_kind k)
+{
+	return k == WC_CAP_TAU_EP && c->tau_ep_tied ? WC_CAP_TAU : k;
+}
+
+void
+wc_capacity_tie_tau_ep(wc_capacity_params *c)
+{
+	c->shared[WC_CAP_TAU_EP] = c->shared[WC_CAP_TAU];
+	c->shared_p[WC_CAP_TAU_EP] = c->shared_p[WC_CAP_TAU];
+	for (int i = 0; i < WC_CAPACITY_MAX_LEVELS; i++)
+		c->levels[i].p[WC_CAP_TAU_EP] = c->levels[i].p[WC_CAP_TAU];
+	c->tau_ep_tied = 1;
 }
 
 void
@@ -168,6 +184,8 @@ wc_capacity_bound_names(const wc_capacity_params *c, const char *level, const ch
 		return 0;
 	for (int k = 0; l && k < WC_CAP_KINDS; k++) {
 		const char *unit = k == WC_CAP_ETA || k == WC_CAP_ETAC ? "" : "s";
+		if ((int)wc_capacity_value_kind(c, (wc_capacity_kind)k) != k)
+			continue; /* a tied tau_ep is tau, named once */
 		wc_capacity_label((wc_capacity_kind)k, c->shared[k] ? NULL : l->name, label, sizeof label);
 		n = add_bound(label, c->shared[k] ? &c->shared_p[k] : &l->p[k], unit, buf, cap, n);
 	}
@@ -205,7 +223,8 @@ wc_capacity_held_names(const wc_capacity_params *c, const char *level, char *buf
 	 * but held at nobody's median */
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		const wc_param *p = &l->p[k];
-		if (c->shared[k] || p->source != WC_SRC_ASSUMED || !(p->value > 0) || !identified_elsewhere(c, l, k))
+		if (c->shared[k] || p->source != WC_SRC_ASSUMED || !(p->value > 0) || !identified_elsewhere(c, l, k) ||
+		    (int)wc_capacity_value_kind(c, (wc_capacity_kind)k) != k)
 			continue;
 		size_t used = strlen(buf);
 		wc_capacity_label((wc_capacity_kind)k, l->name, label, sizeof label);
@@ -345,7 +364,9 @@ wc_capacity_bind(const wc_capacity_params *c, const char *platform, wc_capacity_
 	b->hw = wc_capacity_hw_datasheet(l->name, l->bandwidth_tb_s, l->bf16_tflops, l->memory_gb);
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		const wc_param *p = c->shared[k] ? &c->shared_p[k] : &l->p[k];
-		wc_capacity_label((wc_capacity_kind)k, c->shared[k] ? NULL : l->name, label, sizeof label);
+		/* a tied tau_ep's draws are tau's column (wc_capacity_value_kind) */
+		wc_capacity_label(wc_capacity_value_kind(c, (wc_capacity_kind)k), c->shared[k] ? NULL : l->name, label,
+		                  sizeof label);
 		b->base[k] = p->value;
 		b->col[k] = wc_draws_column(&c->draws, label);
 	}
@@ -365,4 +386,5 @@ wc_capacity_bound_point(const wc_capacity_binding *b, const double *draw, wc_cap
 	out->t1 = v[WC_CAP_T1];
 	out->etac = v[WC_CAP_ETAC];
 	out->tau = v[WC_CAP_TAU];
+	out->tau_ep = v[WC_CAP_TAU_EP];
 }

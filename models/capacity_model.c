@@ -191,7 +191,7 @@ wc_capacity_decode_terms(const wc_capacity_point *pt, const wc_capacity_arch *a,
 		bytes += (G - 1.0) * a->shared_weight_bytes;
 	*t_mem = bytes / (G * pt->eta * hw->bandwidth_b_s);
 	*t_cmp = 2.0 * a->active_params * m / (G * compute_rate(pt, hw));
-	*t_tp = tp > 1 ? a->layers * pt->tau * log2(G) : 0.0;
+	*t_tp = tp > 1 ? a->layers * (a->expert_parallel ? pt->tau_ep : pt->tau) * log2(G) : 0.0;
 	return pt->t0 + pt->t1 * m + fmax(*t_mem, *t_cmp) + *t_tp;
 }
 

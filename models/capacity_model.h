@@ -45,9 +45,14 @@ extern "C" {
  *  t0    fixed overhead per decode step, s
  *  t1    overhead per running request and decode step, s
  *  etac  compute efficiency (share of the dense BF16 datasheet FLOPS)
- *  tau   communication per layer and doubling of the group, s */
-typedef enum { WC_CAP_ETA = 0, WC_CAP_T0, WC_CAP_T1, WC_CAP_ETAC, WC_CAP_TAU, WC_CAP_KINDS } wc_capacity_kind;
-/** "eta", "t0", "t1", "etac", "tau". */
+ *  tau   communication per layer and doubling of a tensor-parallel group
+ *        (all-reduce), s
+ *  tau_ep the same for an expert-parallel group (all-to-all), s; a section
+ *        without it takes tau's (docs/capacity.md, "Groups") */
+typedef enum {
+	WC_CAP_ETA = 0, WC_CAP_T0, WC_CAP_T1, WC_CAP_ETAC, WC_CAP_TAU, WC_CAP_TAU_EP, WC_CAP_KINDS
+} wc_capacity_kind;
+/** "eta", "t0", "t1", "etac", "tau", "tau_ep". */
 const char *wc_capacity_kind_name(wc_capacity_kind k);
 /** The domain the fit keeps each quantity in (natural units). */
 void wc_capacity_kind_bounds(wc_capacity_kind k, double *lo, double *hi);
@@ -86,6 +91,11 @@ typedef struct {
 	int present;        /* 0: the parameter set has no capacity model */
 	int shared[WC_CAP_KINDS];       /* 1: one value for every level */
 	wc_param shared_p[WC_CAP_KINDS];
+	/* 1: the section gives no tau_ep (a file before schema 18, a fit with
+	 * no expert-parallel group, the paper profile): tau_ep holds tau's
+	 * value, intervals and draws (wc_capacity_value_kind), and is written
+	 * as absent (docs/formats/params-file.md, "Capacity section") */
+	int tau_ep_tied;
 	int n_levels;
 	wc_capacity_level levels[WC_CAPACITY_MAX_LEVELS];
 	int n_workloads;
@@ -128,6 +138,12 @@ const wc_capacity_workload *wc_capacity_workload_find(const wc_capacity_params *
  *  for a level's own value (`level` non-NULL), "etac" for a shared one;
  *  "input_tokens[SET]" for a workload (wc_capacity_workload_label). */
 void wc_capacity_label(wc_capacity_kind k, const char *level, char *buf, size_t cap);
+/** The kind whose values (point, draws) kind k takes in section c: tau for
+ *  tau_ep when c->tau_ep_tied, else k itself. */
+wc_capacity_kind wc_capacity_value_kind(const wc_capacity_params *c, wc_capacity_kind k);
+/** Tie tau_ep to tau: tau_ep's value is set to tau's (shared or each
+ *  level's) and tau_ep_tied to 1. */
+void wc_capacity_tie_tau_ep(wc_capacity_params *c);
 void wc_capacity_workload_label(const char *set, char *buf, size_t cap);
 /** The named parameter itself (value, interval, source), or NULL. */
 wc_param *wc_capacity_param_named(wc_capacity_params *c, const char *name);
@@ -208,7 +224,7 @@ double wc_capacity_weight_read(const wc_capacity_arch *a, double tokens);
 
 /** One parameter vector of a level (the point estimate or one draw). */
 typedef struct {
-	double eta, t0, t1, etac, tau;
+	double eta, t0, t1, etac, tau, tau_ep;
 } wc_capacity_point;
 
 /** The platform numbers the model divides by, in SI units. A locked SM

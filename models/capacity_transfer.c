@@ -80,14 +80,15 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
 	for (int k = 0; k < WC_CAP_KINDS; k++) {
 		b->col[k] = -1;
 		if (c->shared[k]) {
-			wc_capacity_label((wc_capacity_kind)k, NULL, label, sizeof label);
+			wc_capacity_label(wc_capacity_value_kind(c, (wc_capacity_kind)k), NULL, label, sizeof label);
 			b->base[k] = c->shared_p[k].value;
 			b->col[k] = wc_draws_column(&c->draws, label);
 			continue;
 		}
 		b->n_src[k] = (unsigned char)source_levels(c, (wc_capacity_kind)k, b->src[k]);
 		for (int i = 0; i < b->n_src[k]; i++) {
-			wc_capacity_label((wc_capacity_kind)k, c->levels[b->src[k][i]].name, label, sizeof label);
+			wc_capacity_label(wc_capacity_value_kind(c, (wc_capacity_kind)k), c->levels[b->src[k][i]].name, label,
+			                  sizeof label);
 			int col = wc_draws_column(&c->draws, label);
 			b->src_col[k][i] = (int16_t)(col >= 0 && col <= INT16_MAX ? col : -1);
 		}

@@ -110,6 +110,7 @@ static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
 	[WC_CAP_T1] = MP(5.485973350712033e-05, 4.9802464455561625e-05, 5.8428217637229965e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8480761609143254, 0.7345191636092776, 1.1186039619566284, WC_SRC_FITTED),
 	[WC_CAP_TAU] = MP(3.207949188359927e-05, 2.7047023093273628e-05, 3.744612129071632e-05, WC_SRC_FITTED),
 };
+static const int measured_capacity_tau_ep_tied = 1;
 static const wc_capacity_workload measured_workloads[] = {
 	{ .set = "lm-arena-chat", .input_tokens = MP(329.5826795945014, 267.8791457034142, 442.72085030997306, WC_SRC_FITTED) },
 	{ .set = "gpqa", .input_tokens = MP(16.000010296213937, 15.999999999999998, 619.6675572323051, WC_SRC_BOUND) },
@@ -293,6 +294,8 @@ measured_capacity(wc_capacity_params *c)
 		c->shared[k] = 1;
 		c->shared_p[k] = measured_capacity_shared[k];
 	}
+	if (measured_capacity_tau_ep_tied)
+		wc_capacity_tie_tau_ep(c);
 	c->n_workloads = COUNT(measured_workloads);
 	memcpy(c->workloads, measured_workloads, sizeof measured_workloads);
 	c->rows = measured_prov.capacity_rows;

@@ -116,6 +116,8 @@ paper_capacity(wc_capacity_params *c)
 	c->shared_p[WC_CAP_T1] = with_source(0.0, WC_SRC_ASSUMED);
 	c->shared_p[WC_CAP_ETAC] = fitted_ci(0.16411897305973025, 0.1345501073067318, 0.1777011123514311);
 	c->shared_p[WC_CAP_TAU] = fitted_ci(2.02240315458042e-05, 1.0644313843827425e-05, 3.678466853887804e-05);
+	/* the published periods have no expert-parallel group: tau_ep is tau */
+	wc_capacity_tie_tau_ep(c);
 	c->n_workloads = 1;
 	snprintf(c->workloads[0].set, sizeof c->workloads[0].set, "powertrace-paper");
 	c->workloads[0].input_tokens = fitted_ci(91.25226951740777, 16.000013064585048, 134.52566340867742);

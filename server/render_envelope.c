@@ -115,9 +115,10 @@ workload_json(const wc_envelope_workload *w, const wc_envelope_options *opt)
 static json_t *
 capacity_json(const wc_capacity_service_store *cs)
 {
-	return json_pack("{s:s,s:f,s:f,s:f,s:f,s:f}", "level", cs->level, "bandwidth_efficiency", cs->point.eta,
+	return json_pack("{s:s,s:f,s:f,s:f,s:f,s:f,s:f}", "level", cs->level, "bandwidth_efficiency", cs->point.eta,
 	                 "step_overhead_s", cs->point.t0, "per_request_overhead_s", cs->point.t1,
-	                 "flops_efficiency", cs->point.etac, "tp_comm_per_layer_s", cs->point.tau);
+	                 "flops_efficiency", cs->point.etac, "tp_comm_per_layer_s", cs->point.tau,
+	                 "ep_comm_per_layer_s", cs->point.tau_ep);
 }
 
 static json_t *

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const wc_capacity_point truth = { 0.8, 3e-3, 4e-5, 0.5, 3e-5 };
+static const wc_capacity_point truth = { 0.8, 3e-3, 4e-5, 0.5, 3e-5, 3e-5 };
 
 /* Noise-free rows on two levels: "stated" rows give their prompt length;
  * "short" rows do not, and their prompts are 2 tokens long (below the

@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const wc_capacity_point truth = { 0.8, 3e-3, 4e-5, 0.5, 3e-5 };
+static const wc_capacity_point truth = { 0.8, 3e-3, 4e-5, 0.5, 3e-5, 3e-5 };
 /* the levels that identify t0, each its own: the median is H100's */
 static const char *const levels[3] = { "H100", "A100", "B200" };
 static const double level_t0[3] = { 3e-3, 2e-3, 5e-3 };
 /* H200's engine: no fixed step overhead */
-static const wc_capacity_point fast = { 0.8, 0.0, 4e-5, 0.5, 3e-5 };
+static const wc_capacity_point fast = { 0.8, 0.0, 4e-5, 0.5, 3e-5, 3e-5 };
 
 static void
 add_row(wc_capacity_data *d, const char *level, const char *model, int tp, double n, const wc_capacity_point *pt)

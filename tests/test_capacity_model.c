@@ -110,7 +110,7 @@ moe(void)
 }
 
 /* The step-time checks' parameters: eta, t0, t1, etac, tau. */
-static const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5 };
+static const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.5, 3e-5, 3e-5 };
 
 /* A catalog model's bytes and FLOPs in bf16. */
 static wc_capacity_arch
@@ -465,7 +465,7 @@ little(void)
 	}
 	wc_capacity_arch a = { 0 };
 	wc_capacity_hw hw = { 2e12, 400e12, 80e9, 0.0 };
-	wc_capacity_point none = { 0.7, 0.0, 0.0, 0.5, 0.0 };
+	wc_capacity_point none = { 0.7, 0.0, 0.0, 0.5, 0.0, 0.0 };
 	wc_capacity_times t;
 	wc_capacity_times_eval(&none, &a, &hw, 1, 4.0, 0.0, 16.0, &t);
 	CHECK(t.latency_s == 0.0 && isnan(t.throughput_tok_s));

@@ -47,6 +47,7 @@ section(wc_capacity_params *c)
 		c->shared[shared[i]] = 1;
 		c->shared_p[shared[i]] = (wc_param){ v[i], NAN, NAN, WC_SRC_FITTED };
 	}
+	wc_capacity_tie_tau_ep(c); /* as a section without tau_ep loads */
 }
 
 static void

@@ -32,7 +32,7 @@ static void
 model_rule(void)
 {
 	const wc_capacity_hw hw = { 3.35e12, 989e12, 80e9, 0.0 };
-	const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.8, 0.0 };
+	const wc_capacity_point pt = { 0.8, 2e-3, 1e-5, 0.8, 0.0, 0.0 };
 	wc_capacity_arch a;
 	wc_capacity_times t;
 	wc_error err;

@@ -77,7 +77,7 @@ open_loop_root(void)
 	a.layers = 32;
 	a.attention_width = 4096;
 	wc_capacity_hw hw = { 2e12, 400e12, 80e9, 0.0 };
-	wc_capacity_point pt = { 0.7, 2e-3, 1e-5, 0.5, 0.0 };
+	wc_capacity_point pt = { 0.7, 2e-3, 1e-5, 0.5, 0.0, 0.0 };
 	const double rates[] = { 0.05, 1.0, 3.0, 4.0 };
 	for (int i = 0; i < 4; i++) {
 		int over = -1;

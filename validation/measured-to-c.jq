@@ -39,8 +39,10 @@ def caplev:
 "};",
 "static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {",
 "\t[WC_CAP_T1] = \(.capacity.shared.t1 | par), [WC_CAP_ETAC] = \(.capacity.shared.etac | par),",
-"\t[WC_CAP_TAU] = \(.capacity.shared.tau | par),",
+"\t[WC_CAP_TAU] = \(.capacity.shared.tau | par),\(if .capacity.shared | has("tau_ep") then " [WC_CAP_TAU_EP] = \(.capacity.shared.tau_ep | par)," else "" end)",
 "};",
+# a fit with no expert-parallel group writes no tau_ep: it takes tau
+"static const int measured_capacity_tau_ep_tied = \(if .capacity.shared | has("tau_ep") then 0 else 1 end);",
 "static const wc_capacity_workload measured_workloads[] = {",
 (.capacity.workloads[] | "\t{ .set = \(.set | str), .input_tokens = \(.input_tokens | par) },"),
 "};",
