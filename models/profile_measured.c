@@ -78,28 +78,28 @@ static const wc_param measured_law_term[WC_LT_COUNT] = {
 };
 static const wc_capacity_level measured_capacity_levels[] = {
 	{ .name = "A100", .bandwidth_tb_s = 2.04, .bf16_tflops = 312,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.719362748631551, 0.6637702162548031, 1.4999996712288342, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0012321045037539632, 1.0000545479082505e-06, 0.0067941798635643485, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7626590793195178, 0.6702857216737453, 1.4999999184568498, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.002172405101549329, 8.144858408530364e-05, 0.00677303922912182, WC_SRC_FITTED) },
 	  .range = { .running_min = 0.9541984732824428, .running_max = 32,
 	             .input_min = 335.575, .input_max = 4612.61576031,
 	             .output_min = 100.785016715, .output_max = 512,
 	             .active_b_min = 4, .active_b_max = 32.8,
 	             .tp_min = 1, .tp_max = 4, .rows = 11 } },
 	{ .name = "H100", .bandwidth_tb_s = 3.35, .bf16_tflops = 989,
-	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7912663617533354, 0.7230394230102688, 0.8461798155427895, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0017038289379781033, 0.0005548356940516763, 0.0024660743520970845, WC_SRC_FITTED) },
+	  .memory_gb = 80, .p = { [WC_CAP_ETA] = MP(0.7924832599446111, 0.7167434168136512, 0.855829266941863, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0018284986034682467, 0.0005351040723468065, 0.0027048646236360455, WC_SRC_FITTED) },
 	  .range = { .running_min = 5.132375189107415, .running_max = 1915.45833333,
-	             .input_min = 329.5826795945014, .input_max = 335.575,
+	             .input_min = 33.26951927995402, .input_max = 359.56424019541237,
 	             .output_min = 213.44, .output_max = 9198.71212121,
 	             .active_b_min = 3.3, .active_b_max = 70.6,
 	             .tp_min = 1, .tp_max = 8, .rows = 158 } },
 	{ .name = "B200", .bandwidth_tb_s = 8, .bf16_tflops = 2250,
-	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5820233496578241, 0.5359248922265344, 0.6472481470678736, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0019005782965119415, 0.0012457267951576218, 0.0028238123849985866, WC_SRC_FITTED) },
+	  .memory_gb = 180, .p = { [WC_CAP_ETA] = MP(0.5955023673127425, 0.5457786234648061, 0.657042464587756, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.002079055938167193, 0.001421683513513081, 0.0029401726284468467, WC_SRC_FITTED) },
 	  .range = { .running_min = 7.93570722057, .running_max = 4095.02439024,
-	             .input_min = 329.5826795945014, .input_max = 329.5826795945014,
+	             .input_min = 33.26951927995402, .input_max = 359.56424019541237,
 	             .output_min = 345.671875, .output_max = 9470.94949495,
 	             .active_b_min = 3.3, .active_b_max = 405,
 	             .tp_min = 1, .tp_max = 8, .rows = 172 } },
 	{ .name = "H200", .bandwidth_tb_s = 4.8, .bf16_tflops = 989,
-	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(1.4691646107827376, 1.2033537458007297, 1.5000000000000004, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.001703820610376261, NAN, NAN, WC_SRC_ASSUMED) },
+	  .memory_gb = 141, .p = { [WC_CAP_ETA] = MP(0.9349523954512627, 0.8806734157632605, 1.0091518395317347, WC_SRC_FITTED), [WC_CAP_T0] = MP(0.0007553472154075537, 0.0005431247140390694, 0.0010741651519097018, WC_SRC_FITTED) },
 	  .range = { .running_min = 32, .running_max = 32,
 	             .input_min = 0, .input_max = 0,
 	             .output_min = 512, .output_max = 512,
@@ -107,23 +107,23 @@ static const wc_capacity_level measured_capacity_levels[] = {
 	             .tp_min = 1, .tp_max = 2, .rows = 2 } },
 };
 static const wc_param measured_capacity_shared[WC_CAP_KINDS] = {
-	[WC_CAP_T1] = MP(5.485973350712033e-05, 4.9802464455561625e-05, 5.8428217637229965e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8480761609143254, 0.7345191636092776, 1.1186039619566284, WC_SRC_FITTED),
-	[WC_CAP_TAU] = MP(3.207949188359927e-05, 2.7047023093273628e-05, 3.744612129071632e-05, WC_SRC_FITTED),
+	[WC_CAP_T1] = MP(5.4186447399333306e-05, 4.882625430065521e-05, 5.776634965330642e-05, WC_SRC_FITTED), [WC_CAP_ETAC] = MP(0.8246241256854782, 0.6953065785828262, 1.0492152961185137, WC_SRC_FITTED),
+	[WC_CAP_TAU] = MP(1.6966999865950702e-05, 1.2790801097880575e-05, 2.2831159841439938e-05, WC_SRC_FITTED), [WC_CAP_TAU_EP] = MP(3.8284200979213525e-05, 3.230452975217794e-05, 4.401166468346362e-05, WC_SRC_FITTED),
 };
-static const int measured_capacity_tau_ep_tied = 1;
+static const int measured_capacity_tau_ep_tied = 0;
 static const wc_capacity_workload measured_workloads[] = {
-	{ .set = "lm-arena-chat", .input_tokens = MP(329.5826795945014, 267.8791457034142, 442.72085030997306, WC_SRC_FITTED) },
-	{ .set = "gpqa", .input_tokens = MP(16.000010296213937, 15.999999999999998, 619.6675572323051, WC_SRC_BOUND) },
-	{ .set = "powertrace-paper", .input_tokens = MP(16.00000541643518, 15.999999999999998, 16.00000541643518, WC_SRC_BOUND) },
+	{ .set = "lm-arena-chat", .input_tokens = MP(359.56424019541237, 295.9398069799229, 471.51182347520296, WC_SRC_FITTED) },
+	{ .set = "gpqa", .input_tokens = MP(33.26951927995402, 15.999999999999998, 684.3538083485516, WC_SRC_FITTED) },
+	{ .set = "powertrace-paper", .input_tokens = MP(16.000001392144004, 15.999999999999998, 83.99913199308648, WC_SRC_BOUND) },
 };
 static const double measured_pe_q = 0.38056284892245823;
 static const int measured_pe_n = 325;
 static const double measured_pe_q_datasheet = 0.3366067492866884;
 static const int measured_pe_n_datasheet = 325;
-static const double measured_cap_q[2] = { 0.5685078279723337, 0.5628178767961182 };
+static const double measured_cap_q[2] = { 0.5396722388077049, 0.5494810157948331 };
 static const int measured_cap_n = 332;
-static const double measured_cap_q_datasheet = 0.738105123987287;
-static const double measured_cap_q_datasheet_energy = 0.7218633040810236;
+static const double measured_cap_q_datasheet = 0.6876291008661081;
+static const double measured_cap_q_datasheet_energy = 0.6652017496257259;
 static const int measured_cap_n_datasheet = 332;
 static const measured_provenance measured_prov = {
 	.runs = 325, .seed = 42, .bootstrap = 200,
@@ -131,7 +131,7 @@ static const measured_provenance measured_prov = {
 };
 static const measured_calibration measured_cal = {
 	.fitted_on = "data/default/paper-design-seed42.csv",
-	.input_sha256 = "e4ea345f49e19820713d44268c5a624d6b4225945e4e1fad7a906145e2444101",
+	.input_sha256 = "c3f68b1a6f4f1380f273afbb0e597718aa278ff194c6328938f6d6ed2c843860",
 	.runs = 151, .seed = 42, .bootstrap = 200,
 };
 static const uint64_t measured_calibration_rows[] = {
