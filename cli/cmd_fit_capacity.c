@@ -30,11 +30,12 @@ static const char capacity_usage[] =
 	"BASE (default: the built-in 'paper' profile) with its capacity section added or\n"
 	"replaced -- the power law is kept -- with B bootstrap draws (default 1000).\n"
 	"--per-level lists the parameters fitted per platform (default eta,t0; the rest\n"
-	"of eta, t0, t1, etac, tau is shared). Each observation is weighted by Huber's\n"
-	"weight of its residual (docs/capacity.md, \"Robust fit\") unless there are fewer\n"
-	"than 2 observations per parameter; --plain fits by plain least squares instead\n"
-	"(--robust, the default, is accepted). --weights model makes each model count\n"
-	"once (each of its rows weighs 1 / its rows, scaled to a mean of 1; the default\n"
+	"of eta, t0, t1, etac, tau, tau_ep is shared). Each observation is weighted by\n"
+	"Huber's weight of its residual (docs/capacity.md, \"Robust fit\") unless there\n"
+	"are fewer than 2 observations per parameter; --plain fits by plain least\n"
+	"squares instead (--robust, the default, is accepted). --weights model makes\n"
+	"each model count once (each of its rows weighs 1 / its rows, scaled to a mean\n"
+	"of 1; the default\n"
 	"--weights run counts each row once: docs/capacity.md, \"Each model counts once\").\n"
 	"--calibrated-on TEXT is recorded as the capacity section's\n"
 	"provenance.calibrated_on in place of the inputs' names; it changes no number.\n"
@@ -74,7 +75,7 @@ cli_parse_per_level(const char *cmd, const char *list, int *per_level)
 			if (strcmp(tok, wc_capacity_kind_name((wc_capacity_kind)k)) == 0)
 				found = per_level[k] = 1;
 		if (!found)
-			return cli_usage_error(cmd, "--per-level: unknown parameter '%s' (eta, t0, t1, etac, tau)", tok);
+			return cli_usage_error(cmd, "--per-level: unknown parameter '%s' (eta, t0, t1, etac, tau, tau_ep)", tok);
 	}
 	return CLI_OK;
 }

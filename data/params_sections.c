@@ -217,8 +217,8 @@ read_cap_levels(wc__json_loader *ld, json_t *x, wc_capacity_params *c)
 		c->n_levels++;
 	}
 	/* A section without tau_ep (every file before schema 18) charges
-	 * expert-parallel groups tau, as it was fitted to (docs/formats/
-	 * params-file.md, "capacity"). */
+	 * expert-parallel groups tau, as it was fitted to
+	 * (docs/formats/params-file.md, "capacity"). */
 	if (c->tau_ep_tied)
 		wc_capacity_tie_tau_ep(c);
 	return WC_OK;

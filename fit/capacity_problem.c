@@ -128,7 +128,7 @@ identified(const cap_problem *pb, int k, int L)
 }
 
 /* Tie an unidentified collective of level L (every level when L < 0) to
- * the other one (docs/capacity.md, "Groups"): tau_ep always (a fit with no
+ * the other one (docs/capacity.md, "Step time"): tau_ep always (a fit with no
  * expert-parallel group charges such groups tau, as every fit did before
  * the two were told apart, and as a file without tau_ep does), tau only
  * when the rows identify tau_ep. Returns 1 when tied. */

@@ -48,7 +48,7 @@ extern "C" {
  *  tau   communication per layer and doubling of a tensor-parallel group
  *        (all-reduce), s
  *  tau_ep the same for an expert-parallel group (all-to-all), s; a section
- *        without it takes tau's (docs/capacity.md, "Groups") */
+ *        without it takes tau's (docs/capacity.md, "Step time") */
 typedef enum {
 	WC_CAP_ETA = 0, WC_CAP_T0, WC_CAP_T1, WC_CAP_ETAC, WC_CAP_TAU, WC_CAP_TAU_EP, WC_CAP_KINDS
 } wc_capacity_kind;
@@ -94,7 +94,7 @@ typedef struct {
 	/* 1: the section gives no tau_ep (a file before schema 18, a fit with
 	 * no expert-parallel group, the paper profile): tau_ep holds tau's
 	 * value, intervals and draws (wc_capacity_value_kind), and is written
-	 * as absent (docs/formats/params-file.md, "Capacity section") */
+	 * as absent (docs/formats/params-file.md, "capacity") */
 	int tau_ep_tied;
 	int n_levels;
 	wc_capacity_level levels[WC_CAPACITY_MAX_LEVELS];

@@ -1,5 +1,5 @@
 /*
- * The two collectives of the capacity law (docs/capacity.md, "Groups"):
+ * The two collectives of the capacity law (docs/capacity.md, "Step time"):
  * tau for tensor-parallel groups, tau_ep for expert-parallel ones.
  * - Recovery: rows simulated (PCG32, seed 7, 3 % log-normal noise) with
  *   tau 1.5e-5 s and tau_ep 4.5e-5 s, three dense models at TP 1/2/4 and an MoE
