@@ -88,7 +88,8 @@ inference(const wc_predictor *pr, wc_capacity_prediction *cap)
 		fprintf(stderr, "%s\n", w);
 		CHECK(strlen(w) < WC_WARNING_LEN - 1); /* whole, not cut to "..." */
 		snprintf(per_node, sizeof per_node, "%.1f W per node, %s", cap->value[WC_CAPQ_POWER], more_said);
-		snprintf(of, sizeof of, "at 1534 MHz, its clock at full load, %.3f of", served);
+		/* as predict/clock.c prints it: 3.740 served reads "3.74" */
+		snprintf(of, sizeof of, "at 1534 MHz, its clock at full load, %.4g of", served);
 		CHECK_CONTAINS(w, per_node);
 		CHECK_CONTAINS(w, of);
 		CHECK_CONTAINS(w, "of the 4 requests/s are served");
@@ -127,7 +128,9 @@ sweep(const wc_predictor *pr, wc_flexibility *f)
 		}
 		CHECK(found);
 	}
-	CHECK(raised >= 2); /* the 478.6 and 443.9 W steps */
+	/* the 478.6 W step (with 443.9 W a second one until the refit with
+	 * tau_ep put the free point at 468.9 W) */
+	CHECK(raised >= 1);
 	/* the clock sweep has no cap: nothing said */
 	CHECK_INT(wc_predict_flexibility(pr, &q, 0, WC_FLEX_DEFAULT_STEPS, f, &err), WC_OK);
 	for (int k = 0; k < f->n_warnings; k++)

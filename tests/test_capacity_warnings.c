@@ -85,7 +85,7 @@ main(void)
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
 		wc_predict_join_span_lines(&pw, &cap);
 		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load ") + has(cap.warnings, cap.n_warnings, "rate: load "), 1);
-		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load 2.12 is outside the calibrated span 7.9-1915 and the "
+		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load 2.15 is outside the calibrated span 7.9-1915 and the "
 		                                          "capacity calibration's span 5.13-1915 on H100"), 1);
 	}
 	/* One quantity, one line, for every quantity both calibrations span:
@@ -137,10 +137,12 @@ main(void)
 	/* The prompt's span prints alike at either end, with the digits a
 	 * whole number of tokens just outside it needs: 329 read "span
 	 * 329.3-4613" and 4613 "span 329.58-4612.6", the first as if 4613
-	 * were inside, the second as if 4613 were not the bound quoted. */
-	ask(pr, "H100", 329, 256, "input_tokens: 329 is outside the capacity calibration's span 329.58-4612.6 over");
-	ask(pr, "H100", 4613, 256, "input_tokens: 4613 is outside the capacity calibration's span 329.58-4612.6 over");
-	for (int in = 330; in <= 4612; in += 4612 - 330) { /* inside: no capacity warning */
+	 * were inside, the second as if 4613 were not the bound quoted (the
+	 * span's lower end is gpqa's fitted 33.27 tokens since the profile's
+	 * refit with tau_ep; lm-arena-chat's 329.58 before). */
+	ask(pr, "H100", 33, 256, "input_tokens: 33 is outside the capacity calibration's span 33.27-4612.6 over");
+	ask(pr, "H100", 4613, 256, "input_tokens: 4613 is outside the capacity calibration's span 33.27-4612.6 over");
+	for (int in = 34; in <= 4612; in += 4612 - 34) { /* inside: no capacity warning */
 		wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
 		wc_capacity_prediction cap;
 		q.config.input_tokens = in;

@@ -241,7 +241,7 @@ text_level_source(void)
 	              "  warning: concurrency: load 0.5 is outside the calibrated span 7.9-1915 and the capacity "
 	              "calibration's span 5.13-1915 on H100");
 	text_has_line(ARGS("--platform", "H100", "--model", "Qwen3-0.6B", "--rate", "0.01", "--input-tokens", "8192",
-	                   "--output-tokens", "512"), "  warning: rate: load 0.0134 is outside the calibrated span 7.9-1915 "
+	                   "--output-tokens", "512"), "  warning: rate: load 0.0141 is outside the calibrated span 7.9-1915 "
 	              "and the capacity calibration's span 5.13-1915 on H100");
 	/* a platform without a level: both from its datasheet */
 	text_has_line(ARGS("--platform", "L4", "--model", "Qwen3-8B", "--concurrency", "8", "--input-tokens", "512",

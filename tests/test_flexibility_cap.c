@@ -69,7 +69,8 @@ same_warnings_as_inference(void)
 		}
 		CHECK_INT(strlen(a), strlen(b));
 	}
-	CHECK(strstr(a, "prefill takes 39 %") != NULL); /* 38 % until A100's idle was the real runs', 2026-12-07 */
+	/* 39 % until the measured profile's refit with tau_ep, 38 % until A100's idle was the real runs', 2026-12-07 */
+	CHECK(strstr(a, "prefill takes 41 %") != NULL);
 }
 
 /* The text's intervals say what they cover, and an open loop's throughput,

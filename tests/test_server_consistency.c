@@ -179,7 +179,7 @@ test_load_warnings(void)
 	            "concurrency: load 0.5 is outside the calibrated span 7.9-1915 and the capacity calibration's span "
 	            "5.13-1915 on H100"));
 	CHECK(warns(INF, "{" CFG ",\"rate\":0.01,\"input_tokens\":8192,\"output_tokens\":512}",
-	            "rate: load 0.0451 is outside the calibrated span 7.9-1915 and the capacity calibration's span"));
+	            "rate: load 0.0457 is outside the calibrated span 7.9-1915 and the capacity calibration's span"));
 	/* a cap above the board's limit cannot bind: said, as on the CLI (it
 	 * was echoed without a word) */
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":32,\"power_cap_w\":5000}",

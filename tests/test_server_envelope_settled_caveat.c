@@ -2,7 +2,7 @@
  * A clock the board's limit settles binds the envelope exactly as a lock
  * there does, and carries predict's caveat of that clock
  * (docs/envelopes.md, "Engine", "Board limit"): A100 Qwen3-32B (`measured`
- * profile), 256 clients settle at 1159 MHz and Poisson 2/s at 1172 MHz
+ * profile), 256 clients settle at 1159 MHz and Poisson 2/s at 1173 MHz (1172 until the profile's refit with tau_ep)
  * (1201 and 1216 MHz until 2026-12-07, when A100's idle became the real
  * runs' and predict's open loop took a request to meet 1 + m requests,
  * docs/capacity.md),
@@ -37,7 +37,7 @@ count(const json_t *j, const char *said)
 static const char *const caveat[2] = {
 	"platform: the GPU settles at 1159 MHz; no runs at a known locked clock were calibrated on A100"
 	" and kappa is unpublished; kappa = 1 is assumed",
-	"platform: the GPU settles at 1172 MHz; no runs at a known locked clock were calibrated on A100"
+	"platform: the GPU settles at 1173 MHz; no runs at a known locked clock were calibrated on A100"
 	" and kappa is unpublished; kappa = 1 is assumed",
 };
 
