@@ -6,7 +6,8 @@
  *   at EP 1/2/4: the bootstrap interval of each holds its true value, and
  *   each lies within 20 % of it.
  * - A fit with no expert-parallel group cannot identify tau_ep: it holds
- *   it at tau (not 0), says so, and writes the section without tau_ep.
+ *   it at tau (not 0), says so, and writes the section without tau_ep;
+ *   one whose multi-GPU rows are all expert parallel holds tau at tau_ep.
  * - Loading: a section without tau_ep (a wattcast.params/17 file, or an
  *   /18 one a fit wrote so) takes tau, for the point and every draw; a /17
  *   file that carries tau_ep is refused naming /18; an /18 file's tau_ep
@@ -157,6 +158,42 @@ no_ep_rows(void)
 	wc_capacity_data_clear(&d);
 }
 
+/* Every multi-GPU row expert parallel: tau is not identified and is held
+ * at tau_ep (written with source "assumed"), not fixed at 0, so a dense
+ * group on the section is charged what the rows did show. */
+static void
+ep_rows_only(void)
+{
+	wc_capacity_data d = WC_CAPACITY_DATA_INIT, all = WC_CAPACITY_DATA_INIT;
+	wc_capacity_fit_options o = WC_CAPACITY_FIT_OPTIONS_INIT;
+	wc_capacity_fit_result r;
+	wc_error err;
+	simulate(&all, 1);
+	for (size_t i = 0; i < all.n_rows; i++)
+		if (all.rows[i].tp == 1 || all.rows[i].arch.expert_parallel) {
+			d.rows = realloc(d.rows, (d.n_rows + 1) * sizeof *d.rows);
+			d.rows[d.n_rows++] = all.rows[i];
+		}
+	d.cap_rows = d.n_rows;
+	CHECK_INT(wc_fit_capacity(&d, &o, &r, &err), WC_OK);
+	int said = 0;
+	for (int i = 0; i < r.n_warnings; i++)
+		said += strstr(r.warnings[i], "tau: no row without expert parallelism has a group of more than one GPU; "
+		                              "held at tau_ep") != NULL;
+	CHECK_INT(said, 1);
+	const wc_capacity_params *c = &r.params;
+	printf("  EP rows only: tau %.4g (%s), tau_ep %.4g (%s)\n", c->shared_p[WC_CAP_TAU].value,
+	       wc_source_name(c->shared_p[WC_CAP_TAU].source), c->shared_p[WC_CAP_TAU_EP].value,
+	       wc_source_name(c->shared_p[WC_CAP_TAU_EP].source));
+	CHECK(!c->tau_ep_tied);
+	CHECK(c->shared_p[WC_CAP_TAU_EP].source == WC_SRC_FITTED && c->shared_p[WC_CAP_TAU_EP].value > 0);
+	CHECK(c->shared_p[WC_CAP_TAU].source == WC_SRC_ASSUMED &&
+	      c->shared_p[WC_CAP_TAU].value == c->shared_p[WC_CAP_TAU_EP].value);
+	wc_capacity_fit_result_clear(&r);
+	free(d.rows);
+	wc_capacity_data_clear(&all);
+}
+
 /* The default profile's dump with its capacity section's shared tau_ep
  * set to `tau_ep` (absent when NaN), under `schema`. */
 static char *
@@ -242,6 +279,7 @@ main(void)
 	gsl_set_error_handler_off();
 	recovery();
 	no_ep_rows();
+	ep_rows_only();
 	loading();
 	return check_report("test_capacity_tau_ep");
 }
