@@ -177,8 +177,17 @@ function quantities(answer) {
       const why = (b) => b && b.covers_by_quantity && b.covers_by_quantity[name];
       const cov = ivv ? (by && by[name]) || (src && src.covers) || top.covers || ''
         : [ivs, block].concat(prefix ? [] : blocks).map(why).find(Boolean) || '';
-      if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv, cov]);
-      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]), v.interval_95 || block);
+      /* a `<name>_ci95` pair beside it is its own interval (a calibrated
+       * fine-tuning law's factor_ci95, docs/http-api.md): it covers the
+       * runs' scatter and the base's draws, not the prediction's parameters */
+      const ci = Array.isArray(obj[`${k}_ci95`]) && obj[`${k}_ci95`].length === 2 ? obj[`${k}_ci95`] : null;
+      if (typeof v === 'number' && ci) out.push([key, k, v, ci, 'the calibration: the base law’s draws and the runs’ scatter']);
+      else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out.push([key, k, v, ivv, cov]);
+      /* a nested block without its own interval_95 takes the interval of a
+       * block it sits in, never the top-level one: a fine-tuning answer's
+       * relations are checks, not the prediction, and have none
+       * (docs/finetune.md, "Which figure is the prediction") */
+      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key, v.interval_95 || (ivs && ivs[k]), v.interval_95 || (prefix ? block : null));
     }
   };
   walk(answer, '', top, top);
