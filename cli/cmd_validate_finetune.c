@@ -103,13 +103,15 @@ print_json(const char *input, const wc_ft_heldout *r)
 	cli_print_json_report(o);
 }
 
+/* `v` in `fmt` (a leading space, then `width` columns), or "–" in the same
+ * columns when nothing was scored: NaN is no number to print. */
 static void
-print_cell(double v, const char *fmt)
+print_cell(double v, const char *fmt, int width)
 {
 	if (isfinite(v))
 		printf(fmt, v);
 	else
-		printf(" %*s", cli_field_width("–", 9), "–");
+		printf(" %*s", cli_field_width("–", width), "–");
 }
 
 static void
@@ -123,19 +125,25 @@ print_table(const char *input, const wc_ft_heldout *r)
 		const wc_ft_level *l = &r->levels[i];
 		printf("%-5d %-12s %8g %4d %10.5f", l->sweep + 1, wc_ft_relation_factor(l->kind), l->x,
 		       l->n_runs, l->measured);
-		print_cell(l->relation, " %10.5f");
-		print_cell(l->relation_err_pct, " %+8.2f");
-		print_cell(l->compute, " %10.5f");
-		print_cell(l->compute_err_pct, " %+8.2f");
+		print_cell(l->relation, " %10.5f", 10);
+		print_cell(l->relation_err_pct, " %+8.2f", 8);
+		print_cell(l->compute, " %10.5f", 10);
+		print_cell(l->compute_err_pct, " %+8.2f", 8);
 		putchar('\n');
 	}
 	const wc_accuracy *a[2] = { &r->relation, &r->compute };
 	printf("\n%-26s %14s %14s\n", "", "relation", "compute law");
 	printf("%-26s %14d %14d\n", "levels scored", a[0]->n, a[1]->n);
-	printf("%-26s %14.2f %14.2f\n", "median |error| %", a[0]->median_abs_err_pct, a[1]->median_abs_err_pct);
-	printf("%-26s %13.1f%% %13.1f%%\n", "share within +-5 %", 100 * a[0]->share_within_5pct,
-	       100 * a[1]->share_within_5pct);
-	printf("%-26s %+14.2f %+14.2f\n", "bias % (+ = over)", a[0]->bias_pct, a[1]->bias_pct);
+	printf("%-26s", "median |error| %");
+	for (int k = 0; k < 2; k++)
+		print_cell(a[k]->median_abs_err_pct, " %14.2f", 14);
+	printf("\n%-26s", "share within +-5 %");
+	for (int k = 0; k < 2; k++)
+		print_cell(100 * a[k]->share_within_5pct, " %13.1f%%", 14);
+	printf("\n%-26s", "bias % (+ = over)");
+	for (int k = 0; k < 2; k++)
+		print_cell(a[k]->bias_pct, " %+14.2f", 14);
+	putchar('\n');
 	print_coverage(r);
 }
 
