@@ -158,6 +158,36 @@ precision_warning(const wc_ft_config *c, wc_finetune_prediction *out)
 		        "bf16 model (%s)", c->model_name, mn.format ? mn.format : wc_precision_name(mn.weights), mn.entry->name);
 }
 
+/* FLOPs per step are compared per GPU: under E = G e0 + kappa F the same
+ * job on another GPU count has F scaled by G, which the gpus warning names
+ * already (docs/finetune.md, "Predicting"); a law calibrated on one 8-GPU
+ * run warned of 815.8 TFLOP on 1 GPU, the run's own 815.8 per GPU. The
+ * runs' span per GPU is bounded by their spans of F and G (exact for runs
+ * of one GPU count, as the published profile's and a calibration's). */
+static void
+flops_warning(const wc_finetune_params *f, const wc_ft_config *c, wc_finetune_prediction *out)
+{
+	const wc_ft_span *fs = &f->ranges.flops_tflop, *gs = &f->ranges.gpus;
+	if (!(isfinite(fs->lo) && isfinite(fs->hi)))
+		return;
+	int per_gpu = isfinite(gs->lo) && isfinite(gs->hi) && gs->lo > 0 && c->gpus > 0;
+	double g = per_gpu ? c->gpus : 1, v = out->flops.flops_per_step_tflop / g;
+	double lo = per_gpu ? fs->lo / gs->hi : fs->lo, hi = per_gpu ? fs->hi / gs->lo : fs->hi;
+	if (v >= lo && v <= hi)
+		return;
+	char vt[32], lt[32], ht[32], ft[32];
+	wc_num_against(vt, v, v < lo ? lo : hi);
+	wc_num_against(lt, lo, v);
+	wc_num_against(ht, hi, v);
+	snprintf(ft, sizeof ft, "%.1f", out->flops.flops_per_step_tflop);
+	if (per_gpu)
+		WC_WARN(out, "flops_per_step_tflop: %s TFLOP per GPU (%s TFLOP on %d GPUs) is outside the calibrated "
+		        "%s-%s TFLOP per GPU", vt, ft, c->gpus,
+		        lt, ht);
+	else
+		WC_WARN(out, "flops_per_step_tflop: %s TFLOP is outside the calibrated %s-%s TFLOP", vt, lt, ht);
+}
+
 static void
 calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc_finetune_prediction *out)
 {
@@ -197,8 +227,7 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 	range_warning(out, "active_params_b", c->params_b, &f->ranges.params_b, " B");
 	if (c->method != WC_FT_FULL)
 		range_warning(out, "lora_rank", c->lora_rank, &f->ranges.lora_rank, "");
-	range_warning(out, "flops_per_step_tflop", out->flops.flops_per_step_tflop, &f->ranges.flops_tflop,
-	              " TFLOP");
+	flops_warning(f, c, out);
 	char renamed[WC_WARNING_LEN];
 	wc_model_name_note(c->model_name, -1, -1, renamed, sizeof renamed); /* docs/capacity.md, "Model names" */
 	if (renamed[0])
@@ -223,7 +252,10 @@ relation_checks(const wc_finetune_params *f, const wc_finetune_query *q, wc_fine
 		chk->energy_per_token_j = wc_ft_relation_eval(kind, r, wc_ft_relation_x(kind, &q->config));
 		if (!r->has_base)
 			continue;
-		chk->on_sweep = wc_ft_relation_on_sweep(kind, r, &q->config);
+		/* a sweep ran on the law's platform: on another GPU the query is
+		 * off it, whatever its other factors (docs/finetune.md) */
+		chk->on_sweep = wc_ft_platform_calibrated(f->platform, out->platform)
+		                && wc_ft_relation_on_sweep(kind, r, &q->config);
 		if (!chk->on_sweep)
 			continue;
 		chk->diff_pct = 100.0 * (chk->energy_per_token_j - out->energy_per_token_j) / out->energy_per_token_j;
