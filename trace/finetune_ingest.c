@@ -499,6 +499,10 @@ wc_ft_ingest_run(const char *run_dir, const wc_ingest_options *opt, wc_ft_table 
 		        c.state.long_span_s);
 	tokens_top_note(&c, &res);
 	resume_note(&c, &res);
+	if (in.stray_checkpoint > 0)
+		WC_WARN(&res, "saves: checkpoint-%.0f/ is off the save_steps %.0f the other checkpoint folders keep: "
+		        "kept, and that folder taken as an extra save, left out where the trace shows one (a resume with "
+		        "another save_steps, a manual save, or an earlier run's folder)", in.stray_checkpoint, in.save_steps);
 	if (c.platform_note[0])
 		WC_WARN(&res, "%s", c.platform_note);
 	/* a board the catalog lacks: predict's note, as for a serving run */

@@ -138,6 +138,8 @@ typedef struct {
 	                                * after train()), past training's end: their length; 0 none */
 	double save_steps;             /* the trainer state's save interval, steps; 0 = none
 	                                * or not the Trainer's (finetune_schedule.c) */
+	double stray_checkpoint;       /* the step of the one checkpoint-N/ folder off save_steps
+	                                * taken as an extra save (finetune_schedule.c); 0 none */
 	const unsigned char *eval_saved; /* 1 where a save follows evaluation i; NULL = where
 	                                * its step is a multiple of save_steps */
 	const double *eval_at;         /* evaluations a trainer state lists, without times: */
