@@ -335,10 +335,10 @@ stated_counts(void)
 	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
 	CHECK_INT(warned(&r, "gives 169, the trace's period (2.000 s over"), 1);
 	CHECK_INT(warned(&r, "200 (+18.4 %, known to 5.0 %)"), 1);
-	CHECK_INT(warned(&r, "steps: a resumed run? steps after its checkpoint ran again"), 1);
+	CHECK_INT(warned(&r, "steps: re-run steps of a resume, or unlisted evaluations?"), 1);
 	in.steps_at_save = 0;
 	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
-	CHECK_INT(warned(&r, "a resumed run? steps after its checkpoint ran again: give finetune.steps or steps.csv"), 1);
+	CHECK_INT(warned(&r, "re-run steps of a resume, or unlisted evaluations? give finetune.steps or steps.csv"), 1);
 	in.steps = 196;
 	CHECK_INT(wc_ft_steps_analyse(t, p, n, &in, &r, &err), WC_OK);
 	CHECK_INT(warned(&r, "steps: "), 0);

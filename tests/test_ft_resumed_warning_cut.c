@@ -38,9 +38,9 @@ main(void)
 	free(man);
 	char *err = NULL;
 	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
-	char *line = test_line_with(err ? err : "", "steps: a resumed run");
+	char *line = test_line_with(err ? err : "", "steps: re-run steps of a resume");
 	fprintf(stderr, "%s\n", line);
-	CHECK_CONTAINS(line, "steps: a resumed run? steps after its checkpoint ran again: give finetune.steps or "
+	CHECK_CONTAINS(line, "steps: re-run steps of a resume, or unlisted evaluations? give finetune.steps or "
 	                     "steps.csv; used as s");
 	CHECK(strlen(line) <= strlen("wattcast ingest: warning: ") + 255);
 	CHECK(strstr(err ? err : "", "ran twice") == NULL);
@@ -48,7 +48,7 @@ main(void)
 	const char *w = t ? wc_ft_table_get_extra(t, 0, "warnings") : NULL;
 	CHECK(w != NULL);
 	if (w) {
-		CHECK_CONTAINS(w, "steps: a resumed run? steps after its checkpoint ran again: give finetune.steps or "
+		CHECK_CONTAINS(w, "steps: re-run steps of a resume, or unlisted evaluations? give finetune.steps or "
 		                  "steps.csv; used as stated: trainer_state.json gives 100, the trace's period (2.0");
 		CHECK_CONTAINS(w, " 400 (+300.");
 		CHECK_CONTAINS(w, "known to ");

@@ -171,9 +171,15 @@ wc__ft_stated_vs_period(const ft_grid *g, const wc_ft_steps_info *in, wc_ft_step
 	 * against the trace"), as of the other warnings here naming a resume.
 	 * Steps ran again, not "twice": a surplus of +300 % is no one re-run. */
 	else if (ratio > 1.0 && (out->resumed || in->n_evals == 0))
-		WC_WARN(out, "steps: a resumed run%s steps after its checkpoint ran again: give %ssteps.csv; used as "
+		/* Not shown a resume, the surplus may be evaluations nothing lists
+		 * at a level the steps' own dips hide: 3 x 30 s at 77 % of the
+		 * training power among steps with a data-loading dip were blamed
+		 * on a resume alone (+15.0 %). */
+		WC_WARN(out, "steps: %s give %ssteps.csv; used as "
 		        "stated: %s gives %.0f, the trace's period (%.3f s over %.0f s of training) %.0f (%+.1f %%, "
-		        "known to %.1f %%)", out->resumed ? ":" : "?", give, file, in->steps, out->period_s,
+		        "known to %.1f %%)", out->resumed ? "a resumed run: steps after its checkpoint ran again:"
+		                                          : "re-run steps of a resume, or unlisted evaluations?",
+		        give, file, in->steps, out->period_s,
 		        out->active_s, traced, 100.0 * (ratio - 1.0), 100.0 * known);
 	else if (ratio > 1.0)
 		/* the cause and the remedy first, as above */
