@@ -154,9 +154,8 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		double load = r->series.len ? r->series.mean : r->running;
 		if (!isfinite(r->mean_power_w) || r->mean_power_w <= 0)
 			return refuse_run(t, r, "mean_power_w", err, "has no measured power; calibration needs it");
-		/* Below the smallest load an answer takes (models/limits.h) a
-		 * run is idle in all but name: 1e-320 running requests left the
-		 * solver without a direction ("did not converge", no field). */
+		/* Below the smallest load (models/interval.h) a run is idle: 1e-320
+		 * running left the solver without a direction, naming no field. */
 		if (!wc_interval_applies(load))
 			return refuse_run(t, r, idle_column(r), err,
 			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
