@@ -8,10 +8,10 @@
  * setting the p95 at 4745.53 W; under 5000 W on bins of 599.95 s it
  * planned 14 against 15 on bins of 600 s. Since A100's idle is the real
  * runs' 84.2 W (2026-12-07) those budgets plan alike either way (13, 14),
- * so the budgets here sit between the two rules' answers: under 4860 W
- * whole bins plan 14 at 4838.53 W, the leftover rule 13 over 600.05 s
- * (4556.33 W for 13, 4894.14 W for 14); under 5200 W, 15 on either bin
- * (5156.24 W), the leftover rule 14 on 599.95 s bins (5257.63 W for 15).
+ * so the budgets here sit between the two rules' answers: under 4885 W
+ * whole bins plan 14 at 4858.25 W, the leftover rule 13 over 600.05 s
+ * (4572.83 W for 13, 4912.49 W for 14); under 5200 W, 15 on either bin
+ * (5177.16 W), the leftover rule 14 on 599.95 s bins (5290.11 W for 15).
  * The leftover is left out of
  * the statistic now and a warning says so; a horizon shorter than one
  * bin is refused naming budget_bin_s.
@@ -76,11 +76,11 @@ warns(const json_t *j, const char *text)
 static void
 test_cli(void)
 {
-	json_t *whole = cli_plan("600", "4860", "60"), *over = cli_plan("600.05", "4860", "60");
+	json_t *whole = cli_plan("600", "4885", "60"), *over = cli_plan("600.05", "4885", "60");
 	CHECK_INT(fleet(whole), 14);
 	CHECK_INT(fleet(over), 14); /* the leftover set it apart: 13 for 14 */
-	CHECK(fabs(stat_w(whole) - 4838.532729) < 1e-3);
-	CHECK(fabs(stat_w(over) - 4838.532729) < 1e-3);
+	CHECK(fabs(stat_w(whole) - 4858.251218) < 1e-3);
+	CHECK(fabs(stat_w(over) - 4858.251218) < 1e-3);
 	CHECK(!warns(whole, "budget_bin_s:"));
 	CHECK(warns(over, leftover));
 	json_decref(whole);
@@ -94,30 +94,30 @@ test_cli(void)
 	json_decref(short_bin);
 	/* the text says it too */
 	const char *argv[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "3",
-		               "--horizon", "600.05", "--budget", "4860", "--budget-bin", "60", NULL };
+		               "--horizon", "600.05", "--budget", "4885", "--budget-bin", "60", NULL };
 	run_result r;
 	CHECK_INT(run_wattcast(argv, NULL, &r), 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "budget plan: 14 servers (independent) keep the aggregate p95 of 60 s means at "
-	                      "4838.532729");
+	                      "4858.251218");
 	CHECK_CONTAINS(r.out, "warning: budget_bin_s: the horizon's last 0.05 s, shorter than a bin of 60 s");
 	run_result_free(&r);
 	/* no whole bin: refused, naming the flag */
 	const char *none[] = { "wattcast", "envelope", "--platform", "A100", "--model", "Qwen3-8B", "--poisson", "3",
-		               "--horizon", "30", "--budget", "4860", "--budget-bin", "60", NULL };
+		               "--horizon", "30", "--budget", "4885", "--budget-bin", "60", NULL };
 	CHECK_INT(run_wattcast(none, NULL, &r), 0);
 	CHECK_INT(r.status, 2);
 	CHECK_CONTAINS(r.err, "--budget-bin");
 	run_result_free(&r);
 }
 
-/* POST /v1/plan/budget over `horizon` s under 4860 W on 60 s bins */
+/* POST /v1/plan/budget over `horizon` s under 4885 W on 60 s bins */
 static void
 http_plan(const char *horizon, http_reply *r)
 {
 	char body[512];
 	snprintf(body, sizeof body, "{\"platform\":\"A100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"workload\":{\"type\":"
-	         "\"poisson\",\"rate\":3},\"horizon_s\":%s,\"budget_w\":4860,\"budget_bin_s\":60}", horizon);
+	         "\"poisson\",\"rate\":3},\"horizon_s\":%s,\"budget_w\":4885,\"budget_bin_s\":60}", horizon);
 	http_post_json(h, url("/v1/plan/budget"), body, r);
 }
 
@@ -128,7 +128,7 @@ test_http(void)
 	http_plan("600.05", &r);
 	CHECK_INT(r.status, 200);
 	CHECK_INT(fleet(r.json), 14);
-	CHECK(fabs(stat_w(r.json) - 4838.532729) < 1e-3);
+	CHECK(fabs(stat_w(r.json) - 4858.251218) < 1e-3);
 	CHECK(warns(r.json, leftover));
 	http_reply_free(&r);
 	http_plan("600", &r);
