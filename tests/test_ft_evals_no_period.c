@@ -41,15 +41,8 @@ typedef struct {
 	double dt;
 } how;
 
-/* Per-GPU power at t: 70 W outside the run, a step's own tail. */
-static double
-power_at(const synth_wave *v, double t)
-{
-	const synth_seg *s = synth_wave_at(v, t);
-	if (!s)
-		return 70.0;
-	return s->step && t - s->a >= 1.6 ? 350.0 : s->w;
-}
+/* Per-GPU: 70 W outside the run, a step's last 0.4 s at 350 W. */
+static const synth_draw draw = { 70.0, 0.4, 350.0 };
 
 /* The run and its truth: energy per step of all GPUs, J. */
 static double
@@ -79,7 +72,7 @@ write_power(const char *run, const synth_wave *v, const how *h)
 		double s = h->dt * (double)i, w = 0;
 		/* samples every 1 s are the mean of the second before them */
 		for (int m = 0; m < 10; m++)
-			w += power_at(v, h->dt > 0.5 ? s - h->dt + (m + 0.5) * h->dt / 10 : s) / 10;
+			w += synth_wave_power(v, &draw, h->dt > 0.5 ? s - h->dt + (m + 0.5) * h->dt / 10 : s) / 10;
 		for (int g = 0; g < GPUS; g++)
 			synth_ft_nvsmi_row(f, s, g, w * (1 + 0.01 * wc_pcg32_normal(&rng)));
 	}

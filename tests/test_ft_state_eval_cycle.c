@@ -39,12 +39,8 @@ typedef struct {
 	double eval_share, dt;
 } how;
 
-static double
-power_at(const synth_wave *v, double t)
-{
-	const synth_seg *s = synth_wave_at(v, t);
-	return s ? s->w : 70.0;
-}
+/* Per-GPU: 70 W outside the run, steps flat. */
+static const synth_draw draw = { 70.0, 0.0, 0.0 };
 
 /* The run and its truth: energy per step of all GPUs, J. */
 static double
@@ -61,23 +57,6 @@ make_wave(synth_wave *v, const how *h)
 			synth_wave_add(v, 30.0, 100.0, 0);
 	}
 	return GPUS * STEP_S * TRAIN_W;
-}
-
-static void
-write_power(const char *run, const synth_wave *v, const how *h)
-{
-	char *path = path_join(run, "power.csv");
-	FILE *f = fopen(path, "w");
-	wc_pcg32 rng;
-	wc_pcg32_seed(&rng, 69, 0);
-	fputs("timestamp, index, uuid, name, power.draw.instant [W]\n", f);
-	/* up to 6 ms late, as nvidia-smi -lms keeps them */
-	for (double s = 0.037; s < v->t + 30.0; s += h->dt + 0.006 * wc_pcg32_uniform(&rng)) {
-		for (int g = 0; g < GPUS; g++)
-			synth_ft_nvsmi_row(f, s, g, power_at(v, s) + 4.0 * wc_pcg32_normal(&rng));
-	}
-	fclose(f);
-	free(path);
 }
 
 /* Whether `text` asks for a step count other than `steps` ("--steps N"). */
@@ -103,7 +82,7 @@ run_case(const char *dir, const char *name, const how *h, const char *also)
 	char *run = path_join(dir, name), *out = path_join(dir, "out.csv");
 	mkdir(run, 0755);
 	remove(out);
-	write_power(run, &v, h);
+	synth_wave_nvsmi_write(run, &v, &draw, &(synth_sampling){ h->dt, 0, GPUS, 69, 4.0 });
 	/* from the first step to the end of the run */
 	synth_trainer_state_write(run, STEPS, h->save_steps ? h->save_steps : 500, h->eval_steps, v.t - 65.0);
 	synth_ft_manifest_write(run, 2, 1);

@@ -42,53 +42,16 @@ typedef struct {
 	double step_s;
 } how;
 
-/* Per-GPU power at t: 70 W outside the run, a step's own tail. */
-static double
-power_at(const synth_wave *v, double t)
-{
-	const synth_seg *s = synth_wave_at(v, t);
-	if (!s)
-		return 70.0;
-	return s->step && t - s->a >= (s->b - s->a) - OPT_S ? 380.0 : s->w;
-}
+/* Per-GPU: 70 W outside the run, each step's optimizer at its end. */
+static const synth_draw draw = { 70.0, OPT_S, 380.0 };
 
 /* The run and its truth: energy per step of all GPUs, J. */
 static double
 make_wave(synth_wave *v, const how *h)
 {
-	synth_wave_clear(v);
-	synth_wave_add(v, 20.0, 70.0, 0);
-	synth_wave_add(v, 45.0, 130.0, 0); /* loading the model */
-	for (int k = 1; k <= h->steps; k++) {
-		synth_wave_add(v, h->step_s, 650.0, 1);
-		if (k % h->eval_steps == 0)
-			synth_wave_add(v, 30.0, EVAL_W, 0);
-		if (k % 100 == 0 || k == h->steps)
-			synth_wave_add(v, 30.0, 100.0, 0);
-	}
-	return GPUS * ((h->step_s - OPT_S) * 650.0 + OPT_S * 380.0);
-}
-
-static void
-write_power(const char *run, const synth_wave *v, const how *h)
-{
-	char *path = path_join(run, "power.csv");
-	FILE *f = fopen(path, "w");
-	wc_pcg32 rng;
-	wc_pcg32_seed(&rng, 66, 0);
-	fprintf(f, "timestamp, index, uuid, name, %s [W]\n", h->averaged ? "power.draw" : "power.draw.instant");
-	/* samples 100-106 ms apart, as nvidia-smi -lms 100 keeps them */
-	for (double s = 0.037; s < v->t + 30.0; s += 0.1 + 0.006 * wc_pcg32_uniform(&rng)) {
-		double w = 0;
-		/* a 1-s mean: of the second before the sample */
-		for (int m = 0; h->averaged && m < 100; m++)
-			w += power_at(v, s - 1.0 + (m + 0.5) * 0.01) / 100;
-		w = h->averaged ? w : power_at(v, s);
-		for (int g = 0; g < GPUS; g++)
-			synth_ft_nvsmi_row(f, s, g, w + 4.0 * wc_pcg32_normal(&rng));
-	}
-	fclose(f);
-	free(path);
+	const synth_state_run r = { h->steps, h->eval_steps, h->step_s, 650.0, EVAL_W, 30.0, 100.0 };
+	synth_wave_state_run(v, &r);
+	return synth_state_run_truth(&r, &draw, GPUS);
 }
 
 /* Ingest the run `name`: energy per step within 1 % of the truth, the
@@ -101,21 +64,15 @@ run_case(const char *dir, const char *name, const how *h, const char *saves)
 	static synth_seg segs[1024];
 	synth_wave v = { segs, 0, 1024, 0.0 };
 	double truth = make_wave(&v, h), first = 65.0;
-	char *run = path_join(dir, name), *out = path_join(dir, "out.csv"), mid[16];
+	char *run = path_join(dir, name), *err = NULL, mid[16];
 	mkdir(run, 0755);
-	write_power(run, &v, h);
+	synth_wave_nvsmi_write(run, &v, &draw, &(synth_sampling){ 0.1, h->averaged, GPUS, 66, 4.0 });
 	/* from the first step to the end of the save after the last */
 	synth_trainer_state_write(run, h->steps, 100, h->eval_steps, v.t - first);
 	synth_ft_manifest_write(run, 2, 1);
-	const char *argv[] = { "wattcast", "ingest", run, "-o", out, "--quiet", NULL };
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	wc_ft_table *t = NULL;
-	wc_error error;
+	wc_ft_table *t = synth_trainer_ingest(dir, run, &err);
 	snprintf(mid, sizeof mid, "%d", h->steps / h->eval_steps);
-	CHECK(wc_ft_table_read(out, &t, &error) == WC_OK && t->n_runs == 1);
-	if (t && t->n_runs == 1) {
+	if (t) {
 		double e = t->runs[0].energy_per_step_j;
 		const char *lp = wc_ft_table_get_extra(t, 0, "logged_pauses"),
 		           *ml = wc_ft_table_get_extra(t, 0, "midlevel_stretches"),
@@ -133,8 +90,7 @@ run_case(const char *dir, const char *name, const how *h, const char *saves)
 		CHECK(strstr(w, "saves:") == NULL);
 	}
 	wc_ft_table_free(t);
-	run_result_free(&r);
-	free(out);
+	free(err);
 	free(run);
 }
 
