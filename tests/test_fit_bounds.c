@@ -13,6 +13,7 @@
 #include "predict/predict.h"
 #include "validation/validation.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_runs.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
@@ -38,19 +39,9 @@ add(wc_runs_table *t, const char *id, const char *platform, double size, double 
 static wc_runs_table *
 sane_a100(int with_loads)
 {
-	wc_runs_table *t = wc_runs_new();
-	wc_pcg32 rng;
-	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 };
-	wc_pcg32_seed(&rng, 7, 0);
-	for (int i = 0; i < 6; i++)
-		for (int j = 0; j < 5; j++) {
-			double n = with_loads ? (double)(1 << (2 * j)) : 16.0;
-			double z = 1.99 + 0.598 * log(sizes[i] / 8.0) + 0.749 * log(n / 32.0);
-			double dyn = 329.0 / (1.0 + exp(-z)) * exp(0.03 * wc_pcg32_normal(&rng));
-			char id[32];
-			snprintf(id, sizeof id, "a%d_%d", i, j);
-			add(t, id, "A100", sizes[i], n, 72.9 + dyn, 72.9);
-		}
+	wc_runs_table *t = synth_a100_runs(with_loads);
+	for (size_t k = 0; k < t->n_runs; k++)
+		snprintf(t->runs[k].run_id, sizeof t->runs[k].run_id, "a%zu_%zu", k / 5, k % 5);
 	return t;
 }
 

@@ -12,39 +12,14 @@
 #include "fit/fit.h"
 #include "models/interval.h"
 #include "models/limits.h"
-#include "models/pcg32.h"
 #include "validation/validation.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_runs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static wc_runs_table *
-table(void)
-{
-	wc_runs_table *t = wc_runs_new();
-	wc_pcg32 rng;
-	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 };
-	wc_pcg32_seed(&rng, 7, 0);
-	for (int i = 0; i < 6; i++)
-		for (int j = 0; j < 5; j++) {
-			double n = (double)(1 << (2 * j));
-			double z = 1.99 + 0.598 * log(sizes[i] / 8.0) + 0.749 * log(n / 32.0);
-			wc_run r;
-			wc_run_init(&r);
-			snprintf(r.run_id, sizeof r.run_id, "r%d%d", i, j);
-			snprintf(r.platform, sizeof r.platform, "A100");
-			snprintf(r.model, sizeof r.model, "m%g", sizes[i]);
-			r.active_params_b = sizes[i];
-			r.running = n;
-			r.idle_power_w = 72.9;
-			r.mean_power_w = 72.9 + 329.0 / (1.0 + exp(-z)) * exp(0.03 * wc_pcg32_normal(&rng));
-			wc_runs_append(t, &r, NULL);
-		}
-	return t;
-}
 
 static const char *
 warning_with(const wc_fit_result *r, const char *text)
@@ -65,7 +40,7 @@ main(void)
 
 	/* the fit: a row at 1e-300 is left out as an idle row is, and the
 	 * fit is the one without it */
-	wc_runs_table *t = table();
+	wc_runs_table *t = synth_a100_runs(1);
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	wc_fit_result tiny, excluded;
 	wc_error err;

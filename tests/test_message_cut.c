@@ -7,9 +7,9 @@
  * "idle_power_w of the loa".
  */
 #include "fit/fit.h"
-#include "models/pcg32.h"
 #include "models/warnings.h"
 #include "tests/support/support.h"
+#include "tests/support/synth_runs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,21 +72,6 @@ helpers(void)
 	free(kept);
 }
 
-static void
-add(wc_runs_table *t, const char *id, double size, double n, double power)
-{
-	wc_run r;
-	wc_run_init(&r);
-	snprintf(r.run_id, sizeof r.run_id, "%s", id);
-	snprintf(r.platform, sizeof r.platform, "A100");
-	snprintf(r.model, sizeof r.model, "m%g", size);
-	r.active_params_b = size;
-	r.running = n;
-	r.idle_power_w = 72.9;
-	r.mean_power_w = power;
-	wc_runs_append(t, &r, NULL);
-}
-
 /* The fit's outlier warning (docs/fitting.md, "Runs far off the law"):
  * runs with long ids (a campaign's folder names, "#segN" of --segment),
  * three of them off by a unit slip. Each named run is whole, with its
@@ -94,19 +79,10 @@ add(wc_runs_table *t, const char *id, double size, double n, double power)
 static void
 outliers(void)
 {
-	wc_runs_table *t = wc_runs_new();
-	wc_pcg32 rng;
-	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 };
-	wc_pcg32_seed(&rng, 7, 0);
-	for (int i = 0; i < 6; i++)
-		for (int j = 0; j < 5; j++) {
-			double n = (double)(1 << (2 * j));
-			double z = 1.99 + 0.598 * log(sizes[i] / 8.0) + 0.749 * log(n / 32.0);
-			double dyn = 329.0 / (1.0 + exp(-z)) * exp(0.03 * wc_pcg32_normal(&rng));
-			char id[96];
-			snprintf(id, sizeof id, "a100_validate_tp1_r4p0_b1p0_s20260712_17844154%d%d#seg%d", i, j, j + 1);
-			add(t, id, sizes[i], n, 72.9 + dyn);
-		}
+	wc_runs_table *t = synth_a100_runs(1);
+	for (size_t k = 0; k < t->n_runs; k++)
+		snprintf(t->runs[k].run_id, sizeof t->runs[k].run_id,
+		         "a100_validate_tp1_r4p0_b1p0_s20260712_17844154%zu%zu#seg%zu", k / 5, k % 5, k % 5 + 1);
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	wc_fit_result r;
 	wc_error err;
@@ -152,19 +128,12 @@ outliers(void)
 static void
 outlier_huge_factor(void)
 {
-	wc_runs_table *t = wc_runs_new();
-	wc_pcg32 rng;
-	const double sizes[6] = { 0.6, 1.7, 4, 8.19, 14.8, 32.8 };
-	wc_pcg32_seed(&rng, 7, 0);
-	for (int i = 0; i < 6; i++)
-		for (int j = 0; j < 5; j++) {
-			double n = (double)(1 << (2 * j));
-			double z = 1.99 + 0.598 * log(sizes[i] / 8.0) + 0.749 * log(n / 32.0);
-			double dyn = 329.0 / (1.0 + exp(-z)) * exp(0.03 * wc_pcg32_normal(&rng));
-			char id[96];
-			snprintf(id, sizeof id, "%s_%d%d", i == 2 && j == 2 ? LONG_ID : "r", i, j);
-			add(t, id, sizes[i], n, 72.9 + dyn);
-		}
+	wc_runs_table *t = synth_a100_runs(1);
+	/* run 2, 2 under a long id */
+	snprintf(t->runs[12].run_id, sizeof t->runs[12].run_id, "%s_22", LONG_ID);
+	for (size_t k = 0; k < t->n_runs; k++)
+		if (k != 12)
+			snprintf(t->runs[k].run_id, sizeof t->runs[k].run_id, "r_%zu%zu", k / 5, k % 5);
 	t->runs[12].mean_power_w = nextafter(t->runs[12].idle_power_w, INFINITY);
 	wc_fit_options fo = WC_FIT_OPTIONS_INIT;
 	wc_fit_result r;
