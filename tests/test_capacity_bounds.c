@@ -47,15 +47,6 @@ simulate(wc_capacity_data *d)
 					}
 }
 
-static int
-has_warning(char (*w)[WC_WARNING_LEN], int n, const char *needle)
-{
-	for (int i = 0; i < n; i++)
-		if (strstr(w[i], needle))
-			return 1;
-	return 0;
-}
-
 /* The fitted section in a copy of the paper-prefill profile (its law uses
  * the prompt length through the prefill share), saved and loaded back. */
 static void
@@ -93,7 +84,7 @@ fitted_bound(void)
 	       wc_source_name(shrt->input_tokens.source), WC_CAPACITY_INPUT_MIN);
 	CHECK(shrt->input_tokens.value < WC_CAPACITY_INPUT_MIN * 1.001);
 	CHECK_INT(shrt->input_tokens.source, WC_SRC_BOUND);
-	CHECK(has_warning(r.warnings, r.n_warnings, "input_tokens[short] = 16 sits at the edge of its domain"));
+	CHECK(test_warnings_with(r.warnings, r.n_warnings, "input_tokens[short] = 16 sits at the edge of its domain"));
 	/* the parameters the rows do identify stay fitted */
 	for (int k = 0; k < WC_CAP_KINDS; k++)
 		CHECK_INT(r.params.shared[k] ? r.params.shared_p[k].source : r.params.levels[0].p[k].source,
@@ -123,10 +114,10 @@ fitted_bound(void)
 	q.config.output_tokens = 512;
 	q.config.set = "short";
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
-	CHECK(has_warning(out.warnings, out.n_warnings, "workload 'short' gives input_tokens[short] = 16 tokens"));
+	CHECK(test_warnings_with(out.warnings, out.n_warnings, "workload 'short' gives input_tokens[short] = 16 tokens"));
 	q.config.input_tokens = 500;
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
-	CHECK(!has_warning(out.warnings, out.n_warnings, "workload 'short'"));
+	CHECK(!test_warnings_with(out.warnings, out.n_warnings, "workload 'short'"));
 	wc_predictor_free(pr);
 	wc_params_clear(&loaded);
 	wc_capacity_fit_result_clear(&r);
@@ -191,10 +182,10 @@ measured_profile(void)
 		printf("  H200 answer: %s\n", cap.warnings[i]);
 	/* its two periods identify t0: nothing held, nothing said of it */
 	CHECK(h200 && h200->p[WC_CAP_T0].source == WC_SRC_FITTED && h200->p[WC_CAP_T0].value > 1e-4);
-	CHECK(!has_warning(cap.warnings, cap.n_warnings, "held at the other levels' median"));
+	CHECK(!test_warnings_with(cap.warnings, cap.n_warnings, "held at the other levels' median"));
 	/* the prefill is shared: the other levels' prompts are its span */
-	CHECK(!has_warning(cap.warnings, cap.n_warnings, "no input length its rows identify"));
-	CHECK(!has_warning(cap.warnings, cap.n_warnings, "input_tokens:"));
+	CHECK(!test_warnings_with(cap.warnings, cap.n_warnings, "no input length its rows identify"));
+	CHECK(!test_warnings_with(cap.warnings, cap.n_warnings, "input_tokens:"));
 	/* one caveat line for the calibration's coverage, the bound in it;
 	 * H200's efficiency is below 1: no line of its own */
 	int caveats = 0, eta = 0;
@@ -205,7 +196,7 @@ measured_profile(void)
 	}
 	CHECK_INT(caveats, 1);
 	CHECK_INT(eta, 0);
-	CHECK(!has_warning(cap.warnings, cap.n_warnings, "input 16 tokens"));
+	CHECK(!test_warnings_with(cap.warnings, cap.n_warnings, "input 16 tokens"));
 	wc_predictor_free(pr);
 	wc_params_clear(&p);
 }

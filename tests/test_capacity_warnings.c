@@ -13,15 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-static int
-has(char warnings[][WC_WARNING_LEN], int n, const char *needle)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		k += strstr(warnings[i], needle) != NULL;
-	return k;
-}
-
 /* The capacity answer and the power answer for one question; returns the
  * number of warnings of both, and checks those containing `needle`. */
 static int
@@ -39,7 +30,7 @@ ask(const wc_predictor *pr, const char *platform, double in, double out_tokens, 
 	for (int i = 0; i < cap.n_warnings; i++)
 		printf("  %s %g+%g: %s\n", platform, in, out_tokens, cap.warnings[i]);
 	if (needle)
-		CHECK_INT(has(cap.warnings, cap.n_warnings, needle), 1);
+		CHECK_INT(test_warnings_with(cap.warnings, cap.n_warnings, needle), 1);
 	return cap.n_warnings + pw.n_warnings;
 }
 
@@ -66,8 +57,8 @@ main(void)
 		q.config.input_tokens = 512;
 		q.config.output_tokens = 256;
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
-		CHECK_INT(has(cap.warnings, cap.n_warnings, "load 5.13 is outside the capacity calibration's span 5.132-1915 "
-		                                            "on H100"), 1);
+		CHECK_INT(test_warnings_with(cap.warnings, cap.n_warnings,
+		                             "load 5.13 is outside the capacity calibration's span 5.132-1915 on H100"), 1);
 	}
 	/* One load, one line (docs/capacity.md, "Warnings"): a rate whose load
 	 * leaves both the power law's span and the capacity calibration's is
@@ -84,9 +75,11 @@ main(void)
 		wc_predict_take_running(&q, &cap);
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
 		wc_predict_join_span_lines(&pw, &cap);
-		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load ") + has(cap.warnings, cap.n_warnings, "rate: load "), 1);
-		CHECK_INT(has(pw.warnings, pw.n_warnings, "rate: load 2.15 is outside the calibrated span 7.9-1915 and the "
-		                                          "capacity calibration's span 5.13-1915 on H100"), 1);
+		CHECK_INT(test_warnings_with(pw.warnings, pw.n_warnings, "rate: load ") +
+		                  test_warnings_with(cap.warnings, cap.n_warnings, "rate: load "), 1);
+		CHECK_INT(test_warnings_with(pw.warnings, pw.n_warnings,
+		                             "rate: load 2.15 is outside the calibrated span 7.9-1915 and the "
+		                             "capacity calibration's span 5.13-1915 on H100"), 1);
 	}
 	/* One quantity, one line, for every quantity both calibrations span:
 	 * a group or a model size outside both is one line naming both spans,
@@ -121,7 +114,7 @@ main(void)
 			CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
 			wc_predict_join_span_lines(&pw, &cap);
 			int before = check_failures;
-			CHECK_INT(has(pw.warnings, pw.n_warnings, both[i].line), 1);
+			CHECK_INT(test_warnings_with(pw.warnings, pw.n_warnings, both[i].line), 1);
 			/* the field's span lines, in both answers: this one alone */
 			int lines = 0;
 			for (int k = 0; k < pw.n_warnings + cap.n_warnings; k++) {
@@ -163,10 +156,11 @@ main(void)
 				q.config.input_tokens = 512;
 				q.config.output_tokens = 256;
 				CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
-				CHECK_INT(has(cap.warnings, cap.n_warnings, "its NVLink joins at most 8 GPUs, so a group of 16 "
-				                                            "crosses the network and this likely understates it"),
+				CHECK_INT(test_warnings_with(cap.warnings, cap.n_warnings,
+				                             "its NVLink joins at most 8 GPUs, so a group of 16 "
+				                             "crosses the network and this likely understates it"),
 				          tp == 16);
-				CHECK_INT(has(cap.warnings, cap.n_warnings, "crosses"), tp == 16);
+				CHECK_INT(test_warnings_with(cap.warnings, cap.n_warnings, "crosses"), tp == 16);
 			}
 	}
 	/* A model far smaller than the level's rows: the capacity answer
@@ -178,8 +172,9 @@ main(void)
 		q.config.input_tokens = 512;
 		q.config.output_tokens = 256;
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
-		CHECK_INT(has(cap.warnings, cap.n_warnings, "active_params_b: "), 1);
-		CHECK_INT(has(cap.warnings, cap.n_warnings, "is outside the capacity calibration's span 4-32.8 B on A100"), 1);
+		CHECK_INT(test_warnings_with(cap.warnings, cap.n_warnings, "active_params_b: "), 1);
+		CHECK_INT(test_warnings_with(cap.warnings, cap.n_warnings,
+		                             "is outside the capacity calibration's span 4-32.8 B on A100"), 1);
 	}
 	/* A prompt long enough for prefill to take a large share of the
 	 * engine's time: the power answer says its law has no prefill term
@@ -190,8 +185,8 @@ main(void)
 		q.config.input_tokens = 32000;
 		q.config.output_tokens = 256;
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
-		CHECK_INT(has(pw.warnings, pw.n_warnings, "of the engine's time here, and this set's power law has no "
-		                                          "prefill term"), 1);
+		CHECK_INT(test_warnings_with(pw.warnings, pw.n_warnings,
+		                             "of the engine's time here, and this set's power law has no prefill term"), 1);
 	}
 	/* A group vLLM cannot start (3 GPUs for 32 attention heads) is
 	 * refused on /tp, as weights that do not fit are (it was answered
@@ -229,10 +224,11 @@ main(void)
 		wc_inference_query q = { .config = test_catalog_config("RTX6000Ada", 1, "Qwen3-8B", 32) };
 		wc_inference_prediction pw;
 		CHECK_INT(wc_predict_inference(pr, &q, &pw, &err), WC_OK);
-		CHECK_INT(has(pw.warnings, pw.n_warnings, "platform: RTX6000Ada is not in the platform catalog: its board "
-		                                          "power limit and clock range are unknown, so nothing holds the "
-		                                          "answer under a limit and the model's fit in memory is not "
-		                                          "checked"), 1);
+		CHECK_INT(test_warnings_with(pw.warnings, pw.n_warnings,
+		                             "platform: RTX6000Ada is not in the platform catalog: its board "
+		                             "power limit and clock range are unknown, so nothing holds the "
+		                             "answer under a limit and the model's fit in memory is not "
+		                             "checked"), 1);
 	}
 	wc_predictor_free(pr);
 	wc_params_clear(&p);

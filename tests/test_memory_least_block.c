@@ -18,15 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-static int
-has(char warnings[][WC_WARNING_LEN], int n, const char *needle)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		k += strstr(warnings[i], needle) != NULL;
-	return k;
-}
-
 /* A catalog model as the CLI gives it: its published weights too. */
 static wc_inference_query
 query(const char *model, const char *platform, int tp, double running, double gmu)
@@ -45,14 +36,14 @@ held_concurrency(const wc_predictor *pr)
 	wc_error err;
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
 	CHECK_NEAR(out.mean_running, 5.0, 0.0);
-	CHECK_INT(has(out.warnings, out.n_warnings,
-	              "concurrency: 64 requests asked, but the KV cache (0.046 GB after the weights, bf16) holds about 5 "
-	              "of one 16-token block each"), 1);
+	CHECK_INT(test_warnings_with(out.warnings, out.n_warnings,
+	                             "concurrency: 64 requests asked, but the KV cache (0.046 GB after the weights, bf16) "
+	                             "holds about 5 of one 16-token block each"), 1);
 	/* its power is that of the 5 that run */
 	q.config.running = 5;
 	CHECK_INT(wc_predict_inference(pr, &q, &at5, &err), WC_OK);
 	CHECK_NEAR(out.power.node_power_w, at5.power.node_power_w, 1e-9 * at5.power.node_power_w);
-	CHECK_INT(has(at5.warnings, at5.n_warnings, "vLLM preempts"), 0);
+	CHECK_INT(test_warnings_with(at5.warnings, at5.n_warnings, "vLLM preempts"), 0);
 	/* the default's 0.9 cannot load the weights: refused as before, and
 	 * the utilization said is the one that lets a request run */
 	q = query("DeepSeek-V3", "H100", 8, 64, 0.0);
@@ -112,7 +103,8 @@ held_series(const wc_predictor *pr)
 	q.dt_s = 1.0;
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
 	CHECK_NEAR(out.mean_running, 3.5, 1e-12);
-	CHECK_INT(has(out.warnings, out.n_warnings, "running_series: up to 64 requests asked, but the KV cache"), 1);
+	CHECK_INT(test_warnings_with(out.warnings, out.n_warnings,
+	                             "running_series: up to 64 requests asked, but the KV cache"), 1);
 	static const double held[] = { 5, 2, 5, 2 };
 	two.running_series = held;
 	two.series_len = 4;

@@ -299,6 +299,15 @@ test_collect_warning(const char *msg, void *payload)
 }
 
 int
+test_warnings_with(char (*w)[WC_WARNING_LEN], int n, const char *needle)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += strstr(w[i], needle) != NULL;
+	return k;
+}
+
+int
 test_paper_law_point(const char *platform, double active_b, wc_law_point *out)
 {
 	wc_params paper = WC_PARAMS_INIT;

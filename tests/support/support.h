@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "models/law.h"
+#include "models/warnings.h"
 #include "tests/support/check.h"
 
 typedef struct {
@@ -75,6 +76,8 @@ typedef struct {
 	int count;
 } test_warnings;
 void test_collect_warning(const char *msg, void *payload);
+/** How many of an answer's `n` warnings `w` contain `needle`. */
+int test_warnings_with(char (*w)[WC_WARNING_LEN], int n, const char *needle);
 /** A configuration of catalog model `model` (its architecture and active
  *  size) on `platform` with `tp` GPUs and `running` requests; everything
  *  else as WC_CONFIG_INIT. An unknown model is a failed CHECK (and 8 B
