@@ -163,10 +163,7 @@ int
 main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
-	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_flexibility *f = malloc(sizeof *f);
 	wc_capacity_prediction *cap = malloc(sizeof *cap);
 	CHECK(f && cap);

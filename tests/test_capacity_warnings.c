@@ -38,10 +38,8 @@ int
 main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	CHECK_INT(ask(pr, "H100", 512, 256, NULL), 0);
 	CHECK_INT(ask(pr, "B200", 512, 256, NULL), 0);
 	CHECK_INT(ask(pr, "B200", 1024, 1024, NULL), 0);

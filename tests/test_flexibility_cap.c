@@ -258,10 +258,8 @@ int
 main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-14B", 32), .want_interval = 1 };
 	q.config.input_tokens = 512;
 	q.config.output_tokens = 256;

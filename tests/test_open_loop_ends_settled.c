@@ -81,10 +81,7 @@ int
 main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
-	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	check_ends(pr, &p, query("H100", 4, "Llama-3.1-70B", 2, 1024, 512, 400, 0), "H100 under a 400 W cap");
 	check_ends(pr, &p, query("H100", 4, "Llama-3.1-70B", 2, 1024, 512, 0, 1200), "H100 locked at 1200 MHz");
 	check_ends(pr, &p, query("A100", 1, "Qwen3-32B", 0.3, 1024, 512, 0, 0), "A100 at its board's limit");

@@ -5,6 +5,8 @@
 #include "models/params.h"
 #include "models/catalog.h"
 #include "data/fileio.h"
+#include "data/params_file.h"
+#include "predict/predict.h"
 
 #include <math.h>
 
@@ -296,6 +298,16 @@ test_collect_warning(const char *msg, void *payload)
 	size_t used = strlen(w->text);
 	snprintf(w->text + used, sizeof w->text - used, "%s\n", msg);
 	w->count++;
+}
+
+wc_predictor *
+test_measured_predictor(wc_params *p)
+{
+	wc_predictor *pr = NULL;
+	wc_error err;
+	CHECK_INT(wc_params_profile("measured", p, &err), WC_OK);
+	CHECK_INT(wc_predictor_new(p, &pr, &err), WC_OK);
+	return pr;
 }
 
 int

@@ -140,6 +140,12 @@ double test_truth_of(const struct wc_params *truth, const char *name);
  *  with wc_params_clear. */
 void test_drawn_params(struct wc_params *p);
 
+/** The "measured" profile loaded into `p` (clear it with wc_params_clear)
+ *  and its predictor (free it with wc_predictor_free); a failure is a
+ *  failed CHECK and NULL. */
+struct wc_predictor;
+struct wc_predictor *test_measured_predictor(struct wc_params *p);
+
 /** The paper profile's law bound to `platform` at `active_b` billion
  *  active parameters (its point estimate): the law synthetic power
  *  traces are drawn from. WC_OK or the binding's error. */
