@@ -154,9 +154,8 @@ static void
 measured_profile(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	const wc_capacity_workload *w = wc_capacity_workload_find(&p.capacity, "powertrace-paper");
 	CHECK(w && w->input_tokens.source == WC_SRC_BOUND);
 	const char *fitted_sets[2] = { "gpqa", "lm-arena-chat" };
@@ -168,7 +167,6 @@ measured_profile(void)
 	 * is the bound: no span, no point */
 	const wc_capacity_level *h200 = wc_capacity_level_find(&p.capacity, "H200");
 	CHECK(h200 && !(h200->range.input_max > 0));
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	wc_inference_query q = { .config = WC_CONFIG_INIT };
 	wc_capacity_prediction cap;
 	q.config.platform = "H200";

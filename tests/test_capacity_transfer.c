@@ -194,14 +194,12 @@ static void
 answer(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_capacity_prediction cp;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_inference_query q = { .config = test_catalog_config("L40S", 1, "Qwen3-8B", 16), .want_interval = 1 };
 	q.config.input_tokens = 1000;
 	q.config.output_tokens = 300;
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
 	CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err), WC_OK);
 	CHECK(strcmp(cp.level_source, "datasheet") == 0);
 	int warned = 0;

@@ -258,8 +258,7 @@ main(void)
 	 * the power side's caveats too -- the datasheet note, and kappa
 	 * assumed at the lowest clock it locks (it gave the capacity note
 	 * alone). */
-	wc_params_measured(&measured);
-	CHECK_INT(wc_predictor_new(&measured, &pr, &err), WC_OK);
+	pr = test_measured_predictor(&measured);
 	q.config = test_catalog_config("MI300X", 1, "Qwen3-14B", 32);
 	q.want_interval = 1;
 	q.config.input_tokens = 512;

@@ -29,10 +29,8 @@ main(void)
 	for (int i = 0; i < N_SAMPLES; i++)
 		n[i] = i % 2 ? 0.0 : 32.0;
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 
 	/* predict: the series' own time-weighted histogram */
 	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-8B", 1) };

@@ -226,12 +226,10 @@ static void
 board_limit(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_inference_prediction out;
 	wc_capacity_prediction cap;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 256) };
 	q.config.input_tokens = 512;
 	q.config.output_tokens = 256;
@@ -339,10 +337,8 @@ rounding_is_not_loss(void)
 
 	/* an open loop below capacity at every clock: exactly nothing lost */
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 0) };
 	q.config.request_rate = 2;
 	q.config.input_tokens = 512;
@@ -367,11 +363,9 @@ static void
 series_limit(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_inference_prediction out, one;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	double series[2] = { 0, 512 };
 	wc_inference_query q = { .config = test_catalog_config("A100", 1, "Qwen3-32B", 512) };
 	q.want_interval = 1;
@@ -430,11 +424,9 @@ static void
 step_warnings_once(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_flexibility f;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 0) };
 	q.config.request_rate = 20;
 	q.config.input_tokens = 512;

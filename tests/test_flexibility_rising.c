@@ -54,12 +54,10 @@ static void
 cap_not_monotone(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_inference_prediction out;
 	wc_error err;
 	double mhz, mhz205, pw, x, p_mid, p_low;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_inference_query q = { .config = test_catalog_config("H200", 1, "Qwen3-8B", 256) };
 	q.config.request_rate = 1.1;
 	q.config.input_tokens = 8192;

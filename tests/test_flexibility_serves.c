@@ -314,11 +314,8 @@ int
 main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
-	wc_error err;
 	synthetic();
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	optimum_serves_the_rate(pr);
 	wc_predictor_free(pr);
 	wc_params_clear(&p);

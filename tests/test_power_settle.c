@@ -208,12 +208,9 @@ static void
 kappa_caveat(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
-	wc_error err;
 	char w[WC_WARNING_LEN];
 	int low;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	if (!pr)
 		return;
 	wc_inference_query h = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 32) };
@@ -279,11 +276,9 @@ static void
 cap_bound(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_error err;
 	double mhz = NAN;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 8) };
 	CHECK_INT(wc_predict_power_cap(pr, &q, 1e300, &mhz, &err), WC_EINVAL);
 	CHECK_CONTAINS(err.msg, "power_cap_w: must be > 0 and at most 5000 W per GPU, got 1e+300");

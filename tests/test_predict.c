@@ -157,8 +157,7 @@ main(void)
 	 * H100's span starts at 7.90085 running, which three digits gave as
 	 * "load 7.9 is outside the calibrated span 7.9-1915". */
 	wc_params m = WC_PARAMS_INIT;
-	CHECK_INT(wc_params_profile("measured", &m, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&m, &pr, &err), WC_OK);
+	pr = test_measured_predictor(&m);
 	wc_inference_query lq = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 7.9) };
 	CHECK_INT(wc_predict_inference(pr, &lq, &o, &err), WC_OK);
 	CHECK(has_warning(&o, "concurrency: load 7.9 is outside the calibrated span 7.901-1915 on H100"));

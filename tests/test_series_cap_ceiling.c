@@ -19,11 +19,9 @@ int
 main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
-	wc_predictor *pr = NULL;
 	wc_inference_prediction out, one;
 	wc_error err;
-	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
-	CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+	wc_predictor *pr = test_measured_predictor(&p);
 	/* the single load of 8 under the cap: no clock meets it */
 	wc_inference_query q = { .config = test_catalog_config("H100", 1, "Qwen3-8B", 8) };
 	q.want_interval = 1;
