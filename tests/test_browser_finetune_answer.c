@@ -169,13 +169,12 @@ main(void)
 	char *law = fitted_law(dir);
 	const char *more[] = { cal, law, NULL };
 	int rc = page_session_open_more(&S, "browser_finetune_answer", more);
-	if (rc == TEST_SKIP) {
-		free(runs);
-		free(cal);
-		free(law);
-		free(dir);
+	free(runs);
+	free(cal);
+	free(law);
+	free(dir);
+	if (rc == TEST_SKIP)
 		return TEST_SKIP;
-	}
 	B = S.b;
 	H = S.h;
 	if (B) {
@@ -189,9 +188,5 @@ main(void)
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);
-	free(runs);
-	free(cal);
-	free(law);
-	free(dir);
 	return check_report("test_browser_finetune_answer");
 }

@@ -274,17 +274,8 @@ check_refusal_clears(void)
 int
 main(void)
 {
-	char *dir = test_tmpdir("browser_page_answers_sets");
-	char *measured = path_join(dir, "measured.json");
-	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
-	test_run_ok(argv);
-	const char *more[] = { measured, NULL };
-	int rc = page_session_open_more(&S, "browser_page_answers", more);
-	if (rc == TEST_SKIP) {
-		free(measured);
-		free(dir);
+	if (page_session_open_measured(&S, "browser_page_answers") == TEST_SKIP)
 		return TEST_SKIP;
-	}
 	B = S.b;
 	H = S.h;
 	if (B) {
@@ -296,7 +287,5 @@ main(void)
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);
-	free(measured);
-	free(dir);
 	return check_report("test_browser_page_answers");
 }

@@ -207,15 +207,7 @@ check_waiting(void)
 int
 main(void)
 {
-	char *dir = test_tmpdir("browser_page_compare_sets");
-	char *measured = path_join(dir, "measured.json");
-	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
-	test_run_ok(argv);
-	const char *more[] = { measured, NULL };
-	int rc = page_session_open_more(&S, "browser_page_compare", more);
-	free(measured);
-	free(dir);
-	if (rc == TEST_SKIP)
+	if (page_session_open_measured(&S, "browser_page_compare") == TEST_SKIP)
 		return TEST_SKIP;
 	B = S.b;
 	if (B) {

@@ -225,18 +225,15 @@ main(void)
 	const char *argv[] = { "wattcast", "calibrate", "--profile", "paper", runs, "-o", cal, "--name", "mine",
 		               "--bootstrap", "20", "--seed", "7", NULL };
 	test_run_ok(argv);
-	char *measured = path_join(dir, "measured.json");
-	const char *export_argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
-	test_run_ok(export_argv);
+	char *measured = page_measured_export(dir);
 	const char *more[] = { cal, measured, NULL };
 	int rc = page_session_open_more(&S, "browser_page_profiles", more);
-	if (rc == TEST_SKIP) {
-		free(measured);
-		free(cal);
-		free(runs);
-		free(dir);
+	free(measured);
+	free(cal);
+	free(runs);
+	free(dir);
+	if (rc == TEST_SKIP)
 		return TEST_SKIP;
-	}
 	B = S.b;
 	H = S.h;
 	if (B) {
@@ -245,9 +242,5 @@ main(void)
 		CHECK_INT(cdp_page_errors(B), 0);
 	}
 	page_session_close(&S);
-	free(measured);
-	free(cal);
-	free(runs);
-	free(dir);
 	return check_report("test_browser_page_profiles");
 }

@@ -469,15 +469,7 @@ main(void)
 {
 	/* the built-in profile `measured` has a capacity section (the fitted
 	 * set has none), so its answers have capacity rows and reasons */
-	char *dir = test_tmpdir("browser_page_state_sets");
-	char *measured = path_join(dir, "measured.json");
-	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
-	test_run_ok(argv);
-	const char *more[] = { measured, NULL };
-	int rc = page_session_open_more(&S, "browser_page_state", more);
-	free(measured);
-	free(dir);
-	if (rc == TEST_SKIP)
+	if (page_session_open_measured(&S, "browser_page_state") == TEST_SKIP)
 		return TEST_SKIP;
 	B = S.b;
 	if (B) {

@@ -115,6 +115,31 @@ page_session_open_more(page_session *s, const char *name, const char *const *mor
 	return 0;
 }
 
+char *
+page_measured_export(const char *dir)
+{
+	char *measured = path_join(dir, "measured.json");
+	const char *argv[] = { "wattcast", "profile", "export", "measured", "-o", measured, NULL };
+	test_run_ok(argv);
+	return measured;
+}
+
+int
+page_session_open_measured(page_session *s, const char *name)
+{
+	char sets[256];
+	snprintf(sets, sizeof sets, "%s_sets", name);
+	/* outside the session's own folder, which page_session_open_more
+	 * clears before the server reads the file */
+	char *dir = test_tmpdir(sets);
+	char *measured = page_measured_export(dir);
+	const char *more[] = { measured, NULL };
+	int rc = page_session_open_more(s, name, more);
+	free(measured);
+	free(dir);
+	return rc;
+}
+
 void
 page_session_close(page_session *s)
 {

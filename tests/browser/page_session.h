@@ -43,6 +43,16 @@ int page_session_open(page_session *s, const char *name);
  *  the default (docs/http-api.md, "Profiles"). */
 int page_session_open_more(page_session *s, const char *name, const char *const *more);
 
+/** The built-in profile `measured` as a parameter file, `dir`/measured.json
+ *  (`wattcast profile export`; a failed CHECK when it fails): malloc'd path. */
+char *page_measured_export(const char *dir);
+
+/** As page_session_open_more with one further profile, the built-in
+ *  `measured` exported into the folder `name`_sets under WC_TEST_TMP: the
+ *  fitted set has no capacity section, `measured` has (capacity rows,
+ *  reasons, panels). TEST_SKIP as page_session_open. */
+int page_session_open_measured(page_session *s, const char *name);
+
 /** Close the browser, stop the server, free everything. */
 void page_session_close(page_session *s);
 
