@@ -25,14 +25,6 @@ static page_session S;
 static cdp *B;
 static CURL *H;
 
-static char *
-text_of(const char *selector)
-{
-	char expr[512];
-	snprintf(expr, sizeof expr, "(document.querySelector(%s) || {}).textContent || ''", selector);
-	return cdp_eval_str(B, expr);
-}
-
 /* ----------------------------------------------------------- checks */
 
 static void
@@ -76,9 +68,9 @@ check_prediction(void)
 	                            "{\"platform\":\"H200\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
 	const json_t *iv = json_object_get(json_object_get(api, "interval_95"), "node_power_w");
 	CHECK(json_is_array(iv));
-	char *power = text_of("'#node-power'");
-	char *interval = text_of("'#node-power-interval'");
-	char *per_gpu = text_of("'#answer-table tr[data-key=per_gpu_power_w] td'");
+	char *power = page_text_of(B, "#node-power");
+	char *interval = page_text_of(B, "#node-power-interval");
+	char *per_gpu = page_text_of(B, "#answer-table tr[data-key=per_gpu_power_w] td");
 	page_check_shown(power, 0, json_number_value(json_object_get(api, "node_power_w")), "node power");
 	CHECK_CONTAINS(power, " W");
 	page_check_shown(interval, 1, json_number_value(json_array_get(iv, 0)), "interval low");
@@ -138,7 +130,7 @@ check_platforms(void)
 	CHECK(page_wait_runs(B, before + 1));
 	json_t *api = page_api_post(H, url("/v1/predict/inference"),
 	                            "{\"platform\":\"L40S\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":32}");
-	char *power = text_of("'#node-power'"), *help = text_of("'#f-platform-help'");
+	char *power = page_text_of(B, "#node-power"), *help = page_text_of(B, "#f-platform-help");
 	page_check_shown(power, 0, json_number_value(json_object_get(api, "node_power_w")), "L40S node power");
 	CHECK_CONTAINS(help, "answered from its datasheet");
 	free(power);
@@ -173,7 +165,7 @@ check_invalid_tp(void)
 	char *focus = cdp_eval_str(B, "document.activeElement.id");
 	CHECK(strcmp(focus, "f-tp") == 0);
 	/* No number of the previous configuration stays on screen. */
-	char *power = text_of("'#node-power'");
+	char *power = page_text_of(B, "#node-power");
 	CHECK(strcmp(power, "—") == 0);
 	free(power);
 	free(focus);
@@ -253,8 +245,8 @@ check_shared_url(int port)
 	static const char *const rows[] = { "chosen", "#1", "#2" };
 	for (size_t i = 0; i < 3; i++) {
 		char sel[128], what[64];
-		snprintf(sel, sizeof sel, "'#compare-table tr[data-row=\"%s\"] td[data-key=node_power_w]'", rows[i]);
-		char *cell = text_of(sel);
+		snprintf(sel, sizeof sel, "#compare-table tr[data-row=\"%s\"] td[data-key=node_power_w]", rows[i]);
+		char *cell = page_text_of(B, sel);
 		snprintf(what, sizeof what, "comparison row %s", rows[i]);
 		page_check_shown(cell, 0, json_number_value(json_object_get(json_array_get(results, i), "node_power_w")), what);
 		free(cell);
@@ -300,15 +292,15 @@ check_calibration(void)
 	size_t i;
 	json_array_foreach(levels, i, l) {
 		char sel[160];
-		snprintf(sel, sizeof sel, "'#cal-levels tr[data-level=\"%s\"] td'",
+		snprintf(sel, sizeof sel, "#cal-levels tr[data-level=\"%s\"] td",
 		         json_string_value(json_object_get(l, "name")));
-		char *p0 = text_of(sel);
+		char *p0 = page_text_of(B, sel);
 		page_check_shown(p0, 0, json_number_value(json_object_get(json_object_get(l, "p0_w"), "value")), "P0");
 		CHECK_CONTAINS(p0, json_string_value(json_object_get(json_object_get(l, "p0_w"), "source")));
 		free(p0);
 	}
 	CHECK(json_array_size(levels) >= 3);
-	char *facts = text_of("'#calibration dl.facts'");
+	char *facts = page_text_of(B, "#calibration dl.facts");
 	CHECK_CONTAINS(facts, json_string_value(json_object_get(r.json, "params_version")));
 	free(facts);
 	http_reply_free(&r);
@@ -327,7 +319,7 @@ check_bad_link_value(int port)
 	CHECK(page_wait_runs(B, 1));
 	char *err = cdp_eval_str(B, "document.getElementById('f-tp').closest('.field').querySelector('.field-error').textContent");
 	CHECK_CONTAINS(err, "tp: ");
-	char *power = text_of("'#node-power'");
+	char *power = page_text_of(B, "#node-power");
 	CHECK(strcmp(power, "—") == 0);
 	char *link = cdp_eval_str(B, "document.getElementById('share-link').value + ' ' + location.search");
 	CHECK_CONTAINS(link, "tp=abc");
@@ -355,7 +347,7 @@ check_busy_retry(int port)
 		         " document.getElementById('predict').click(); return true; })()", busy);
 		page_eval_ok(B, expr);
 		CHECK(page_wait_runs(B, 2));
-		char *status = text_of("'#status'");
+		char *status = page_text_of(B, "#status");
 		json_t *tries = cdp_eval(B, "window.tries");
 		if (busy == 2) {
 			CHECK_INT((int)json_number_value(tries), 3);

@@ -35,25 +35,6 @@ static page_session S;
 static cdp *B;
 static CURL *H;
 
-static char *
-text_of(const char *selector)
-{
-	char expr[512];
-	snprintf(expr, sizeof expr, "(document.querySelector('%s') || {}).textContent || ''", selector);
-	return cdp_eval_str(B, expr);
-}
-
-static int
-truth(const char *expr)
-{
-	json_t *v = cdp_eval(B, expr);
-	int t = json_is_true(v);
-	json_decref(v);
-	if (!t)
-		fprintf(stderr, "not true: %s\n", expr);
-	return t;
-}
-
 /* Opens the page on `query` (profile measured) and waits for its answer. */
 static void
 open_link(const char *query)
@@ -89,7 +70,7 @@ check_cell(const char *key, int cell, int k, double want)
 {
 	char sel[256];
 	snprintf(sel, sizeof sel, "#answer-table tr[data-key=\"%s\"] td:nth-of-type(%d)", key, cell);
-	char *t = text_of(sel);
+	char *t = page_text_of(B, sel);
 	page_check_shown(t, k, want, key);
 	free(t);
 }
@@ -108,10 +89,10 @@ check_open_loop(void)
 	open_link("platform=H100&model=Llama-3.1-70B&tp=4&concurrency=256&rate=50&input_tokens=512&output_tokens=256"
 	          "&price_per_kwh=0.12&grams_co2_per_kwh=400");
 	/* The engine's limit stays in the form, the request and the link. */
-	CHECK(truth("document.getElementById('f-concurrency').value === '256'"
+	CHECK(page_truth(B, "document.getElementById('f-concurrency').value === '256'"
 	            " && !document.getElementById('f-concurrency').disabled"
 	            " && !document.querySelector('.field[data-field=concurrency]').hidden"));
-	CHECK(truth("/[?&]concurrency=256(&|$)/.test(document.getElementById('share-link').value)"));
+	CHECK(page_truth(B, "/[?&]concurrency=256(&|$)/.test(document.getElementById('share-link').value)"));
 	record();
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 2));
@@ -124,7 +105,7 @@ check_open_loop(void)
 	 * memory limit's whatever the latency: no interval, and the page says
 	 * why as the API does (docs/intervals.md). */
 	CHECK(json_is_null(json_object_get(iv, "mean_running")) || !json_object_get(iv, "mean_running"));
-	char *crun = text_of("#answer-table tr[data-key=\"mean_running\"] td.covers");
+	char *crun = page_text_of(B, "#answer-table tr[data-key=\"mean_running\"] td.covers");
 	const char *wrun = json_string_value(json_object_get(json_object_get(iv, "covers_by_quantity"), "mean_running"));
 	if (!(wrun && crun && strcmp(crun, wrun) == 0))
 		fprintf(stderr, "mean_running covers: page \"%s\", API \"%s\"\n", crun ? crun : "(null)", wrun ? wrun : "(null)");
@@ -134,20 +115,20 @@ check_open_loop(void)
 	check_interval("capacity.cost.per_request", json_object_get(iv, "cost_per_request"));
 	check_interval("capacity.co2_g.per_hour", json_object_get(iv, "co2_g_per_hour"));
 	check_interval("capacity.co2_g.per_million_output_tokens", json_object_get(iv, "co2_g_per_million_tokens"));
-	char *cov = text_of("#answer-table tr[data-key=\"capacity.cost.per_hour\"] td.covers");
+	char *cov = page_text_of(B, "#answer-table tr[data-key=\"capacity.cost.per_hour\"] td.covers");
 	const char *want = json_string_value(json_object_get(json_object_get(iv, "covers_by_quantity"), "cost_per_hour"));
 	CHECK(want && strcmp(cov, want) == 0);
 	free(cov);
 	/* Rates with their unit, the over-capacity state in words. */
 	CHECK(json_is_true(json_object_get(cap, "over_capacity")));
 	check_cell("capacity.capacity_rate", 1, 0, json_number_value(json_object_get(cap, "capacity_rate")));
-	CHECK(truth("/ requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.capacity_rate\"] td').textContent)"
+	CHECK(page_truth(B, "/ requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.capacity_rate\"] td').textContent)"
 	            " && / requests\\/s$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.rate\"] td').textContent)"));
-	CHECK(truth("document.querySelector('#answer-table tr[data-key=\"capacity.over_capacity\"] td').textContent === 'yes'"));
+	CHECK(page_truth(B, "document.querySelector('#answer-table tr[data-key=\"capacity.over_capacity\"] td').textContent === 'yes'"));
 	/* Below 10⁻³ with an exponent and four significant digits (trailing
 	 * zeros dropped: 4.7502e-6 reads 4.75e-6), its interval too, the API's
 	 * value to the digits shown. */
-	CHECK(truth("/^-?[1-9](\\.\\d{1,3})?e-\\d+ /.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td').textContent)"
+	CHECK(page_truth(B, "/^-?[1-9](\\.\\d{1,3})?e-\\d+ /.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td').textContent)"
 	            " && /^\\[\\S+e-\\d+, \\S+e-\\d+\\]$/.test(document.querySelector('#answer-table tr[data-key=\"capacity.cost.per_request\"] td:nth-of-type(2)').textContent)"));
 	check_cell("capacity.cost.per_request", 1, 0,
 	           json_number_value(json_object_get(json_object_get(cap, "cost"), "per_request")));
@@ -156,10 +137,10 @@ check_open_loop(void)
 	 * going back gives the n back. */
 	open_link("platform=H100&model=Llama-3.1-70B&tp=4&concurrency=32");
 	page_eval_ok(B, "(() => { const r = document.querySelector('input[name=load-mode][value=rate]'); r.click(); return true; })()");
-	CHECK(truth("document.getElementById('f-concurrency').value === ''"
+	CHECK(page_truth(B, "document.getElementById('f-concurrency').value === ''"
 	            " && /limit/i.test(document.querySelector('label[for=f-concurrency]').textContent)"));
 	page_eval_ok(B, "(() => { const r = document.querySelector('input[name=load-mode][value=concurrency]'); r.click(); return true; })()");
-	CHECK(truth("document.getElementById('f-concurrency').value === '32'"));
+	CHECK(page_truth(B, "document.getElementById('f-concurrency').value === '32'"));
 }
 
 static void
@@ -173,12 +154,12 @@ check_power_cap(void)
 	json_t *clock = json_object_get(json_object_get(a, "config"), "sm_clock_mhz");
 	CHECK(json_is_number(clock));
 	check_cell("config.sm_clock_mhz", 1, 0, json_number_value(clock));
-	char *why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	char *why = page_text_of(B, "#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
 	CHECK_CONTAINS(why, "settled under the 250 W power cap");
 	CHECK(json_is_true(json_object_get(json_object_get(a, "config"), "power_limit_met")));
 	free(why);
 	/* The clock's warning names the cap set, not the empty lock. */
-	CHECK(truth("/^power_cap_w:/.test(document.querySelector('.field[data-field=power_cap_w] .warnings').textContent)"
+	CHECK(page_truth(B, "/^power_cap_w:/.test(document.querySelector('.field[data-field=power_cap_w] .warnings').textContent)"
 	            " && document.querySelector('.field[data-field=sm_clock_mhz] .warnings').textContent === ''"));
 	json_decref(a);
 	/* A cap no clock meets: the clock of least power, not "settled under"
@@ -190,7 +171,7 @@ check_power_cap(void)
 	a = answer_to_sent();
 	CHECK(json_is_false(json_object_get(json_object_get(a, "config"), "power_limit_met")));
 	json_decref(a);
-	why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	why = page_text_of(B, "#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
 	CHECK_CONTAINS(why, "clock of least power, still above the 150 W power cap per GPU");
 	CHECK(strstr(why, "settled") == NULL);
 	free(why);
@@ -203,7 +184,7 @@ check_power_cap(void)
 	a = answer_to_sent();
 	CHECK(json_number_value(json_object_get(json_object_get(a, "config"), "sm_clock_mhz")) < 1399);
 	json_decref(a);
-	why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	why = page_text_of(B, "#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
 	CHECK_CONTAINS(why, "settled under the board’s 400 W power limit");
 	CHECK(strstr(why, "locked") == NULL);
 	free(why);
@@ -211,11 +192,11 @@ check_power_cap(void)
 	record();
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 2));
-	why = text_of("#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
+	why = page_text_of(B, "#answer-table tr[data-key=\"config.sm_clock_mhz\"] td.covers");
 	CHECK(why && strcmp(why, "locked") == 0);
 	free(why);
 	open_link("platform=A100&model=Qwen3-8B&concurrency=16&power_cap_w=400");
-	why = text_of("#answer-table tr[data-key=\"config.power_cap_w\"] td.covers");
+	why = page_text_of(B, "#answer-table tr[data-key=\"config.power_cap_w\"] td.covers");
 	CHECK_CONTAINS(why, "does not bind");
 	free(why);
 }
@@ -230,7 +211,7 @@ check_other_model(void)
 	page_eval_ok(B, "(() => { document.getElementById('f-active_params_b').value = '8';"
 	                " document.getElementById('predict').click(); return true; })()");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("/architecture/.test(document.getElementById('f-architecture-layers-error').textContent)"
+	CHECK(page_truth(B, "/architecture/.test(document.getElementById('f-architecture-layers-error').textContent)"
 	            " && document.activeElement.id === 'f-architecture-layers'"
 	            " && document.getElementById('f-active_params_b').getAttribute('aria-invalid') === null"));
 	page_eval_ok(B, "(() => { for (const [k, v] of [['f-active_params_b', '8'], ['f-architecture-layers', '36'],"
@@ -240,7 +221,7 @@ check_other_model(void)
 	record();
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 3));
-	CHECK(truth("document.getElementById('f-model-error').textContent === ''"));
+	CHECK(page_truth(B, "document.getElementById('f-model-error').textContent === ''"));
 	json_t *a = answer_to_sent();
 	json_t *lat = json_object_get(json_object_get(a, "capacity"), "latency_s");
 	CHECK(json_is_number(lat));
@@ -251,7 +232,7 @@ check_other_model(void)
 	CHECK_CONTAINS(link, "architecture.kv_heads=8");
 	CHECK_INT(cdp_navigate(B, link), 0);
 	CHECK(page_wait_runs(B, 1));
-	CHECK(truth("document.getElementById('f-model').value === '' && document.getElementById('f-architecture-layers').value === '36'"
+	CHECK(page_truth(B, "document.getElementById('f-model').value === '' && document.getElementById('f-architecture-layers').value === '36'"
 	            " && document.querySelector('#answer-table tr[data-key=\"capacity.latency_s\"]') !== null"));
 	free(link);
 }
@@ -260,14 +241,14 @@ static void
 check_refusal_clears(void)
 {
 	open_link("platform=H100&model=Llama-3.1-70B&tp=4&concurrency=16&cmp=platform:A100");
-	CHECK(truth("document.querySelectorAll('#plot-list figure').length > 0"
+	CHECK(page_truth(B, "document.querySelectorAll('#plot-list figure').length > 0"
 	            " && document.querySelectorAll('#compare-table tbody tr').length === 2"));
 	page_eval_ok(B, "(() => { document.getElementById('f-tp').value = '0'; document.getElementById('predict').click(); return true; })()");
 	CHECK(page_wait_runs(B, 2));
-	char *err = text_of("#f-tp-error");
+	char *err = page_text_of(B, "#f-tp-error");
 	CHECK_CONTAINS(err, "tp:");
 	free(err);
-	CHECK(truth("document.querySelectorAll('#plot-list figure').length === 0"
+	CHECK(page_truth(B, "document.querySelectorAll('#plot-list figure').length === 0"
 	            " && document.querySelectorAll('#compare-table tbody tr').length === 0"));
 }
 

@@ -37,17 +37,6 @@
 static page_session S;
 static cdp *B;
 
-static int
-truth(const char *expr)
-{
-	json_t *v = cdp_eval(B, expr);
-	int t = json_is_true(v);
-	json_decref(v);
-	if (!t)
-		fprintf(stderr, "not true: %s\n", expr);
-	return t;
-}
-
 static void
 open_link(const char *query)
 {
@@ -57,21 +46,12 @@ open_link(const char *query)
 	CHECK(page_wait_runs(B, 1));
 }
 
-static int
-runs_done(void)
-{
-	json_t *v = cdp_eval(B, "Number(document.getElementById('status').dataset.runs)");
-	int n = (int)json_integer_value(v);
-	json_decref(v);
-	return n;
-}
-
 /* Click `id` (Predict, Add to comparison) and wait for its computation. */
 static void
 click_and_wait(const char *id)
 {
 	char expr[128];
-	int before = runs_done();
+	int before = page_runs_done(B);
 	snprintf(expr, sizeof expr, "(document.getElementById('%s').click(), 1)", id);
 	page_eval_ok(B, expr);
 	CHECK(page_wait_runs(B, before + 1));
@@ -110,14 +90,14 @@ check_pinned_defaults(void)
 	page_choose(B, "f-kv_cache", "fp8");
 	page_choose(B, "f-sm_clock_mhz", "1200");
 	click_and_wait("predict");
-	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'done'"));
 	check_row("#1", "H100 · Qwen3-8B · TP 1", pinned);
 	/* the link names every field, a default one too, and reopens alike */
 	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
 	CHECK_CONTAINS(link, "cmp=platform:H100;model:Qwen3-8B;tp:1;");
 	CHECK_CONTAINS(link, ";kv_cache:bf16;");
 	CHECK_CONTAINS(link, ";sm_clock_mhz:;");
-	CHECK(truth("new URLSearchParams(location.search).get('cmp').endsWith(`;profile:${S.defaultProfile}`)"));
+	CHECK(page_truth(B, "new URLSearchParams(location.search).get('cmp').endsWith(`;profile:${S.defaultProfile}`)"));
 	CHECK_INT(cdp_navigate(B, link), 0);
 	CHECK(page_wait_runs(B, 1));
 	check_row("#1", "H100 · Qwen3-8B · TP 1", pinned);
@@ -140,16 +120,16 @@ check_pinned_cap(void)
 	page_choose(B, "f-power_cap_w", "250");
 	page_choose(B, "f-gpu_memory_utilization", "0.5");
 	click_and_wait("predict");
-	CHECK(truth("!document.querySelector('#compare-table tr[data-row=\"#1\"] td.field-error')"));
+	CHECK(page_truth(B, "!document.querySelector('#compare-table tr[data-row=\"#1\"] td.field-error')"));
 	check_row("#1", "H100 · Qwen3-8B · TP 1 · profile measured · sm_clock_mhz 1200", locked);
 	/* the row's own item in the batch (the last): its lock, and neither
 	 * the form's cap nor its memory share */
-	CHECK(truth("(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/predict/batch').pop()[1]);"
+	CHECK(page_truth(B, "(() => { const b = JSON.parse(window.sent.filter(([u]) => u === '/v1/predict/batch').pop()[1]);"
 	            " const r = b[b.length - 1]; return r.sm_clock_mhz === 1200 && r.power_cap_w === undefined"
 	            "  && r.gpu_memory_utilization === undefined && r.concurrency === 32; })()"));
 	/* an older link naming a lock: the form's cap is not the row's */
 	open_link("profile=measured&platform=H100&model=Qwen3-8B&concurrency=32&power_cap_w=250&cmp=sm_clock_mhz:1200");
-	CHECK(truth("!document.querySelector('#compare-table tr[data-row=\"#1\"] td.field-error')"));
+	CHECK(page_truth(B, "!document.querySelector('#compare-table tr[data-row=\"#1\"] td.field-error')"));
 	check_row("#1", "H100 · Qwen3-8B · TP 1 · profile measured · sm_clock_mhz 1200", locked);
 }
 
@@ -161,23 +141,23 @@ static void
 check_refused_pins_nothing(void)
 {
 	open_link("platform=H100&model=phi-4&tp=4&concurrency=32&cmp=platform:A100");
-	CHECK(truth("document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
+	CHECK(page_truth(B, "document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
 	click_and_wait("add-compare");
-	CHECK(truth("S.compare.length === 1"));
-	CHECK(truth("document.getElementById('status').textContent.startsWith('Nothing was pinned: the server answered 422.')"));
-	CHECK(truth("!document.getElementById('share-link').value.includes('model:phi-4')"));
-	CHECK(truth("!location.href.includes('model%3Aphi-4') && !location.href.includes('model:phi-4')"));
+	CHECK(page_truth(B, "S.compare.length === 1"));
+	CHECK(page_truth(B, "document.getElementById('status').textContent.startsWith('Nothing was pinned: the server answered 422.')"));
+	CHECK(page_truth(B, "!document.getElementById('share-link').value.includes('model:phi-4')"));
+	CHECK(page_truth(B, "!location.href.includes('model%3Aphi-4') && !location.href.includes('model:phi-4')"));
 	page_choose(B, "f-tp", "2");
 	click_and_wait("predict");
-	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'done'"));
 	/* the form's row and the one the link pinned */
-	CHECK(truth("document.querySelectorAll('#compare-table tbody tr').length === 2"));
-	CHECK(truth("!document.querySelector('#compare-table tr[data-row=\"#2\"]')"));
+	CHECK(page_truth(B, "document.querySelectorAll('#compare-table tbody tr').length === 2"));
+	CHECK(page_truth(B, "!document.querySelector('#compare-table tr[data-row=\"#2\"]')"));
 	check_row("#1", "A100 · phi-4 · TP 2", "{\"platform\":\"A100\",\"model\":\"phi-4\",\"tp\":2,\"concurrency\":32}");
 	/* put right, the same button pins it */
 	click_and_wait("add-compare");
 	check_row("#2", "H100 · phi-4 · TP 2", "{\"platform\":\"H100\",\"model\":\"phi-4\",\"tp\":2,\"concurrency\":32}");
-	CHECK(truth("document.getElementById('share-link').value.includes('cmp=platform:H100;model:phi-4;tp:2;')"));
+	CHECK(page_truth(B, "document.getElementById('share-link').value.includes('cmp=platform:H100;model:phi-4;tp:2;')"));
 }
 
 static void
@@ -185,23 +165,23 @@ check_waiting(void)
 {
 	open_link("platform=H100&model=Qwen3-8B&concurrency=32&cmp=platform:A100&cmp=platform:H200"
 	          "&cmp=platform:B200&cmp=platform:L4&cmp=platform:L40S&cmp=platform:MI300X");
-	CHECK(truth("document.querySelectorAll('#compare-table tbody tr').length === 5"));
-	CHECK(truth("(() => { const w = document.getElementById('compare-waiting'); return !w.hidden"
+	CHECK(page_truth(B, "document.querySelectorAll('#compare-table tbody tr').length === 5"));
+	CHECK(page_truth(B, "(() => { const w = document.getElementById('compare-waiting'); return !w.hidden"
 	            " && w.textContent.includes('6 configurations') && w.textContent.includes('L40S')"
 	            " && w.textContent.includes('MI300X') && w.textContent.includes('kept in the link'); })()"));
-	CHECK(truth("(() => { const l = document.getElementById('share-link').value;"
+	CHECK(page_truth(B, "(() => { const l = document.getElementById('share-link').value;"
 	            " return l.includes('cmp=platform:L40S&cmp=platform:MI300X') && location.href.endsWith('cmp=platform:MI300X'); })()"));
-	int before = runs_done();
+	int before = page_runs_done(B);
 	page_eval_ok(B, "(document.querySelector('#compare-table tr[data-row=\"#1\"] button[aria-label^=Remove]').click(), 1)");
 	CHECK(page_wait_runs(B, before + 1));
-	CHECK(truth("document.querySelector('#compare-table tr[data-row=\"#4\"] td.config').textContent.startsWith('L40S ')"));
-	CHECK(truth("(() => { const w = document.getElementById('compare-waiting'); return !w.hidden"
+	CHECK(page_truth(B, "document.querySelector('#compare-table tr[data-row=\"#4\"] td.config').textContent.startsWith('L40S ')"));
+	CHECK(page_truth(B, "(() => { const w = document.getElementById('compare-waiting'); return !w.hidden"
 	            " && w.textContent.includes('MI300X') && !w.textContent.includes('L40S'); })()"));
-	CHECK(truth("!document.getElementById('share-link').value.includes('platform:A100')"
+	CHECK(page_truth(B, "!document.getElementById('share-link').value.includes('platform:A100')"
 	            " && document.getElementById('share-link').value.includes('cmp=platform:MI300X')"));
 	/* four or fewer: nothing waits, nothing said */
 	open_link("platform=H100&model=Qwen3-8B&concurrency=32&cmp=platform:A100");
-	CHECK(truth("document.getElementById('compare-waiting').hidden"));
+	CHECK(page_truth(B, "document.getElementById('compare-waiting').hidden"));
 }
 
 int

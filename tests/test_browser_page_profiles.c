@@ -22,14 +22,6 @@ static page_session S;
 static cdp *B;
 static CURL *H;
 
-static char *
-text_of(const char *selector)
-{
-	char expr[512];
-	snprintf(expr, sizeof expr, "(document.querySelector(%s) || {}).textContent || ''", selector);
-	return cdp_eval_str(B, expr);
-}
-
 /* GET /v1/params, of `profile` when not NULL (new reference). */
 static json_t *
 params_of(const char *profile)
@@ -63,17 +55,17 @@ check_view(const json_t *want, const char *line_needle)
 {
 	const json_t *p = json_object_get(want, "params"), *x;
 	size_t i;
-	char *facts = text_of("'#calibration dl.facts'");
+	char *facts = page_text_of(B, "#calibration dl.facts");
 	CHECK_CONTAINS(facts, json_string_value(json_object_get(want, "params_version")));
 	free(facts);
-	char *line = text_of("'#calibration-profile'");
+	char *line = page_text_of(B, "#calibration-profile");
 	CHECK_CONTAINS(line, json_string_value(json_object_get(want, "name")));
 	CHECK_CONTAINS(line, line_needle);
 	free(line);
 	json_array_foreach(json_object_get(p, "levels"), i, x) {
 		char sel[160];
-		snprintf(sel, sizeof sel, "'#cal-levels tr[data-level=\"%s\"] td'", json_string_value(json_object_get(x, "name")));
-		char *p0 = text_of(sel);
+		snprintf(sel, sizeof sel, "#cal-levels tr[data-level=\"%s\"] td", json_string_value(json_object_get(x, "name")));
+		char *p0 = page_text_of(B, sel);
 		page_check_shown(p0, 0, json_number_value(json_object_get(json_object_get(x, "p0_w"), "value")), "P0");
 		free(p0);
 	}
@@ -86,21 +78,21 @@ check_view(const json_t *want, const char *line_needle)
 		char sel[200], row[128];
 		snprintf(row, sizeof row, "#cal-model-terms tr[data-term=\"%s@%s\"]",
 		         json_string_value(json_object_get(x, "model")), json_string_value(json_object_get(x, "level")));
-		snprintf(sel, sizeof sel, "'%s th'", row);
-		char *model = text_of(sel);
+		snprintf(sel, sizeof sel, "%s th", row);
+		char *model = page_text_of(B, sel);
 		CHECK(strcmp(model, json_string_value(json_object_get(x, "model"))) == 0);
-		snprintf(sel, sizeof sel, "'%s td'", row);
-		char *level = text_of(sel);
+		snprintf(sel, sizeof sel, "%s td", row);
+		char *level = page_text_of(B, sel);
 		CHECK(strcmp(level, json_string_value(json_object_get(x, "level"))) == 0);
-		snprintf(sel, sizeof sel, "'%s td:nth-of-type(2)'", row);
-		char *cell = text_of(sel);
+		snprintf(sel, sizeof sel, "%s td:nth-of-type(2)", row);
+		char *cell = page_text_of(B, sel);
 		page_check_shown(cell, 0, json_number_value(json_object_get(shift, "value")), "model term shift");
 		CHECK(json_array_size(ci) == 2);
 		page_check_shown(cell, 1, json_number_value(json_array_get(ci, 0)), "model term interval low");
 		page_check_shown(cell, 2, json_number_value(json_array_get(ci, 1)), "model term interval high");
 		CHECK_CONTAINS(cell, json_string_value(json_object_get(shift, "source")));
-		snprintf(sel, sizeof sel, "'%s td:nth-of-type(3)'", row);
-		char *runs = text_of(sel);
+		snprintf(sel, sizeof sel, "%s td:nth-of-type(3)", row);
+		char *runs = page_text_of(B, sel);
 		CHECK_INT(atoi(runs), (int)json_integer_value(json_object_get(x, "runs")));
 		free(runs);
 		free(cell);
@@ -114,7 +106,7 @@ check_view(const json_t *want, const char *line_needle)
 static void
 check_set_named(const json_t *want)
 {
-	char *line = text_of("'#params-line'");
+	char *line = page_text_of(B, "#params-line");
 	CHECK_CONTAINS(line, json_string_value(json_object_get(want, "name")));
 	CHECK_CONTAINS(line, json_string_value(json_object_get(want, "params_version")));
 	free(line);
@@ -169,20 +161,20 @@ check_profiles(int port)
 	page_choose(B, "f-profile", "measured");
 	CHECK(view_shows("measured", "done"));
 	check_platform_help("?profile=measured", "");
-	char *named = text_of("'#params-line'");
+	char *named = page_text_of(B, "#params-line");
 	CHECK_CONTAINS(named, "measured");
 	free(named);
 	page_choose(B, "f-profile", "mine");
 	CHECK(view_shows("mine", "done"));
 	/* the badge of the term's source is explained under the shared table */
-	char *legend = text_of("'#calibration dl.sources'");
+	char *legend = page_text_of(B, "#calibration dl.sources");
 	CHECK_CONTAINS(legend, "wattcast calibrate");
 	free(legend);
 	/* and the answer computed now is mine's */
 	page_eval_ok(B, "document.getElementById('f-concurrency').focus()");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, 2));
-	char *status = text_of("'#status'");
+	char *status = page_text_of(B, "#status");
 	CHECK_CONTAINS(status, json_string_value(json_object_get(mine, "params_version")));
 	free(status);
 
@@ -202,11 +194,11 @@ check_profiles(int port)
 	CHECK_INT(cdp_navigate(B, page), 0);
 	CHECK(page_wait_runs(B, 1));
 	CHECK(view_shows("nope", "error"));
-	char *line = text_of("'#calibration-profile'");
+	char *line = page_text_of(B, "#calibration-profile");
 	CHECK_CONTAINS(line, "unknown profile");
 	free(line);
 	/* nor does the header name the default's set for it */
-	line = text_of("'#params-line'");
+	line = page_text_of(B, "#params-line");
 	CHECK_CONTAINS(line, "Profile nope: its parameter set could not be read");
 	free(line);
 	json_decref(fit);

@@ -51,17 +51,6 @@
 static page_session S;
 static cdp *B;
 
-static int
-truth(const char *expr)
-{
-	json_t *v = cdp_eval(B, expr);
-	int t = json_is_true(v);
-	json_decref(v);
-	if (!t)
-		fprintf(stderr, "not true: %s\n", expr);
-	return t;
-}
-
 static void
 open_link(const char *query, int runs)
 {
@@ -75,18 +64,18 @@ static void
 check_refused_link(void)
 {
 	open_link("platform=H100&model=Qwen3-8B&tp=8x&concurrency=32", 1);
-	CHECK(truth("document.getElementById('f-tp-error').textContent.startsWith('tp')"));
-	CHECK(truth("/[?&]tp=8x(&|$)/.test(document.getElementById('share-link').value)"
+	CHECK(page_truth(B, "document.getElementById('f-tp-error').textContent.startsWith('tp')"));
+	CHECK(page_truth(B, "/[?&]tp=8x(&|$)/.test(document.getElementById('share-link').value)"
 	            " && /[?&]tp=8x(&|$)/.test(location.search)"));
 	open_link("platform=H100&model=Qwen3-8B&tp=1&concurrency=32", 1);
 	/* TP 1 is the API's default, which a link leaves out */
-	CHECK(truth("!/[?&]tp=/.test(document.getElementById('share-link').value) && !/[?&]tp=/.test(location.search)"));
+	CHECK(page_truth(B, "!/[?&]tp=/.test(document.getElementById('share-link').value) && !/[?&]tp=/.test(location.search)"));
 	page_eval_ok(B, "(() => { const e = document.getElementById('f-tp'); e.focus(); e.select(); return 1; })()");
 	cdp_type(B, "0");
 	cdp_key(B, "Enter");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("document.getElementById('f-tp-error').textContent.includes('got 0')"));
-	CHECK(truth("/[?&]tp=0(&|$)/.test(document.getElementById('share-link').value)"
+	CHECK(page_truth(B, "document.getElementById('f-tp-error').textContent.includes('got 0')"));
+	CHECK(page_truth(B, "/[?&]tp=0(&|$)/.test(document.getElementById('share-link').value)"
 	            " && /[?&]tp=0(&|$)/.test(location.search)"));
 }
 
@@ -102,14 +91,14 @@ check_other_link(void)
 	          "&cmp=platform:A100;model:Other;active_params_b:8;architecture.layers:36;architecture.kv_heads:8;"
 	          "architecture.head_dim:128;architecture.d_model:4096",
 	          1);
-	CHECK(truth("document.getElementById('f-model').value === ''"
+	CHECK(page_truth(B, "document.getElementById('f-model').value === ''"
 	            " && document.getElementById('f-active_params_b').value === '8'"));
-	CHECK(truth("(() => { const r = formRequest(), a = r.architecture || {};"
+	CHECK(page_truth(B, "(() => { const r = formRequest(), a = r.architecture || {};"
 	            " return r.model === undefined && r.active_params_b === 8 && a.layers === 36 && a.kv_heads === 8"
 	            "  && a.head_dim === 128; })()"));
-	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
-	CHECK(truth("S.compare.length === 1 && S.compare[0].model === undefined && S.compare[0].active_params_b === 8"));
-	CHECK(truth("!/[?&]model=/.test(location.search) && /[?&]active_params_b=8(&|$)/.test(location.search)"
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'done'"));
+	CHECK(page_truth(B, "S.compare.length === 1 && S.compare[0].model === undefined && S.compare[0].active_params_b === 8"));
+	CHECK(page_truth(B, "!/[?&]model=/.test(location.search) && /[?&]active_params_b=8(&|$)/.test(location.search)"
 	            " && /[?&]architecture\\.layers=36(&|$)/.test(location.search)"));
 	json_t *other = cdp_eval(B, "document.getElementById('node-power').textContent");
 	CHECK(json_is_string(own) && json_is_string(other) && strstr(json_string_value(own), " W") &&
@@ -122,10 +111,10 @@ check_other_link(void)
 	/* "Other" without its active parameters: the form shows "Other",
 	 * its empty box, not the catalog's default model */
 	open_link("platform=H100&model=Other&concurrency=32", 1);
-	CHECK(truth("document.getElementById('f-model').value === '' && formRequest().model === undefined"));
+	CHECK(page_truth(B, "document.getElementById('f-model').value === '' && formRequest().model === undefined"));
 	/* ... refused, and its link and address keep "Other": they had no
 	 * model key, and reopened answered Qwen3-8B (468.9 W) */
-	CHECK(truth("/[?&]model=Other(&|$)/.test(document.getElementById('share-link').value)"
+	CHECK(page_truth(B, "/[?&]model=Other(&|$)/.test(document.getElementById('share-link').value)"
 	            " && /[?&]model=Other(&|$)/.test(location.search)"));
 	/* "Other" chosen in the form, with its box empty: the link reopens
 	 * the same refusal, not the page's default model answered */
@@ -139,7 +128,7 @@ check_other_link(void)
 	CHECK_INT(cdp_navigate(B, link ? link : "about:blank"), 0);
 	free(link);
 	CHECK(page_wait_runs(B, 1));
-	CHECK(truth("document.getElementById('f-model').value === ''"
+	CHECK(page_truth(B, "document.getElementById('f-model').value === ''"
 	            " && document.getElementById('status').dataset.state === 'error'"
 	            " && document.getElementById('f-model-error').textContent.startsWith('active_params_b')"
 	            " && document.getElementById('node-power').textContent === '\u2014'"));
@@ -153,14 +142,14 @@ static void
 check_name_case(void)
 {
 	open_link("platform=h100&model=qwen3-8b&concurrency=32&cmp=platform:a100;model:QWEN3-8B", 1);
-	CHECK(truth("document.getElementById('f-platform').value === 'H100'"
+	CHECK(page_truth(B, "document.getElementById('f-platform').value === 'H100'"
 	            " && ![...document.getElementById('f-platform').options].some((o) => o.value === 'h100')"
 	            " && document.getElementById('f-platform-help').textContent.startsWith('calibrated on')"));
-	CHECK(truth("document.getElementById('f-model').value === 'Qwen3-8B'"
+	CHECK(page_truth(B, "document.getElementById('f-model').value === 'Qwen3-8B'"
 	            " && ![...document.getElementById('f-model').options].some((o) => o.value === 'qwen3-8b')"
 	            " && /B active of/.test(document.getElementById('f-model-help').textContent)"));
-	CHECK(truth("S.compare.length === 1 && S.compare[0].platform === 'A100' && S.compare[0].model === 'Qwen3-8B'"));
-	CHECK(truth("document.getElementById('status').dataset.state === 'done'"
+	CHECK(page_truth(B, "S.compare.length === 1 && S.compare[0].platform === 'A100' && S.compare[0].model === 'Qwen3-8B'"));
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'done'"
 	            " && /[?&]platform=H100&model=Qwen3-8B(&|$)/.test(location.search)"));
 }
 
@@ -180,19 +169,19 @@ check_emptied_round_trip(const char *concurrency, int runs)
 	CHECK(page_wait_runs(B, runs + 1));
 	json_t *sent = cdp_eval(B, "JSON.stringify(formRequest())");
 	json_t *link = cdp_eval(B, "document.getElementById('share-link').value");
-	CHECK(truth("/[?&]input_tokens=(&|$)/.test(document.getElementById('share-link').value)"
+	CHECK(page_truth(B, "/[?&]input_tokens=(&|$)/.test(document.getElementById('share-link').value)"
 	            " && /[?&]output_tokens=(&|$)/.test(location.search)"));
 	if (json_is_string(link))
 		CHECK_INT(cdp_navigate(B, json_string_value(link)), 0);
 	CHECK(page_wait_runs(B, 1));
-	CHECK(truth("document.getElementById('f-input_tokens').value === ''"
+	CHECK(page_truth(B, "document.getElementById('f-input_tokens').value === ''"
 	            " && document.getElementById('f-output_tokens').value === ''"));
 	json_t *again = cdp_eval(B, "JSON.stringify(formRequest())");
 	CHECK(json_is_string(sent) && json_is_string(again) &&
 	      strcmp(json_string_value(sent), json_string_value(again)) == 0);
 	if (json_is_string(sent) && json_is_string(again))
 		fprintf(stderr, "emptied: sent %s, reopened %s\n", json_string_value(sent), json_string_value(again));
-	CHECK(truth("document.getElementById('status').dataset.state === 'done'"));
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'done'"));
 	json_t *link2 = cdp_eval(B, "document.getElementById('share-link').value");
 	CHECK(json_is_string(link) && json_is_string(link2) && strcmp(json_string_value(link), json_string_value(link2)) == 0);
 	json_decref(sent);
@@ -210,22 +199,22 @@ static void
 check_plot_limit(void)
 {
 	open_link("platform=H100&model=Qwen3-8B&concurrency=1000000", 1);
-	CHECK(truth("document.querySelectorAll('#plot-list figure.plot').length > 0"
+	CHECK(page_truth(B, "document.querySelectorAll('#plot-list figure.plot').length > 0"
 	            " && [...document.querySelectorAll('#plot-list table.values')].every((t) => {"
 	            "  const r = t.querySelectorAll('tbody th'); return r[r.length - 1].textContent === '1000000'; })"));
-	CHECK(truth("!document.getElementById('plot-list').textContent.includes('undefined')"
+	CHECK(page_truth(B, "!document.getElementById('plot-list').textContent.includes('undefined')"
 	            " && !document.getElementById('plot-list').textContent.includes('refused')"));
-	CHECK(truth("document.getElementById('status').dataset.state === 'done'"
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'done'"
 	            " && !document.getElementById('status').textContent.includes('refused')"));
-	CHECK(truth(TICKS_CLEAR));
+	CHECK(page_truth(B, TICKS_CLEAR));
 	/* a server whose limit the document over-states: the point past it
 	 * is refused, and said */
 	page_eval_ok(B, "(S.request.concurrency.maximum = 2e6, document.getElementById('predict').click(), 1)");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("/1 of \\d+ plot points were refused and are left out \\(concurrency/"
+	CHECK(page_truth(B, "/1 of \\d+ plot points were refused and are left out \\(concurrency/"
 	            ".test(document.getElementById('status').textContent)"
 	            " && document.getElementById('plot-refused') !== null"));
-	CHECK(truth("[...document.querySelectorAll('#plot-list table.values tbody tr')]"
+	CHECK(page_truth(B, "[...document.querySelectorAll('#plot-list table.values tbody tr')]"
 	            " .some((r) => r.querySelector('th').textContent === '1048576' && r.querySelector('td').textContent === 'refused')"
 	            " && !document.getElementById('plot-list').textContent.includes('undefined')"));
 	page_eval_ok(B, "(S.request.concurrency.maximum = 1e6, 1)");
@@ -251,20 +240,20 @@ check_interval_reasons(void)
 	if (json_is_integer(n))
 		fprintf(stderr, "rows without an interval checked: %lld\n", (long long)json_integer_value(n));
 	json_decref(n);
-	CHECK(truth("document.querySelector('#answer-table tr[data-key=\"mean_running\"] td:nth-of-type(2)').textContent === 'none'"));
+	CHECK(page_truth(B, "document.querySelector('#answer-table tr[data-key=\"mean_running\"] td:nth-of-type(2)').textContent === 'none'"));
 }
 
 static int
 stale(void)
 {
-	return truth("document.body.dataset.stale === 'true' && !document.getElementById('stale-note').hidden"
+	return page_truth(B, "document.body.dataset.stale === 'true' && !document.getElementById('stale-note').hidden"
 	             " && document.getElementById('status').dataset.state === 'stale'");
 }
 
 static int
 fresh(void)
 {
-	return truth("document.body.dataset.stale === 'false' && document.getElementById('stale-note').hidden"
+	return page_truth(B, "document.body.dataset.stale === 'false' && document.getElementById('stale-note').hidden"
 	             " && document.getElementById('status').dataset.state === 'done'");
 }
 
@@ -286,7 +275,7 @@ check_stale(void)
 	CHECK(stale());
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 3));
-	CHECK(truth("document.body.dataset.stale === 'false' && document.getElementById('stale-note').hidden"));
+	CHECK(page_truth(B, "document.body.dataset.stale === 'false' && document.getElementById('stale-note').hidden"));
 }
 
 /* A 390 px desktop window, whose scrollbar is not an overlay: it takes
@@ -344,19 +333,19 @@ check_open_loop_no_rate(void)
 {
 	open_link("platform=A100&model=Qwen3-8B&concurrency=32&input_tokens=512&output_tokens=256", 1);
 	page_eval_ok(B, "(document.querySelector('input[name=\"load-mode\"][value=\"rate\"]').click(), 1)");
-	CHECK(truth("document.getElementById('f-rate').value === '' && document.getElementById('f-concurrency').value === ''"));
+	CHECK(page_truth(B, "document.getElementById('f-rate').value === '' && document.getElementById('f-concurrency').value === ''"));
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("document.getElementById('f-rate-error').textContent.startsWith('rate: required')"));
-	CHECK(truth("document.getElementById('f-rate').getAttribute('aria-invalid') === 'true'"
+	CHECK(page_truth(B, "document.getElementById('f-rate-error').textContent.startsWith('rate: required')"));
+	CHECK(page_truth(B, "document.getElementById('f-rate').getAttribute('aria-invalid') === 'true'"
 	            " && document.activeElement === document.getElementById('f-rate')"));
-	CHECK(truth("document.getElementById('f-concurrency-error').textContent === ''"
+	CHECK(page_truth(B, "document.getElementById('f-concurrency-error').textContent === ''"
 	            " && !document.getElementById('f-concurrency').hasAttribute('aria-invalid')"));
 	type_into("f-rate", "5");
 	type_into("f-concurrency", "0");
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 3));
-	CHECK(truth("document.getElementById('f-concurrency-error').textContent.startsWith('concurrency: with rate')"
+	CHECK(page_truth(B, "document.getElementById('f-concurrency-error').textContent.startsWith('concurrency: with rate')"
 	            " && document.getElementById('f-rate-error').textContent === ''"));
 }
 
@@ -376,20 +365,20 @@ check_open_loop_limit_no_rate(void)
 	                " { if (String(u).includes('/v1/predict/inference')) window.sentPredict++; return f(u, ...a); }; return 1; })()");
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("window.sentPredict === 0"));
-	CHECK(truth("document.getElementById('f-rate-error').textContent.startsWith('rate: required')"
+	CHECK(page_truth(B, "window.sentPredict === 0"));
+	CHECK(page_truth(B, "document.getElementById('f-rate-error').textContent.startsWith('rate: required')"
 	            " && document.getElementById('f-rate').getAttribute('aria-invalid') === 'true'"
 	            " && document.activeElement === document.getElementById('f-rate')"));
-	CHECK(truth("document.getElementById('node-power').textContent === '\u2014'"
+	CHECK(page_truth(B, "document.getElementById('node-power').textContent === '\u2014'"
 	            " && document.getElementById('status').dataset.state === 'error'"
 	            " && document.getElementById('stale-note').hidden"));
-	CHECK(truth("/[?&]rate=(&|$)/.test(document.getElementById('share-link').value)"
+	CHECK(page_truth(B, "/[?&]rate=(&|$)/.test(document.getElementById('share-link').value)"
 	            " && /[?&]concurrency=64(&|$)/.test(document.getElementById('share-link').value)"));
 	char *link = cdp_eval_str(B, "document.getElementById('share-link').value");
 	CHECK_INT(cdp_navigate(B, link), 0);
 	free(link);
 	CHECK(page_wait_runs(B, 1));
-	CHECK(truth("loadMode() === 'rate' && document.getElementById('f-concurrency').value === '64'"
+	CHECK(page_truth(B, "loadMode() === 'rate' && document.getElementById('f-concurrency').value === '64'"
 	            " && document.getElementById('f-rate-error').textContent.startsWith('rate: required')"));
 }
 
@@ -406,19 +395,19 @@ check_edit_in_flight_refused(void)
 	                " { await new Promise((r) => setTimeout(r, 1500)); return f(...a); }; return 1; })()");
 	type_into("f-input_tokens", "-1");
 	page_eval_ok(B, "document.getElementById('predict').click()");
-	CHECK(truth("document.getElementById('status').dataset.state === 'busy'"));
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'busy'"));
 	type_into("f-output_tokens", "300");
 	CHECK(page_wait_runs(B, 2));
-	CHECK(truth("document.getElementById('stale-note').hidden && document.body.dataset.stale === 'false'"));
-	CHECK(truth("(() => { const s = document.getElementById('status');"
+	CHECK(page_truth(B, "document.getElementById('stale-note').hidden && document.body.dataset.stale === 'false'"));
+	CHECK(page_truth(B, "(() => { const s = document.getElementById('status');"
 	            " return s.dataset.state === 'error' && s.textContent.startsWith('Inputs changed: press Predict (or Enter) to compute them.')"
 	            " && s.textContent.includes('nothing was computed: the server answered 422'); })()"));
 	type_into("f-output_tokens", "301");
-	CHECK(truth("(() => { const s = document.getElementById('status');"
+	CHECK(page_truth(B, "(() => { const s = document.getElementById('status');"
 	            " return s.dataset.state === 'error' && !/computing/i.test(s.textContent)"
 	            " && document.getElementById('stale-note').hidden; })()"));
 	type_into("f-output_tokens", "256");
-	CHECK(truth("document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
+	CHECK(page_truth(B, "document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
 }
 
 /* After a refusal nothing is on screen, so an input changed then is not
@@ -430,16 +419,16 @@ static void
 check_changed_after_refusal(void)
 {
 	open_link("platform=H100&model=phi-4&tp=4&concurrency=32&input_tokens=512&output_tokens=256", 1);
-	CHECK(truth("document.getElementById('status').dataset.state === 'error'"
+	CHECK(page_truth(B, "document.getElementById('status').dataset.state === 'error'"
 	            " && document.getElementById('f-tp-error').textContent.startsWith('tp: 4')"));
 	type_into("f-tp", "2");
-	CHECK(truth("document.getElementById('stale-note').hidden && document.body.dataset.stale === 'false'"));
-	CHECK(truth("(() => { const s = document.getElementById('status');"
+	CHECK(page_truth(B, "document.getElementById('stale-note').hidden && document.body.dataset.stale === 'false'"));
+	CHECK(page_truth(B, "(() => { const s = document.getElementById('status');"
 	            " return s.dataset.state === 'error' && s.textContent.startsWith('Inputs changed: press Predict (or Enter) to compute them.')"
 	            " && s.textContent.includes('nothing was computed: the server answered 422')"
 	            " && !s.textContent.includes('shown are of the earlier inputs'); })()"));
 	type_into("f-tp", "4");
-	CHECK(truth("document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
+	CHECK(page_truth(B, "document.getElementById('status').textContent === 'Nothing was computed: the server answered 422.'"));
 	type_into("f-tp", "2");
 	page_eval_ok(B, "document.getElementById('predict').click()");
 	CHECK(page_wait_runs(B, 2));
@@ -451,7 +440,7 @@ check_changed_after_refusal(void)
 static void
 check_calibration_names(void)
 {
-	CHECK(truth("document.querySelectorAll('#calibration-body th[scope=row]').length > 0"
+	CHECK(page_truth(B, "document.querySelectorAll('#calibration-body th[scope=row]').length > 0"
 	            " && ![...document.querySelectorAll('#calibration-body table[data-section] th')]"
 	            "      .some((t) => /(^|\\.)\\d+(\\.|$)/.test(t.textContent))"));
 	json_t *named = cdp_eval(B, "(async () => { const p = (await (await fetch('/v1/params?profile=measured')).json()).params;"

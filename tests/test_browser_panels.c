@@ -48,14 +48,6 @@ static CURL *H;
 	"http://127.0.0.1:%d/?profile=measured&platform=A100&model=Qwen3-8B&tp=1&concurrency=32"                      \
 	"&input_tokens=1024&output_tokens=128"
 
-static char *
-text_of(const char *selector)
-{
-	char expr[512];
-	snprintf(expr, sizeof expr, "(document.querySelector('%s') || {}).textContent || ''", selector);
-	return cdp_eval_str(B, expr);
-}
-
 static int
 count(const char *expr)
 {
@@ -121,12 +113,12 @@ check_row(const char *section, const char *key, const char *label, const char *u
 {
 	char sel[256], want_unit[32];
 	snprintf(sel, sizeof sel, "%s tr[data-key=\"%s\"] th", section, key);
-	char *th = text_of(sel);
+	char *th = page_text_of(B, sel);
 	if (strcmp(th, label) != 0)
 		fprintf(stderr, "%s: labelled \"%s\", not \"%s\"\n", key, th, label);
 	CHECK(strcmp(th, label) == 0);
 	snprintf(sel, sizeof sel, "%s tr[data-key=\"%s\"] td", section, key);
-	char *td = text_of(sel);
+	char *td = page_text_of(B, sel);
 	snprintf(want_unit, sizeof want_unit, " %s", unit);
 	size_t n = strlen(td), u = strlen(want_unit);
 	if (!(n > u && strcmp(td + n - u, want_unit) == 0))
@@ -164,13 +156,13 @@ check_envelope(void)
 		          json_number_value(json_object_get(m, "value")));
 	}
 	/* The Monte-Carlo spread of the mean: the replicas' P5 and P95. */
-	char *spread = text_of(ENVELOPE " tr[data-key=\"server.summary.mean_w\"] td.spread");
+	char *spread = page_text_of(B, ENVELOPE " tr[data-key=\"server.summary.mean_w\"] td.spread");
 	json_t *mean = json_object_get(sum, "mean_w");
 	page_check_shown(spread, 0, json_number_value(json_object_get(mean, "p5")), "spread p5");
 	page_check_shown(spread, 1, json_number_value(json_object_get(mean, "p95")), "spread p95");
 	free(spread);
 	/* The predictive interval, apart from the spread, with what it covers. */
-	char *shown = text_of(ENVELOPE " .predictive tr[data-key=\"server.interval_95.mean_w\"] td");
+	char *shown = page_text_of(B, ENVELOPE " .predictive tr[data-key=\"server.interval_95.mean_w\"] td");
 	json_t *lohi = json_object_get(iv, "mean_w");
 	page_check_shown(shown, 0, json_number_value(json_array_get(lohi, 0)), "interval lo");
 	double hi = json_number_value(json_array_get(lohi, 1));
@@ -178,7 +170,7 @@ check_envelope(void)
 	CHECK(bracket && fabs(strtod(bracket + 1, NULL) - hi) <= 1e-3 * hi);
 	CHECK(strstr(shown, " W") != NULL);
 	free(shown);
-	char *covers = text_of(ENVELOPE " .predictive p.covers");
+	char *covers = page_text_of(B, ENVELOPE " .predictive p.covers");
 	CHECK_CONTAINS(covers, json_string_value(json_object_get(iv, "covers")));
 	free(covers);
 	CHECK(page_truth(B, "document.querySelector('" ENVELOPE " .predictive td.spread') === null"));
@@ -205,7 +197,7 @@ check_budget(void)
 		                 "p--v1-plan-budget-max_fleet", "50", NULL };
 	json_t *a = compute(BUDGET, "/v1/plan/budget", inputs, "tr[data-key=\"plan.fleet_size\"]");
 	json_t *plan = json_object_get(a, "plan");
-	char *n = text_of(BUDGET " tr[data-key=\"plan.fleet_size\"] td");
+	char *n = page_text_of(B, BUDGET " tr[data-key=\"plan.fleet_size\"] td");
 	CHECK_INT(atoi(n), (int)json_integer_value(json_object_get(plan, "fleet_size")));
 	free(n);
 	/* The statistic's name and its value in W are two rows of two names,
@@ -231,7 +223,7 @@ refused(const char *section, const char *id, const char *value, const char *fiel
 	         section, field);
 	int shown = cdp_wait(B, expr, PAGE_WAIT_S);
 	if (!shown) {
-		char *t = text_of(section);
+		char *t = page_text_of(B, section);
 		fprintf(stderr, "%s: no message under %s; the panel says: %s\n", section, field, t);
 		free(t);
 	}
@@ -242,7 +234,7 @@ refused(const char *section, const char *id, const char *value, const char *fiel
 	CHECK(page_truth(B, expr));
 	char sel[256];
 	snprintf(sel, sizeof sel, "%s .field[data-field=\"%s\"] .field-error", section, field);
-	return text_of(sel);
+	return page_text_of(B, sel);
 }
 
 /* A refused panel request leaves no answer of the one before on screen,
@@ -274,14 +266,14 @@ check_panel_refusals(void)
 static void
 check_units_and_legend(void)
 {
-	char *idle = text_of(ENVELOPE " details.echo tr[data-key=\"idle_w_per_gpu\"]");
+	char *idle = page_text_of(B, ENVELOPE " details.echo tr[data-key=\"idle_w_per_gpu\"]");
 	CHECK_CONTAINS(idle, "W per GPU");
 	CHECK(strstr(idle, "Idle w") == NULL);
 	free(idle);
-	char *rate = text_of(ENVELOPE " details.echo tr[data-key=\"rate\"] td");
+	char *rate = page_text_of(B, ENVELOPE " details.echo tr[data-key=\"rate\"] td");
 	CHECK_CONTAINS(rate, "requests/s");
 	free(rate);
-	char *legend = text_of("#calibration dl.sources");
+	char *legend = page_text_of(B, "#calibration dl.sources");
 	CHECK_CONTAINS(legend, "bound");
 	CHECK_CONTAINS(legend, "holds the parameter there");
 	free(legend);
@@ -323,7 +315,7 @@ check_flexibility(void)
 	         "Math.abs(Number(document.querySelector('" FLEX " svg circle.knee').dataset.clock) - %.10g) < 1e-6",
 	         json_number_value(json_object_get(a, "knee_clock_mhz")));
 	CHECK(page_truth(B, expr));
-	char *kl = text_of(FLEX " svg .knee-label");
+	char *kl = page_text_of(B, FLEX " svg .knee-label");
 	CHECK_CONTAINS(kl, "knee");
 	free(kl);
 	snprintf(expr, sizeof expr,
@@ -336,18 +328,18 @@ check_flexibility(void)
 		json_t *s = json_array_get(steps, i);
 		char sel[256];
 		snprintf(sel, sizeof sel, FLEX " table.flex-steps tbody tr:nth-child(%zu) td[data-key=node_power_w]", i + 1);
-		char *td = text_of(sel);
+		char *td = page_text_of(B, sel);
 		CHECK(strstr(td, " W") != NULL);
 		page_check_shown(td, 0, json_number_value(json_object_get(s, "node_power_w")), "step node power");
 		free(td);
 		snprintf(sel, sizeof sel, FLEX " table.flex-steps tbody tr:nth-child(%zu) td[data-key=throughput_tok_s]", i + 1);
-		td = text_of(sel);
+		td = page_text_of(B, sel);
 		CHECK(strstr(td, " tokens/s") != NULL);
 		page_check_shown(td, 0, json_number_value(json_object_get(s, "throughput_tok_s")), "step throughput");
 		free(td);
 		/* latency's interval in brackets, as the others' (it had none) */
 		snprintf(sel, sizeof sel, FLEX " table.flex-steps tbody tr:nth-child(%zu) td[data-key=latency_s]", i + 1);
-		td = text_of(sel);
+		td = page_text_of(B, sel);
 		CHECK(strstr(td, " s [") != NULL);
 		free(td);
 	}
@@ -381,15 +373,15 @@ check_config_fields(void)
 	CHECK(page_truth(B, "!/ignored/.test(document.querySelector('" FLEX " ul.warnings') ? "
 	            "document.querySelector('" FLEX " ul.warnings').textContent : '')"));
 	json_decref(a);
-	char *note = text_of(ENVELOPE " p.unused");
+	char *note = page_text_of(B, ENVELOPE " p.unused");
 	CHECK_CONTAINS(note, "Power cap");
 	CHECK_CONTAINS(note, "memory");
 	CHECK(strstr(note, "price") == NULL && strstr(note, "tokens") == NULL);
 	free(note);
-	note = text_of(BUDGET " p.unused");
+	note = page_text_of(B, BUDGET " p.unused");
 	CHECK_CONTAINS(note, "Power cap");
 	free(note);
-	note = text_of(FLEX " p.unused");
+	note = page_text_of(B, FLEX " p.unused");
 	CHECK_CONTAINS(note, "Power cap");
 	CHECK(strstr(note, "memory") == NULL);
 	free(note);
@@ -400,7 +392,7 @@ check_config_fields(void)
 	         "&architecture.kv_heads=8&architecture.head_dim=128&concurrency=16", S.port);
 	CHECK_INT(cdp_navigate(B, link), 0);
 	CHECK(page_wait_runs(B, 1));
-	note = text_of(ENVELOPE " p.unused");
+	note = page_text_of(B, ENVELOPE " p.unused");
 	CHECK_CONTAINS(note, "Architecture");
 	free(note);
 }
@@ -427,13 +419,13 @@ check_null_interval(void)
 		if (strncmp(json_string_value(w), "interval_95: none: ", 19) == 0)
 			reason = json_string_value(w) + 13;
 	CHECK(reason != NULL);
-	char *shown = text_of(ENVELOPE " p.predictive");
+	char *shown = page_text_of(B, ENVELOPE " p.predictive");
 	if (reason)
 		CHECK_CONTAINS(shown, reason);
 	CHECK(strstr(shown, "no held-out error of mean power for this platform") == NULL);
 	free(shown);
 	/* once: not again among the warnings */
-	char *all = text_of(ENVELOPE);
+	char *all = page_text_of(B, ENVELOPE);
 	const char *at = reason ? strstr(all, reason) : NULL;
 	CHECK(at != NULL && strstr(at + 1, reason) == NULL);
 	free(all);
@@ -472,7 +464,7 @@ check_flexibility_running(void)
 	for (size_t k = 0; k < 2 && json_array_size(pr) == 2 && json_array_size(fr) == 2; k++)
 		CHECK_NEAR(json_number_value(json_array_get(fr, k)), json_number_value(json_array_get(pr, k)),
 		           1e-9 * json_number_value(json_array_get(pr, k)));
-	char *cell = text_of(FLEX " table.flex-free tr[data-key=\"unconstrained.mean_running\"] td.covers");
+	char *cell = page_text_of(B, FLEX " table.flex-free tr[data-key=\"unconstrained.mean_running\"] td.covers");
 	CHECK(want && strcmp(cell, want) == 0);
 	fprintf(stderr, "flexibility mean_running covers: \"%s\" (predict: \"%s\")\n", cell, want ? want : "(none)");
 	free(cell);

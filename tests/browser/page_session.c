@@ -186,7 +186,17 @@ page_truth(cdp *b, const char *expr)
 	json_t *v = cdp_eval(b, expr);
 	int t = json_is_true(v);
 	json_decref(v);
+	if (!t)
+		fprintf(stderr, "not true: %s\n", expr);
 	return t;
+}
+
+char *
+page_text_of(cdp *b, const char *selector)
+{
+	char expr[512];
+	snprintf(expr, sizeof expr, "(document.querySelector('%s') || {}).textContent || ''", selector);
+	return cdp_eval_str(b, expr);
 }
 
 int

@@ -64,8 +64,14 @@ json_t *page_api_post(CURL *h, const char *url, const char *body);
  *  data-runs, and not busy). 1 = done, 0 = not within PAGE_WAIT_S. */
 int page_wait_runs(cdp *b, int n);
 
-/** 1 when `expr` evaluates to true in the page. */
+/** 1 when `expr` evaluates to true in the page; when not, `expr` on
+ *  stderr, so that a CHECK of it that fails says what did not hold. */
 int page_truth(cdp *b, const char *expr);
+
+/** The text of the first element CSS `selector` matches, "" when none
+ *  (malloc'd, as cdp_eval_str). The selector goes into the page in single
+ *  quotes: it holds none. */
+char *page_text_of(cdp *b, const char *selector);
 
 /** The computations the page has finished (its status's data-runs). */
 int page_runs_done(cdp *b);
