@@ -379,16 +379,10 @@ main(void)
 	CHECK_INT(wc_params_fingerprint(&paper, v_paper, &err), WC_OK);
 	CHECK_INT(wc_params_fingerprint(&drawn, v_drawn, &err), WC_OK);
 
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	srv = http_server_start(&paper, "profile:paper", 4);
+	if (!srv)
 		return check_report("test_server_api");
-	}
 	CHECK(wc_server_port(srv) > 0);
-	http_set_base(wc_server_port(srv));
 	wc_server_params_version(srv, v);
 	CHECK(strcmp(v, v_paper) == 0);
 

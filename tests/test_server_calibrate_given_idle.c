@@ -120,18 +120,11 @@ main(void)
 
 	/* POST /v1/calibrate: the same term, the same bound at /idle_power_w */
 	wc_params base = WC_PARAMS_INIT;
-	wc_error err;
 	wc_params_default(&base);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	CURL *h = curl_easy_init();
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	wc_server *srv = NULL;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	so.calibrate_worker = test_env("WATTCAST_BIN", NULL);
-	CHECK_INT(wc_server_start(&so, &base, "paper", &srv, &err), WC_OK);
+	wc_server *srv = http_server_start(&base, "paper", 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		static const char *const fmt =
 			"{\"bootstrap\":0,\"seed\":7,\"idle_power_w\":%g,\"runs\":["
 			"{\"run_id\":\"a\",\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen/Qwen3-8B\",\"running\":%g,"

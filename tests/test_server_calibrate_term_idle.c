@@ -124,20 +124,13 @@ main(void)
 
 	/* POST /v1/calibrate: the same term */
 	wc_params base = WC_PARAMS_INIT;
-	wc_error err;
 	wc_params_default(&base);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	CURL *h = curl_easy_init();
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	wc_server *srv = NULL;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	so.calibrate_worker = test_env("WATTCAST_BIN", NULL);
-	CHECK_INT(wc_server_start(&so, &base, "paper", &srv, &err), WC_OK);
+	wc_server *srv = http_server_start(&base, "paper", 2);
 	http_reply r;
 	memset(&r, 0, sizeof r);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		http_post_json(h, url("/v1/calibrate"), body, &r);
 	}
 	CHECK_INT(r.status, 200);

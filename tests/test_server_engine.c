@@ -171,16 +171,11 @@ main(void)
 	test_every_note_fits();
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_measured(&p); /* the CLI's default */
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &p, NULL, &srv, &err), WC_OK);
+	srv = http_server_start(&p, NULL, 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
 			test_route(routes[i].path, routes[i].fields);
 		test_batch();

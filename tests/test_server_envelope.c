@@ -537,13 +537,9 @@ main(void)
 	CHECK_INT(wc_params_profile("measured", &meas, &err), WC_OK);
 	const wc_params *sets[4] = { &paper, &hot, &cal, &meas };
 	const char *sources[4] = { "profile:paper", "hot", "cal", "profile:measured" };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start_profiles(&so, 4, sets, sources, &srv, &err), WC_OK);
+	srv = http_server_start_profiles(4, sets, sources, 4);
 	if (!srv)
 		return check_report("test_server_envelope");
-	http_set_base(wc_server_port(srv));
 	test_bad_inputs();
 	test_deterministic_and_same_as_cli();
 	test_budget();

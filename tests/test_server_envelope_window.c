@@ -132,19 +132,12 @@ main(void)
 {
 	wc_params paper = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
-	const wc_params *sets[1] = { &paper };
-	const char *sources[1] = { "profile:paper" };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 1, sets, sources, &srv, &err), WC_OK);
+	srv = http_server_start(&paper, "profile:paper", 2);
 	if (!srv)
 		return check_report("test_server_envelope_window");
-	http_set_base(wc_server_port(srv));
 	test_long_replay();
 	test_plan_short_inputs();
 	wc_server_stop(srv);

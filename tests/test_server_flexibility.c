@@ -274,22 +274,15 @@ main(void)
 {
 	wc_params paper = WC_PARAMS_INIT, prefill = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
 	wc_params_default_prefill(&prefill);
 	const wc_params *sets[2] = { &paper, &prefill };
 	const char *sources[2] = { "profile:paper", "profile:paper-prefill" };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	srv = http_server_start_profiles(2, sets, sources, 2);
+	if (!srv)
 		return check_report("test_server_flexibility");
-	}
-	http_set_base(wc_server_port(srv));
 	cap();
 	sweep();
 	consistency();

@@ -45,17 +45,9 @@ main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	CHECK_INT(wc_params_profile("measured", &measured, &err), WC_OK);
-	const wc_params *sets[1] = { &measured };
-	const char *sources[1] = { "profile:measured" };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 1, sets, sources, &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	srv = http_server_start(&measured, "profile:measured", 2);
+	if (!srv)
 		return check_report("test_server_flexibility_top");
-	}
-	http_set_base(wc_server_port(srv));
 	top_step("{\"platform\":\"H100\",\"tp\":4,\"model\":\"Llama-3.1-70B\",\"rate\":2.2,\"input_tokens\":8192,"
 	         "\"output_tokens\":64,\"sweep\":\"power_cap\",\"steps\":6}", 2.2 * 64);
 	top_step("{\"platform\":\"B200\",\"tp\":1,\"model\":\"Qwen3-8B\",\"rate\":4.8,\"input_tokens\":8192,"

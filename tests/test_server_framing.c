@@ -232,18 +232,12 @@ main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 
 	signal(SIGPIPE, SIG_IGN);
 	wc_params_default(&p);
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &p, "framing", &srv, &err), WC_OK);
-	if (!srv) {
-		fprintf(stderr, "%s\n", err.msg);
+	srv = http_server_start(&p, "framing", 4);
+	if (!srv)
 		return check_report("test_server_framing");
-	}
 	port = wc_server_port(srv);
 
 	test_header_count();

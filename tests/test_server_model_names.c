@@ -225,16 +225,11 @@ main(void)
 	test_rule();
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_measured(&p); /* the CLI's default */
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &p, NULL, &srv, &err), WC_OK);
+	srv = http_server_start(&p, NULL, 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		/* the FP8 checkpoint's 235 GB fit 4 x H100; bf16's 470 GB did not */
 		same_answer("Qwen/Qwen3-235B-A22B-FP8", NULL, "fp8", NULL);
 		same_answer("Qwen3-8B-FP8", NULL, "fp8", NULL);

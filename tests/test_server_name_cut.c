@@ -70,16 +70,11 @@ main(void)
 {
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_measured(&p);
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &p, NULL, &srv, &err), WC_OK);
+	srv = http_server_start(&p, NULL, 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		test_name_cut();
 		test_big_integer();
 		wc_server_stop(srv);

@@ -151,17 +151,12 @@ main(void)
 {
 	wc_params paper = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
-	wc_error err;
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	wc_params_default(&paper);
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	srv = http_server_start(&paper, "profile:paper", 4);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		test_assets();
 		test_page_headers(wc_server_port(srv));
 		test_script_calls();

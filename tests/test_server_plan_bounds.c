@@ -105,17 +105,12 @@ main(void)
 {
 	wc_params paper;
 	wc_server *srv = NULL;
-	wc_error err;
 	gsl_set_error_handler_off();
 	wc_params_default(&paper);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start(&so, &paper, "profile:paper", &srv, &err), WC_OK);
+	srv = http_server_start(&paper, "profile:paper", 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		test_names_what_sets_servers();
 		test_shared_plans_answer();
 		test_budget_range();

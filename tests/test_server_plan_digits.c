@@ -191,14 +191,8 @@ main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
 	CHECK_INT(wc_params_profile("measured", &meas, &err), WC_OK);
-	const wc_params *sets[1] = { &meas };
-	const char *sources[1] = { "profile:measured" };
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
-	so.listen = "127.0.0.1:0";
-	so.threads = 2;
-	CHECK_INT(wc_server_start_profiles(&so, 1, sets, sources, &srv, &err), WC_OK);
+	srv = http_server_start(&meas, "profile:measured", 2);
 	if (srv) {
-		http_set_base(wc_server_port(srv));
 		test_http();
 		wc_server_stop(srv);
 	}

@@ -156,7 +156,6 @@ int
 main(void)
 {
 	wc_params measured = WC_PARAMS_INIT, paper = WC_PARAMS_INIT;
-	wc_server_options so = WC_SERVER_OPTIONS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
 
@@ -166,12 +165,9 @@ main(void)
 	wc_params_default(&paper);
 	const wc_params *sets[] = { &measured, &paper };
 	const char *sources[] = { "profile:" WC_DEFAULT_PROFILE, "profile:paper" };
-	so.listen = "127.0.0.1:0";
-	so.threads = 4;
-	CHECK_INT(wc_server_start_profiles(&so, 2, sets, sources, &srv, &err), WC_OK);
+	srv = http_server_start_profiles(2, sets, sources, 4);
 	if (!srv)
 		return check_report("test_server_platforms");
-	http_set_base(wc_server_port(srv));
 	check_list(&measured, "", NULL);
 	/* the paper set's H100-locked level runs on the H100 board */
 	check_list(&paper, "?profile=paper", "paper");
