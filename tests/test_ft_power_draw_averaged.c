@@ -214,7 +214,7 @@ h100_runs(void)
 	CHECK_CONTAINS(err, "power: log power.draw.instant every 100 ms; H100's power.draw (a 1-s mean) smears the ");
 	CHECK_CONTAINS(err, "log power.draw.instant");
 	/* a pause after every step: each step is next to one */
-	CHECK_CONTAINS(err, "smears the 40 of 40 steps (100.0 %) beside a pause, of 1.72 s: -17.0 to +37.0 % per "
+	CHECK_CONTAINS(err, "smears the 40 of 40 steps (100.0 %) beside a pause, of 1.70 s: -17.0 to +37.0 % per "
 	               "step");
 	free(run);
 	/* A save every 10th step: only the steps beside the 3 in the window

@@ -183,7 +183,8 @@ evals_past_the_cut(void)
 	} c[] = {
 		{ "evals-cut-in-step-176", "ends at training power", 610.6, 175, -12 },
 		{ "evals-cut-in-step-190", "ends at training power", 638.6, 189, -5 },
-		{ "evals-cut-in-evaluation", "spans 530 s, train_runtime 640 s", 589.3, 175, -12 },
+		/* 175 of 200 is -12.5 %: the period's count a hair under 175 */
+		{ "evals-cut-in-evaluation", "spans 530 s, train_runtime 640 s", 589.3, 175, -13 },
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		char *run = evals_folder(c[i].name, c[i].cut), *out = path_join(dir, "out.csv"), steps[16];

@@ -334,19 +334,24 @@ one_second_readings(void)
 	/* the bursts' length, not the steps' (1.3 s), and step_s named */
 	CHECK(warned(&r, "power: log every 100 ms or give steps.csv; samples every 1.000 s and "));
 	CHECK(warned(&r, " s of burst per step (under 3 samples)"));
-	CHECK(warned(&r, "and step_s run high"));
-	CHECK(fabs(r.energy_per_step_j / x.truth - 1) < 0.3);
+	CHECK(warned(&r, "a step's edges fall between samples, so energy per step (-10 to +13 % on synthetic 1.3-1.5-s "
+	             "steps) and step_s are uncertain"));
+	/* within the range it says (+20 % with the edge intervals whole to
+	 * the steps) */
+	CHECK(r.energy_per_step_j / x.truth - 1 > -0.10 && r.energy_per_step_j / x.truth - 1 < 0.13);
 	wfree(&x);
-	/* 3-s steps: resolved (four samples a burst, counted), yet their edge
-	 * samples still carry +7 to +9 % energy per step: warned too */
+	/* 3-s steps: resolved (three or four samples a burst, counted), yet
+	 * where between two readings their edges fall is not known: -4 to
+	 * +3 % energy per step, warned too (+0.1 to +6.5 % with their edge
+	 * intervals whole to the steps) */
 	d.step_s = 3.0;
 	build(&x, &d);
 	wc_ft_steps_info_init(&in);
 	CHECK_INT(wc_ft_steps_analyse(x.t, x.p, x.n_samples, &in, &r, &err), WC_OK);
 	report("1-s readings of 3-s steps", &x, &r);
 	CHECK(warned(&r, "power: log every 100 ms or give steps.csv; samples every "));
-	CHECK(warned(&r, " s of burst per step (under 4.5 samples): edge samples are partly save"));
-	CHECK(fabs(r.energy_per_step_j / x.truth - 1) < 0.12);
+	CHECK(warned(&r, " s of burst per step (under 4.5 samples): a step's edges fall between samples"));
+	CHECK(fabs(r.energy_per_step_j / x.truth - 1) < 0.04);
 	d.step_s = 1.3;
 	wfree(&x);
 	d.smooth = 1.0;

@@ -199,6 +199,21 @@ wc__ft_mark_saves(ft_grid *g, double min_s)
 	return (int)count;
 }
 
+/* The first sample after time `a` (the last one when none is). */
+static size_t
+first_after(const ft_grid *g, double a)
+{
+	size_t lo = 0, hi = g->n - 1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g->t[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 double
 wc__ft_energy_between(const ft_grid *g, double a, double b)
 {
@@ -210,15 +225,7 @@ wc__ft_energy_between(const ft_grid *g, double a, double b)
 	b = fmin(b, t[n - 1]);
 	if (!(b > a))
 		return 0.0;
-	/* first sample after a */
-	size_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t[mid] <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = first_after(g, a);
 	double e = 0.0, tp = a;
 	double pp = p[lo - 1] + (p[lo] - p[lo - 1]) * (a - t[lo - 1]) / (t[lo] - t[lo - 1]);
 	for (size_t i = lo; i < n && tp < b; i++) {
@@ -240,4 +247,52 @@ wc__ft_next_run(const ft_grid *g, unsigned char m, size_t *k, size_t *a)
 	while (*k < g->k1 && g->mark[*k] == m)
 		(*k)++;
 	return *k > *a;
+}
+
+/* Where a near-idle pause's edge at bin k lies in the raw readings: the
+ * pause ends at bin k (`rising`, training after it) or starts there
+ * (training before it). Between the last reading above theta and the
+ * first at or below it (searched from a reading before bin k - 1 to one
+ * after bin k + 1) the level changed at a time no reading shows, as
+ * likely anywhere between the two: half the interval is the pause's, at
+ * its level, the other half the step's, at the reading on its side.
+ * `*outer` receives the midpoint, `*inner` the pause's reading; 0 when
+ * the readings there do not cross theta once. */
+static int
+pause_edge(const ft_grid *g, size_t k, int rising, double *outer, double *inner)
+{
+	size_t i0 = first_after(g, g->t0 + ((double)k - 1.0) * g->dt), i1 = first_after(g, g->t0 + (double)(k + 1) * g->dt);
+	i0 -= i0 > 0;
+	size_t i = rising ? i0 : i1;
+	/* rising: the first reading above theta, all before it at or below;
+	 * falling: the last one, all after it at or below */
+	while (!(g->p[i] > g->theta) && (rising ? i < i1 : i > i0))
+		i += rising ? 1 : (size_t)-1;
+	if (!(g->p[i] > g->theta) || i == (rising ? i0 : i1))
+		return 0;
+	size_t pause = rising ? i - 1 : i + 1;
+	*outer = 0.5 * (g->t[i] + g->t[pause]);
+	*inner = g->t[pause];
+	return 1;
+}
+
+void
+wc__ft_stretch(const ft_grid *g, size_t a, size_t b, double *scratch, double *time_s, double *energy_j)
+{
+	size_t lo = b - a >= 3 ? a + 1 : a, hi = b - a >= 3 ? b - 1 : b, m = 0;
+	for (size_t k = lo; k < hi; k++)
+		scratch[m++] = g->x[k];
+	double level = wc_stats_median(scratch, m);
+	double from = g->t0 + (double)a * g->dt, to = g->t0 + (double)b * g->dt;
+	double in_from = g->t0 + (double)lo * g->dt, in_to = g->t0 + (double)hi * g->dt;
+	/* a near-idle pause beside a step: its edges where the readings cross */
+	if (g->mark[a] == FT_SAVE && a > g->k0 && g->mark[a - 1] == FT_ACTIVE && lo > a)
+		pause_edge(g, a, 0, &from, &in_from);
+	if (g->mark[a] == FT_SAVE && b < g->k1 && g->mark[b] == FT_ACTIVE && lo > a)
+		pause_edge(g, b, 1, &to, &in_to);
+	*time_s = to - from;
+	if (lo == a || !(in_to > in_from))
+		*energy_j = level * *time_s;
+	else
+		*energy_j = level * (in_from - from) + wc__ft_energy_between(g, in_from, in_to) + level * (to - in_to);
 }

@@ -39,16 +39,24 @@ wc__ft_period_clear(const ft_grid *g, double period, double acf, size_t repeat)
 }
 
 /* The pauses of a cycle's length or less -- the ones a step's own low
- * phase would draw -- counted into r with their energy: what goes back
- * into the steps, or the other reading a warning gives. */
-static void
+ * phase would draw -- counted into r with the energy they are left out
+ * with as saves (wc__ft_stretch): what goes back into the steps, or the
+ * other reading a warning gives, which then adds up to the window's. */
+static int
 sum_within(const ft_grid *g, const double *start, const double *len, size_t np, double cycle, ft_recur *r)
 {
+	double *scratch = wc_alloc_array(g->k1 - g->k0, sizeof *scratch), s, e;
+	if (!scratch)
+		return WC_ENOMEM;
 	for (size_t i = 0; i < np; i++)
 		if (len[i] < cycle) {
+			size_t a = (size_t)llround(start[i] / g->dt), b = a + (size_t)llround(len[i] / g->dt);
+			wc__ft_stretch(g, a, b, scratch, &s, &e);
 			r->n++;
-			r->energy_j += wc__ft_energy_between(g, g->t0 + start[i], g->t0 + start[i] + len[i]);
+			r->energy_j += e;
 		}
+	free(scratch);
+	return WC_OK;
 }
 
 /* Near-idle pauses that recur once per step are the steps' own low phase
@@ -121,7 +129,7 @@ recurring(ft_grid *g, const wc_ft_steps_info *in, double period, ft_recur *r)
 			 * by the trace alone. */
 			r->cut = r->len_s < 2.0 * r->burst_s;
 			if (r->cut)
-				sum_within(g, start, len, np, cycle, r);
+				rc = sum_within(g, start, len, np, cycle, r);
 			goto done;
 		}
 	} else {
@@ -135,11 +143,11 @@ recurring(ft_grid *g, const wc_ft_steps_info *in, double period, ft_recur *r)
 			 * twice the burst */
 			r->cut = r->len_s < 2.0 * r->burst_s;
 			if (r->cut)
-				sum_within(g, start, len, np, cycle, r);
+				rc = sum_within(g, start, len, np, cycle, r);
 			goto done;
 		}
 	}
-	sum_within(g, start, len, np, cycle, r);
+	rc = sum_within(g, start, len, np, cycle, r);
 done:
 	free(start);
 	free(len);

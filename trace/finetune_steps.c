@@ -208,25 +208,6 @@ steps_from_log(ft_grid *g, const wc_ft_steps_info *in, wc_ft_steps_result *out, 
 	return kept - out->warmup_steps;
 }
 
-/* Energy of a stretch that is not training: the trace over its interior
- * bins, and its edge bins at the interior's median. Integrating the
- * interpolated trace right up to the boundaries would hand the stretch
- * part of the neighbouring steps' energy (the ramp between the last
- * sample on one side and the first on the other) -- a few per cent with
- * 1-s steps sampled at 100 ms -- while the window's total is exact; the
- * median keeps that energy with the steps. */
-static double
-stretch_energy(const ft_grid *g, size_t a, size_t b, double *scratch)
-{
-	size_t lo = b - a >= 3 ? a + 1 : a, hi = b - a >= 3 ? b - 1 : b, m = 0;
-	for (size_t k = lo; k < hi; k++)
-		scratch[m++] = g->x[k];
-	double level = wc_stats_median(scratch, m), edges = (double)(b - a - (hi - lo)) * g->dt;
-	if (lo == a)
-		return level * (double)(b - a) * g->dt;
-	return wc__ft_energy_between(g, g->t0 + (double)lo * g->dt, g->t0 + (double)hi * g->dt) + level * edges;
-}
-
 /* Time and energy of the window and of what is not training in it. */
 static int
 energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
@@ -248,8 +229,10 @@ energies(const ft_grid *g, wc_ft_steps_result *out, wc_error *err)
 		size_t a = k;
 		while (k < g->k1 && g->mark[k] == g->mark[a])
 			k++;
-		out->pause_s += (double)(k - a) * g->dt;
-		out->pause_energy_j += stretch_energy(g, a, k, scratch);
+		double s, e;
+		wc__ft_stretch(g, a, k, scratch, &s, &e);
+		out->pause_s += s;
+		out->pause_energy_j += e;
 	}
 	free(scratch);
 	out->active_s = out->window_s - out->pause_s;
@@ -304,8 +287,8 @@ count_steps(const ft_grid *g, const wc_ft_steps_info *in, const ft_bursts *b, in
 	}
 	if (!isfinite(in->steps) && per_step && !wc__ft_resolved(g, b->median_s))
 		/* 1-s readings of 1.3-s steps with a save after each: bursts of
-		 * one or two samples, whose edge samples are partly save (+18 %
-		 * energy per step). */
+		 * one or two samples, whose edges fall anywhere between two
+		 * readings (-10 to +13 % energy per step with a stated count). */
 		return wc_error_set(err, WC_EINVAL,
 		                    "%zu bursts between saves of %.2f s (median), under %.0f samples of %.3f s: the "
 		                    "trace does not resolve the steps; log every 100 ms, or %s", b->n - b->warm,
@@ -560,17 +543,19 @@ wc_ft_steps_analyse(const double *t, const double *p, size_t n, const wc_ft_step
 	if (in->averaged_s > 0 && out->step_s < WC_FT_AVERAGE_MIN_WINDOWS * in->averaged_s)
 		wc__ft_averaged_warn(&g, in, rec.n > 0 && !rec.cut ? rec.n : 0, out);
 	else if (per_step && !wc__ft_resolved(&g, out->step_s))
-		/* The bursts' length, not the steps': the edge samples that
-		 * are partly save lengthen it as they raise the energy (1.5-s
-		 * steps measured 2.45 s). The remedy first: ingest cuts the
-		 * line at 255 bytes after the run's folder. */
+		/* The bursts' length, not the steps': a pause's edge lies half-way
+		 * between the readings either side, and where between them the
+		 * level changed no reading shows. 1-s readings of 1.3- and 1.5-s
+		 * steps measured -10 to +13 % (1.20-1.70 s), their mean +1 %
+		 * (docs/finetune.md, "Steps under three samples"). The remedy
+		 * first: ingest cuts the line at 255 bytes after the run's folder. */
 		WC_WARN(out, "power: log every 100 ms or give steps.csv; samples every %.3f s and %.2f s of burst per step "
-		        "(under %.0f samples): edge samples are partly save, so energy per step (+18 to +23 %% on "
-		        "synthetic 1.3-1.5-s steps) and step_s run high", g.dt, out->step_s, WC_FT_MIN_SAMPLES_PER_STEP);
+		        "(under %.0f samples): a step's edges fall between samples, so energy per step (-10 to +13 %% on "
+		        "synthetic 1.3-1.5-s steps) and step_s are uncertain", g.dt, out->step_s, WC_FT_MIN_SAMPLES_PER_STEP);
 	else if (per_step && out->step_s < WC_FT_EDGE_SAMPLES_PER_STEP * g.dt)
 		WC_WARN(out, "power: log every 100 ms or give steps.csv; samples every %.3f s and %.2f s of burst per step "
-		        "(under %.1f samples): edge samples are partly save, so energy per step (+2 to +9 %% on synthetic "
-		        "3-4-s steps) and step_s run high", g.dt, out->step_s, WC_FT_EDGE_SAMPLES_PER_STEP);
+		        "(under %.1f samples): a step's edges fall between samples, so energy per step (-4 to +3 %% on "
+		        "synthetic 3-4-s steps) and step_s are uncertain", g.dt, out->step_s, WC_FT_EDGE_SAMPLES_PER_STEP);
 	else if (!per_step)
 		wc__ft_sampled_warn(&g, in, logged_steps > 0 && isfinite(median) ? median : out->step_s, out);
 	wc__ft_cross_checks(&g, in, out);

@@ -67,10 +67,10 @@ extern "C" {
  *  "Counting steps"). */
 #define WC_FT_ALIASES 3
 /** Bursts between saves counted as steps of fewer samples than this, but
- *  resolved, still carry edge samples that are partly save: warned (+2 to
- *  +9 % energy per step for 3-4-s steps read every second, which measure
- *  4-4.3 s; 5-s steps measure 5 s, -0.4 %; a choice of wattcast,
- *  docs/finetune.md). */
+ *  resolved, have edges that fall somewhere between two readings: warned
+ *  (-4 to +3 % energy per step for 3-4-s steps read every second, bursts
+ *  of 2.9-4.1 s; a choice of wattcast, docs/finetune.md "Steps under three
+ *  samples"). */
 #define WC_FT_EDGE_SAMPLES_PER_STEP 4.5
 /** A stated step count (trainer_state, manifest) and the count from a
  *  clear trace period disagreeing by more than this share are said --

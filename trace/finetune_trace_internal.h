@@ -94,6 +94,16 @@ void wc__ft_mark_window(ft_grid *g);
 void wc__ft_mark_interval(ft_grid *g, double a, double b, unsigned char what);
 /** Near-idle runs of at least `min_s` inside the window; returns how many. */
 int wc__ft_mark_saves(ft_grid *g, double min_s);
+/** Time and energy of the stretch of bins [a, b) that is not training:
+ *  the trace between its inner readings, and from them to its edges at
+ *  its interior's median (`scratch` b - a long). Integrating the
+ *  interpolated trace right up to the edges would hand the stretch part
+ *  of the steps' energy beside it (the ramp between the last reading at
+ *  one level and the first at the other). A near-idle pause beside a
+ *  step ends half-way between those two readings, each side taking half
+ *  the interval (finetune_grid.c, docs/finetune.md "Steps under three
+ *  samples"); other edges lie on the bins'. */
+void wc__ft_stretch(const ft_grid *g, size_t a, size_t b, double *scratch, double *time_s, double *energy_j);
 /** Intermediate-power stretches of at least `min_s` (rolling mean over
  *  `width_s`); returns how many. */
 int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc);
