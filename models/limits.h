@@ -139,6 +139,19 @@
 #define WC_GMU_MAX 1.0
 #define WC_GMU_IN_RANGE(u) ((u) >= WC_GMU_MIN && (u) <= WC_GMU_MAX)
 #define WC_GMU_RANGE_TEXT "must be between 0.1 and 1"
+/** The least share of a GPU's memory its engine holds (DCGM's
+ *  DCGM_FI_DEV_FB_USED), which tells the GPUs of a host an engine runs
+ *  on from idle ones (docs/fleet.md, "Grouping"): the engines reserve
+ *  their share of each GPU they run on up front, weights and KV cache
+ *  (vLLM's gpu_memory_utilization, 0.9 by default and WC_GMU_MIN at
+ *  least; SGLang's mem_fraction_static, about 0.9; TGI's
+ *  cuda_memory_fraction, 1), while a GPU no engine uses holds the
+ *  driver's and at most a stray CUDA context's few hundred MiB, 2 % of
+ *  the smallest board of the platform catalog (A10G, 23 028 MiB, whose
+ *  tenth is 2303 MiB). Above this share of its board's memory a GPU is
+ *  in use; the power of the GPUs drawn is never the test. */
+#define WC_FLEET_GPU_IN_USE_SHARE WC_GMU_MIN
+
 
 /** The smallest positive concurrency and rate (0 stays loaded idle for a
  *  concurrency): the energy per output token and per request divide the

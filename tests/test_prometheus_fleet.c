@@ -134,7 +134,7 @@ check_saved_json(const char *dir, const char *url, const char *verbose, const ch
 		argv[argc++] = "--prometheus-json";
 		argv[argc++] = paths[n];
 	}
-	CHECK_INT(n, 9);
+	CHECK_INT(n, 10); /* the nine metrics and the GPUs' framebuffer used */
 	/* Each series keeps the name it was read under: h2 exports both ITL
 	 * names and its new one is read, h1 the old one alone. One name for
 	 * all called h2's values by the old name, and a warning quoting them

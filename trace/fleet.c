@@ -41,6 +41,7 @@ engine_column(int m)
 
 static const char *const names[WC_FLEET_N_METRICS] = {
 	[WC_FLEET_POWER] = "DCGM_FI_DEV_POWER_USAGE",
+	[WC_FLEET_FB_USED] = "DCGM_FI_DEV_FB_USED",
 	[WC_FLEET_TTFT_SUM] = "vllm:time_to_first_token_seconds_sum",
 	[WC_FLEET_TTFT_COUNT] = "vllm:time_to_first_token_seconds_count",
 	[WC_FLEET_ITL_SUM] = "vllm:time_per_output_token_seconds_sum",
@@ -155,10 +156,10 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	int rc = wc__fleet_selector_parse(selector, mt, &n_mt, err);
 	if (rc != WC_OK)
 		return rc;
-	/* Power with a namespace or pod matcher: the series that carry the
-	 * GPU's pod under exported_*, then those that do not (docs/fleet.md,
+	/* A GPU's series with a namespace or pod matcher: those that carry
+	 * the GPU's pod under exported_*, then those that do not (docs/fleet.md,
 	 * "Queries"); `{namespace="llm"}` found no GPU of a Kubernetes fleet. */
-	int sides = m == WC_FLEET_POWER && wc__fleet_selector_k8s(mt, n_mt) ? 2 : 1;
+	int sides = wc__fleet_gpu_metric(m) && wc__fleet_selector_k8s(mt, n_mt) ? 2 : 1;
 	for (int k = 0; k < sides; k++)
 		if (wc__fleet_selector_text(mt, n_mt, sides == 1 ? 0 : k ? -1 : 1, sel[k], sizeof sel[k]) != WC_OK)
 			return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);
@@ -237,7 +238,7 @@ wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
 }
 
 /* A server's note (data/prom_json.c), once per text: the same partial
- * answer came with each of a page's nine queries (docs/fleet.md,
+ * answer came with each of a page's ten queries (docs/fleet.md,
  * "Problems in the data"). */
 static void
 server_note(const char *msg, void *payload)
@@ -558,6 +559,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			               "changed within them; the first is named above", g->name, g->n_mixed,
 			               (double)g->n_mixed * f->o.step);
 	}
+	wc__fleet_say_in_use(f);
 	warn_unknown_board(f);
 	warn_platform_unused(f);
 	return wc__fleet_table(f, out, err);
@@ -576,6 +578,8 @@ wc_fleet_free(wc_fleet *f)
 				free(g->slot_key[m][k]);
 		free(g->pending);
 		free(g->gpus);
+		free(g->fb);
+		free(g->fbs);
 	}
 	free(f->g);
 	wc_strmap_free(&f->group_index);

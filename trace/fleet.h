@@ -22,6 +22,8 @@ extern "C" {
 /** The metrics read, in query order (docs/fleet.md, "Metrics"). */
 typedef enum {
 	WC_FLEET_POWER,        /* DCGM_FI_DEV_POWER_USAGE (or _INSTANT), W per GPU (gauge) */
+	WC_FLEET_FB_USED,      /* DCGM_FI_DEV_FB_USED, MiB per GPU (gauge): which of a host's
+	                        * GPUs an engine holds (docs/fleet.md, "Grouping") */
 	WC_FLEET_RUNNING,      /* vllm:num_requests_running (gauge) */
 	WC_FLEET_WAITING,      /* vllm:num_requests_waiting (gauge) */
 	WC_FLEET_PROMPT,       /* vllm:prompt_tokens_total (counter) */

@@ -30,7 +30,7 @@ copy_text(char *dst, size_t size, const char *src, size_t n)
 static void
 series_host(const wc_prom_series *s, int metric, char *out, size_t size)
 {
-	const char *h = metric == WC_FLEET_POWER ? wc_prom_label(s, "Hostname") : NULL;
+	const char *h = wc__fleet_gpu_metric(metric) ? wc_prom_label(s, "Hostname") : NULL;
 	if (h) {
 		copy_text(out, size, h, strlen(h));
 		return;
@@ -57,7 +57,7 @@ group_value(const wc_prom_series *s, int metric, const char *name, size_t n, cha
 		return;
 	}
 	snprintf(exported, sizeof exported, "exported_%s", label);
-	const char *v = metric == WC_FLEET_POWER ? wc_prom_label(s, exported) : NULL;
+	const char *v = wc__fleet_gpu_metric(metric) ? wc_prom_label(s, exported) : NULL;
 	if (!v)
 		v = wc_prom_label(s, label);
 	copy_text(out, size, v ? v : "", v ? strlen(v) : 0);
@@ -141,9 +141,10 @@ group_platform(const wc_fleet *f, fleet_group *g, const wc_prom_series *s, wc_er
 	return WC_OK;
 }
 
-/* Same labels: one GPU's series under two names of its power. */
-static int
-same_labels(const wc_prom_series *a, const wc_prom_series *b)
+/* Same labels: one GPU's series under two names of its power, or its
+ * power and its framebuffer used (fleet_in_use.c). */
+int
+wc__fleet_same_labels(const wc_prom_series *a, const wc_prom_series *b)
 {
 	if (a->n_labels != b->n_labels)
 		return 0;
@@ -161,7 +162,7 @@ add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_erro
 	 * (DCGM 3.3) is one GPU: the preferred name is read. */
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		const wc_prom_series *o = &set->s[g->gpus[j]];
-		if (same_labels(o, s)) {
+		if (wc__fleet_same_labels(o, s)) {
 			if (wc_fleet_metric_rank(WC_FLEET_POWER, s->metric) < wc_fleet_metric_rank(WC_FLEET_POWER, o->metric))
 				g->gpus[j] = i;
 			return WC_OK;
@@ -176,6 +177,19 @@ add_power(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t i, wc_erro
 		snprintf(g->gpu_series, sizeof g->gpu_series, "%s", s->key);
 	g->ever_gpu = 1;
 	return group_platform(f, g, s, err);
+}
+
+/* A GPU's framebuffer-used series, paired with its power series once the
+ * page is read (fleet_in_use.c). */
+static int
+add_fb(fleet_group *g, size_t i, wc_error *err)
+{
+	size_t *n = wc_grow(g->fbs, &g->cap_fbs, g->n_fbs + 1, sizeof *n, 8);
+	if (!n)
+		return wc_error_set(err, WC_ENOMEM, "out of memory");
+	g->fbs = n;
+	g->fbs[g->n_fbs++] = i;
+	return WC_OK;
 }
 
 /* The label a metric's series must carry (SGLang's realtime_tokens_total:
@@ -445,7 +459,7 @@ check_group_by(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	int any = 0, sides = 0;
 	for (size_t i = 0; i < set->n; i++) {
 		int m = wc_fleet_metric_from_name(set->s[i].metric);
-		sides |= m < 0 ? 0 : m == WC_FLEET_POWER ? 1 : 2;
+		sides |= m < 0 ? 0 : wc__fleet_gpu_metric(m) ? 1 : 2;
 	}
 	for (const char *l = by; *l; ) {
 		size_t n = strcspn(l, ",");
@@ -460,7 +474,7 @@ check_group_by(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 				continue;
 			group_value(&set->s[i], m, l, n, v, sizeof v);
 			if (v[0])
-				by_side |= m == WC_FLEET_POWER ? 1 : 2;
+				by_side |= wc__fleet_gpu_metric(m) ? 1 : 2;
 		}
 		carried = by_side != 0;
 		/* A label only one side carries (DCGM's Hostname) puts every
@@ -494,7 +508,7 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 	if (rc0 != WC_OK)
 		return rc0;
 	for (size_t i = 0; i < f->n_groups; i++) {
-		f->g[i].n_gpus = 0;
+		f->g[i].n_gpus = f->g[i].n_fbs = 0;
 		for (int m = 0; m < WC_FLEET_N_METRICS; m++)
 			for (int k = 0; k < FLEET_MAX_ENGINES; k++)
 				f->g[i].engine[m][k] = f->g[i].engine_alt[m][k] = -1;
@@ -520,10 +534,14 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 			g->left_gpu |= m == WC_FLEET_POWER;
 			continue;
 		}
-		rc = m == WC_FLEET_POWER ? add_power(f, g, set, i, err) : add_engine(f, g, set, m, i, err);
+		rc = m == WC_FLEET_POWER ? add_power(f, g, set, i, err)
+		     : m == WC_FLEET_FB_USED ? add_fb(g, i, err) : add_engine(f, g, set, m, i, err);
 		if (rc != WC_OK)
 			return rc;
 	}
+	int rc = wc__fleet_pair_fb(f, set, err);
+	if (rc != WC_OK)
+		return rc;
 	/* Each engine slot's series kept across pages: a slot a later page
 	 * lacks is an engine without a sample there (fleet_steps.c). */
 	for (size_t i = 0; i < f->n_groups; i++)
@@ -546,7 +564,7 @@ wc__fleet_assign(wc_fleet *f, const wc_prom_set *set, wc_error *err)
 			f->metric[i] = -1;
 			g->left_gpu |= g->ever_gpu;
 			g->ever_gpu = g->ever_engine = 0;
-			g->n_gpus = 0;
+			g->n_gpus = g->n_fbs = 0;
 		}
 	return WC_OK;
 }

@@ -163,6 +163,16 @@ typedef struct {
 	size_t n_pending, cap_pending;
 	/* this page: positions in the set */
 	size_t *gpus, n_gpus, cap_gpus;
+	/* ... each GPU's framebuffer-used series (-1 none; parallel to
+	 * gpus, cap_fb long) and the group's such series, for which of the
+	 * host's GPUs its engine holds (fleet_in_use.c) */
+	long *fb;
+	size_t cap_fb;
+	size_t *fbs, n_fbs, cap_fbs;
+	int fb_seen;                   /* a GPU of the group had one, on some page */
+	double in_use_mib;             /* ... and the framebuffer an engine holds of each (0:
+	                                * not known yet; NaN: a board the catalog lacks) */
+	int idle_said;                 /* GPUs no engine holds were said */
 	long engine[WC_FLEET_N_METRICS][FLEET_MAX_ENGINES]; /* series per engine slot, -1 none */
 	/* ... and its series under a less preferred name of the metric (-1
 	 * none), read at a step the preferred one has no sample: an engine
@@ -260,6 +270,27 @@ int wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt
  * (NULL: the default): its key (the values joined by '|') and name. */
 void wc__fleet_group_key(const char *group_by, const wc_prom_series *s, int metric, char *key, size_t ksize,
                          char *name, size_t nsize);
+/* Is metric m read per GPU (DCGM's series: power, framebuffer used)? They
+ * are grouped alike (fleet_groups.c: `Hostname`, `exported_pod`). */
+static inline int
+wc__fleet_gpu_metric(int m)
+{
+	return m == WC_FLEET_POWER || m == WC_FLEET_FB_USED;
+}
+/* fleet_in_use.c: each GPU power series of the page's groups paired with
+ * its framebuffer-used series (the same labels, else the same `UUID`). */
+int wc__fleet_pair_fb(wc_fleet *f, const wc_prom_set *set, wc_error *err);
+/* fleet_in_use.c: idle[j] = 1 for the group's GPUs j at step t that hold
+ * no more framebuffer than an engine holds at least
+ * (WC_FLEET_GPU_IN_USE_SHARE of the board's memory): no engine uses them,
+ * and they are left out of its TP and power, said once per group. None
+ * when every GPU read is so (no engine holds any: one restarting) or the
+ * board's memory is unknown (docs/fleet.md, "Grouping"). */
+void wc__fleet_idle_gpus(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double t, unsigned char *idle);
+/* fleet_in_use.c: at the end, groups of several GPUs whose TP is their
+ * host's GPU count (no framebuffer-used series, or a board the catalog
+ * lacks) said once. */
+void wc__fleet_say_in_use(wc_fleet *f);
 /* fleet_groups.c: every series of the page to its group (created when
  * new); a group with two engines no --group-by parts is left out
  * (fleet_group.left_out). */
@@ -287,6 +318,10 @@ int wc__fleet_join_processes(wc_prom_set *set, wc_error *err);
  * first; said once per group). The count kept. */
 size_t wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t *present,
                              double *pw, size_t np, double t);
+
+/* fleet_groups.c: do a and b carry the same labels (one GPU's series
+ * under two metric names)? */
+int wc__fleet_same_labels(const wc_prom_series *a, const wc_prom_series *b);
 
 /* fleet_groups.c: the labels of b that a lacks or holds otherwise,
  * `name="value"` comma-separated, into out. */

@@ -100,7 +100,7 @@ wc__fleet_join_processes(wc_prom_set *set, wc_error *err)
 		const wc_prom_series *s = &set->s[i];
 		int m = wc_fleet_metric_from_name(s->metric);
 		keep[i] = 1;
-		if (m < 0 || m == WC_FLEET_POWER || s->n == 0)
+		if (m < 0 || wc__fleet_gpu_metric(m) || s->n == 0)
 			continue;
 		char *key = key_without_process(s, &oom);
 		if (key)

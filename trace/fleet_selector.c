@@ -180,14 +180,14 @@ unquote(const char *q, char *out, size_t size)
 }
 
 /* A series' value of label `name` as the query matches it ("" when
- * absent): `namespace`/`pod` of a power series from exported_* when set
+ * absent): `namespace`/`pod` of a GPU's series from exported_* when set
  * (wc__fleet_selector_text's two sides). */
 static const char *
 value_of(const wc_prom_series *s, const char *name)
 {
 	char exported[160];
 	const char *v = NULL;
-	if (k8s_label(name) && wc_fleet_metric_from_name(s->metric) == WC_FLEET_POWER) {
+	if (k8s_label(name) && wc__fleet_gpu_metric(wc_fleet_metric_from_name(s->metric))) {
 		snprintf(exported, sizeof exported, "exported_%s", name);
 		v = wc_prom_label(s, exported);
 	}

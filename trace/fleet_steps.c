@@ -454,9 +454,11 @@ group_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t k, wc_err
 	int state[WC_FLEET_N_METRICS] = { 0 }, changed, reset = 0, rc;
 	/* from, to: where the samples of every GPU and engine cover the step */
 	double pw_t0 = INFINITY, pw_t1 = -INFINITY, cover[2], from = -INFINITY, to = INFINITY;
+	unsigned char idle[WC_TELEMETRY_MAX_GPUS];
+	wc__fleet_idle_gpus(f, g, set, t, idle); /* no engine holds them: not its GPUs */
 	for (size_t j = 0; j < g->n_gpus; j++) {
 		double v = 0.0;
-		int s = wc__fleet_value_at(f, set, g->gpus[j], t, &v, err);
+		int s = idle[j] ? FLEET_ABSENT : wc__fleet_value_at(f, set, g->gpus[j], t, &v, err);
 		if (s < 0)
 			return s;
 		if (s == FLEET_VALUE) {
