@@ -123,10 +123,14 @@ wc__fleet_idle_gpus(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double 
 		}
 	}
 	/* No GPU holds an engine's share: its engine is down or restarting
-	 * (its memory freed), and which GPUs it runs on is not known here;
-	 * the step is read as before, the group's GPUs all counted. */
+	 * (its memory freed), and which GPUs it runs on is not known here.
+	 * Those of the step before stay its own (all of them before its
+	 * first step): counted all, the step its engine resumed within,
+	 * memory still filling, added GPUs 2-3 to a TP-2 engine, cut the
+	 * window and excluded the rows around it as partial power. */
 	if (n_idle == n_read) {
-		memset(idle, 0, g->n_gpus);
+		for (size_t j = 0; j < g->n_gpus; j++)
+			idle[j] = idle[j] && g->n_members && !wc__fleet_is_member(g, set->s[g->gpus[j]].key);
 		return;
 	}
 	if (!g->idle_said)
