@@ -373,6 +373,13 @@ int wc__envelope_context_note(const wc_envelope_workload *w, const wc_service_ti
 int wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int lockstep, int servers, char *note,
                             size_t cap);
 
+/* 1 and the warning, written to `note` (cap bytes), when `w` is a closed
+ * loop without a think time: its running count is steady, so its ramps
+ * and entropy are its prefill waves' alone, lower bounds of a measured
+ * trace's (docs/envelopes.md, "Closed loops against Fig. 29"); else 0
+ * and "". */
+int wc__envelope_steady_note(const wc_envelope_workload *w, char *note, size_t cap);
+
 /* The servers a plan of `w` simulates at most, as its work bound charges
  * them: one for lockstep servers (wc_envelope_fleet_lockstep: every server
  * of the fleet is that one, docs/envelopes.md "Budget plans"), else

@@ -459,6 +459,8 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 	if (rc == WC_OK && wc__envelope_fleet_note(w, o->fleet_mode, lockstep, o->fleet_size > 1 ? o->fleet_size : 1,
 	                                           kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
+	if (rc == WC_OK && wc__envelope_steady_note(w, kv_note, sizeof kv_note))
+		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_samples_note(o, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK) {

@@ -229,8 +229,11 @@ test_littles_law(void)
 	o.max_running = 4;
 	CHECK_INT(wc_envelope_run(&w, &fixed, &s.pm, &o, &r, &err), WC_OK);
 	CHECK_NEAR(r.server.mean_running.value, 4.0, 0.01);
-	CHECK_INT(r.n_warnings, 1);
+	CHECK_INT(r.n_warnings, 2);
 	CHECK_CONTAINS(r.warnings[0], "queue: 4 of the 8 clients wait for the engine's 4 slots (max_running) at the end");
+	/* and, as every closed loop without a think time, its steady count
+	 * (docs/envelopes.md, "Closed loops against Fig. 29") */
+	CHECK_CONTAINS(r.warnings[1], "concurrency: 8 clients without a think time hold the running count steady");
 	wc_envelope_result_clear(&r);
 	/* Arrivals at twice the service rate: the queue grows, and it says so. */
 	w.kind = WC_ENVELOPE_POISSON;
