@@ -1,7 +1,8 @@
 /*
  * Bootstrap intervals of the capacity fit (docs/capacity.md, "Intervals"):
- * resample rows with replacement, refit from the point estimate, keep the
- * draws in natural units and take 2.5 / 97.5 percentiles. Resampling,
+ * resample rows (sets of twins) with replacement, refit from the point
+ * estimate, keep the draws in natural units and take 2.5 / 97.5
+ * percentiles. Resampling,
  * threads and the acceptance rule are the one driver's
  * (fit/boot_internal.h): a refit that ran out of iterations is left out.
  */
@@ -23,19 +24,32 @@ typedef struct {
 	int max_iter;
 } cap_ctx;
 
+/* A replicate's multiplicity per row in the fit (the thread's). */
+static void *
+row_mult_new(const void *ctx)
+{
+	const cap_ctx *c = ctx;
+	return wc_alloc_array(c->pb->n_rows ? c->pb->n_rows : 1, sizeof(double));
+}
+
 /* One replicate: refit from the point estimate on the resample; a robust
  * fit's replicate keeps each observation's Huber weight at the point
  * estimate (one weighted pass, not a reweighted fit: docs/capacity.md,
- * "Robust fit"). */
+ * "Robust fit"). The resample is of sets of twins (a period given twice
+ * is drawn, or not, as one: docs/capacity.md, "Twins count once"); each
+ * row takes its set's count. */
 static wc__boot_outcome
 cap_fit(const void *ctx, void *state, const double *mult, double *u)
 {
 	const cap_ctx *c = ctx;
 	const size_t p = (size_t)c->pb->n_params;
+	double *row_mult = state;
 	wc_error err;
 	int status = 0, niter = 0;
-	(void)state;
-	if (wc__cap_solve(c->pb, c->u_point, mult, c->obs_w, c->max_iter, u, &status, &niter, NULL, NULL, &err) != WC_OK)
+	for (size_t i = 0; i < c->pb->n_rows; i++)
+		row_mult[i] = mult[c->pb->set[i]];
+	if (wc__cap_solve(c->pb, c->u_point, row_mult, c->obs_w, c->max_iter, u, &status, &niter, NULL, NULL, &err) !=
+	    WC_OK)
 		return WC__BOOT_FAILED;
 	for (size_t k = 0; k < p; k++)
 		if (!isfinite(u[k]))
@@ -125,8 +139,8 @@ wc_fit_capacity_bootstrap(const wc_capacity_data *d, const wc_capacity_fit_optio
 	cap_ctx ctx = { pb, point->u, obs_w, o->max_iter > 0 ? o->max_iter : 500 };
 	wc__boot_spec spec = {
 		.what = "capacity bootstrap", .progress = "capacity bootstrap draws", .replicates = B,
-		.threads = T, .seed = bo->seed, .n_rows = pb->n_rows, .slot = p, .ctx = &ctx,
-		.fit = cap_fit,
+		.threads = T, .seed = bo->seed, .n_rows = pb->n_sets, .slot = p, .ctx = &ctx,
+		.state_new = row_mult_new, .state_free = free, .fit = cap_fit,
 	};
 	if ((rc = wc__boot_run(&spec, draws, ok, err)) != WC_OK)
 		goto done;

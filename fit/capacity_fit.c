@@ -56,15 +56,16 @@ standard_errors(gsl_multifit_nlinear_workspace *w, double n_eff, size_t p, doubl
 
 /* Huber's cut, HUBER_C x 1.4826 x the median |residual| (a robust
  * standard deviation) over the observations in the fit (multiplicity >
- * 0). With design weights the median is the weighted one, so that each
- * model counts once in the scale too; it is the plain median when the
- * weights are equal (wc_stats_weighted_median). */
+ * 0). With design weights or twins the median is the weighted one, so
+ * that each model, and each period given twice, counts once in the scale
+ * too; it is the plain median when the weights are equal
+ * (wc_stats_weighted_median). */
 static double
 huber_cut(const cap_problem *pb, const gsl_vector *f, const double *mult, wc_stats_weighted *buf)
 {
 	size_t m = 0;
 	for (size_t o = 0; o < f->size; o++) {
-		double w = pb->row_w ? wc__cap_row_weight(pb, mult, pb->obs_row[o]) : 1.0;
+		double w = pb->row_w || pb->row_share ? wc__cap_row_weight(pb, mult, pb->obs_row[o]) : 1.0;
 		if (mult && !(mult[pb->obs_row[o]] > 0))
 			continue;
 		buf[m++] = (wc_stats_weighted){ fabs(gsl_vector_get(f, o)), w };
@@ -167,10 +168,13 @@ wc__cap_huber_weights(const cap_problem *pb, const double *u, double *w)
 double
 wc__cap_effective_count(const cap_problem *pb, const double *mult)
 {
-	/* a multiplicity m counts as m copies of the row's design weight d */
+	/* a multiplicity m counts as m copies of the row's design weight d,
+	 * a twin's share s as s of one */
 	double sw = 0, sw2 = 0;
 	for (size_t o = 0; o < pb->n_obs; o++) {
-		double m = mult ? mult[pb->obs_row[o]] : 1.0, d = pb->row_w ? pb->row_w[pb->obs_row[o]] : 1.0;
+		const size_t i = pb->obs_row[o];
+		double m = (mult ? mult[i] : 1.0) * (pb->row_share ? pb->row_share[i] : 1.0);
+		double d = pb->row_w ? pb->row_w[i] : 1.0;
 		sw += m * d;
 		sw2 += m * d * d;
 	}
@@ -449,6 +453,8 @@ fill_residuals(const cap_problem *pb, const wc_capacity_data *d, wc_capacity_fit
 	}
 	for (size_t o = pb->n_obs; o-- > 0;)
 		out->row_residual[pb->row[pb->obs_row[o]]] = gsl_vector_get(f, o);
+	for (size_t m = 0; m < pb->n_merged; m++) /* a twin: its stand-in's */
+		out->row_residual[pb->merged[m][0]] = out->row_residual[pb->row[pb->merged[m][1]]];
 	gsl_vector_free(f);
 }
 

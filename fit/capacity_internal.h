@@ -63,11 +63,29 @@ typedef struct {
 	                     * asked but the observations are too few */
 	double *row_w;      /* design weight per row in row[] (each model
 	                     * counts once; mean 1); NULL = every row 1 */
+	/* Twins (wc_fit_period_twins: one period given k times) are one
+	 * observation (docs/capacity.md, "Twins count once"): set[i] numbers
+	 * row[i]'s set of twins (0..n_sets); rows of one model in a set are
+	 * one row of row[], the rest `merged` (data index, the position in
+	 * row[] standing for it); row_share[i] is the part of a copy row[i]
+	 * is, a multiplicity (its rows / k), NULL = every share 1. The
+	 * bootstrap resamples sets, not rows. */
+	size_t *set, n_sets;
+	size_t (*merged)[2], n_merged;
+	double *row_share;
 
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } cap_problem;
 
+/** Number the sets of twins among rows row[0..n) of `d` (periods rows
+ *  equal in every measured field, wc_fit_period_twins; any other row a
+ *  set of its own) into set[0..n), in order of first row; how many sets
+ *  (fit/twins.c). */
+size_t wc__cap_twin_sets(const wc_capacity_data *d, const size_t *row, size_t n, size_t *set);
+/** Observations counting each set of twins once: the sum of the
+ *  observations' shares, rounded (n_obs without twins). */
+size_t wc__cap_obs_count(const cap_problem *pb);
 int wc__cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *o, cap_problem **out,
                       wc_error *err);
 void wc__cap_problem_free(cap_problem *pb);
@@ -90,11 +108,13 @@ int wc__cap_huber_weights(const cap_problem *pb, const double *u, double *w);
 int wc__cap_solve(const cap_problem *pb, const double *u0, const double *mult, const double *obs_w, int max_iter, double *u,
               int *status, int *niter, double *rms, double *se_u, wc_error *err);
 /** A row's weight in a fit: its multiplicity (`mult`, NULL = 1) times
- * its design weight (row_w, NULL = 1). */
+ * its share of its twins (row_share, NULL = 1) times its design weight
+ * (row_w, NULL = 1). */
 double wc__cap_row_weight(const cap_problem *pb, const double *mult, size_t i);
-/** Kish's effective count of the observations, (sum w)^2 / sum w^2 with
- * w = multiplicity x design weight (a multiplicity m counting as m
- * copies): the count itself when every design weight is 1. */
+/** Kish's effective count of the observations, (sum c d)^2 / sum c d^2
+ * with c = multiplicity x share the copies a row counts as and d its
+ * design weight: the count itself when every design weight is 1 and no
+ * row has a twin. */
 double wc__cap_effective_count(const cap_problem *pb, const double *mult);
 /** Standard error of log(value) of parameter k at coordinate u, from its
  *  coordinate's standard error se_u (the chain rule through the bounded

@@ -250,35 +250,109 @@ select_rows(cap_problem *pb, const wc_capacity_data *d, const wc_capacity_fit_op
 	return WC_OK;
 }
 
+/* A period given k times is one observation (docs/capacity.md, "Twins
+ * count once"): each of its k rows counts 1/k of a row. Its rows of one
+ * model have one residual, so the first of them stands for them all with
+ * their shares summed -- the fit of a table given twice is then, bit for
+ * bit, that of the table given once -- and the rest leave row[] (`merged`
+ * keeps them for their residuals); rows of different models (a period
+ * filed under two names) weigh 1/k each. No twins: no shares, and every
+ * number is as before. */
+static int
+twin_rows(cap_problem *pb, wc_error *err)
+{
+	const size_t n = pb->n_rows;
+	size_t *k = wc_alloc_zeroed(n, sizeof *k), *cnt = wc_alloc_array(n, sizeof *cnt);
+	pb->set = wc_alloc_array(n, sizeof *pb->set);
+	pb->merged = wc_alloc_array(n, sizeof *pb->merged);
+	if (!k || !cnt || !pb->set || !pb->merged) {
+		free(k);
+		free(cnt);
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	}
+	pb->n_sets = wc__cap_twin_sets(pb->data, pb->row, n, pb->set);
+	for (size_t i = 0; i < n; i++)
+		k[pb->set[i]]++;
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		const size_t s = pb->set[i], r = pb->row[i];
+		size_t j = k[s] > 1 ? 0 : kept;
+		while (j < kept && !(pb->set[j] == s &&
+		                     !strcmp(pb->data->rows[pb->row[j]].model_key, pb->data->rows[r].model_key)))
+			j++;
+		if (j < kept) {
+			cnt[j]++;
+			pb->merged[pb->n_merged][0] = r;
+			pb->merged[pb->n_merged++][1] = j;
+			continue;
+		}
+		pb->row[kept] = r;
+		pb->set[kept] = s;
+		cnt[kept++] = 1;
+	}
+	pb->n_rows = kept;
+	if (kept > pb->n_sets && (pb->row_share = wc_alloc_array(kept, sizeof *pb->row_share)))
+		for (size_t i = 0; i < kept; i++)
+			pb->row_share[i] = (double)cnt[i] / (double)k[pb->set[i]];
+	free(k);
+	free(cnt);
+	if (kept > pb->n_sets && !pb->row_share)
+		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
+	if (n > pb->n_sets)
+		WC_WARN(pb, "capacity fit: %zu periods row(s) equal an earlier one in every measured field (one period "
+		        "given twice?): each period counts once", n - pb->n_sets);
+	return WC_OK;
+}
+
+static double
+share(const cap_problem *pb, size_t i)
+{
+	return pb->row_share ? pb->row_share[i] : 1.0;
+}
+
+size_t
+wc__cap_obs_count(const cap_problem *pb)
+{
+	if (!pb->row_share)
+		return pb->n_obs;
+	double n = 0.0;
+	for (size_t o = 0; o < pb->n_obs; o++)
+		n += pb->row_share[pb->obs_row[o]];
+	return (size_t)llround(n);
+}
+
 /* Each model counts once (docs/capacity.md, "Each model counts once"):
  * a row of a model with m rows in the fit weighs 1 / m, scaled so that
  * the weights' mean over the fit's rows is 1 (their sum stays the row
  * count). A model is its catalog base name, the unit leave-one-model-out
- * holds out. */
+ * holds out; its rows, and the weights' mean, count each set of twins
+ * once (their shares). */
 static int
 model_weights(cap_problem *pb, wc_error *err)
 {
 	pb->row_w = wc_alloc_array(pb->n_rows, sizeof *pb->row_w);
 	if (!pb->row_w)
 		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
-	double sum = 0.0;
+	double sum = 0.0, rows = 0.0;
 	for (size_t i = 0; i < pb->n_rows; i++) {
 		const char *key = pb->data->rows[pb->row[i]].model_key;
-		size_t m = 0;
+		double m = 0.0;
 		for (size_t j = 0; j < pb->n_rows; j++)
-			m += strcmp(pb->data->rows[pb->row[j]].model_key, key) == 0;
-		pb->row_w[i] = 1.0 / (double)m;
-		sum += pb->row_w[i];
+			if (strcmp(pb->data->rows[pb->row[j]].model_key, key) == 0)
+				m += share(pb, j);
+		pb->row_w[i] = 1.0 / m;
+		sum += share(pb, i) * pb->row_w[i];
+		rows += share(pb, i);
 	}
 	for (size_t i = 0; i < pb->n_rows; i++)
-		pb->row_w[i] *= (double)pb->n_rows / sum;
+		pb->row_w[i] *= rows / sum;
 	return WC_OK;
 }
 
 double
 wc__cap_row_weight(const cap_problem *pb, const double *mult, size_t i)
 {
-	return (mult ? mult[i] : 1.0) * (pb->row_w ? pb->row_w[i] : 1.0);
+	return (mult ? mult[i] : 1.0) * share(pb, i) * (pb->row_w ? pb->row_w[i] : 1.0);
 }
 
 int
@@ -292,15 +366,16 @@ wc__cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *
 		return wc_error_set(err, WC_ENOMEM, "capacity fit: out of memory");
 	pb->data = d;
 	pb->robust = o->robust != 0;
-	if ((rc = select_rows(pb, d, o, err)) || (rc = collect_levels(pb, d, err)) ||
+	if ((rc = select_rows(pb, d, o, err)) || (rc = twin_rows(pb, err)) || (rc = collect_levels(pb, d, err)) ||
 	    (rc = observations(pb, err)) || (o->model_weights && (rc = model_weights(pb, err)))) {
 		wc__cap_problem_free(pb);
 		return rc;
 	}
 	layout(pb, o);
-	if (pb->n_obs < (size_t)pb->n_params) {
+	const size_t n_obs = wc__cap_obs_count(pb);
+	if (n_obs < (size_t)pb->n_params) {
 		rc = wc_error_set(err, WC_EINVAL, "capacity fit: %zu observations for %d parameters; add rows or share "
-		                  "more parameters across levels", pb->n_obs, pb->n_params);
+		                  "more parameters across levels", n_obs, pb->n_params);
 		wc__cap_problem_free(pb);
 		return rc;
 	}
@@ -309,11 +384,12 @@ wc__cap_problem_build(const wc_capacity_data *d, const wc_capacity_fit_options *
 	 * near zero and that scale says nothing (the 11 published periods,
 	 * 9 parameters: the robust fit loses identification and 3 of 50
 	 * bootstrap refits fail), so a fit with fewer than
-	 * ROBUST_MIN_OBS_PER_PARAM observations per parameter is plain. */
-	if (pb->robust && pb->n_obs < (size_t)(ROBUST_MIN_OBS_PER_PARAM * pb->n_params)) {
+	 * ROBUST_MIN_OBS_PER_PARAM observations per parameter is plain; a
+	 * period given twice is one observation here too. */
+	if (pb->robust && n_obs < (size_t)(ROBUST_MIN_OBS_PER_PARAM * pb->n_params)) {
 		pb->robust = 0;
 		WC_WARN(pb, "capacity fit: %zu observations for %d parameters are too few for Huber's weights "
-		        "(fewer than %d per parameter); fitted by plain least squares", pb->n_obs, pb->n_params,
+		        "(fewer than %d per parameter); fitted by plain least squares", n_obs, pb->n_params,
 		        ROBUST_MIN_OBS_PER_PARAM);
 	}
 	if (o->start && o->start_len == (size_t)pb->n_params)
@@ -331,6 +407,9 @@ wc__cap_problem_free(cap_problem *pb)
 	free(pb->lvl);
 	free(pb->wl);
 	free(pb->row_w);
+	free(pb->set);
+	free(pb->merged);
+	free(pb->row_share);
 	free(pb->obs_row);
 	free(pb->obs_kind);
 	free(pb->obs_log);

@@ -8,9 +8,10 @@
  * knows, so only unknown names get here. A periods row has no id of its
  * own to catch a copy by: one equal to another in every measured field
  * (a table given twice, a row repeated) is the same period, and leave
- * one out would train each on its twin (wc_fit_period_twins).
+ * one out would train each on its twin (wc_fit_period_twins); in a fit
+ * the k rows of one period count once, 1/k each (wc__cap_twin_sets).
  */
-#include "fit/capacity_fit.h"
+#include "capacity_internal.h"
 #include "fit/fit.h"
 #include "models/catalog.h"
 
@@ -42,6 +43,20 @@ wc_fit_period_twins(const wc_capacity_row *a, const wc_capacity_row *b)
 	       !cmp_num(a->running, b->running) && !cmp_num(a->input_tokens, b->input_tokens) &&
 	       !cmp_num(a->output_tokens, b->output_tokens) && !cmp_num(a->latency_s, b->latency_s) &&
 	       a->weights == b->weights && a->kv == b->kv && !strcmp(a->set, b->set);
+}
+
+size_t
+wc__cap_twin_sets(const wc_capacity_data *d, const size_t *row, size_t n, size_t *set)
+{
+	size_t n_sets = 0;
+	for (size_t i = 0; i < n; i++) {
+		const wc_capacity_row *r = &d->rows[row[i]];
+		size_t j = r->from_periods ? 0 : i;
+		while (j < i && !wc_fit_period_twins(&d->rows[row[j]], r))
+			j++;
+		set[i] = j < i ? set[j] : n_sets++;
+	}
+	return n_sets;
 }
 
 static int
