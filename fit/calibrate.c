@@ -9,7 +9,7 @@
 #include "models/warnings.h"
 #include "models/grow.h"
 #include "models/catalog.h"
-#include "models/interval.h"
+#include "models/law.h"
 #include "models/limits.h"
 
 #include <math.h>
@@ -116,7 +116,7 @@ refuse_run(const wc_runs_table *t, const wc_run *r, const char *column, wc_error
 static const char *
 idle_column(const wc_run *r)
 {
-	int running_idle = isfinite(r->running) && !wc_interval_applies(r->running);
+	int running_idle = isfinite(r->running) && wc_load_is_idle(r->running);
 	return r->series.len && !running_idle ? "n_series" : "running";
 }
 
@@ -154,9 +154,9 @@ check_runs(const wc_params *base, const wc_runs_table *t, const wc_calibrate_opt
 		double load = r->series.len ? r->series.mean : r->running;
 		if (!isfinite(r->mean_power_w) || r->mean_power_w <= 0)
 			return refuse_run(t, r, "mean_power_w", err, "has no measured power; calibration needs it");
-		/* Below the smallest load (models/interval.h) a run is idle: 1e-320
+		/* Below the smallest load (wc_load_is_idle) a run is idle: 1e-320
 		 * running left the solver without a direction, naming no field. */
-		if (!wc_interval_applies(load))
+		if (wc_load_is_idle(load))
 			return refuse_run(t, r, idle_column(r), err,
 			                  "is at %g running requests: an idle run has no dynamic power to calibrate on "
 			                  "(give its mean power / tp as the loaded runs' idle_power_w)", load);

@@ -18,7 +18,7 @@
 #include <strings.h>
 
 #include "models/catalog.h"
-#include "models/interval.h"
+#include "models/law.h"
 #include "models/limits.h"
 
 void
@@ -307,10 +307,10 @@ select_rows(fit_problem *pb, const wc_runs_table *t, const wc_fit_options *opt,
 		const wc_run *r = &t->runs[i];
 		if ((opt->use && !opt->use[i]) || r->exclude[0])
 			continue;
-		/* idle by the one test (wc_interval_applies): below the least
+		/* idle by the one test (wc_load_is_idle): below the least
 		 * load an answer takes, the law's dynamic power is nothing and
 		 * a row at 1e-300 running left the fit 44.8 off in RMS */
-		if (!wc_interval_applies(row_load(r))) {
+		if (wc_load_is_idle(row_load(r))) {
 			if (row_load(r) > 0)
 				wc__fit_problem_warn(pb, "run %s: %g running requests, below the %g of a load (idle); left "
 				                     "out of the fit", r->run_id, row_load(r), WC_CAPACITY_MIN_CONCURRENCY);
@@ -416,7 +416,7 @@ add_load_points(fit_problem *pb, const wc_run *r, size_t *cap_pts)
 		for (size_t j = 0; j < r->series.len; j++)
 			total += r->series.weight[j];
 		for (size_t j = 0; j < r->series.len; j++)
-			if (wc_interval_applies(r->series.running[j]) && r->series.weight[j] > 0)
+			if (!wc_load_is_idle(r->series.running[j]) && r->series.weight[j] > 0)
 				add_point(pb, &n_pts, r->series.running[j], r->series.weight[j] / total);
 	} else {
 		add_point(pb, &n_pts, r->running, 1.0);

@@ -209,8 +209,7 @@ wc_interval_hold_floor(double point, double floor, double *lo)
 int
 wc_interval_applies(double mean_running)
 {
-	/* below the least load an answer takes, idle in all but name */
-	return mean_running >= WC_CAPACITY_MIN_CONCURRENCY;
+	return !wc_load_is_idle(mean_running);
 }
 
 int

@@ -182,16 +182,13 @@ double wc_interval_hold_ceiling(double point, double ceiling, double *hi);
  *  held-out error was measured on loaded runs (docs/intervals.md, "Where
  *  it applies"). One reason for predict, envelopes and budget plans. */
 #define WC_INTERVAL_LOADED_ONLY "the held-out error was measured on loaded runs and does not apply to it"
-/** Is an answer or a run at mean running count `mean_running` (a load
- *  series' mean) loaded -- the held-out error applies to it -- rather than
- *  idle throughout (below WC_CAPACITY_MIN_CONCURRENCY, models/limits.h, 0
- *  included, or unknown)? The one test of idle: predict gives an idle
- *  answer no interval; the fit and calibrate leave an idle run out (the
- *  law's dynamic power is nothing there, and a row at 1e-300 running
- *  broke the fit, docs/fitting.md "Which runs enter"); `fit intervals` and
- *  the validators' cross-conformal intervals leave idle rows out of the
- *  residuals they take their quantiles from and give them none
- *  (docs/intervals.md, "Where it applies"). */
+/** Does the held-out error apply to an answer or a run at mean running
+ *  count `mean_running` (a load series' mean): is it loaded, not idle by
+ *  the one test of idle, wc_load_is_idle (models/law.h)? Predict gives an
+ *  idle answer no interval; `fit intervals` and the validators'
+ *  cross-conformal intervals leave idle rows out of the residuals they
+ *  take their quantiles from and give them none (docs/intervals.md,
+ *  "Where it applies"). */
 int wc_interval_applies(double mean_running);
 
 /** Hold the lower end of a mean-power interval at `floor` (W; NaN or not

@@ -444,6 +444,14 @@ cmp_sample(const void *a, const void *b)
 }
 
 int
+wc_load_is_idle(double mean_running)
+{
+	/* below the least load an answer takes, idle in all but name; NaN
+	 * fails the comparison and is idle too */
+	return !(mean_running >= WC_CAPACITY_MIN_CONCURRENCY);
+}
+
+int
 wc_load_histogram_build(const double *running, const double *hold, double hold_each, size_t len,
                         wc_load_histogram *out, size_t *bad_index)
 {

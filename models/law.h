@@ -309,6 +309,15 @@ int wc_law_terms_parse(const char *list, unsigned *mask, wc_error *err);
 
 /* ------------------------------------------------------- load series */
 
+/** Is a load of mean running count `mean_running` (a load series' mean)
+ *  idle throughout: below WC_CAPACITY_MIN_CONCURRENCY (models/limits.h),
+ *  0 included, or unknown (NaN)? The one test of idle: the law's dynamic
+ *  power is nothing there, so the fit and calibrate leave an idle run out
+ *  (a row at 1e-300 running broke the fit, docs/fitting.md "Which runs
+ *  enter"), and predict and the validators give an idle answer or row no
+ *  interval (wc_interval_applies, docs/intervals.md "Where it applies"). */
+int wc_load_is_idle(double mean_running);
+
 /** A load series as the law's time average needs it: the distinct values
  *  of n and the time (or weight) spent at each, values increasing. */
 typedef struct {

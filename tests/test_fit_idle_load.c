@@ -1,5 +1,6 @@
 /*
- * One rule of idle (wc_interval_applies, models/interval.h): a run below
+ * One rule of idle (wc_load_is_idle, models/law.h; wc_interval_applies,
+ * models/interval.h, is its negation for intervals): a run below
  * WC_CAPACITY_MIN_CONCURRENCY running requests is idle for the fit, for
  * calibrate and for the validators alike. A row at 1e-300 running was
  * loaded for the fit (it tested running > 0) and broke it (RMS 44.8,
@@ -37,6 +38,11 @@ main(void)
 	CHECK(!wc_interval_applies(1e-300));
 	CHECK(!wc_interval_applies(NAN));
 	CHECK(wc_interval_applies(WC_CAPACITY_MIN_CONCURRENCY));
+	const double loads[] = { 0.0, 1e-300, NAN, -1.0, 0.5e-6, WC_CAPACITY_MIN_CONCURRENCY, 1.0, INFINITY };
+	for (size_t i = 0; i < sizeof loads / sizeof *loads; i++)
+		CHECK_INT(wc_load_is_idle(loads[i]), !wc_interval_applies(loads[i]));
+	CHECK(wc_load_is_idle(0.5e-6));
+	CHECK(!wc_load_is_idle(WC_CAPACITY_MIN_CONCURRENCY));
 
 	/* the fit: a row at 1e-300 is left out as an idle row is, and the
 	 * fit is the one without it */
