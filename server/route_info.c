@@ -155,19 +155,26 @@ wc_route_params(wc_request *req, wc_response *res)
 	const wc_state *st = wc_request_profile(req, res, &draws);
 	if (!st)
 		return;
-	if (draws && st->params_whole_len > 0 && !st->params_whole_body) {
-		wc_api_error e;
-		wc_api_error_set(&e, 413, "answer_too_large", "/draws", "draws: the set with its draws is %zu bytes, more than "
-		                 "a parameter file may be (%zu, WC_PARAMS_MAX_BYTES); GET /v1/params without draws=1 "
-		                 "gives it without them", st->params_whole_len, (size_t)WC_PARAMS_MAX_BYTES);
+	/* The body lives as long as the profiles, which the request holds;
+	 * the one with draws is built by the first request that asks. */
+	const char *body = st->params_body;
+	size_t len = st->params_len;
+	wc_error err = { 0 };
+	wc_api_error e;
+	if (draws && wc_state_params_whole(st, &body, &len, &err) != WC_OK) {
+		wc_api_error_set(&e, 500, "internal", NULL, "out of memory rendering the set with its draws; GET "
+		                 "/v1/params without draws=1 gives it without them");
 		wc_response_error(res, &e);
 		return;
 	}
-	/* The body lives as long as the profiles, which the request holds. */
-	if (draws && st->params_whole_body)
-		wc_response_static(res, 200, NULL, st->params_whole_body, st->params_whole_len);
-	else
-		wc_response_static(res, 200, NULL, st->params_body, st->params_len);
+	if (!body) {
+		wc_api_error_set(&e, 413, "answer_too_large", "/draws", "draws: the set with its draws is %zu bytes, more than "
+		                 "a parameter file may be (%zu, WC_PARAMS_MAX_BYTES); GET /v1/params without draws=1 "
+		                 "gives it without them", len, (size_t)WC_PARAMS_MAX_BYTES);
+		wc_response_error(res, &e);
+		return;
+	}
+	wc_response_static(res, 200, NULL, body, len);
 }
 
 void

@@ -51,25 +51,64 @@ params_answer(const wc_state *st, const wc_params *p, int with_draws, wc_error *
 	return body;
 }
 
-/* Both answers of GET /v1/params. The one with draws is kept only when it
- * could be read back as a parameter file (WC_PARAMS_MAX_BYTES): past it
- * ?draws=1 is refused, naming its size. */
+/* GET /v1/params without draws, the answer every load serves. */
 static int
 params_body(wc_state *st, const wc_params *p, wc_error *err)
 {
 	if (!(st->params_body = params_answer(st, p, 0, err)))
 		return err->code;
 	st->params_len = strlen(st->params_body);
-	if (p->n_draws == 0)
-		return WC_OK;
-	if (!(st->params_whole_body = params_answer(st, p, 1, err)))
-		return err->code;
-	st->params_whole_len = strlen(st->params_whole_body);
-	if (st->params_whole_len > WC_PARAMS_MAX_BYTES) {
-		free(st->params_whole_body);
-		st->params_whole_body = NULL;
-	}
 	return WC_OK;
+}
+
+static atomic_ulong whole_renders;
+
+unsigned long
+wc__state_whole_renders(void)
+{
+	return atomic_load(&whole_renders);
+}
+
+/* The answer with draws is kept only when it could be read back as a
+ * parameter file (WC_PARAMS_MAX_BYTES): past it ?draws=1 is refused,
+ * naming its size. Rendered once, on the first request that asks: a set
+ * of 64 MiB of draws held per profile and rebuilt at every reload, asked
+ * or not, cost the memory and the reload's time (docs/http-api.md, "GET
+ * /v1/params"). */
+int
+wc_state_params_whole(const wc_state *cst, const char **body, size_t *len, wc_error *err)
+{
+	/* only the lazily built fields change, under the lock: the state is
+	 * allocated writable (wc_state_new) */
+	wc_state *st = (wc_state *)cst;
+	const wc_params *p = wc_predictor_params(st->pred);
+	int rc = WC_OK;
+	if (p->n_draws == 0) {
+		*body = st->params_body;
+		*len = st->params_len;
+		return WC_OK;
+	}
+	if (!atomic_load_explicit(&st->whole_built, memory_order_acquire)) {
+		pthread_mutex_lock(&st->whole_lock);
+		if (!atomic_load_explicit(&st->whole_built, memory_order_relaxed)) {
+			char *whole = params_answer(st, p, 1, err);
+			if (whole) {
+				atomic_fetch_add(&whole_renders, 1);
+				st->params_whole_len = strlen(whole);
+				if (st->params_whole_len > WC_PARAMS_MAX_BYTES)
+					free(whole);
+				else
+					st->params_whole_body = whole;
+				atomic_store_explicit(&st->whole_built, 1, memory_order_release);
+			} else {
+				rc = err->code;
+			}
+		}
+		pthread_mutex_unlock(&st->whole_lock);
+	}
+	*body = st->params_whole_body;
+	*len = st->params_whole_len;
+	return rc;
 }
 
 int
@@ -83,6 +122,8 @@ wc_state_new(const wc_params *p, const char *source, wc_state **out, wc_error *e
 	if (!st)
 		return wc_error_set(err, WC_ENOMEM, "params: out of memory");
 	atomic_init(&st->refs, 1);
+	atomic_init(&st->whole_built, 0);
+	pthread_mutex_init(&st->whole_lock, NULL);
 	/* shown in GET /v1/params and /v1/profiles: a path's bytes as UTF-8 */
 	wc_utf8_mend(source ? source : "", st->source, sizeof st->source);
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -119,6 +160,7 @@ wc_state_release(wc_state *st)
 	if (atomic_fetch_sub_explicit(&st->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	wc_predictor_free(st->pred);
+	pthread_mutex_destroy(&st->whole_lock);
 	free(st->params_body);
 	free(st->params_whole_body);
 	free(st);

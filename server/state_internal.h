@@ -7,6 +7,7 @@
 #define WC_SERVER_STATE_INTERNAL_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -14,7 +15,8 @@
 #include "api_error_internal.h"
 
 /** One loaded parameter set and everything precomputed from it. Immutable
- *  once published; freed when the last reference is dropped. */
+ *  once published but for the ?draws=1 answer, built on its first request
+ *  (wc_state_params_whole); freed when the last reference is dropped. */
 typedef struct wc_state {
 	atomic_int refs;
 	wc_predictor *pred;          /* owns the params */
@@ -24,9 +26,12 @@ typedef struct wc_state {
 	char source[256];
 	char *params_body;           /* GET /v1/params answer, "draws": null */
 	size_t params_len;
-	char *params_whole_body;     /* GET /v1/params?draws=1: with the draws; NULL
-	                              * when the set has none (params_body is
-	                              * whole) or past WC_PARAMS_MAX_BYTES */
+	/* GET /v1/params?draws=1, with the draws: up to WC_PARAMS_MAX_BYTES,
+	 * so built when first asked, not at every load, under whole_lock;
+	 * whole_built (release) says the two below are final */
+	pthread_mutex_t whole_lock;
+	atomic_int whole_built;
+	char *params_whole_body;     /* NULL past WC_PARAMS_MAX_BYTES */
 	size_t params_whole_len;     /* its length, kept when it was too large */
 	char known_platforms[256];   /* "A100, H100, ..." for error messages */
 	char datasheet_platforms[256]; /* the catalog boards without a level: "A10G, L4, ..." */
@@ -38,6 +43,14 @@ typedef struct wc_state {
 /** Build a state from a copy of `p`. New object with one reference. */
 int wc_state_new(const wc_params *p, const char *source, wc_state **out, wc_error *err);
 void wc_state_retain(wc_state *st);
+/** GET /v1/params?draws=1 of `st`: the whole file with its draws, built
+ *  on the first call and kept while `st` lives (any thread; the caller
+ *  holds a reference). *body NULL with *len its size when it is past
+ *  WC_PARAMS_MAX_BYTES; params_body when the set has no draws. WC_ENOMEM
+ *  when it cannot be rendered (tried again on the next call). */
+int wc_state_params_whole(const wc_state *st, const char **body, size_t *len, wc_error *err);
+/** For tests: how many ?draws=1 answers this process has rendered. */
+unsigned long wc__state_whole_renders(void);
 /** Drop one reference; the last one frees. NULL is a no-op. */
 void wc_state_release(wc_state *st);
 

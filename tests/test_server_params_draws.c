@@ -8,12 +8,38 @@
  * warning); ?draws=1 gives the whole file, which saved is the set its
  * params_version names; a bad or repeated draws is 422 on /draws, and
  * the other route that reads a query, /v1/platforms, still refuses it.
+ *
+ * The answer with draws (up to 64 MiB) was rendered for every profile at
+ * load and at every reload, and held, asked or not: it is now rendered by
+ * the first ?draws=1 request (wc_state_params_whole), once however many
+ * ask at the same time, and kept; a load or reload renders none
+ * (wc__state_whole_renders, a test-only count outside the API).
  */
 #include "data/data.h"
 #include "data/params_file.h"
 #include "server/server.h"
+#include "server/state_internal.h"
 #include "tests/fixtures/server/http_client.h"
 #include "tests/support/support.h"
+
+#include <pthread.h>
+
+/* One ?draws=1 request on its own connection: the body, malloc'd. */
+static void *
+get_whole(void *arg)
+{
+	(void)arg;
+	CURL *h = curl_easy_init();
+	http_reply r;
+	char *body = NULL;
+	if (h && http_get(h, url("/v1/params?draws=1"), &r) == 200 && r.body)
+		body = strdup(r.body);
+	if (h) {
+		http_reply_free(&r);
+		curl_easy_cleanup(h);
+	}
+	return body;
+}
 
 /* The default set with draws of theta[A100] around its value. */
 static void
@@ -74,6 +100,8 @@ main(void)
 		return check_report("test_server_params_draws");
 	CURL *h = curl_easy_init();
 	http_reply r;
+	const unsigned long renders = wc__state_whole_renders();
+	CHECK_INT((int)renders, 0); /* loaded: not rendered until asked */
 
 	/* without draws=1: the draws left out, and said */
 	http_get(h, url("/v1/params"), &r);
@@ -87,6 +115,18 @@ main(void)
 	saved_version(&r, saved);
 	CHECK(strcmp(saved, version) != 0); /* saved, another set: what the warning says */
 	http_reply_free(&r);
+	CHECK_INT((int)wc__state_whole_renders(), 0);
+
+	/* four first requests at once: one rendering, the same bytes to each */
+	pthread_t th[4];
+	char *got[4] = { NULL };
+	for (int i = 0; i < 4; i++)
+		CHECK_INT(pthread_create(&th[i], NULL, get_whole, NULL), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], (void **)&got[i]);
+	for (int i = 0; i < 4; i++)
+		CHECK(got[i] && got[0] && strcmp(got[i], got[0]) == 0);
+	CHECK_INT((int)wc__state_whole_renders(), 1);
 
 	/* draws=1: the whole file, the set its params_version names */
 	http_get(h, url("/v1/params?draws=1"), &r);
@@ -99,6 +139,19 @@ main(void)
 	CHECK(strcmp(saved, version) == 0);
 	if (strcmp(saved, version) != 0)
 		fprintf(stderr, "saved %s, served %s\n", saved, version);
+	CHECK(r.body && got[0] && strcmp(r.body, got[0]) == 0); /* kept, not rendered again */
+	CHECK_INT((int)wc__state_whole_renders(), 1);
+	http_reply_free(&r);
+	for (int i = 0; i < 4; i++)
+		free(got[i]);
+
+	/* a reload renders nothing; the new set's first ?draws=1 does */
+	CHECK_INT(wc_server_reload(srv, &p, "drawn-again.json", &err), WC_OK);
+	CHECK_INT((int)wc__state_whole_renders(), 1);
+	http_get(h, url("/v1/params?draws=1"), &r);
+	CHECK_INT(r.status, 200);
+	CHECK(json_is_true(json_object_get(r.json, "draws_included")));
+	CHECK_INT((int)wc__state_whole_renders(), 2);
 	http_reply_free(&r);
 	http_get(h, url("/v1/params?profile=drawn&draws=0"), &r);
 	CHECK_INT(r.status, 200);
