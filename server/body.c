@@ -44,6 +44,21 @@ is_identity_coding(const char *ce)
 	return *ce == '\0';
 }
 
+/* Every Content-Encoding line "identity": repeated lines make one list
+ * (RFC 9110, 5.3), so "identity" then "gzip" is a gzip body, which was
+ * read as JSON when only the first line was looked at. */
+static int
+all_identity(const struct mg_connection *conn)
+{
+	const struct mg_request_info *ri = mg_get_request_info(conn);
+	for (int i = 0; i < ri->num_headers; i++) {
+		const char *name = ri->http_headers[i].name;
+		if (name && strcasecmp(name, "Content-Encoding") == 0 && !is_identity_coding(ri->http_headers[i].value))
+			return 0;
+	}
+	return 1;
+}
+
 static void
 too_large(wc_response *res, size_t limit)
 {
@@ -502,7 +517,7 @@ wc_request_read_body(wc_request *req, size_t limit, char **body, size_t *len, wc
 		wc_response_error(res, &e);
 		return -1;
 	}
-	if (!is_identity_coding(mg_get_header(req->conn, "Content-Encoding"))) {
+	if (!all_identity(req->conn)) {
 		/* A gzip body was read as JSON text and blamed at line 1
 		 * (RFC 9110, 15.5.16; docs/http-api.md, Errors). */
 		wc_api_error_set(&e, 415, "unsupported_media_type", NULL,

@@ -396,6 +396,59 @@ framing_refused(wc_response *res, const wc_api_error *e)
 	return -1;
 }
 
+/* 400 for an HTTP/1.1 request without a Host header or with more than
+ * one (RFC 9112, 3.2: a server MUST answer such a request 400); an
+ * HTTP/1.0 one may leave it out. Returns 1 with `e` set, else 0. */
+static int
+host_refused(const struct mg_request_info *ri, wc_api_error *e)
+{
+	int count = 0;
+	for (int i = 0; i < ri->num_headers; i++)
+		if (ri->http_headers[i].name && strcasecmp(ri->http_headers[i].name, "Host") == 0)
+			count++;
+	if (count == 1 || !ri->http_version || strcmp(ri->http_version, "1.1") != 0)
+		return 0;
+	if (count == 0)
+		wc_api_error_set(e, 400, "bad_request", NULL,
+		                 "an HTTP/1.1 request needs a Host header (RFC 9112, 3.2): send Host: with the "
+		                 "server's host name");
+	else
+		wc_api_error_set(e, 400, "bad_request", NULL,
+		                 "%d Host headers: an HTTP/1.1 request takes exactly one (RFC 9112, 3.2)", count);
+	return 1;
+}
+
+/* Two different Content-Type values (a singleton field, RFC 9110, 8.3):
+ * which one the body is in cannot be told, and the first alone was read,
+ * so the answer depended on the headers' order. The same value repeated
+ * is one, as for Content-Length. Returns 1 with `e` set, else 0. */
+static int
+content_type_conflict(const struct mg_request_info *ri, wc_api_error *e)
+{
+	const char *first = NULL;
+	size_t first_n = 0;
+	for (int i = 0; i < ri->num_headers; i++) {
+		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;
+		if (!name || !value || strcasecmp(name, "Content-Type") != 0)
+			continue;
+		size_t n;
+		const char *v = field_value(value, &n);
+		if (first && (n != first_n || strncasecmp(first, v, n) != 0)) {
+			int a = (int)wc_utf8_prefix(first, first_n < 40 ? first_n : 40);
+			int b = (int)wc_utf8_prefix(v, n < 40 ? n : 40);
+			wc_api_error_set(e, 400, "bad_request", NULL,
+			                 "conflicting Content-Type headers (\"%.*s\" and \"%.*s\"): send one, "
+			                 "application/json", a, first, b, v);
+			return 1;
+		}
+		if (!first) {
+			first = v;
+			first_n = n;
+		}
+	}
+	return 0;
+}
+
 int
 wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 {
@@ -431,6 +484,8 @@ wc_protocol_check_headers(struct mg_connection *conn, wc_response *res)
 		return framing_refused(res, &e);
 	}
 	if (transfer_coding_refused(conn, &e))
+		return framing_refused(res, &e);
+	if (host_refused(ri, &e) || content_type_conflict(ri, &e))
 		return framing_refused(res, &e);
 	for (int i = 0; i < ri->num_headers; i++) {
 		const char *name = ri->http_headers[i].name, *value = ri->http_headers[i].value;

@@ -225,7 +225,13 @@ wc_router_handle(struct mg_connection *conn, void *cbdata)
 	/* A body left unread would be read and thrown away by CivetWeb before
 	 * the next request on this connection; for a refused (possibly huge
 	 * or endless) body, closing the connection is cheaper and safer. */
-	int keep_alive = !res.close && !req.body_pending && client_keeps_alive(conn, ri) &&
+	/* A chunked body's answer closes too: after the last chunk CivetWeb
+	 * 1.15 reads two bytes and keeps the connection only if they end the
+	 * body (CRLF); after a trailer field it closes, and it tells no
+	 * handler which it was, so an answer saying keep-alive had its next
+	 * request dropped unanswered (docs/http-api.md, "Limits"). */
+	int chunked = ri->content_length < 0 && mg_get_header(conn, "Transfer-Encoding");
+	int keep_alive = !res.close && !req.body_pending && !chunked && client_keeps_alive(conn, ri) &&
 	                 kept_alive_fits(srv);
 	if (!keep_alive)
 		mg_disable_connection_keep_alive(conn);

@@ -56,8 +56,9 @@ exchange(const char *raw, size_t len, char *answer, size_t cap)
 	raw_read_all(fd, answer, cap);
 	close(fd);
 	int n = 0;
+	/* a status line: "HTTP/1.1 " and a digit (a message may name HTTP/1.1) */
 	for (const char *p = answer; (p = strstr(p, "HTTP/1.1 ")) != NULL; p += 9)
-		n++;
+		n += p[9] >= '1' && p[9] <= '5';
 	return n;
 }
 
@@ -164,8 +165,72 @@ test_transfer_coding(void)
 	len = post(raw, sizeof raw, "Transfer-Encoding: chunked \r\n", chunked);
 	expect_refusal("chunked and a blank", raw, len, 400, "bad_request",
 	               "blanks after \\\"chunked\\\" are not accepted");
-	/* "chunked" in any case is read, and the next request after it. */
+	/* "chunked" in any case is read, and answered closing (test_trailer). */
 	len = post(raw, sizeof raw, "Transfer-Encoding: Chunked\r\n", chunked);
+	CHECK_INT(exchange(raw, len, answer, sizeof answer), 1);
+	CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0 && strstr(answer, "Connection: close\r\n"));
+}
+
+/* A trailer section after the last chunk (RFC 9112, 7.1.2): CivetWeb
+ * 1.15 closes after one and does not say so, and the answer said
+ * keep-alive, so the next request on the connection went unanswered.
+ * Every chunked body is answered with Connection: close: each request is
+ * answered or the client told to reconnect. */
+static void
+test_trailer(void)
+{
+	static const char *const trailers[] = { "", "X-Trailer: 1\r\n", "X-A: 1\r\nX-B: 2\r\n" };
+	char raw[1024], chunked[256], answer[4096];
+	for (size_t i = 0; i < sizeof trailers / sizeof trailers[0]; i++) {
+		snprintf(chunked, sizeof chunked, "%zx\r\n%s\r\n0\r\n%s\r\n", sizeof body - 1, body, trailers[i]);
+		size_t len = post(raw, sizeof raw, "Transfer-Encoding: chunked\r\n", chunked);
+		int answers = exchange(raw, len, answer, sizeof answer);
+		int ok = strncmp(answer, "HTTP/1.1 200 ", 13) == 0 &&
+		         (answers == 2 || (answers == 1 && strstr(answer, "Connection: close\r\n")));
+		if (!ok)
+			fprintf(stderr, "trailer \"%s\": %d answers, the first not closing:\n%.600s\n", trailers[i],
+			        answers, answer);
+		CHECK(ok);
+	}
+}
+
+/* HTTP/1.1 without Host, or with two (RFC 9112, 3.2: 400); HTTP/1.0
+ * may leave it out. */
+static void
+test_host(void)
+{
+	char answer[4096];
+	static const char none[] = "GET /v1/health HTTP/1.1\r\n\r\n";
+	static const char two[] = "GET /v1/health HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n";
+	static const char old[] = "GET /v1/health HTTP/1.0\r\n\r\n";
+	expect_refusal("no Host", none, sizeof none - 1, 400, "bad_request",
+	               "an HTTP/1.1 request needs a Host header (RFC 9112, 3.2)");
+	expect_refusal("two Host", two, sizeof two - 1, 400, "bad_request",
+	               "2 Host headers: an HTTP/1.1 request takes exactly one");
+	CHECK_INT(exchange(old, sizeof old - 1, answer, sizeof answer), 1);
+	CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0);
+}
+
+/* Every Content-Encoding and Content-Type line is read, not the first:
+ * "identity" then "gzip" is a gzip body (RFC 9110, 5.3: 415, it was
+ * parsed as JSON), two different Content-Types are refused (the first
+ * was read: application/json then text/plain was 200, the other order
+ * 415); the same one twice is one. */
+static void
+test_repeated_body_headers(void)
+{
+	char raw[1024], extra[256], answer[4096];
+	snprintf(extra, sizeof extra, "Content-Encoding: identity\r\nContent-Encoding: gzip\r\nContent-Length: %zu\r\n",
+	         sizeof body - 1);
+	size_t len = post(raw, sizeof raw, extra, body);
+	CHECK(exchange(raw, len, answer, sizeof answer) >= 1);
+	CHECK(strncmp(answer, "HTTP/1.1 415 ", 13) == 0 && strstr(answer, "Content-Encoding: only identity"));
+	snprintf(extra, sizeof extra, "Content-Type: text/plain\r\nContent-Length: %zu\r\n", sizeof body - 1);
+	len = post(raw, sizeof raw, extra, body);
+	expect_refusal("two Content-Types", raw, len, 400, "bad_request",
+	               "conflicting Content-Type headers (\\\"application/json\\\" and \\\"text/plain\\\")");
+	snprintf(extra, sizeof extra, "content-type: application/json \r\nContent-Length: %zu\r\n", sizeof body - 1);
+	len = post(raw, sizeof raw, extra, body);
 	CHECK_INT(exchange(raw, len, answer, sizeof answer), 2);
 	CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0);
 }
@@ -244,6 +309,9 @@ main(void)
 	test_content_length_digits();
 	test_transfer_coding();
 	test_chunk_extension();
+	test_trailer();
+	test_host();
+	test_repeated_body_headers();
 	test_no_length();
 	test_obs_fold();
 
