@@ -441,10 +441,19 @@ options(const json_t *body, wc_envelope_request *r, wc_api_error *e)
 static int
 fleet_mode(const json_t *obj, const char *key, const char *field, wc_envelope_request *r, wc_api_error *e)
 {
+	static const char want[] = "\"independent\", \"round_robin\" or \"least_loaded\"";
 	const json_t *m = json_object_get(obj, key);
-	if (m && (!json_is_string(m) || wc_fleet_mode_from_name(json_string_value(m), &r->o.fleet_mode) != WC_OK))
-		return fail(e, 422, json_is_string(m) ? "invalid_value" : "wrong_type", field,
-		            "expected \"independent\", \"round_robin\" or \"least_loaded\"");
+	if (!m)
+		return 0;
+	if (!json_is_string(m))
+		return wc_api_wrong_type(e, field, want, m);
+	const char *got = json_string_value(m);
+	if (wc_fleet_mode_from_name(got, &r->o.fleet_mode) != WC_OK) {
+		/* the value quoted, as every other enum's refusal (request.c) */
+		wc_api_error_set(e, 422, "invalid_value", field, "%s: expected %s, got \"%.*s\"", field + 1, want,
+		                 (int)wc_utf8_prefix(got, 40), got);
+		return -1;
+	}
 	return 0;
 }
 

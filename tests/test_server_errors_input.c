@@ -296,6 +296,12 @@ test_envelope_lengths(void)
 	expect("/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"n_series\",\"running_series\":[1,5,9,3],"
 	       "\"dt_s\":0.25},\"budget_w\":20000,\"fleet_mode\":\"least_loaded\"}", "invalid_value", "/fleet_mode",
 	       "fleet_mode: an explicit n(t) cannot be split by a balancer");
+	/* an unknown mode is quoted, as every other enum's refusal (it was not) */
+	expect(ENV, "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4},\"fleet\":{\"size\":2,\"mode\":\"bogus\"}}",
+	       "invalid_value", "/fleet/mode",
+	       "fleet/mode: expected \"independent\", \"round_robin\" or \"least_loaded\", got \"bogus\"");
+	expect("/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":4},\"budget_w\":20000,"
+	       "\"fleet_mode\":\"rr\"}", "invalid_value", "/fleet_mode", "least_loaded\", got \"rr\"");
 	/* a replayed request with 0 output tokens ended at its prefill: replayed
 	 * as that, as the CLI does (it was 422 on HTTP alone) */
 	http_reply rr;
