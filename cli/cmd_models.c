@@ -48,6 +48,12 @@ list_platforms(void)
 int
 cli_model_unknown(const char *cmd, const char *model, const char *instead)
 {
+	char other[160];
+	/* a name of another size starts like the entry a "did you mean"
+	 * would offer: say why it is not that one (docs/capacity.md, "Model
+	 * names") */
+	if (wc_model_name_other(model, other, sizeof other))
+		return cli_usage_error(cmd, "--model: unknown model '%.64s': %s (%s)", model, other, instead);
 	const wc_model_info *m = wc_model_suggest(model);
 	if (m)
 		return cli_usage_error(cmd, "--model: unknown model '%.64s': did you mean %s? ('wattcast models' lists "

@@ -180,9 +180,33 @@ typedef struct wc_model_info {
  *  when unknown. */
 const wc_model_info *wc_model_lookup(const char *name);
 /** wc_model_lookup, and in `rest` (may be NULL) where the catalog name
- *  ends inside `name`: "" or the suffix starting at its '-' ("-FP8"),
- *  after any "org/" and "Meta-"; NULL when unknown. */
+ *  that answers ends inside `name`: "" or the suffix starting at its '-'
+ *  ("-FP8"), after any "org/" and "Meta-"; NULL when unknown. */
 const wc_model_info *wc_model_lookup_rest(const char *name, const char **rest);
+/** How a name reads against the catalog (docs/capacity.md, "Model
+ *  names"; models/model_match.c), the one rule of wc_model_lookup:
+ *  `prefix`, the longest catalog name `name` starts with (after any
+ *  "org/", and "Meta-" before a Llama name) followed by '-' or its end;
+ *  `entry`, the one that answers it, `rest` the words after that one's
+ *  name. `entry` is the prefix, unless a later word
+ *  - begins another catalog name: that one, as its own name is read
+ *    (`embedded` 1; "DeepSeek-R1-0528-Qwen3-8B" is Qwen3-8B), or
+ *  - states a size other than the prefix's ("8B" after Qwen3-32B, not
+ *    "12B" after Mistral-Nemo's 12.2 B; "135M") or makes it smaller
+ *    ("mini", "small", "tiny", "nano", "micro"): NULL, another model;
+ *  `word`, `word_n` that word (the embedded name). All NULL when `name`
+ *  starts with no catalog name. Pointers into `name` and the catalog. */
+typedef struct {
+	const wc_model_info *entry, *prefix;
+	const char *rest, *word;
+	size_t word_n;
+	int embedded;
+} wc_model_match;
+void wc_model_match_name(const char *name, wc_model_match *out);
+/** Whether word w[0..n) states `m`'s size ("8B" of Qwen3-8B, "12B" of
+ *  Mistral-Nemo): the rule of wc_model_match_name, for a reader of the
+ *  words after the name, to which such a word says nothing new. */
+int wc_model_match_size_word(const char *w, size_t n, const wc_model_info *m);
 /** The catalog entry a name that wc_model_lookup does not know is most
  *  likely a typo of (at most 2 edits of letters and digits, case, spaces
  *  and '-' ignored: "Lama-3.1-8B", "Llama3.1-8B", "Llama 3.1 8B", with

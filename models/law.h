@@ -178,6 +178,11 @@ typedef struct {
 	const char *format;
 	int renamed;
 	int kv_scales; /* "-FP8-KV": a precision followed by KV, the checkpoint's KV-cache scales */
+	/* the longest catalog name the name starts with, which answers it
+	 * unless `embedded` (`entry` a catalog name a later word begins) or
+	 * `entry` is NULL for a word stating another size (wc_model_match) */
+	const struct wc_model_info *prefix;
+	int embedded;
 } wc_model_name;
 void wc_model_name_read(const char *name, wc_model_name *out);
 /** The quantization `name` states when the weights `weights` are its
@@ -212,6 +217,13 @@ int wc_model_name_custom(const char *name, double active_params_b, wc_config *c,
  *  KV cache `kv` (< 0: none sized) is not fp8; "" otherwise
  *  (docs/capacity.md, "Model names"). */
 void wc_model_name_note(const char *name, int weights, int kv, char *buf, size_t cap);
+/** Why `name` is no catalog model although it starts with one's name
+ *  (wc_model_match: a later word names another size): "its word 'mini'
+ *  names a size other than the catalog's phi-4 (14.7 B active)" into
+ *  `buf`, 1; else "" and 0. The reason every refusal of an unknown model
+ *  gives instead of a "did you mean" of that entry (docs/capacity.md,
+ *  "Model names"). */
+int wc_model_name_other(const char *name, char *buf, size_t cap);
 /** The stack `c` is asked for: its engine, or WC_CALIBRATED_ENGINE. */
 const char *wc_config_engine(const wc_config *c);
 

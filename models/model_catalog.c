@@ -140,47 +140,7 @@ wc_model_at(size_t i)
 	return i < wc_model_count() ? &models[i] : NULL;
 }
 
-const wc_model_info *
-wc_model_lookup_rest(const char *name, const char **rest)
-{
-	if (rest)
-		*rest = NULL;
-	if (!name)
-		return NULL;
-	const char *slash = strrchr(name, '/');
-	if (slash)
-		name = slash + 1;
-	/* Exact match, else the longest catalog name followed by '-' in the
-	 * query ("Qwen3-8B-FP8", "Llama-3.1-8B-Instruct" -> base model). */
-	const wc_model_info *best = NULL;
-	size_t best_len = 0;
-	for (size_t i = 0; i < wc_model_count(); i++) {
-		size_t n = strlen(models[i].name);
-		if (strcasecmp(name, models[i].name) == 0) {
-			best = &models[i];
-			best_len = n;
-			break;
-		}
-		if (strncasecmp(name, models[i].name, n) == 0 && name[n] == '-' && n > best_len) {
-			best = &models[i];
-			best_len = n;
-		}
-	}
-	/* Meta's older ids name the Llama models "Meta-Llama-3.1-8B-...";
-	 * the rest is then read after the name without "Meta-", so its
-	 * suffix ("-FP8") is seen like any other (docs/capacity.md). */
-	if (!best && strncasecmp(name, "Meta-", 5) == 0)
-		return wc_model_lookup_rest(name + 5, rest);
-	if (best && rest)
-		*rest = name + best_len;
-	return best;
-}
-
-const wc_model_info *
-wc_model_lookup(const char *name)
-{
-	return wc_model_lookup_rest(name, NULL);
-}
+/* wc_model_lookup and wc_model_lookup_rest: models/model_match.c */
 
 const wc_model_info *
 wc_config_set_model(wc_config *c, const char *name)
@@ -252,6 +212,12 @@ const wc_model_info *
 wc_model_suggest(const char *name)
 {
 	if (!name)
+		return NULL;
+	/* a name that starts with an entry's but states another size is
+	 * another model, not a typo of that entry (wc_model_match_name) */
+	wc_model_match mm;
+	wc_model_match_name(name, &mm);
+	if (mm.prefix && !mm.entry)
 		return NULL;
 	const char *slash = strrchr(name, '/');
 	char q[WC_NAME_SUGGEST_MAX + 1], k[WC_NAME_SUGGEST_MAX + 1];

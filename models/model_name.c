@@ -97,9 +97,13 @@ wc_model_name_read(const char *name, wc_model_name *out)
 {
 	memset(out, 0, sizeof *out);
 	out->weights = WC_PREC_BF16;
-	const char *s = NULL;
-	if (!name || !(out->entry = wc_model_lookup_rest(name, &s)))
+	wc_model_match mm;
+	wc_model_match_name(name, &mm);
+	out->prefix = mm.prefix;
+	out->embedded = mm.embedded;
+	if (!(out->entry = mm.entry))
 		return;
+	const char *s = mm.rest;
 	const char *slash = strrchr(name, '/'), *org = name;
 	for (const char *o = name; slash && o < slash; o++) /* "hf.co/unsloth/...": the segment before the model */
 		if (*o == '/')
@@ -126,7 +130,8 @@ wc_model_name_read(const char *name, wc_model_name *out)
 			out->states_weights = 1;
 			out->weights = (wc_precision)q->p;
 			out->format = q->format;
-		} else if (!is_tag(w, n) && !says_no_size(w, n, org, org_n)) {
+		} else if (!is_tag(w, n) && !says_no_size(w, n, org, org_n) &&
+		           !wc_model_match_size_word(w, n, out->entry)) { /* "12B" of Mistral-Nemo: its own size */
 			out->renamed = 1; /* "Banana", "exl2", "GGUF" */
 		}
 		after_precision = q && !q->method;
@@ -199,8 +204,9 @@ wc_model_name_custom(const char *name, double active_params_b, wc_config *c, wc_
 		                    WC_MODEL_NAME_MAX - 1);
 	wc_model_name_read(name, &mn);
 	if (mn.entry)
-		return wc_error_set(err, WC_EINVAL, "model: '%.64s' is the catalog's %s (%g B active): give the model "
-		                    "or its active parameters, not both", name, mn.entry->name, mn.entry->active_params_b);
+		return wc_error_set(err, WC_EINVAL, "model: '%.64s' is %s %s (%g B active): give the model or its "
+		                    "active parameters, not both", name, mn.embedded ? "answered as the" : "the catalog's",
+		                    mn.entry->name, mn.entry->active_params_b);
 	c->model = name;
 	c->active_params_b = active_params_b;
 	c->arch = NULL;
@@ -219,7 +225,10 @@ wc_model_name_note(const char *name, int weights, int kv, char *buf, size_t cap)
 	char taken[96] = "";
 	if (mn.entry && mn.renamed && weights >= 0)
 		wc_model_name_taken(name, (wc_precision)weights, taken, sizeof taken);
-	if (mn.entry && mn.renamed)
+	if (mn.entry && mn.embedded)
+		snprintf(buf, cap, "model: '%.64s' answered as the architecture of %s named in it, not as the catalog's "
+		         "%s%s", name, mn.entry->name, mn.prefix->name, taken);
+	else if (mn.entry && mn.renamed)
 		snprintf(buf, cap, "model: '%.64s' answered as the catalog's %s%s", name, mn.entry->name, taken);
 	else if (mn.entry && mn.kv_scales && kv >= 0 && kv != WC_PREC_FP8)
 		snprintf(buf, cap, "model: '%.64s' carries fp8 KV-cache scales, but the KV cache is sized as kv %s: "
@@ -236,4 +245,19 @@ wc_model_name_taken(const char *name, wc_precision weights, char *buf, size_t ca
 	/* the name's words did not set the weights: say which were sized */
 	if (mn.entry && mn.renamed)
 		snprintf(buf, cap, " (weights taken as %s: give weights if not)", wc_precision_name(weights));
+}
+
+int
+wc_model_name_other(const char *name, char *buf, size_t cap)
+{
+	wc_model_match mm;
+	wc_model_match_name(name, &mm);
+	if (cap)
+		buf[0] = '\0';
+	if (mm.entry || !mm.prefix)
+		return 0;
+	/* the word cut as a name is (docs/capacity.md, "Model names") */
+	snprintf(buf, cap, "its word '%.*s' names a size other than the catalog's %s (%g B active)",
+	         (int)(mm.word_n < 32 ? mm.word_n : 32), mm.word, mm.prefix->name, mm.prefix->active_params_b);
+	return 1;
 }

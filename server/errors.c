@@ -9,6 +9,7 @@
 #include "data/fileio.h"
 #include "models/catalog.h"
 #include "models/error.h"
+#include "models/law.h"
 #include "models/limits.h"
 
 #include <stdarg.h>
@@ -386,6 +387,14 @@ wc_api_bounded(const json_t *obj, const char *at, const char *name, int whole, d
 int
 wc_api_unknown_model_at(wc_api_error *e, const char *field, const char *name, const char *instead)
 {
+	char other[160];
+	/* a name of another size: why it is not the entry it starts with,
+	 * rather than a "did you mean" of it (docs/capacity.md, "Model names") */
+	if (wc_model_name_other(name, other, sizeof other)) {
+		wc_api_error_set(e, 404, "unknown_model", field, "%s: unknown model \"%.*s\": %s (%s)", field + 1,
+		                 (int)wc_utf8_prefix(name, 64), name, other, instead);
+		return -1;
+	}
 	const wc_model_info *typo = wc_model_suggest(name);
 	wc_api_error_set(e, 404, "unknown_model", field, "%s: unknown model \"%.*s\"%s%s%s (see GET /v1/models, "
 	                 "or %s)", field + 1, (int)wc_utf8_prefix(name, 64), name, typo ? ": did you mean " : "",
