@@ -141,9 +141,41 @@ wc_model_shape_check(const wc_model_info *m, double params_b, const char *field,
 	                    m->total_params_b > params_b ? " active" : "");
 }
 
+/* Grouped-query attention: each KV head serves an equal group of the
+ * attention heads, so the KV heads divide them (docs/capacity.md, "Memory
+ * as vLLM does it"). A pair that breaks this is refused on the fact sent:
+ * attention_heads over a model's KV heads, kv_heads over its attention
+ * heads, kv_heads when both are sent (the one that groups the other); the
+ * model's own facts are named the model's, the sent ones "given". Neither
+ * sent: the capacity model's own check (wc_capacity_arch_make). */
+static int
+heads_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err)
+{
+	const int heads = m->attention_heads, kv = m->kv_heads;
+	if (m->kv_dim > 0 || heads <= 0 || kv <= 0 || heads % kv == 0)
+		return WC_OK;
+	const int heads_sent = f->ints[WC_ARCH_FACT_ATTENTION_HEADS] >= 0, kv_sent = f->ints[WC_ARCH_FACT_KV_HEADS] >= 0;
+	const char *who = m->name ? m->name : "the model";
+	if (heads_sent && !kv_sent)
+		return wc_error_set(err, WC_EINVAL, "architecture/attention_heads: must be a multiple of %.64s's %d KV "
+		                    "heads (each KV head serves an equal group of them), got %d", who, kv, heads);
+	if (kv_sent && heads_sent)
+		return wc_error_set(err, WC_EINVAL, "architecture/kv_heads: must %s the %d attention heads given (each KV "
+		                    "head serves an equal group of them), got %d", kv > heads ? "be at most" : "divide",
+		                    heads, kv);
+	if (kv_sent)
+		return wc_error_set(err, WC_EINVAL, "architecture/kv_heads: must %s %.64s's %d attention heads (each KV "
+		                    "head serves an equal group of them), got %d", kv > heads ? "be at most" : "divide",
+		                    who, heads, kv);
+	return WC_OK;
+}
+
 int
 wc_arch_facts_shape_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err)
 {
+	int rc = heads_check(m, f, err);
+	if (rc != WC_OK)
+		return rc;
 	static const struct {
 		int fact;
 		const char *name;

@@ -313,7 +313,11 @@ double wc_model_attention_params(const wc_model_info *m, double *q, double *kv);
  *  plausibility rule of a shape, for fine-tuning and inference alike
  *  (docs/finetune.md, "The adapters"; docs/capacity.md, "Bytes and FLOPs"). */
 int wc_model_shape_check(const wc_model_info *m, double params_b, const char *field, wc_error *err);
-/** wc_model_shape_check of `m` (wc_model_info_with_facts' answer) against
+/** Refuses (WC_EINVAL) attention and KV heads that do not group (the KV
+ *  heads must divide the attention heads), naming the fact `f` sent:
+ *  "architecture/attention_heads: must be a multiple of Qwen3-8B's 8 KV
+ *  heads ..., got 33"; kv_heads when both are sent. Then
+ *  wc_model_shape_check of `m` (wc_model_info_with_facts' answer) against
  *  its active parameters, naming "architecture/<fact>" for the first of
  *  layers, d_model, attention_heads, head_dim and kv_heads `f` gives (else
  *  active_params_b, which then set the shape's size): the CLI's and the
