@@ -380,6 +380,17 @@ wc_load_busy_share(double n)
 {
 	return n > 0.0 ? (n < 1.0 ? n : 1.0) : 0.0;
 }
+/** The count a moment with `n` requests running draws at while it
+ *  serves: n itself from one up, one below it (the duty cycle's busy
+ *  moments, docs/inference-law.md "Below one running request"), 0 when
+ *  nothing runs. A power cap or the board's limit is judged on that draw,
+ *  not on a mean over idle time: a GPU's power management acts on what it
+ *  draws while it is busy (docs/capacity.md, "Clocks and power caps"). */
+static inline double
+wc_load_serving_count(double n)
+{
+	return n > 0.0 && n < 1.0 ? 1.0 : n;
+}
 /** The mean count a request of a load `h` meets while it runs, itself
  *  included: E[N^2] / E[N] over the histogram (1 + m for the Poisson
  *  count, m for a closed loop of m); h->mean when nothing runs. */

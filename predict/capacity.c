@@ -517,11 +517,13 @@ capacity_bound(const wc_predictor *pr, const wc_params *p, const wc_inference_qu
 	x.pt = &pt;
 	evaluate(&x, &pt, &lp, out->value, &out->over_capacity);
 	out->running_max = x.n_cap;
-	/* what the GPUs draw while they serve: a light loop's idle share lets
-	 * no busy moment run a higher clock (docs/capacity.md, "Clocks and
-	 * power caps") */
-	out->steady_power_w = out->open_loop && !out->over_capacity
-	                              ? group_power(&x, &lp, fmax(out->value[WC_CAPQ_RUNNING], 1.0), 0)
+	/* what the GPUs draw while they serve: a light loop's idle share, an
+	 * open loop's or a fractional closed loop's duty cycle, lets no busy
+	 * moment run a higher clock (docs/capacity.md, "Clocks and power
+	 * caps"); the law at the count running otherwise, the answer's own */
+	const double serving = wc_load_serving_count(out->value[WC_CAPQ_RUNNING]);
+	out->steady_power_w = (out->open_loop && !out->over_capacity) || serving != out->value[WC_CAPQ_RUNNING]
+	                              ? group_power(&x, &lp, serving, 0)
 	                              : out->value[WC_CAPQ_POWER];
 	out->memory_need_gb = wc_capacity_memory_need(&a, out->value[WC_CAPQ_RUNNING], held) / 1e9;
 	if (!out->open_loop && c->running > x.n_cap) {

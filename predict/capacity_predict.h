@@ -56,7 +56,9 @@ typedef struct {
 	double steady_power_w;      /* the group's draw while it serves, which a
 	                             * cap or the board's limit settles the clock
 	                             * on: an open loop below capacity's at its
-	                             * mean count, one running at least; else
+	                             * mean count, a closed loop's at its count,
+	                             * one running at least
+	                             * (wc_load_serving_count); else
 	                             * value[WC_CAPQ_POWER] (docs/capacity.md,
 	                             * "Clocks and power caps") */
 	double capacity_rate;       /* requests/s at the largest feasible concurrency */

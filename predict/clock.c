@@ -20,16 +20,21 @@
 
 /* The headline's power (wc_predict_inference), so a platform answered
  * from its datasheet (no level of the set: docs/fitting.md) is capped as
- * it is answered. On the heap: server handler stacks are small. */
+ * it is answered; `serving_w` (may be NULL) its per-GPU draw while it
+ * serves, which a cap or the board's limit is met by. On the heap:
+ * server handler stacks are small. */
 static int
-headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw, wc_error *err)
+headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw, double *serving_w, wc_error *err)
 {
 	wc_inference_prediction *o = malloc(sizeof *o);
 	int rc;
 	if (!o)
 		return wc_error_set(err, WC_ENOMEM, "power_cap_w: out of memory");
-	if ((rc = wc_predict_inference(pr, q, o, err)) == WC_OK)
+	if ((rc = wc_predict_inference(pr, q, o, err)) == WC_OK) {
 		*pw = o->power;
+		if (serving_w)
+			*serving_w = o->serving_per_gpu_w;
+	}
 	free(o);
 	return rc;
 }
@@ -37,9 +42,11 @@ headline_power(const wc_predictor *pr, const wc_inference_query *q, wc_power *pw
 /* Per-GPU power of `q` at clock `f` (0 = unlocked): the capacity answer's
  * when token lengths are given (it is the headline's), else the headline's own;
  * a replayed run's load is its own (q->measured_load), so the headline's too.
- * An open loop's is its draw while it serves (steady_power_w), not the
- * average over its running count: a GPU's power management acts on what
- * it draws while it is busy (docs/capacity.md, "Clocks and power caps"). */
+ * Either is its draw while it serves (steady_power_w, serving_per_gpu_w):
+ * an open loop's or a count below one running is not averaged over its
+ * idle share, since a GPU's power management acts on what it draws while
+ * it is busy (wc_load_serving_count; docs/capacity.md, "Clocks and power
+ * caps"). */
 static int
 power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capacity_prediction *cap,
          double *out, wc_error *err)
@@ -58,9 +65,8 @@ power_at(const wc_predictor *pr, const wc_inference_query *q, double f, wc_capac
 		return WC_OK;
 	}
 	wc_power pw = { NAN, NAN, NAN, NAN };
-	if ((rc = headline_power(pr, &at, &pw, err)) == WC_OK)
-		*out = pw.per_gpu_power_w;
-	return rc;
+	*out = NAN;
+	return headline_power(pr, &at, &pw, out, err);
 }
 
 /* P0 per GPU as the answer gives it (the set's level or the datasheet's). */
@@ -76,7 +82,7 @@ idle_per_gpu(const wc_predictor *pr, const wc_inference_query *q, double *p0, wc
 	at.power_cap_w = 0.0;
 	wc_power pw = { NAN, NAN, NAN, NAN };
 	int rc;
-	if ((rc = headline_power(pr, &at, &pw, err)) == WC_OK)
+	if ((rc = headline_power(pr, &at, &pw, NULL, err)) == WC_OK)
 		*p0 = pw.idle_power_w / at.config.tp;
 	return rc;
 }
@@ -311,8 +317,7 @@ wc_predict_limit_may_bind(const wc_predictor *pr, const wc_inference_query *q, d
 	at.open_loop_max = at.serving_w = 0.0;
 	memset(at.cap_span, 0, sizeof at.cap_span);
 	wc_power pw = { NAN, NAN, NAN, NAN };
-	int rc = headline_power(pr, &at, &pw, err);
-	p = pw.per_gpu_power_w;
+	int rc = headline_power(pr, &at, &pw, &p, err); /* its draw while serving, as the limit judges it */
 	*may = rc == WC_OK && over_limit(p, info);
 	return rc;
 }
@@ -483,8 +488,10 @@ wc_predict_take_running(wc_inference_query *q, const wc_capacity_prediction *cap
 {
 	q->config.running = cap->value[WC_CAPQ_RUNNING];
 	const int arrivals = cap->open_loop && !cap->over_capacity;
+	const double n = cap->value[WC_CAPQ_RUNNING];
 	q->open_loop_max = arrivals ? cap->running_max : 0.0;
-	q->serving_w = arrivals ? cap->steady_power_w : 0.0;
+	/* a closed loop below one running serves a share of its time too */
+	q->serving_w = arrivals || wc_load_serving_count(n) != n ? cap->steady_power_w : 0.0;
 	wc__capacity_both_spans(cap, q->cap_span);
 }
 

@@ -14,26 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A power manager acts within a second or so, so a level above the
- * limit settles at the clock meeting it (predict_internal.h). */
-int
-wc__predict_settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, double limit_w,
-                        double *w, double *free_w)
-{
-	double one_w = 1.0;
-	wc_load_histogram one = { &n, &one_w, 1, n };
-	wc_power at, at_low;
-	if (wc_law_point_power(lp, tp, &one, &at, NULL) != WC_OK)
-		return 0;
-	*w = *free_w = at.per_gpu_power_w;
-	if (*w > limit_w * (1.0 + 1e-9)) {
-		if (wc_law_point_power(low, tp, &one, &at_low, NULL) != WC_OK)
-			return 0;
-		*w = fmax(limit_w, fmin(*w, at_low.per_gpu_power_w));
-	}
-	return 1;
-}
-
 /* A load's per-GPU draw as the answer settles it (wc__predict_settle_step,
  * under `limit_w` from the lowest clock `low`; the law as it is without
  * them), for the rule of power no board draws (wc_power_beyond_boards_step). */
@@ -47,8 +27,8 @@ static double
 settled_w(const void *ctx, double n)
 {
 	const settled_ctx *s = ctx;
-	double w, free_w;
-	return wc__predict_settle_step(s->lp, s->low, s->tp, n, s->limit_w, &w, &free_w) ? w : NAN;
+	double w, serve_w, free_w;
+	return wc__predict_settle_step(s->lp, s->low, s->tp, n, s->limit_w, &w, &serve_w, &free_w) ? w : NAN;
 }
 
 int
@@ -98,14 +78,14 @@ wc__predict_series_limited(const wc_law_point *lp, const wc_law_point *low, int 
 {
 	double sum = 0.0, sum_w = 0.0, limited = 0.0, least = 0.0, least_sum = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
-		double w, free_w;
-		if (!wc__predict_settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
+		double w, serve_w, free_w;
+		if (!wc__predict_settle_step(lp, low, tp, h->running[i], limit_w, &w, &serve_w, &free_w))
 			return 0.0;
 		if (free_w > limit_w * (1.0 + 1e-9)) {
 			limited += h->weight[i];
-			if (w > limit_w * (1.0 + 1e-9)) { /* no clock meets it */
+			if (serve_w > limit_w * (1.0 + 1e-9)) { /* no clock meets it: said by its draw while serving */
 				least += h->weight[i];
-				least_sum += h->weight[i] * w;
+				least_sum += h->weight[i] * serve_w;
 			}
 		}
 		sum += h->weight[i] * w;
@@ -138,11 +118,11 @@ wc__predict_series_ceiling_w(const wc_law_point *lp, const wc_law_point *low, co
 {
 	double sum = 0.0, sum_w = 0.0;
 	for (size_t i = 0; i < h->len; i++) {
-		double w, free_w, one_w = 1.0;
+		double w, serve_w, free_w, one_w = 1.0;
 		wc_load_histogram one = { &h->running[i], &one_w, 1, h->running[i] };
-		if (!wc__predict_settle_step(lp, low, tp, h->running[i], limit_w, &w, &free_w))
+		if (!wc__predict_settle_step(lp, low, tp, h->running[i], limit_w, &w, &serve_w, &free_w))
 			return NAN;
-		double top = wc_load_histogram_ceiling_w(&one, floor_w, wc_level_power_ceiling_w(level, cap_w, w, tp));
+		double top = wc_load_histogram_ceiling_w(&one, floor_w, wc_level_power_ceiling_w(level, cap_w, serve_w, tp));
 		sum += h->weight[i] * top;
 		sum_w += h->weight[i];
 	}

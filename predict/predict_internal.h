@@ -126,13 +126,23 @@ wc__predict_limit_is_cap(const wc_inference_query *q, double limit_w)
 	return q->power_cap_w > 0.0 && limit_w == q->power_cap_w;
 }
 /** One load level `n` of a series under a per-GPU limit `limit_w`,
- *  settled (docs/capacity.md, "The board's power limit"): above the limit
- *  at the clock meeting it -- the limit -- or at the level's power at the
- *  platform's lowest clock (`low`) when even that draws more. `*w` its
- *  per-GPU draw, `*free_w` the law's (`lp`) at the clock asked; 0 when the
- *  law has no finite power there. */
+ *  settled (docs/capacity.md, "The board's power limit"), judged on its
+ *  draw while it serves (wc_load_serving_count: one request below one
+ *  running): above the limit at the clock meeting it -- the limit -- or
+ *  at that draw at the platform's lowest clock (`low`) when even that is
+ *  more. `*free_w` the law's (`lp`) draw while serving at the clock asked,
+ *  `*serve_w` that draw settled, `*w` the level's mean per-GPU draw (below
+ *  one running its duty cycle of `*serve_w`, idle the rest); 0 when the
+ *  law has no finite power there. Owned by serving.c. */
 int wc__predict_settle_step(const wc_law_point *lp, const wc_law_point *low, int tp, double n, double limit_w,
-                            double *w, double *free_w);
+                            double *w, double *serve_w, double *free_w);
+/** The per-GPU draw of q's answer while it serves, which a power cap or
+ *  the board's limit is met by (wc_power_cap_met): q->serving_w's (the
+ *  capacity answer's, wc_predict_take_running) where given, else the law
+ *  `lp` at the serving count of its one load `n` (wc_load_serving_count),
+ *  else `per_gpu_w`, the answer's mean (a series, settled step by step).
+ *  Owned by serving.c. */
+double wc__predict_serving_w(const wc_inference_query *q, const wc_law_point *lp, double n, double per_gpu_w);
 /** The clock each step of the series `h` of q runs at: a step the limit
  *  `limit_w` binds on (wc__predict_settle_step on `lp`, `low`; `low` NULL:
  *  none binds) at the clock a single load of it settles at

@@ -403,8 +403,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		WC_WARN(out, "%s", note);
 	}
 	out->open_loop = open_loop_count(q);
-	out->serving_per_gpu_w = open_loop_count(q) && q->serving_w > 0.0 ? q->serving_w / q->config.tp
-	                                                                     : out->power.per_gpu_power_w;
+	out->serving_per_gpu_w = wc__predict_serving_w(q, &lp, out->mean_running, out->power.per_gpu_power_w);
 	out->prefill_share = !wc_form_has_prefill(p->form) ? NAN : b.rho > 0.0 && isfinite(st.rho) ? st.rho : b.rho;
 	if (wc_form_has_prefill(p->form) && !(b.rho > 0.0))
 		WC_WARN(out, "input_tokens: the prefill-aware set has no prefill share for this request (it needs "

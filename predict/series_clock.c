@@ -49,11 +49,12 @@ static double
 step_mhz(const wc_inference_query *q, const wc_platform_info *info, const wc_law_point *lp, const wc_law_point *low,
          const wc_load_histogram *h, size_t i, double limit_w)
 {
-	double w, free_w;
-	if (!low || !info || !wc__predict_settle_step(lp, low, q->config.tp, h->running[i], limit_w, &w, &free_w) ||
+	double w, serve_w, free_w;
+	if (!low || !info ||
+	    !wc__predict_settle_step(lp, low, q->config.tp, h->running[i], limit_w, &w, &serve_w, &free_w) ||
 	    !(free_w > limit_w * (1.0 + 1e-9)))
 		return q->config.sm_clock_mhz > 0.0 ? q->config.sm_clock_mhz : 0.0;
-	return w > limit_w * (1.0 + 1e-9) ? info->min_sm_clock_mhz /* no clock meets it: the lowest */ : NAN;
+	return serve_w > limit_w * (1.0 + 1e-9) ? info->min_sm_clock_mhz /* no clock meets it: the lowest */ : NAN;
 }
 
 /* The steps a clock meets the limit at (mhz[i] NaN), each at the clock a
@@ -65,9 +66,9 @@ step_mhz(const wc_inference_query *q, const wc_platform_info *info, const wc_law
  * half the top clock (the clock falls as the count rises, so none is
  * below it otherwise) -- up to WC_SERIES_CLOCK_SETTLES (capacity_predict.h) of them spread from the
  * lowest count to the highest, the rest interpolated in the log of the
- * count between the two settled around it (a ramp of 4000 counts from 0.5
- * to 59 on an A100 under 150 W: prefill share 0.6630 for 0.6631 settled
- * step by step, 99.4 % of its time below half the top clock for 99.9 %). */
+ * count between the two settled around it (docs/inference-law.md,
+ * "Averaging over a load series", gives the error on a ramp of 4000
+ * counts). */
 static int
 settle_steps(const wc_predictor *pr, const wc_inference_query *q, const wc_config *c, const wc_load_histogram *h,
              double limit_w, int want_rho, double *mhz, wc_error *err)
