@@ -26,11 +26,14 @@ gap_reason(const fleet_group *g, const wc_prom_set *set, const int *state, const
 	*kind = GAP_GPU;
 	if (nan_gpu >= 0)
 		return set->s[nan_gpu].key;
-	for (int m = WC_FLEET_RUNNING; m < WC_FLEET_N_METRICS; m++)
-		if (state[m] == FLEET_NAN) {
-			*kind = m;
-			return bad[m];
-		}
+	/* Only the engine's load: a NaN counter is no count (its increases
+	 * withdrawn) and a NaN waiting count no reading (waiting unknown),
+	 * the window kept (fleet_samples.c); as gaps they cut it, and the
+	 * next row counted the tokens of the steps said left out. */
+	if (state[WC_FLEET_RUNNING] == FLEET_NAN) {
+		*kind = WC_FLEET_RUNNING;
+		return bad[WC_FLEET_RUNNING];
+	}
 	*what = "no plausible power reading";
 	if (dropped_gpu >= 0)
 		return set->s[dropped_gpu].key;

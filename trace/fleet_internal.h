@@ -96,7 +96,7 @@ typedef struct {
 	int ever_gpu, ever_engine;
 	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
 	int two_jobs_said;             /* a GPU in two power series was said (fleet_groups.c) */
-	int bad_count_said;            /* bit c: an implausible value of counter c said (fleet_samples.c) */
+	int bad_count_said;            /* bit m: metric m's value that is no count (or a NaN waiting) said (fleet_samples.c) */
 	/* Why the group is left out, "" read: two engines no --group-by
 	 * parts (fleet_groups.c), said once; the others keep their rows. */
 	char left_out[256];
@@ -328,9 +328,10 @@ int wc__fleet_same_labels(const wc_prom_series *a, const wc_prom_series *b);
 void wc__fleet_label_diff(const wc_prom_series *a, const wc_prom_series *b, char *out, size_t size);
 
 /* fleet_samples.c: series i over (t - step, t] into *v: FLEET_VALUE, or
- * FLEET_ABSENT (no sample), FLEET_NAN (a NaN sample), FLEET_DROPPED (only
- * implausible power samples, each reported; a counter with a negative or
- * infinite sample in the step, its increases unknown); a WC_* error (< 0)
+ * FLEET_ABSENT (no sample; a waiting count with NaN samples alone), FLEET_NAN
+ * (a NaN sample of power or running), FLEET_DROPPED (only implausible power
+ * samples, each reported; a counter with a negative, infinite or NaN sample
+ * in the step, its increases unknown); a WC_* error (< 0)
  * for a running or waiting count that is no count. A counter's value is
  * its last sample in the step, whose time goes to f->sample_t, and its
  * samples' increase to f->count. */

@@ -82,23 +82,35 @@ stand_in(const wc_fleet *f, const wc_prom_series *s, size_t j, double t, int m)
 	return (long)k;
 }
 
-/* A counter's value below 0 or infinite counts nothing: no restart (a
- * reset's value is a count from 0), said once per group and counter with
- * its series and time; the step's increases are withdrawn as for a step
- * without a sample (docs/fleet.md, "Problems in the data"). */
+/* A counter's value below 0, infinite or NaN counts nothing: no restart
+ * (a reset's value is a count from 0), said once per group and counter
+ * with its series and time; the step's increases are withdrawn as for a
+ * step without a sample (docs/fleet.md, "Problems in the data"). A NaN
+ * was an outage of the engine: the window was cut and the next row
+ * counted the increase across it, 276 tok/s for 160. A NaN waiting count
+ * is no reading either: the step's other samples stand, or the step's
+ * waiting is unknown, as without a sample; said once per group too. */
 static void
 drop_count(wc_fleet *f, size_t i, const wc_prom_series *s, double t, double v)
 {
 	char at[40], head[200], series[WC_ERROR_MSG_MAX];
 	long gi = f->group[i];
-	int bit = 1 << (f->metric[i] - WC_FLEET_FIRST_COUNTER);
+	int bit = 1 << f->metric[i];
 	if (gi >= 0 && (f->g[gi].bad_count_said & bit))
 		return;
 	if (gi >= 0)
 		f->g[gi].bad_count_said |= bit;
 	wc_prom_format_time(t, at, sizeof at);
-	int n = snprintf(head, sizeof head, "counter value %.6g at %s is implausible, not a count: the increases "
-	                 "either side are left out of the rates (later ones not said); series ", v, at);
+	char val[32];
+	if (isnan(v))
+		snprintf(val, sizeof val, "NaN");
+	else
+		snprintf(val, sizeof val, "%.6g", v);
+	int n = f->metric[i] == WC_FLEET_WAITING
+	        ? snprintf(head, sizeof head, "NaN sample at %s not averaged: the step's waiting is of its other "
+	                   "samples, or unknown without one (later ones not said); series ", at)
+	        : snprintf(head, sizeof head, "counter value %s at %s is implausible, not a count: the increases "
+	                   "either side are left out of the rates (later ones not said); series ", val, at);
 	wc_error_name_cut(s->key, wc_error_name_room((size_t)n, 1), series, sizeof series);
 	wc__fleet_warn(f, "%s%s", head, series);
 }
@@ -132,14 +144,14 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	f->count = (fleet_count){ .prev = NAN, .prev_t = NAN };
 	for (q = j; q < s->n && s->t[q] <= hi; q++) {
 		double x = s->v[q];
-		nan = counter ? isnan(x) : nan || isnan(x);
-		if (isnan(x))
-			continue;
-		if (counter && !(x >= 0.0 && isfinite(x))) {
+		if ((counter && !(x >= 0.0 && isfinite(x))) || (m == WC_FLEET_WAITING && isnan(x))) {
 			drop_count(f, i, s, s->t[q], x);
-			bad_count = 1;
+			bad_count = counter;
 			continue;
 		}
+		nan = nan || isnan(x);
+		if (isnan(x))
+			continue;
 		if (counter) {
 			count_add(&f->count, prev, x);
 			prev = x;
@@ -178,6 +190,8 @@ wc__fleet_value_at(wc_fleet *f, const wc_prom_set *set, size_t i, double t, doub
 	}
 	if (n == 0 && dropped)
 		return FLEET_DROPPED;
+	if (n == 0) /* NaN waiting samples alone */
+		return FLEET_ABSENT;
 	*v = sum / (double)n;
 	if (j > 0) {
 		f->count.prev = s->v[j - 1];
