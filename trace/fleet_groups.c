@@ -26,9 +26,8 @@ copy_text(char *dst, size_t size, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
-/* The host of a series: DCGM's Hostname, else instance without its port. */
-static void
-series_host(const wc_prom_series *s, int metric, char *out, size_t size)
+void
+wc__fleet_series_host(const wc_prom_series *s, int metric, char *out, size_t size)
 {
 	const char *h = wc__fleet_gpu_metric(metric) ? wc_prom_label(s, "Hostname") : NULL;
 	if (h) {
@@ -53,7 +52,7 @@ group_value(const wc_prom_series *s, int metric, const char *name, size_t n, cha
 	char label[FLEET_TEXT], exported[FLEET_TEXT + 16];
 	copy_text(label, sizeof label, name, n);
 	if (strcmp(label, "host") == 0) {
-		series_host(s, metric, out, size);
+		wc__fleet_series_host(s, metric, out, size);
 		return;
 	}
 	snprintf(exported, sizeof exported, "exported_%s", label);
@@ -98,7 +97,7 @@ find_group(wc_fleet *f, const char *key, const char *name, const wc_prom_series 
 	memset(g, 0, sizeof *g);
 	snprintf(g->key, sizeof g->key, "%s", key);
 	snprintf(g->name, sizeof g->name, "%s", name);
-	series_host(s, metric, g->host, sizeof g->host);
+	wc__fleet_series_host(s, metric, g->host, sizeof g->host);
 	group_value(s, metric, "namespace", 9, g->ns, sizeof g->ns);
 	group_value(s, metric, "pod", 3, g->pod, sizeof g->pod);
 	for (int c = 0; c < WC_FLEET_N_COUNTERS; c++)

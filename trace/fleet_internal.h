@@ -291,6 +291,9 @@ void wc__fleet_idle_gpus(wc_fleet *f, fleet_group *g, const wc_prom_set *set, do
  * host's GPU count (no framebuffer-used series, or a board the catalog
  * lacks) said once. */
 void wc__fleet_say_in_use(wc_fleet *f);
+/* fleet_groups.c: the host of series s of metric m: DCGM's Hostname for
+ * a power series, else its instance without the port. */
+void wc__fleet_series_host(const wc_prom_series *s, int metric, char *out, size_t size);
 /* fleet_groups.c: every series of the page to its group (created when
  * new); a group with two engines no --group-by parts is left out
  * (fleet_group.left_out). */
@@ -312,10 +315,11 @@ int wc__fleet_host_apart(const wc_fleet *f, const fleet_group *g, const fleet_gr
  * engine restarted (docs/fleet.md, "Grouping"). */
 int wc__fleet_join_processes(wc_prom_set *set, wc_error *err);
 
-/* fleet_groups.c: the present power series of group g at t (np of them,
- * power pw) with one series per GPU `UUID`: a GPU scraped by two jobs
- * counts once (the series present at the last step kept, else the
- * first; said once per group). The count kept. */
+/* fleet_gpus.c: the present power series of group g at t (np of them,
+ * power pw) with one series per GPU (its `UUID`, or without one its host
+ * and `gpu` index): a GPU scraped by two jobs counts once (the series
+ * present at the last step kept, else the first; said once per group).
+ * The count kept. */
 size_t wc__fleet_one_per_gpu(wc_fleet *f, fleet_group *g, const wc_prom_set *set, size_t *present,
                              double *pw, size_t np, double t);
 
