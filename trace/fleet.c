@@ -239,7 +239,7 @@ wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
 
 /* A server's note (data/prom_json.c), once per text: the same partial
  * answer came with each of a page's ten queries (docs/fleet.md,
- * "Problems in the data"). */
+ * "Problems in the data"). A verdict: a partial answer may lack a host. */
 static void
 server_note(const char *msg, void *payload)
 {
@@ -248,7 +248,7 @@ server_note(const char *msg, void *payload)
 		return;
 	if (wc_strmap_put(&f->server_said, msg, 1) != WC_OK)
 		return;
-	wc__fleet_warn(f, "%s", msg);
+	wc__fleet_verdict(f, "%s", msg);
 }
 
 int
@@ -480,7 +480,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		/* A group left out (fleet_groups.c) is said beside the groups
 		 * read; with none, it is the refusal (fleet_rows.c). */
 		if (g->left_out[0] && read)
-			wc__fleet_warn(f, "%s", g->left_out);
+			wc__fleet_verdict(f, "%s", g->left_out);
 		if (g->left_out[0])
 			continue;
 		if (g->ever_gpu && !g->ever_engine) {
@@ -531,7 +531,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			if (read) {
 				char series[80];
 				wc_error_name_cut(g->gpu_series, 60, series, sizeof series);
-				wc__fleet_warn(f, "%s: GPU with no engine series in group '%.40s', and every engine has "
+				wc__fleet_verdict(f, "%s: GPU with no engine series in group '%.40s', and every engine has "
 				               "GPUs: %zu GPU series no engine uses, left out (--selector drops them from "
 				               "the queries)", series, g->name, g->n_gpus);
 				continue;
@@ -541,7 +541,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			                       "them differently)", load, g->name);
 		}
 		if (!g->ever_gpu && g->ever_engine)
-			wc__fleet_warn(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "
+			wc__fleet_verdict(f, "%.160s: engine with no GPU series (DCGM_FI_DEV_POWER_USAGE) in "
 			               "group '%s': left out", g->engine_series, g->name);
 		if (f->n_steps)
 			wc__fleet_range_end(f, g);

@@ -262,6 +262,13 @@ int wc__fleet_query(wc_fleet *f, const char *url, const char *query, double star
  * tgi_batch_current_size" (wc_fleet_metric_ranked's names). */
 void wc__fleet_load_names(char *buf, size_t size);
 void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A verdict on a group (left out, free GPUs, an engine without GPUs) or
+ * a server's note of a partial answer: a warning said past the 50
+ * warnings' budget too (--quiet still silences it), since a group left
+ * out otherwise vanished from the table without a word, as said_no_rows
+ * (fleet_rows.c) says of groups without rows (docs/fleet.md, "Problems
+ * in the data"). */
+void wc__fleet_verdict(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An error "SERIES: <fmt ...>" whose text after the series is kept whole:
  * the series is shortened to what the message buffer leaves. */
 int wc__fleet_error(wc_error *err, int code, const char *series, const char *fmt, ...)
