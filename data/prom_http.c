@@ -207,12 +207,19 @@ http_error(const char *shown, long status, const body *b, const char *metric, wc
 static int
 redirected(CURL *h, const char *shown, long status, wc_error *err)
 {
-	char *to = NULL, where[WC_PROM_URL_SHOWN] = "";
+	char *to = NULL, where[WC_PROM_URL_SHOWN] = "", cut[WC_ERROR_MSG_MAX];
+	static const char fmt[] = "%s: HTTP %ld redirects to %s (a login page or proxy?): give --prometheus the "
+	                          "server's own URL, or save the answers and use --prometheus-json";
 	if (cu.easy_getinfo(h, CURLINFO_REDIRECT_URL, &to) == CURLE_OK && to)
 		wc_prom_url_mask(to, where, sizeof where);
-	return wc_error_set(err, WC_EIO, "%s: HTTP %ld redirects to %.100s (a login page or proxy?): give "
-	                    "--prometheus the server's own URL, or save the answers and use --prometheus-json",
-	                    shown, status, where[0] ? where : "(no Location header)");
+	/* The Location gives way, so that the remedy arrives whole: an
+	 * oauth2-proxy's holds the escaped PromQL (?rd=/api/v1/query_range?
+	 * query=...), and cut at 100 bytes it cut the remedy at the
+	 * message's end (docs/fleet.md, "Problems in the data"). */
+	int n = snprintf(NULL, 0, fmt, shown, status, "");
+	wc_error_name_cut(where[0] ? where : "(no Location header)", wc_error_name_room(n > 0 ? (size_t)n : 0, 1), cut,
+	                  sizeof cut);
+	return wc_error_set(err, WC_EIO, fmt, shown, status, cut);
 }
 
 int

@@ -196,6 +196,19 @@ check_not_json(void)
 	CHECK_INT(r.status, 1);
 	CHECK_CONTAINS(r.err, want);
 	run_result_free(&r);
+	/* an oauth2-proxy's Location holds the escaped query: it gives way,
+	 * the remedy arrives whole (it was cut at "use --prometheu...") */
+	ingest_served("HTTP/1.1 302 Found\r\nLocation: https://prom.example.com/oauth2/start?rd=%2Fapi%2Fv1%2F"
+	              "query_range%3Fquery%3Dlabel_replace%2528avg_over_time%2528DCGM_FI_DEV_POWER_USAGE%257B%257D"
+	              "%255B14999ms%255D%2529%252C%2522__name__%2522%252C%2522DCGM_FI_DEV_POWER_USAGE%2522%252C"
+	              "%2522%2522%252C%2522%2522%2529%26start%3D1767225600%26end%3D1767229200%26step%3D15\r\n"
+	              "Content-Length: 0\r\nConnection: close\r\n\r\n", url, argv, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, ": HTTP 302 redirects to https://prom.example.com/oauth2/start?rd=%2Fapi");
+	CHECK_CONTAINS(r.err, "... (a login page or proxy?): give --prometheus the server's own URL, or save the "
+	               "answers and use --prometheus-json\n");
+	CHECK(r.err && strlen(r.err) <= strlen("wattcast ingest: \n") + 255);
+	run_result_free(&r);
 
 	/* the sample limit (HTTP 422) named with a remedy that works */
 	ingest_served("HTTP/1.1 422 Unprocessable Entity\r\nContent-Type: application/json\r\nContent-Length: 128"
