@@ -219,7 +219,14 @@ wc_prom_json_parse(const char *buf, size_t len, const char *origin, const char *
 	const char *status = json_string_value(json_object_get(root, "status"));
 	json_t *data = json_object_get(root, "data"), *result = json_object_get(data, "result");
 	const char *type = json_string_value(json_object_get(data, "resultType"));
-	if (!status || strcmp(status, "success") != 0)
+	/* promtool query range -o json writes the result array alone, without
+	 * the API's envelope: it was "/status: missing", no remedy
+	 * (docs/formats/prometheus.md). */
+	if (json_is_array(root))
+		rc = wc_error_set_path(err, WC_EPARSE, origin, ": a bare array of series, not a query_range answer "
+		                       "(promtool query range -o json's?): save the API's answer, curl -sG "
+		                       "SERVER/api/v1/query_range --data-urlencode query=... (docs/fleet.md)");
+	else if (!status || strcmp(status, "success") != 0)
 		rc = status ? error_status(root, origin, err)
 		            : wc_error_set_path(err, WC_EPARSE, origin, ": /status: missing (not a Prometheus API "
 		                                "response)");

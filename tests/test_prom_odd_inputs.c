@@ -75,6 +75,19 @@ check_nul_and_unread(void)
 	CHECK_CONTAINS(r.err, "otel.json: no series read (vllm_generation_tokens_total): no metric "
 	               "docs/fleet.md \"Metrics\" names");
 	run_result_free(&r);
+	/* promtool's output, the result array without the API's envelope:
+	 * named, with the curl that saves the answer (it was "/status:
+	 * missing (not a Prometheus API response)") */
+	char *bare = test_fixture(dir, "pt.json", "[{\"metric\":{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\"},"
+	                          "\"values\":[[1767225600,\"300\"]]}]\n");
+	argv[3] = bare;
+	ingest(argv, &r);
+	CHECK_INT(r.status, 1);
+	CHECK_CONTAINS(r.err, "pt.json: a bare array of series, not a query_range answer (promtool query range -o "
+	               "json's?): save the API's answer, curl -sG SERVER/api/v1/query_range --data-urlencode query=... "
+	               "(docs/fleet.md)\n");
+	run_result_free(&r);
+	free(bare);
 	free(nul);
 	free(otel);
 	free(out);
