@@ -337,8 +337,7 @@ parse_row(reader *rd, const wc__csv_field *fields, const int *col_of, int n, wc_
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%d:%d: column 'active_params_b': value is required (model "
 		                         "'%s' is not in the catalog%s%s%s%s%s)", rd->line,
 		                         run->column[COL_ACTIVE] > 0 ? run->column[COL_ACTIVE] : 1, run->model,
-		                         typo ? ": did you mean " : "", typo ? typo->name : "", typo ? "?" : "",
-		                         other[0] ? ": " : "", other);
+		                         typo ? ": did you mean " : "", typo ? typo->name : "", typo ? "?" : "", other[0] ? ": " : "", other);
 	}
 	/* The bounds any run obeys (wc_run_out_of_bounds), checked once the
 	 * row's tp and platform are known; named at the offending cell. */

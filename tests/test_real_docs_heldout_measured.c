@@ -61,13 +61,9 @@ main(void)
 	const char *shared = test_shared_dir();
 	if (!shared)
 		return TEST_SKIP;
-	char *root = path_join(shared, "data/real/powertrace-sim");
 	char *tmp = test_tmpdir("real_docs_heldout_measured");
-	char *pts = path_join(tmp, "pts.csv"), *per_run = path_join(tmp, "r.csv");
 	/* the README's ingest (docs/results.md "Real runs") */
-	const char *ingest[] = { "wattcast", "ingest", root, "-o", pts, "--platform", "A100", "--tp", "1", "--model",
-		                 "Qwen/Qwen3-8B", "--utc-offset", "-25200", "--quiet", NULL };
-	test_run_ok(ingest);
+	char *pts = test_ingest_powertrace(shared, tmp), *per_run = path_join(tmp, "r.csv");
 	const char *heldout[] = { "wattcast", "validate", "heldout", "--profile", "measured", pts, "--per-run", per_run,
 		                  NULL };
 	test_run_ok(heldout);
@@ -131,7 +127,6 @@ main(void)
 		says("docs/inference-law.md", s);
 	}
 	free(csv);
-	free(root);
 	free(tmp);
 	free(pts);
 	free(per_run);

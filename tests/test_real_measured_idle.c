@@ -26,15 +26,8 @@ main(void)
 	const char *shared = test_shared_dir();
 	if (!shared)
 		return TEST_SKIP;
-	char *root = path_join(shared, "data/real/powertrace-sim");
-	char *tmp = test_tmpdir("real_measured_idle"), *out = path_join(tmp, "pts.csv");
 	/* the script's own ingest (validation/refit-measured.sh) */
-	const char *argv[] = { "wattcast", "ingest", root, "-o", out, "--platform", "A100", "--tp", "1",
-		               "--model", "Qwen/Qwen3-8B", "--utc-offset", "-25200", "--quiet", NULL };
-	run_result r;
-	CHECK(run_wattcast(argv, NULL, &r) == 0);
-	CHECK_INT(r.status, 0);
-	run_result_free(&r);
+	char *tmp = test_tmpdir("real_measured_idle"), *out = test_ingest_powertrace(shared, tmp);
 
 	wc_runs_table *t = NULL;
 	wc_error err;
@@ -75,7 +68,6 @@ main(void)
 	if (h)
 		CHECK_INT((int)h->p0.source, (int)WC_SRC_SIMULATED);
 	wc_params_clear(&m);
-	free(root);
 	free(tmp);
 	free(out);
 	return check_report("test_real_measured_idle");

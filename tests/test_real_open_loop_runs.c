@@ -113,10 +113,7 @@ main(void)
 	if (!shared)
 		return TEST_SKIP;
 	char *root = path_join(shared, "data/real/powertrace-sim");
-	char *tmp = test_tmpdir("real_open_loop_runs"), *out = path_join(tmp, "pts.csv");
-	const char *ingest[] = { "wattcast", "ingest", root, "-o", out, "--platform", "A100", "--tp", "1",
-		                 "--model", "Qwen/Qwen3-8B", "--utc-offset", "-25200", "--quiet", NULL };
-	test_run_ok(ingest);
+	char *tmp = test_tmpdir("real_open_loop_runs"), *out = test_ingest_powertrace(shared, tmp);
 	char *rows = test_uncommented(out, 1 << 20);
 	CHECK(rows != NULL);
 	const char *head = rows ? rows : "";

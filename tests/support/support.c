@@ -254,6 +254,18 @@ test_run_ok(const char *const *argv)
 	run_result_free(&r);
 }
 
+/* As validation/refit-measured.sh ingests them (docs/results.md, "Real runs"). */
+char *
+test_ingest_powertrace(const char *shared, const char *tmp)
+{
+	char *root = path_join(shared, "data/real/powertrace-sim"), *out = path_join(tmp, "pts.csv");
+	const char *argv[] = { "wattcast", "ingest", root, "-o", out, "--platform", "A100", "--tp", "1",
+		               "--model", "Qwen/Qwen3-8B", "--utc-offset", "-25200", "--quiet", NULL };
+	test_run_ok(argv);
+	free(root);
+	return out;
+}
+
 char *
 test_run_said(const char *const *argv)
 {

@@ -58,6 +58,9 @@ char *test_uncommented(const char *path, size_t max);
 int test_read_texts(const char *dir, const char *const *names, size_t n, char **text);
 /** Run `argv` and check it succeeds (exit 0; its stderr printed if not). */
 void test_run_ok(const char *const *argv);
+/** Ingest ../shared's PowerTrace-Sim runs into TMP/pts.csv as
+ *  validation/refit-measured.sh does; return that path (malloc'd). */
+char *test_ingest_powertrace(const char *shared, const char *tmp);
 /** Run `argv`, check it exits 0, and return its stdout then its stderr
  *  as one text (malloc'd). */
 char *test_run_said(const char *const *argv);
