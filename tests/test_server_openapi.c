@@ -3,8 +3,9 @@
  * byte for byte server/openapi.json; its paths are exactly the router's
  * routes; every request example validates against its schema, is sent to
  * a live server and answered 200 with a body that validates against the
- * documented 200 schema; the JSON read-only routes and the error answers
- * validate against theirs.
+ * documented 200 schema, every key of it declared there
+ * (wc_schema_declared); the JSON read-only routes (declared too) and the
+ * error answers validate against theirs.
  *
  * The validator (tests/support/schema_check.c) covers only the JSON Schema
  * subset the document uses; a keyword outside it fails the test, so the
@@ -109,7 +110,7 @@ test_schemas_use_supported_keywords(void)
 }
 
 /* Every request example: valid against its schema, answered 200, and the
- * answer valid against the 200 schema. */
+ * answer valid against the 200 schema, each of its keys declared. */
 static void
 test_examples(void)
 {
@@ -139,6 +140,7 @@ test_examples(void)
 				fprintf(stderr, "%s -> %ld %s\n", what, r.status, r.body ? r.body : "");
 			snprintf(what, sizeof what, "answer to POST %s example '%s'", path, name);
 			CHECK(r.json && wc_schema_valid(response_schema(op, "200"), r.json, what));
+			CHECK(r.json && wc_schema_all_declared(response_schema(op, "200"), r.json, what));
 			free(text);
 			http_reply_free(&r);
 			n_examples++;
@@ -162,6 +164,7 @@ test_get_routes(void)
 		CHECK_INT(r.status, 200);
 		if (schema) {
 			CHECK(r.json && wc_schema_valid(schema, r.json, path));
+			CHECK(r.json && wc_schema_all_declared(schema, r.json, path));
 		} else {
 			/* Other answers (metrics as text/plain, the page and its
 			 * assets) carry the one media type documented for them. */

@@ -4,7 +4,9 @@
  * minimum/maximum/exclusiveMinimum, allOf/oneOf/anyOf, dependentRequired,
  * local $ref), checked against answers by the server's document tests. A
  * keyword outside it fails wc_schema_keywords_supported, so the document
- * cannot silently rely on something unchecked.
+ * cannot silently rely on something unchecked. wc_schema_declared walks an
+ * answer for keys no schema declares (a client generated from the document
+ * drops them).
  */
 #include "tests/support/schema_check.h"
 
@@ -229,5 +231,94 @@ wc_schema_valid(const json_t *schema, const json_t *v, const char *what)
 	if (wc_schema_validate(schema, v, "", why, sizeof why))
 		return 1;
 	fprintf(stderr, "%s: invalid: %s\n", what, why);
+	return 0;
+}
+
+/* ------------------------------------------------- declared keys only */
+
+/* Up to this many schemas describe one value (itself and its branches). */
+#define DECLARED_MAX_BRANCHES 32
+
+/* `s` and the branches that describe `v` with it: every allOf branch, the
+ * oneOf/anyOf branches `v` is valid against -- all of them when it is
+ * valid against none, as when a branch's closed object meets a key it does
+ * not declare: the walk then names that key -- and theirs in turn. */
+static size_t
+describing(const json_t *schema, const json_t *v, const json_t **out, size_t n)
+{
+	const json_t *s = wc_schema_resolve(schema), *x;
+	size_t i;
+	char scratch[512];
+	if (!json_is_object(s) || n >= DECLARED_MAX_BRANCHES)
+		return n;
+	out[n++] = s;
+	json_array_foreach(json_object_get(s, "allOf"), i, x)
+		n = describing(x, v, out, n);
+	const char *choices[] = { "oneOf", "anyOf", NULL };
+	for (const char **c = choices; *c; c++) {
+		const json_t *list = json_object_get(s, *c);
+		int any = 0;
+		json_array_foreach(list, i, x)
+			any |= wc_schema_validate(x, v, "", scratch, sizeof scratch);
+		json_array_foreach(list, i, x)
+			if (!any || wc_schema_validate(x, v, "", scratch, sizeof scratch))
+				n = describing(x, v, out, n);
+	}
+	return n;
+}
+
+int
+wc_schema_declared(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap)
+{
+	const json_t *list[DECLARED_MAX_BRANCHES], *x;
+	size_t n = describing(schema, v, list, 0), i;
+	const char *key;
+	char sub[512];
+	if (json_is_array(v)) {
+		for (size_t k = 0; k < n; k++)
+			if (json_object_get(list[k], "items"))
+				json_array_foreach(v, i, x) {
+					snprintf(sub, sizeof sub, "%s/%zu", path, i);
+					if (!wc_schema_declared(json_object_get(list[k], "items"), x, sub, why, cap))
+						return 0;
+				}
+		return 1;
+	}
+	if (!json_is_object(v))
+		return 1;
+	int described = 0;
+	for (size_t k = 0; k < n; k++)
+		described |= json_object_get(list[k], "properties") != NULL ||
+		             json_object_get(list[k], "additionalProperties") != NULL;
+	if (!described)
+		return 1;
+	json_object_foreach((json_t *)v, key, x) {
+		int declared = 0;
+		snprintf(sub, sizeof sub, "%s/%s", path, key);
+		for (size_t k = 0; k < n; k++) {
+			const json_t *ps = json_object_get(json_object_get(list[k], "properties"), key);
+			if (ps && (declared = 1) && !wc_schema_declared(ps, x, sub, why, cap))
+				return 0;
+		}
+		for (size_t k = 0; k < n && !declared; k++) {
+			const json_t *addl = json_object_get(list[k], "additionalProperties");
+			if (json_is_true(addl))
+				declared = 1;
+			else if (json_is_object(addl) && (declared = 1) && !wc_schema_declared(addl, x, sub, why, cap))
+				return 0;
+		}
+		if (!declared)
+			return fail(why, cap, sub, "not declared by the schema");
+	}
+	return 1;
+}
+
+int
+wc_schema_all_declared(const json_t *schema, const json_t *v, const char *what)
+{
+	char why[512] = "";
+	if (wc_schema_declared(schema, v, "", why, sizeof why))
+		return 1;
+	fprintf(stderr, "%s: %s\n", what, why);
 	return 0;
 }

@@ -19,5 +19,15 @@ int wc_schema_keywords_supported(const json_t *schema, const char *where);
 int wc_schema_validate(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap);
 /** wc_schema_validate, the reason printed on stderr with `what`. */
 int wc_schema_valid(const json_t *schema, const json_t *v, const char *what);
+/** 1 when every key of every object in `v` is declared for it: named in
+ *  the `properties` of its schema, of an allOf branch or of a oneOf/anyOf
+ *  branch `v` is valid against (each, when it is valid against none), or
+ *  taken by an `additionalProperties` schema (true or an object). An
+ *  object schema with neither (no `properties`, no `additionalProperties`)
+ *  is opaque: its keys are not walked. Else 0 with `why` naming the first
+ *  undeclared key's path. */
+int wc_schema_declared(const json_t *schema, const json_t *v, const char *path, char *why, size_t cap);
+/** wc_schema_declared, the undeclared key printed on stderr with `what`. */
+int wc_schema_all_declared(const json_t *schema, const json_t *v, const char *what);
 
 #endif
