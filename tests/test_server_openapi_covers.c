@@ -153,14 +153,10 @@ main(void)
 	wc_params p = WC_PARAMS_INIT;
 	wc_server *srv = NULL;
 	wc_error err;
-	size_t len;
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	h = curl_easy_init();
-	const char *text = wc_openapi_document(&len);
-	doc = json_loadb(text, len, 0, NULL);
-	CHECK(doc != NULL);
-	wc_schema_set_document(doc);
+	doc = wc_schema_load_served();
 	/* the profile `wattcast serve` answers from by default */
 	CHECK_INT(wc_params_profile("measured", &p, &err), WC_OK);
 	if (doc && (srv = http_server_start(&p, "profile:measured", 2))) {

@@ -10,6 +10,9 @@
  */
 #include "tests/support/schema_check.h"
 
+#include "server/routes_internal.h"
+#include "tests/support/check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -321,4 +324,15 @@ wc_schema_all_declared(const json_t *schema, const json_t *v, const char *what)
 		return 1;
 	fprintf(stderr, "%s: %s\n", what, why);
 	return 0;
+}
+
+json_t *
+wc_schema_load_served(void)
+{
+	size_t len;
+	const char *text = wc_openapi_document(&len);
+	json_t *doc = json_loadb(text, len, 0, NULL);
+	CHECK(doc != NULL);
+	wc_schema_set_document(doc);
+	return doc;
 }

@@ -10,6 +10,9 @@
 
 /** The document local "$ref"s resolve in (kept, not copied). */
 void wc_schema_set_document(const json_t *doc);
+/** The served server/openapi.json, parsed and set as that document (NULL
+ *  after a failed CHECK); the caller owns it (json_decref). */
+json_t *wc_schema_load_served(void);
 /** `node`, or what its "$ref"s lead to; NULL when one does not resolve. */
 const json_t *wc_schema_resolve(const json_t *node);
 /** 1 when `schema` uses only the checked keywords; else 0, each stray
