@@ -199,13 +199,8 @@ ep_rows_only(void)
 static char *
 edited(const char *schema, double tau_ep)
 {
-	wc_params p = WC_PARAMS_INIT;
-	wc_params_default(&p);
-	char *s = wc_params_dump(&p, 1, NULL);
-	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
-	CHECK(j != NULL);
-	free(s);
-	wc_params_clear(&p);
+	json_t *j = test_paper_json();
+	char *s;
 	json_object_set_new(j, "schema", json_string(schema));
 	json_t *shared = json_object_get(json_object_get(j, "capacity"), "shared");
 	CHECK(json_is_object(shared));

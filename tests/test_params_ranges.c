@@ -19,24 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *
-paper_json(void)
-{
-	wc_params p = WC_PARAMS_INIT;
-	wc_params_default(&p);
-	char *s = wc_params_dump(&p, 1, NULL);
-	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
-	CHECK(j != NULL);
-	free(s);
-	wc_params_clear(&p);
-	return j;
-}
 
 /* Set the number at `a`/`b`/`c` ("levels", index 0, ...) and load. */
 static int
 load_with(const char *key, json_t *(*locate)(json_t *root), double v, wc_error *err)
 {
-	json_t *root = paper_json();
+	json_t *root = test_paper_json();
 	json_t *obj = locate(root);
 	CHECK(obj != NULL);
 	json_object_set_new(obj, key, json_real(v));
@@ -142,7 +130,7 @@ main(void)
 	 * --run-scatter's top (models/limits.h); a perfect fit's 1e-15 (or
 	 * 1e-300) is a true RMS and loads: calibrate takes the range's floor
 	 * for it (fit/calibrate.c). 0, like null, is none. */
-	json_t *paper = paper_json();
+	json_t *paper = test_paper_json();
 	CHECK(json_is_object(provenance(paper))); /* a key set there is read */
 	json_decref(paper);
 	refused("residual_rms", provenance, 50, "provenance/residual_rms: 50 is outside the documented "
@@ -204,7 +192,7 @@ main(void)
 	 * unknown, so answers on them carry no "no runs" or "beyond its runs"
 	 * caveat, and the file writes back as it reads. */
 	for (int variant = 0; variant < 2; variant++) {
-		json_t *root = paper_json(), *lv = json_array_get(json_object_get(root, "levels"), 0);
+		json_t *root = test_paper_json(), *lv = json_array_get(json_object_get(root, "levels"), 0);
 		if (variant == 0)
 			json_object_del(lv, "range");
 		else
@@ -237,7 +225,7 @@ main(void)
 	/* Levels "A100" and "a100": one name twice (--platform is
 	 * case-insensitive), refused naming both spellings. */
 	{
-		json_t *root = paper_json(), *levels = json_object_get(root, "levels");
+		json_t *root = test_paper_json(), *levels = json_object_get(root, "levels");
 		json_t *copy = json_deep_copy(json_array_get(levels, 0));
 		const char *name = json_string_value(json_object_get(copy, "name"));
 		char lower[WC_NAME_MAX];
@@ -293,7 +281,7 @@ main(void)
 	 * every written interval contains its estimate) is refused naming its
 	 * path, in every section; the writer refuses to write one. */
 	{
-		json_t *root = paper_json();
+		json_t *root = test_paper_json();
 		json_t *s_w = json_object_get(json_array_get(json_object_get(root, "levels"), 2), "s_w");
 		json_object_set_new(s_w, "ci95", json_pack("[ff]", 100.0, 150.0));
 		char *txt = json_dumps(root, 0);

@@ -13,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *
-paper_json(void)
-{
-	wc_params p = WC_PARAMS_INIT;
-	wc_params_default(&p);
-	char *s = wc_params_dump(&p, 1, NULL);
-	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
-	CHECK(j != NULL);
-	free(s);
-	wc_params_clear(&p);
-	return j;
-}
 
 /* Load `root` (consumed); WC_OK or the error with its message in `err`. */
 static int
@@ -68,7 +56,7 @@ main(void)
 	json_t *root;
 
 	/* clock_ref_mhz is a top-level key: the pointer says so. */
-	root = paper_json();
+	root = test_paper_json();
 	json_object_set_new(root, "clock_ref_mhz", json_real(-1980.0));
 	refused(root, "edited.json:1:105: /clock_ref_mhz: -1980 is outside the documented range [0, 10000] (MHz");
 
@@ -76,7 +64,7 @@ main(void)
 	{
 		static const char *const names[] = { "delta", "kappa", "delta" };
 		static const double rows[] = { 0.6, 1.0, 0.9, 0.61, 1.0, 0.91 };
-		root = paper_json();
+		root = test_paper_json();
 		json_object_set_new(root, "draws", draws(names, 3, rows, 2));
 		refused(root, "/draws/names/2: duplicate name 'delta' (already at index 0)");
 	}
@@ -88,17 +76,17 @@ main(void)
 		static const char *const names[] = { "S[H100]" };
 		static const double neg[] = { -500.0, -400.0, -450.0 }, pos[] = { 500.0, 540.0, 520.0 };
 		wc_error err;
-		root = paper_json();
+		root = test_paper_json();
 		json_object_set_new(root, "draws", draws(names, 1, neg, 3));
 		refused(root, "/draws/values/0/0: S[H100] = -500 must be > 0");
-		root = paper_json();
+		root = test_paper_json();
 		json_object_set_new(root, "draws", draws(names, 1, pos, 3));
 		CHECK_INT(load_json(root, &err), WC_OK);
 	}
 
 	/* Too many draw rows names the limit, not an empty array. */
 	{
-		root = paper_json();
+		root = test_paper_json();
 		json_t *jv = json_array();
 		for (int r = 0; r < 1000001; r++)
 			json_array_append_new(jv, json_pack("[f]", 0.598));
@@ -109,10 +97,10 @@ main(void)
 	/* Schema gates name the version that adds the key (docs: "/2 adds
 	 * the optional capacity and finetune sections", "/3 adds the
 	 * optional model_terms, provenance.residual_rms"). */
-	root = paper_json();
+	root = test_paper_json();
 	json_object_set_new(root, "schema", json_string(WC_PARAMS_SCHEMA_V1));
 	refused(root, "/schema: sections need \"wattcast.params/2\" or later");
-	root = paper_json();
+	root = test_paper_json();
 	json_object_set_new(root, "schema", json_string(WC_PARAMS_SCHEMA_V2));
 	json_object_set_new(root, "finetune", json_null());
 	json_object_set_new(json_object_get(root, "provenance"), "residual_rms", json_real(0.03));
@@ -151,7 +139,7 @@ main(void)
 	 * told of "simulated" apart. */
 	{
 		wc_error err;
-		root = paper_json();
+		root = test_paper_json();
 		json_object_set_new(json_object_get(json_object_get(root, "shared"), "delta"), "source",
 		                    json_string("guessed"));
 		CHECK(load_json(root, &err) != WC_OK);
@@ -170,7 +158,7 @@ main(void)
 	 * is refused as the fit refuses it; e0 < 0 is a fit-time warning
 	 * (docs/finetune.md) and loads. */
 	for (int sign = -1; sign <= 0; sign++) {
-		root = paper_json();
+		root = test_paper_json();
 		json_t *k = json_object_get(json_object_get(json_object_get(root, "finetune"), "compute"),
 		                            "kappa_j_per_tflop");
 		CHECK(k != NULL);
@@ -179,7 +167,7 @@ main(void)
 	}
 	{
 		wc_error err;
-		root = paper_json();
+		root = test_paper_json();
 		json_t *e0 = json_object_get(json_object_get(json_object_get(root, "finetune"), "compute"), "e0_j");
 		json_object_set_new(e0, "value", json_real(-2000.0));
 		CHECK_INT(load_json(root, &err), WC_OK);
@@ -192,24 +180,24 @@ main(void)
 		static const char *const keys[] = { "input_sha256", "created_utc", "created_utc", "created_utc" };
 		static const char *const vals[] = { "xyz", "yesterday", "219250468-01-00T15:30:", "2026-13-01T00:00:00Z" };
 		for (int i = 0; i < 4; i++) {
-			root = paper_json();
+			root = test_paper_json();
 			json_object_set_new(json_object_get(root, "provenance"), keys[i], json_string(vals[i]));
 			refused(root, keys[i]);
 		}
 		wc_error err;
-		root = paper_json();
+		root = test_paper_json();
 		json_object_set_new(json_object_get(root, "provenance"), "created_utc", json_string("2026-05-28T20:26:40Z"));
 		json_object_set_new(json_object_get(root, "provenance"), "input_sha256",
 		                    json_string("9e2fdd08db53f7505604764e4747ea26656d706222da8475169a6c4e9ad29b26"));
 		CHECK_INT(load_json(root, &err), WC_OK);
 	}
-	root = paper_json();
+	root = test_paper_json();
 	json_object_set_new(json_array_get(json_object_get(root, "precision_terms"), 0), "p_value", json_real(2.0));
 	refused(root, "/precision_terms/0/p_value: 2 is not a probability");
-	root = paper_json();
+	root = test_paper_json();
 	json_object_set_new(root, "name", json_string(""));
 	refused(root, "/name: empty");
-	root = paper_json();
+	root = test_paper_json();
 	json_object_set_new(root, "name", json_string("two\nlines"));
 	refused(root, "/name: control character at byte 4");
 	return check_report("test_params_strict");

@@ -112,6 +112,9 @@ char *test_deep_dir(const char *dir);
  *  malloc'd string; a CHECK fails and `s` comes back unchanged when `from`
  *  is absent. For editing a dumped file into an older or broken one. */
 char *test_replaced(char *s, const char *from, const char *to);
+/** The built-in default (`paper`) profile as wc_params_dump writes it,
+ *  draws included, parsed (NULL after a failed CHECK); the caller frees it. */
+json_t *test_paper_json(void);
 /** `s` (malloc'd, freed) with every source "simulated" written
  *  "measured", as a new malloc'd string: a file edited into one before
  *  schema 17, which called a synthetic table's idle measured. */

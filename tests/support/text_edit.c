@@ -3,6 +3,9 @@
  * text grows, and returns the text the caller frees (support.h). */
 #include "tests/support/support.h"
 
+#include "data/params_file.h"
+#include "models/params.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,4 +48,17 @@ test_without_object(char *s, const char *section, const char *key)
 		memmove(at, end + 1, strlen(end + 1) + 1);
 	}
 	return s;
+}
+
+json_t *
+test_paper_json(void)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	char *s = wc_params_dump(&p, 1, NULL);
+	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
+	CHECK(j != NULL);
+	free(s);
+	wc_params_clear(&p);
+	return j;
 }
