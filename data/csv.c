@@ -123,7 +123,7 @@ int
 wc__csv_not_text(const char *line, size_t len, char *why, size_t cap)
 {
 	size_t b = wc_text_bom_len(line, len), ctrl = b;
-	if (len >= 2 && (unsigned char)line[0] == 0x1F && (unsigned char)line[1] == 0x8B) {
+	if (wc_text_is_gzip(line, len)) {
 		snprintf(why, cap, "a gzip-compressed file, not a text log: decompress it first (gunzip)");
 		return 1;
 	}

@@ -166,6 +166,12 @@ wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error *er
 	                         "-Encoding utf8)", what, enc);
 }
 
+int
+wc_text_is_gzip(const char *buf, size_t len)
+{
+	return len >= 2 && (unsigned char)buf[0] == 0x1F && (unsigned char)buf[1] == 0x8B;
+}
+
 size_t
 wc_text_bom_len(const char *buf, size_t len)
 {
@@ -252,6 +258,14 @@ wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out, wc
 	if (rc) {
 		free(buf);
 		return rc;
+	}
+	/* A saved answer or scrape gzipped (curl --compressed -o, a
+	 * rotated log) was named by its first bytes: `not JSON ... it begins
+	 * ' ...'`, or an error page saved as a scrape at 1:1. */
+	if (wc_text_is_gzip(buf, len)) {
+		free(buf);
+		return wc_error_set_path(err, WC_EPARSE, path, ":1:1: a gzip-compressed file (it starts 1f 8b), not "
+		                         "text: decompress it first (gunzip -c FILE > NEW)");
 	}
 	if ((rc = wc_text_refuse_utf16(buf, len, path, err)) != WC_OK) {
 		free(buf);

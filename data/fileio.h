@@ -106,6 +106,13 @@ int wc_text_refuse_utf16(const char *buf, size_t len, const char *path, wc_error
  *  describing it ("UTF-16LE text (no byte order mark)"). */
 const char *wc_text_utf16_what(const char *buf, size_t len, char what[48]);
 
+/** 1 when buf[0..len) begins with gzip's magic bytes 1F 8B (RFC 1952,
+ *  2.3.1), else 0: no text input is compressed, and a gzip file read as
+ *  text was named by its first bytes, as JSON that is not JSON at 1:1 or
+ *  as a scrape that is an error page. The one test, for wc_read_file and
+ *  every CSV reader's header (docs/formats/telemetry.md, "Bad lines"). */
+int wc_text_is_gzip(const char *buf, size_t len);
+
 /** 3 when buf[0..len) begins with a UTF-8 byte order mark (EF BB BF),
  *  else 0: the mark is not part of any text input, file or HTTP body, and
  *  is skipped (docs/formats/telemetry.md, "Bad lines"). The one test. */
@@ -127,7 +134,9 @@ int wc_text_second_bom(const char *buf, size_t len, int *column);
 int wc_text_refuse_second_bom(const char *buf, size_t len, const char *path, wc_error *err);
 
 /** Read a whole file into a malloc'd, NUL-terminated buffer (caller frees).
- *  Files over `max_bytes` are refused. A leading UTF-8 byte order mark is
+ *  Files over `max_bytes` are refused, and so are gzip-compressed ones
+ *  (wc_text_is_gzip: `PATH:1:1: a gzip-compressed file ...: decompress
+ *  it first`; no decompressor is linked). A leading UTF-8 byte order mark is
  *  dropped (every text input may carry one). */
 int wc_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out,
                  wc_error *err);

@@ -5,7 +5,9 @@
  * milliseconds"; a \u0000 in a saved answer named jansson's flag
  * JSON_ALLOW_NUL; a saved answer of metrics none of which is read
  * (vllm_generation_tokens_total, an OTel pipeline's name) was passed over
- * unsaid.
+ * unsaid. A gzip-compressed answer or scrape file (it starts 1f 8b) was
+ * named by its first bytes: `not JSON ... it begins ' ...'`, or `:1:1:
+ * not exposition text but plain text (an HTML or error page ...)`.
  */
 #include "tests/support/support.h"
 
@@ -93,12 +95,40 @@ check_nul_and_unread(void)
 	free(out);
 }
 
+/* A saved answer and a scrape file gzipped (curl --compressed -o, a
+ * rotated log): said gzip, with the decompression, not bad JSON or an
+ * error page (docs/formats/prometheus.md). */
+static void
+check_gzip(void)
+{
+	static const char gz[] = "\x1f\x8b\x08\x08\x9a\x12\x55\x69\x00";
+	char *json = path_join(dir, "power.json.gz"), *prom = path_join(dir, "h1.prom.gz"), *out = path_join(dir, "g.csv");
+	CHECK(write_text(json, gz) == 0 && write_text(prom, gz) == 0);
+	const char *argv[] = { "wattcast", "ingest", "--prometheus-json", json, "-o", out, NULL };
+	for (int k = 0; k < 2; k++) {
+		run_result r;
+		argv[2] = k ? "--scrapes" : "--prometheus-json";
+		argv[3] = k ? prom : json;
+		ingest(argv, &r);
+		CHECK_INT(r.status, 1);
+		CHECK_CONTAINS(r.err, k ? "h1.prom.gz:1:1: a gzip-compressed file (it starts 1f 8b), not text: "
+		                          "decompress it first (gunzip -c FILE > NEW)"
+		                        : "power.json.gz:1:1: a gzip-compressed file (it starts 1f 8b)");
+		CHECK(!strstr(r.err, "not JSON") && !strstr(r.err, "plain text"));
+		run_result_free(&r);
+	}
+	free(json);
+	free(prom);
+	free(out);
+}
+
 int
 main(void)
 {
 	dir = test_tmpdir("prom_odd_inputs");
 	check_exemplar();
 	check_nul_and_unread();
+	check_gzip();
 	free(dir);
 	return check_report("test_prom_odd_inputs");
 }
