@@ -37,7 +37,9 @@ static const char usage[] =
 	"windows shorter than --min-window (60 s), and idle ones (mean running below\n"
 	"0.5), get an exclude reason. Counter resets, series that appear\n"
 	"or vanish, NaN samples and missing samples are reported with the series and\n"
-	"the time. --verbose prints the PromQL (docs/fleet.md). A query covers at most\n"
+	"the time. --platform and --model name what a GPU's modelName or an engine's\n"
+	"model_name does not (where they do, the flag is not applied, said).\n"
+	"--verbose prints the PromQL (docs/fleet.md). A query covers at most\n"
 	"--page-steps steps (2000, at most 10000; Prometheus allows 11000 points per\n"
 	"series); a request waits --timeout seconds for its answer (300).\n";
 

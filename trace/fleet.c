@@ -562,6 +562,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 	wc__fleet_say_in_use(f);
 	warn_unknown_board(f);
 	warn_platform_unused(f);
+	wc__fleet_say_model_unused(f);
 	return wc__fleet_table(f, out, err);
 }
 

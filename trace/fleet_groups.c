@@ -426,6 +426,8 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 	if (rc != WC_OK || *slot != (long)i)
 		return rc;
 	const char *model = wc_prom_label(s, "model_name");
+	if (model && !g->model[0])
+		g->model_labelled = 1;
 	if (!model)
 		model = f->o.model;
 	if (model && !g->model[0])

@@ -91,6 +91,7 @@ typedef struct {
 	char name[80];                 /* run_id stem: the non-empty values joined by '/' */
 	char host[FLEET_TEXT], ns[FLEET_TEXT], pod[FLEET_TEXT];
 	char platform[48], model[96];
+	int model_labelled;            /* model is its engine's model_name, not --model (fleet_rows.c) */
 	char gpu_series[256];          /* a power series of the group, for messages */
 	char engine_series[256];       /* its running series, "" until seen */
 	int ever_gpu, ever_engine;
@@ -420,6 +421,9 @@ int wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, cons
 void wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t);
 
 /* fleet_rows.c */
+/* At the end: a --model that names another model than the groups'
+ * model_name labels is not applied there, said once. */
+void wc__fleet_say_model_unused(wc_fleet *f);
 int wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err);
 int wc__fleet_table(wc_fleet *f, wc_runs_table **out, wc_error *err);
 

@@ -39,8 +39,8 @@ static int
 row_model(const wc_fleet *f, const fleet_group *g, wc_run *run, wc_error *err)
 {
 	if (!g->model[0])
-		return wc__fleet_error(err, WC_EINVAL, g->engine_series, "no model_name label; --model NAME "
-		                       "names the model");
+		return wc__fleet_error(err, WC_EINVAL, g->engine_series, "no model_name label: give --model NAME (it "
+		                       "names the model of series without model_name)");
 	const wc_model_info *info = wc_model_lookup(g->model);
 	snprintf(run->model, sizeof run->model, "%s", g->model);
 	run->weights = wc_model_name_run_weights(g->model, run->weights); /* "-AWQ": as ingest_row's */
@@ -53,6 +53,32 @@ row_model(const wc_fleet *f, const fleet_group *g, wc_run *run, wc_error *err)
 		return wc__fleet_error(err, WC_EINVAL, g->engine_series, "model '%.60s' is not in the model "
 		                       "catalog; --active-params B gives its active parameters", g->model);
 	return WC_OK;
+}
+
+/* --model names the model of an engine whose series carry no
+ * model_name (TGI's; docs/fleet.md, "Grouping"): where they do, the
+ * label wins, as --platform gives way to the GPUs' modelName (fleet.c).
+ * `--model Llama-3.1-8B` over series of model_name="Qwen/Qwen3-8B" was
+ * ignored without a word. */
+void
+wc__fleet_say_model_unused(wc_fleet *f)
+{
+	const char *first = NULL, *names = NULL;
+	size_t n = 0;
+	if (!f->o.model || !f->o.model[0])
+		return;
+	for (size_t i = 0; i < f->n_groups; i++) {
+		const fleet_group *g = &f->g[i];
+		if (g->ever_engine && g->model_labelled && strcmp(g->model, f->o.model) != 0) {
+			first = first ? first : g->name;
+			names = names ? names : g->model;
+			n++;
+		}
+	}
+	if (n)
+		wc__fleet_warn(f, "--model %.64s: not applied to %zu group%s ('%.40s' first): their engines' "
+		               "model_name names %.60s, and what the data states wins; --model names the model of "
+		               "series without model_name", f->o.model, n, n == 1 ? "" : "s", first, names);
 }
 
 int
