@@ -116,6 +116,7 @@ parse_time(const char *flag, const char *text, double *out)
 	if (rc != WC_OK)
 		return cli_usage_error("ingest", "%s: '%s' is neither RFC 3339 (2026-01-01T00:00:00Z) nor "
 		                       "epoch seconds", flag, text);
+	*out = wc_prom_time_whole_ms(text, *out);
 	return CLI_OK;
 }
 

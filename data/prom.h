@@ -120,6 +120,13 @@ int wc_prom_parse_time(const char *text, double *out);
  *  unit it looks like: `date +%s%3N` milliseconds): the one reading of a
  *  scrape's time and of `--start`/`--end`. WC_EINVAL when neither form. */
 int wc_prom_parse_time_checked(const char *text, double *out, char *buf, size_t size);
+/** `t`, read from `text` by wc_prom_parse_time, to the nearest whole
+ *  millisecond, a half away from zero as the text's digits say (Prometheus
+ *  times and --step are whole milliseconds): --start 1733600000.0005 kept
+ *  its half millisecond, asked for .000 (the URL's %.3f of its binary
+ *  value, 0.000499...) and refused the server's answer as off the grid
+ *  (docs/fleet.md, "Queries"). */
+double wc_prom_time_whole_ms(const char *text, double t);
 /** Sample times before 2000-01-01 or from 2100-01-01 on are refused
  *  (docs/formats/prometheus.md, "Times"): a timestamp in the wrong unit
  *  lands decades away, and was taken as is. */

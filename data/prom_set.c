@@ -6,6 +6,7 @@
 #include "data/data.h"
 #include "data/prom.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,24 @@ wc_prom_parse_time(const char *text, double *out)
 		return WC_OK;
 	}
 	return parse_rfc3339(text, out);
+}
+
+double
+wc_prom_time_whole_ms(const char *text, double t)
+{
+	const char *dot = strchr(text, '.');
+	if (!isfinite(t) || strpbrk(text, "eE") || !dot)
+		return round(t * 1000.0) / 1000.0;
+	/* The fraction's digits as written: 0.0005 is 0.000499... in binary,
+	 * whose rounding took the half down. */
+	long ms = 0;
+	int k = 0;
+	for (const char *p = dot + 1; isdigit((unsigned char)*p) && k < 4; p++, k++)
+		ms = ms * 10 + (*p - '0');
+	for (; k < 4; k++)
+		ms *= 10;
+	ms = (ms + 5) / 10;
+	return round(t - strtod(dot, NULL)) + (double)ms / 1000.0;
 }
 
 int

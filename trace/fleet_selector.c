@@ -43,6 +43,36 @@ bad(wc_error *err, size_t col, const char *why)
 	                    "{label=\"value\",...} (=, !=, =~, !~)", col, why);
 }
 
+/* The escapes PromQL's lexer takes in "..." and '...' (its lexEscape):
+ * \a \b \f \n \r \t \v, the backslash, the opening quote, 3 octal digits,
+ * \x and 2, \u and 4, \U and 8 hex digits. The column of the first other
+ * in value v (quoted, from column col), 0 when none: `"Qwen3-\d+B"` went
+ * to the server, which answered `1:61: parse error: unknown escape
+ * sequence U+0064 'd'` at a column of a query the user never wrote. */
+static size_t
+bad_escape(const char *v, size_t col)
+{
+	if (v[0] == '`')
+		return 0;
+	for (size_t i = 1; v[i] && v[i] != v[0]; i++) {
+		if (v[i] != '\\')
+			continue;
+		char c = v[++i];
+		size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : c >= '0' && c <= '7' ? 3 : 0;
+		if (digits) {
+			size_t from = c >= '0' && c <= '7' ? i : i + 1;
+			for (size_t d = 0; d < digits; d++)
+				if (c >= '0' && c <= '7' ? !(v[from + d] >= '0' && v[from + d] <= '7')
+				                         : !isxdigit((unsigned char)v[from + d]))
+					return col + i - 1;
+			i = from + digits - 1;
+		} else if (!c || !strchr("abfnrtv\\", c) ? c != v[0] : 0) {
+			return col + i - 1;
+		}
+	}
+	return 0;
+}
+
 int
 wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, wc_error *err)
 {
@@ -93,9 +123,13 @@ wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, wc_e
 		snprintf(x->op, sizeof x->op, "%s", ops[o]);
 		for (i += strlen(ops[o]); isspace((unsigned char)selector[i]); i++)
 			;
-		size_t q = quoted(selector + i);
+		size_t q = quoted(selector + i), esc = q ? bad_escape(selector + i, i + 1) : 0;
 		if (q == 0)
 			return bad(err, i + 1, "expected a quoted value");
+		if (esc)
+			return wc_error_set(err, WC_EINVAL, "--selector: column %zu: '\\%c' is no escape of PromQL's "
+			                    "strings: write '\\\\%c' for a regular expression's \\%c in \"...\", or quote "
+			                    "the value in backquotes", esc, selector[esc], selector[esc], selector[esc]);
 		snprintf(x->value, sizeof x->value, "%.*s", (int)q, selector + i);
 		for (i += q; isspace((unsigned char)selector[i]); i++)
 			;
@@ -179,6 +213,57 @@ unquote(const char *q, char *out, size_t size)
 	return 0;
 }
 
+/* RE2's Perl classes as POSIX bracket expressions (RE2's \s is
+ * [\t\n\f\r ]), outside brackets and in them: regcomp read `\d` as a
+ * plain `d`, so `model_name=~"Qwen/Qwen3-\\d+B"` matched no series of
+ * files where the server matched them, and `!~` every one (docs/fleet.md,
+ * "Queries"). Inside brackets an escaped character is itself (POSIX reads
+ * a backslash there as one). Another escape of a letter (\b, \pN, \A) is
+ * none POSIX has: refused, 0 with its letter in *which. */
+static int
+re2_to_posix(const char *in, char *out, size_t size, char *which)
+{
+	static const char *const perl[][2] = { { "d", "0-9" }, { "w", "0-9A-Za-z_" }, { "s", "\t\n\f\r " } };
+	size_t w = 0;
+	int bracket = 0;
+	for (size_t i = 0; in[i]; i++) {
+		char c = in[i], text[24] = { c, '\0' };
+		if (c == '[' && !bracket) {
+			bracket = 1;
+			if (in[i + 1] == '^')
+				text[1] = in[++i];
+			if (in[i + 1] == ']') /* a ']' first is itself */
+				text[strlen(text)] = in[++i];
+		} else if (c == ']' && bracket) {
+			bracket = 0;
+		} else if (c == '\\' && in[i + 1]) {
+			char e = in[++i];
+			const char *cls = NULL;
+			for (size_t k = 0; k < 3; k++)
+				if (tolower((unsigned char)e) == perl[k][0][0])
+					cls = perl[k][1];
+			if (cls && bracket && isupper((unsigned char)e)) {
+				*which = e; /* [\D] has no bracket form */
+				return 0;
+			}
+			if (cls)
+				snprintf(text, sizeof text, bracket ? "%s" : isupper((unsigned char)e) ? "[^%s]" : "[%s]", cls);
+			else if (isalnum((unsigned char)e)) {
+				*which = e;
+				return 0;
+			} else
+				snprintf(text, sizeof text, bracket ? "%c" : "\\%c", e);
+		}
+		size_t n = strlen(text);
+		if (w + n >= size)
+			return *which = '\0', 0;
+		memcpy(out + w, text, n);
+		w += n;
+	}
+	out[w] = '\0';
+	return 1;
+}
+
 /* A series' value of label `name` as the query matches it ("" when
  * absent): `namespace`/`pod` of a GPU's series from exported_* when set
  * (wc__fleet_selector_text's two sides). */
@@ -213,7 +298,16 @@ wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *err)
 			                  "\\\", \\', \\n, \\t, \\r (files)", m[j].name);
 		else if (m[j].op[1] == '~') {
 			/* PromQL's regular expressions match the whole value. */
-			snprintf(anchored, sizeof anchored, "^(%s)$", value[j]);
+			char posix[1024], which = '\0';
+			if (!re2_to_posix(value[j], posix, sizeof posix, &which)) {
+				rc = which ? wc_error_set(err, WC_EINVAL, "--selector: %.100s: '\\%c' has no POSIX form, which "
+				                          "files are matched by: write it as a bracket expression",
+				                          m[j].value, which)
+				           : wc_error_set(err, WC_EINVAL, "--selector: %.100s: too long as a POSIX regular "
+				                          "expression (files)", m[j].value);
+				break;
+			}
+			snprintf(anchored, sizeof anchored, "^(%s)$", posix);
 			if (regcomp(&re[j], anchored, REG_EXTENDED | REG_NOSUB) != 0)
 				rc = wc_error_set(err, WC_EINVAL, "--selector: %.100s: not a POSIX extended regular "
 				                  "expression (files)", m[j].value);
