@@ -186,7 +186,8 @@ check_power_back(void)
 	free(out);
 }
 
-/* The same file twice: a sample not after the previous one. Of a DCGM
+/* A file whose time goes back: a sample not after the previous one (the
+ * same file twice is an overlap, named as such: test_prom_overlap_files). Of a DCGM
  * series with its 8 usual labels the message was cut before its reason
  * ("...: sample at 2026-12-06T02:52:43...") and the path rule put "..."
  * before the file's name, given whole. The series gives way now. */
@@ -202,12 +203,14 @@ check_not_after(void)
 		len += (size_t)snprintf(text + len, sizeof text - len, "# wattcast-scrape %d h3:8000\n"
 		                        "DCGM_FI_DEV_POWER_USAGE{%s} 300\n"
 		                        "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\"} 4\n", 1767225600 + t, labels);
+	snprintf(text + len, sizeof text - len, "# wattcast-scrape 1767225601 h3:8000\nDCGM_FI_DEV_POWER_USAGE{%s} 301\n",
+	         labels);
 	CHECK(write_text(in, text) == 0);
 	snprintf(text, sizeof text, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{"
 	         "\"metric\":{\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\",\"DCGM_FI_DRIVER_VERSION\":\"550.54.15\","
 	         "\"Hostname\":\"h3\",\"UUID\":\"GPU-03a84180-d660-dbdc-17f4-0e0655717066-h3\",\"device\":\"nvidia0\","
 	         "\"gpu\":\"0\",\"instance\":\"dcgm-h3:9400\",\"job\":\"dcgm-h3\",\"modelName\":\"NVIDIA "
-	         "A100-SXM4-80GB\"},\"values\":[[1767225600,\"300\"],[1767225615,\"300\"]]}]}}");
+	         "A100-SXM4-80GB\"},\"values\":[[1767225600,\"300\"],[1767225615,\"300\"],[1767225600,\"301\"]]}]}}");
 	CHECK(write_text(json, text) == 0);
 	/* Named from the test's folder: the message must give them whole, and
 	 * a long temporary folder (a clean clone's build-asan) would put the
@@ -217,14 +220,14 @@ check_not_after(void)
 	CHECK(getcwd(back, sizeof back) != NULL);
 	CHECK(chdir(dir) == 0);
 	const char *flag[2] = { "--scrapes", "--prometheus-json" }, *file[2] = { "h3.prom", "q1.json" };
-	const char *where[2] = { ":2: DCGM_FI_DEV_POWER_USAGE{", ": /data/result/0/values/0: DCGM_FI_DEV_POWER_USAGE{" };
-	const char *tail[2] = { "...: sample at 2026-01-01T00:00:00.000Z is not after the previous one "
+	const char *where[2] = { ":11: DCGM_FI_DEV_POWER_USAGE{", ": /data/result/0/values/2: DCGM_FI_DEV_POWER_USAGE{" };
+	const char *tail[2] = { "...: sample at 2026-01-01T00:00:01.000Z is not after the previous one "
 		                "(2026-01-01T00:00:02.000Z): give the scrape logs in time order (a clock set back?)\n",
 		                "...: sample at 2026-01-01T00:00:00.000Z is not after the previous one "
 		                "(2026-01-01T00:00:15.000Z): save pages of a query with start = the previous page's "
 		                "end + step\n" };
 	for (int k = 0; k < 2; k++) {
-		const char *argv[] = { "wattcast", "ingest", flag[k], file[k], flag[k], file[k], "-o", out, NULL };
+		const char *argv[] = { "wattcast", "ingest", flag[k], file[k], "-o", out, NULL };
 		char head[1024];
 		run_result r;
 		CHECK(run_wattcast(argv, NULL, &r) == 0);

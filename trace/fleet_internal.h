@@ -249,6 +249,12 @@ int wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *e
  * set->s[i].n past before[i]) hold no metric read (fleet_unread.c). */
 void wc__fleet_say_unread(const char *file, const wc_prom_set *set, const size_t *before, size_t n_before,
                           const wc_fleet_options *o);
+/* fleet_overlap.c: err, the refusal of files[failed] (saved answers:
+ * json 1; scrapes of the metrics in keep) as a sample not after the
+ * one before, rewritten to name the earlier file it overlaps in time
+ * and the window both hold, when one does. */
+void wc__fleet_name_overlap(const char *const *files, size_t n, size_t failed, int json, const char *const *keep,
+                            wc_error *err);
 /* Does a matcher name `namespace` or `pod`? */
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 

@@ -506,6 +506,8 @@ read_saved(const char *const *json, size_t n_json, const wc_fleet_options *o, wc
 		for (size_t j = 0; j < n_before; j++)
 			before[j] = set->s[j].n;
 		rc = wc_prom_json_read(json[i], set, o->warn, o->warn_payload, err);
+		if (rc != WC_OK)
+			wc__fleet_name_overlap(json, n_json, i, 1, NULL, err);
 		if (rc == WC_OK)
 			wc__fleet_say_unread(json[i], set, before, n_before, o);
 		if (rc == WC_OK)
@@ -543,7 +545,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 	keep[n_keep] = NULL;
 	rc = read_saved(json, n_json, o, &set, err);
 	for (size_t i = 0; rc == WC_OK && i < n_scrapes; i++)
-		rc = wc_prom_text_read(scrapes[i], keep, &set, o->warn, o->warn_payload, err);
+		if ((rc = wc_prom_text_read(scrapes[i], keep, &set, o->warn, o->warn_payload, err)) != WC_OK)
+			wc__fleet_name_overlap(scrapes, n_scrapes, i, 0, keep, err);
 	/* The selector a server's queries carry, so that a file's grid and
 	 * groups are those of the same series (a node's free GPUs left out). */
 	if (rc == WC_OK)
