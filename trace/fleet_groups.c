@@ -401,7 +401,9 @@ add_engine(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, size_t i,
 		return WC_OK;
 	} else if (rc == WC_OK && place == WC_ENGINE_PLACE_ADD) {
 		wc_engine_labels_summed(block, label, sizeof label);
-		int k = engine_slot(g, label);
+		int k = wc__fleet_relabelled_slot(f, g, set, m, s, label);
+		if (k < 0)
+			k = engine_slot(g, label);
 		if (k < 0)
 			rc = wc_error_set(err, WC_EINVAL, "group '%.40s' has more than %d engine series of %s (--group-by "
 			                  "splits them)", g->name, FLEET_MAX_ENGINES, s->metric);

@@ -328,6 +328,22 @@ int wc__fleet_host_apart(const wc_fleet *f, const fleet_group *g, const fleet_gr
  * labels alone (`pid`), one after the other, joined into the first: one
  * engine restarted (docs/fleet.md, "Grouping"). */
 int wc__fleet_join_processes(wc_prom_set *set, wc_error *err);
+/* fleet_processes.c: 1 when series s carries the labels of `key` (a
+ * series' key of its metric) that it has at all with their values, and
+ * another label is on one side alone (process labels aside): one
+ * engine's series relabelled (vLLM V1's `engine` label added). */
+int wc__fleet_relabel_of(const char *key, const wc_prom_series *s);
+/* fleet_processes.c: series of one engine metric and group, each
+ * relabelled from the one before (wc__fleet_relabel_of) and never beside
+ * it, joined into the first and said once per group: one engine, not
+ * engines to add up (docs/fleet.md, "Grouping"). */
+int wc__fleet_join_relabelled(wc_fleet *f, wc_prom_set *set, wc_error *err);
+/* fleet_processes.c: the engine slot of group g whose series of metric m
+ * on earlier pages s relabels (wc__fleet_relabel_of) and which has none
+ * on this page: taken over under s's summed label `label` (said once per
+ * group); -1 when none (fleet_groups.c, add_engine). */
+int wc__fleet_relabelled_slot(wc_fleet *f, fleet_group *g, const wc_prom_set *set, int m, const wc_prom_series *s,
+                              const char *label);
 
 /* fleet_gpus.c: the present power series of group g at t (np of them,
  * power pw) with one series per GPU (its `UUID`, or without one its host

@@ -44,6 +44,8 @@ fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k
 		rc = wc__fleet_query(f, url, q[m], a, b, f->o.step, wc_fleet_metric_name(m), &set, err);
 	if (rc == WC_OK)
 		rc = wc__fleet_join_processes(&set, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_join_relabelled(f, &set, err);
 	if (rc == WC_OK) {
 		say(&f->o, "page %s .. %s: %zu series", ta, tb, set.n);
 		rc = wc_fleet_feed(f, &set, k0, k1, err);
@@ -71,6 +73,8 @@ measure_interval(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], si
 		rc = wc__fleet_query(f, url, q[m[k]], a, b, f->o.step, wc_fleet_metric_name(m[k]), &set, err);
 	if (rc == WC_OK)
 		rc = wc__fleet_join_processes(&set, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_join_relabelled(f, &set, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_feed(f, &set, k0, k0, err);
 	for (size_t g = 0; g < f->n_groups; g++)
@@ -561,6 +565,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = wc_fleet_new(&oo, &f, err);
 	if (rc == WC_OK)
 		f->saved = 1;
+	if (rc == WC_OK)
+		rc = wc__fleet_join_relabelled(f, &set, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_feed(f, &set, 0, f->n_steps, err);
 	if (rc == WC_OK && f->n_walked < f->n_steps)
