@@ -152,6 +152,7 @@ typedef struct {
 	char at_end[2][48];
 	int at_end_said;
 	int dp_said;                   /* its data-parallel engines warned read as one replica */
+	int stall_said;                /* a row of it stalled was said (fleet_rows.c) */
 	char engine_label[FLEET_MAX_ENGINES][64]; /* slot k's `engine`/`dp_rank` labels, kept across pages */
 	int n_engine_slots;
 	/* Slot k's last series of metric m, across pages (NULL: never seen):

@@ -165,6 +165,23 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 	                      sizeof r.run.exclude)) {
 		if (!partial)
 			f->n_idle_rows++;
+	} else if (!partial && r.generation_tok_s == 0) {
+		/* Requests running and not one token generated over the window's
+		 * counted steps: a hung engine (a stuck NCCL collective, a
+		 * deadlocked scheduler) that still draws power, no load the law
+		 * describes. As an ordinary row it went into fits at its running
+		 * count with a throughput of 0 (docs/fleet.md, "Rows"). Said
+		 * once per group. */
+		double span = w->dt_inc[WC_FLEET_GENERATION - WC_FLEET_FIRST_COUNTER];
+		snprintf(r.run.exclude, sizeof r.run.exclude, "stalled: %.3g running requests on average and no token "
+		         "generated over %.10g s (a hung engine?)", r.run.running, span);
+		if (!g->stall_said) {
+			g->stall_said = 1;
+			wc__fleet_warn(f, "group '%.60s': the row at %s ran %.3g requests on average and generated no "
+			               "token over %.10g s (%.48s flat): a stalled engine, excluded as 'stalled'", g->name,
+			               at, r.run.running, span, g->counter_series[WC_FLEET_GENERATION - WC_FLEET_FIRST_COUNTER][0]
+			               ? wc_fleet_metric_name(WC_FLEET_GENERATION) : "its counter");
+		}
 	} else if (!partial && r.duration < f->o.min_window_s) {
 		/* To the ms, as the summary prints it, or every digit when that
 		 * rounds up to the bound: "%.0f" said a 9.728 s window was "10 s
