@@ -137,7 +137,7 @@ wc__fleet_join_processes(wc_prom_set *set, wc_error *err)
 int
 wc__fleet_relabel_of(const char *key, const wc_prom_series *s)
 {
-	size_t ml = strlen(s->metric);
+	size_t ml = strlen(s->metric), shared = ml + 2; /* metric{} */
 	int any = 0;
 	if (strncmp(key, s->metric, ml) != 0 || key[ml] != '{' || strcmp(key, s->key) == 0)
 		return 0;
@@ -156,14 +156,11 @@ wc__fleet_relabel_of(const char *key, const wc_prom_series *s)
 		if (strncmp(p + nl + 2, s->values[k], vl) != 0 || p[nl + 2 + vl] != '"' ||
 		    (p[nl + 3 + vl] != ',' && p[nl + 3 + vl] != '}'))
 			return 0;
+		shared += nl + vl + 4; /* ,name="value" */
 	}
 	/* Labels of key that s lacks: key holds more label text than the
-	 * shared ones. */
-	size_t shared = ml + 2;
-	for (size_t k = 0; k < s->n_labels; k++)
-		if (!wc_engine_labels_process(s->names[k]) && strstr(key, s->names[k]))
-			shared += strlen(s->names[k]) + strlen(s->values[k]) + 4;
-	return any || strlen(key) > shared;
+	 * shared ones (its first label has no comma before it). */
+	return any || strlen(key) + 1 > shared;
 }
 
 typedef struct {
