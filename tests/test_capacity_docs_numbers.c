@@ -9,7 +9,13 @@
  * test saw it; so did an open loop's spread past the board's limit (3.66
  * running, 49.8 %, 379.2 W not 384.2 W, for 3.72, 51.0 %, 380.1 and 385.3
  * W) and the open-loop table's H100 steady P(m) (252.2 W for 252.3 W).
+ * "The built-in profile" kept the paper section's values from before its
+ * refit on the attention width (eta 0.89 / 0.79 / 1.07 for 0.863 / 0.783 /
+ * 1.036, eta_c 0.169 for 0.164, the design's input 107 [16, 167] tokens
+ * for 91 [16, 135], H200's t0 2.3 ms for 2.2) and a warning with 0.169 in
+ * it; they are read from wc_params_default now.
  */
+#include "models/params.h"
 #include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
@@ -226,6 +232,48 @@ flexibility_range(const char *page)
 	json_decref(j);
 }
 
+/* "The built-in profile": the paper profile's capacity section as
+ * wc_params_default embeds it (the values the page lists, worded as it
+ * words them), and its eta_c caveat as an answer with a prompt gives it,
+ * quoted whole on the page; and "Warnings"' design input length. */
+static void
+paper_section(const char *page)
+{
+	wc_params p = WC_PARAMS_INIT;
+	wc_params_default(&p);
+	const wc_capacity_params *c = &p.capacity;
+	const wc_capacity_level *l[3] = { wc_capacity_level_find(c, "A100"), wc_capacity_level_find(c, "H100"),
+		                          wc_capacity_level_find(c, "H200") };
+	const wc_capacity_workload *w = wc_capacity_workload_find(c, "powertrace-paper");
+	CHECK(l[0] && l[1] && l[2] && w && c->shared[WC_CAP_ETAC] && c->shared[WC_CAP_TAU] && c->shared[WC_CAP_T1]);
+	if (l[0] && l[1] && l[2] && w) {
+		const wc_param *etac = &c->shared_p[WC_CAP_ETAC];
+		char phrase[512];
+		snprintf(phrase, sizeof phrase,
+		         "Values: η = %.3f / %.3f / %.3f and t0 = %.1f / %.1f / %.1f ms (A100 / H100 / H200), "
+		         "η_c = %.3f [%.3f, %.3f], τ = %.0f µs, t1 = %.0f (not identified), input length of the design "
+		         "%.0f tokens [%.0f, %.0f]",
+		         l[0]->p[WC_CAP_ETA].value, l[1]->p[WC_CAP_ETA].value, l[2]->p[WC_CAP_ETA].value,
+		         1e3 * l[0]->p[WC_CAP_T0].value, 1e3 * l[1]->p[WC_CAP_T0].value, 1e3 * l[2]->p[WC_CAP_T0].value,
+		         etac->value, etac->lo, etac->hi, 1e6 * c->shared_p[WC_CAP_TAU].value,
+		         c->shared_p[WC_CAP_T1].value, w->input_tokens.value, w->input_tokens.lo, w->input_tokens.hi);
+		on_page(page, phrase);
+		snprintf(phrase, sizeof phrase, "a fitted input of about %.0f tokens, 512 output tokens",
+		         w->input_tokens.value);
+		on_page(page, phrase);
+	}
+	wc_params_clear(&p);
+	json_t *j = answer((const char *const[]){ "--platform", "A100", "--model", "Qwen3-8B", "--rate", "3",
+	                                          "--input-tokens", "512", "--output-tokens", "256", "--profile",
+	                                          "paper", NULL });
+	const char *caveat = warning(json_object_get(json_object_get(j, "capacity"), "warnings"), "capacity: eta_c = ");
+	CHECK(caveat[0] != '\0');
+	char quoted[512];
+	snprintf(quoted, sizeof quoted, "`%s`", caveat);
+	on_page(page, quoted);
+	json_decref(j);
+}
+
 int
 main(void)
 {
@@ -392,6 +440,7 @@ main(void)
 	fig29(page);
 	fig30(page);
 	flexibility_range(page);
+	paper_section(page);
 	free(page);
 	return check_report("test_capacity_docs_numbers");
 }
