@@ -439,9 +439,13 @@ wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *fie
 		snprintf(tail, sizeof tail, "(%.3g %% of its time; its power is that of those that run)", 100.0 * share);
 	else if (latency)
 		snprintf(tail, sizeof tail, "(latency and time to first token include it)");
-	/* without token lengths each holds one block at least (request_context) */
+	/* the count is a steady state's: each request holds its prompt and
+	 * half its output on average, in whole blocks, not its full context
+	 * (docs/capacity.md, "Memory as vLLM does it"); without token lengths
+	 * each holds one block at least (request_context) */
 	if (lengths_known(c))
-		snprintf(what, sizeof what, "of %g + %g tokens", c->input_tokens, c->output_tokens);
+		snprintf(what, sizeof what, "at a mean %.0f tokens each",
+		         wc_capacity_kv_tokens_held(c->input_tokens, c->output_tokens));
 	else
 		snprintf(what, sizeof what, "of one %g-token block each, the least a request holds",
 		         request_context(c));

@@ -15,10 +15,12 @@
  * for 91 [16, 135], H200's t0 2.3 ms for 2.2) and a warning with 0.169 in
  * it; they are read from wc_params_default now.
  */
+#include "models/capacity_model.h"
 #include "models/params.h"
 #include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +276,33 @@ paper_section(const char *page)
 	json_decref(j);
 }
 
+/* "Memory as vLLM does it": H100 Qwen3-8B asked for 600 running of 500 +
+ * 512 tokens, the count that runs, the tokens each holds on average as the
+ * warning names them (wc_capacity_kv_tokens_held: the warning said "of
+ * 500 + 512 tokens", a full context's, where the count is of 764 held),
+ * and the full contexts the same cache holds. */
+static void
+kv_steady_state(const char *page)
+{
+	json_t *j = answer((const char *const[]){ "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "600",
+	                                          "--input-tokens", "500", "--output-tokens", "512", NULL });
+	const double fit = json_number_value(json_object_get(j, "max_concurrency_fit")),
+	             held = wc_capacity_kv_tokens_held(500, 512);
+	char phrase[512];
+	snprintf(phrase, sizeof phrase, "holds about %.0f at a mean %.0f tokens each", fit, held);
+	const char *w = warning(json_object_get(json_object_get(j, "capacity"), "warnings"), "concurrency: 600 requests");
+	CHECK(strstr(w, phrase) != NULL);
+	if (!strstr(w, phrase))
+		fprintf(stderr, "  the warning does not say: %s (%s)\n", phrase, w);
+	char quoted[600];
+	snprintf(quoted, sizeof quoted, "`… %s …` for Qwen3-8B on an H100 at 500 + 512 tokens", phrase);
+	on_page(page, quoted);
+	snprintf(phrase, sizeof phrase, "(B · ⌈(L_in + L_out) / B⌉), %.0f there",
+	         floor(fit * held / wc_capacity_kv_block_tokens(500 + 512)));
+	on_page(page, phrase);
+	json_decref(j);
+}
+
 int
 main(void)
 {
@@ -441,6 +470,7 @@ main(void)
 	fig30(page);
 	flexibility_range(page);
 	paper_section(page);
+	kv_steady_state(page);
 	free(page);
 	return check_report("test_capacity_docs_numbers");
 }

@@ -65,7 +65,7 @@ main(void)
 
 	char *text = sweep("--concurrency", "32", 0);
 	CHECK_CONTAINS(text, "512 output tokens, running 16, engine vllm");
-	CHECK_CONTAINS(text, "holds about 16 of 2000 + 512 tokens");
+	CHECK_CONTAINS(text, "holds about 16 at a mean 2264 tokens each");
 	free(text);
 
 	char *js = sweep("--concurrency", "32", 1);
