@@ -38,7 +38,9 @@ static const char usage[] =
 	"|error| of the mean (median_mean_err_pct) and of p95 (median_p95_err_pct) and\n"
 	"the median ratio of ramp rates (median_ramp_ratio), and the share of runs whose\n"
 	"measured mean and p95 the 95 % predictive intervals contain (coverage_mean_pct,\n"
-	"coverage_p95_pct) with their median width. --per-run FILE writes one\n"
+	"coverage_p95_pct) with their median width; each JSON run gives its interval as\n"
+	"its --per-run rows do (interval_95_lo, interval_95_hi: mean_w, p95_w) and what\n"
+	"it covers (interval_95_covers). --per-run FILE writes one\n"
 	"CSV row per run and metric, its model the last input column (lo/hi:\n"
 	"5th/95th percentile over replicas; blank\n"
 	"for a run that draws nothing at random -- arrivals and lengths from its\n"
@@ -311,6 +313,21 @@ linger_json(const wc_response_linger_choice *c)
 	return o;
 }
 
+/* Run's predictive 95 % interval of the mean and p95, under the names
+ * and values of its --per-run rows' interval_95_lo / interval_95_hi, so
+ * that the JSON's coverage can be recounted from the JSON (null where the
+ * set has none), and what it covers. */
+static void
+interval_json(json_t *run, const wc_envelope_interval *iv, const char *covers)
+{
+	const int has = isfinite(iv->mean_lo) || isfinite(iv->p95_lo);
+	json_object_set_new(run, "interval_95_lo", has ? json_pack("{s:o,s:o}", "mean_w", num(iv->mean_lo), "p95_w",
+	                                                           num(iv->p95_lo)) : json_null());
+	json_object_set_new(run, "interval_95_hi", has ? json_pack("{s:o,s:o}", "mean_w", num(iv->mean_hi), "p95_w",
+	                                                           num(iv->p95_hi)) : json_null());
+	json_object_set_new(run, "interval_95_covers", has && covers[0] ? json_string(covers) : json_null());
+}
+
 static void
 print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_report *r)
 {
@@ -332,6 +349,7 @@ print_json(const venv_args *a, const cli_run_set *s, const wc_envelope_check_rep
 		json_object_set_new(json_object_get(run, "response"), "dynamic_scale", num(wc_response_dynamic_scale(rp)));
 		json_object_set_new(run, "linger_bound", linger_json(&r->linger[i]));
 		json_object_set_new(run, "replicas", json_integer(r->replicas[i]));
+		interval_json(run, &r->interval[i], r->covers[i].text);
 		json_t *said = json_array();
 		for (int w = 0; w < r->warnings[i].n_warnings; w++)
 			json_array_append_new(said, json_string(r->warnings[i].warnings[w]));

@@ -539,6 +539,13 @@ wc_power_map_draws_covered(int draws)
 	return draws > 0 ? "the calibration's draws and " : "";
 }
 
+void
+wc_power_map_interval_covers(const wc_power_map *pm, int draws, const char *spread, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%sthe law's %s (prediction_error); not the Monte-Carlo spread%s%s nor the service times' "
+	         "error", wc_power_map_draws_covered(draws), wc_power_map_covers(pm), spread[0] ? " " : "", spread);
+}
+
 int
 wc_power_map_pe(const wc_power_map *pm, double running, wc_pe_stratum *out, int *n_draws)
 {

@@ -128,6 +128,13 @@ const char *wc_power_map_covers(const wc_power_map *pm);
  *  calibrated set whose draws are on another platform or model; predict
  *  says "held-out error" there too; docs/intervals.md, "Calibrated sets"). */
 const char *wc_power_map_draws_covered(int draws);
+/** The whole `covers` text of such an interval (docs/envelopes.md,
+ *  "Outputs"): the draws' opening, the law's error it is, and that it is
+ *  not the Monte-Carlo spread (`spread` says where that spread is given;
+ *  "" to say nothing of where) nor the service times' error. One wording
+ *  for envelope's and plan's answers and validate envelope's runs; cut
+ *  to `cap` bytes. */
+void wc_power_map_interval_covers(const wc_power_map *pm, int draws, const char *spread, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

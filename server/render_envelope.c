@@ -178,9 +178,7 @@ interval_covers(json_t *o, const wc_power_map *pm, int draws, const char *spread
 	char covers[256];
 	/* a calibration's draws that vary this answer are added to it
 	 * (docs/intervals.md, "Calibrated sets") */
-	snprintf(covers, sizeof covers, "%sthe law's %s (prediction_error); not the Monte-Carlo spread%s%s nor the "
-	         "service times' error", wc_power_map_draws_covered(draws),
-	         wc_power_map_covers(pm), spread[0] ? " " : "", spread);
+	wc_power_map_interval_covers(pm, draws, spread, covers, sizeof covers);
 	json_object_set_new(o, "covers", json_string(covers));
 	json_object_set_new(o, "stratum", json_pack("{s:s,s:s,s:i}", "platform",
 	                    pm->pe.platform[0] ? pm->pe.platform : "pooled", "source",

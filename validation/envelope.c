@@ -33,6 +33,7 @@ wc_envelope_check_report_clear(wc_envelope_check_report *r)
 	free(r->law_level);
 	free(r->level);
 	free(r->interval);
+	free(r->covers);
 	free(r->replicas);
 	memset(r, 0, sizeof *r);
 }
@@ -78,7 +79,7 @@ response_for(const wc_params *p, const wc_params *law, const wc_envelope_check_r
 static int
 predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_response_params *resp,
             double tau_s, const wc_envelope_check_options *o, wc_envelope_result *res, wc_envelope_check_service *used,
-            int *replicas, wc_error *err)
+            int *replicas, wc_envelope_check_covers *covers, wc_error *err)
 {
 	wc_service_store ss;
 	wc_service_times st;
@@ -117,6 +118,12 @@ predict_run(const wc_params *p, const wc_envelope_check_run *run, const wc_respo
 	for (int k = said; k < pm.n_span_notes; k++)
 		WC_WARN(res, "%s", pm.span_notes[k]);
 	*replicas = res->replicas;
+	/* what its interval covers, as envelope's answer words it; the
+	 * replicas' spread is the --per-run rows' lo/hi */
+	covers->text[0] = '\0';
+	if (pm.has_pe && (isfinite(res->server_interval.mean_lo) || isfinite(res->server_interval.p95_lo)))
+		wc_power_map_interval_covers(&pm, res->server_interval.draws, "over replicas (the --per-run rows' lo/hi)",
+		                             covers->text, sizeof covers->text);
 	return WC_OK;
 }
 
@@ -423,9 +430,10 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 	out->law_level = wc_alloc_array(n, sizeof *out->law_level);
 	out->level = wc_alloc_zeroed(n, sizeof *out->level);
 	out->interval = wc_alloc_array(n, sizeof *out->interval);
+	out->covers = wc_alloc_zeroed(n, sizeof *out->covers);
 	out->replicas = wc_alloc_zeroed(n, sizeof *out->replicas);
 	if (!out->predicted || !out->warnings || !out->at_load || !out->response || !out->tau_s || !out->linger || !out->service || !out->law_level || !out->level ||
-	    !out->interval || !out->replicas) {
+	    !out->interval || !out->covers || !out->replicas) {
 		wc_envelope_check_report_clear(out);
 		return wc_error_set(err, WC_ENOMEM, "validate envelope: out of memory");
 	}
@@ -464,7 +472,7 @@ wc_validate_envelope(const wc_params *p, const wc_envelope_check_run *runs, size
 			out->tau_s[i] = wc_response_tau_for(&out->response[i], runs[i].config.platform);
 		if (rc == WC_OK)
 			rc = predict_run(law, &runs[i], &out->response[i], out->tau_s[i], o, &res, &out->service[i], &out->replicas[i],
-			                 &e2);
+			                 &out->covers[i], &e2);
 		wc_calibrate_result_clear(&cal);
 		if (rc != WC_OK) {
 			wc_error_set(err, rc, "%s: %s", runs[i].run_id, own_log(e2.msg, text, sizeof text));

@@ -106,6 +106,11 @@ typedef struct {
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
 } wc_envelope_check_warnings;
 
+/** What one run's predictive interval covers (its fold's power map). */
+typedef struct {
+	char text[256];
+} wc_envelope_check_covers;
+
 typedef struct {
 	size_t n;
 	wc_envelope_check_warnings *warnings; /* n, owned */
@@ -132,6 +137,9 @@ typedef struct {
 	 * measured value they contain (%, over the runs with one; NaN: none)
 	 * and their median width (% of the prediction). */
 	wc_envelope_interval *interval;
+	/* n: what each run's interval covers, in envelope's words
+	 * (wc_power_map_interval_covers; "" where it has none) */
+	wc_envelope_check_covers *covers;
 	/* n: the replicas each run was simulated with -- 1 when two replicas
 	 * came out identical, so that the replay draws nothing at random
 	 * (every arrival and length set: from a request log, or rebuilt from
