@@ -181,6 +181,8 @@ typedef struct {
 	int found;             /* the near-idle pauses weighed against the steps */
 	int trace_only;        /* judged by the trace alone (no trainer state's save count) */
 	int cut;               /* trace alone: left out as saves after every step, and said */
+	int each_step;         /* left out as a save after every step (save_steps 1, or by the
+	                        * trace alone pauses longer than the bursts between them) */
 	double len_s, burst_s, cycle_s; /* median pause, burst between, spacing, s */
 	double energy_j;       /* their energy, J */
 	double steps, expected; /* the steps run the pauses were weighed against, and the
