@@ -2,9 +2,10 @@
  * One checkpoint-N/ folder off the trainer state's save_steps, no
  * steps.csv (docs/finetune.md, "Evaluations a trainer state lists"):
  * 2-GPU nvidia-smi logs of 300 2-s steps at 620 W with a 0.4-s
- * data-loading dip at 110 W, 30-s evaluations at 480 W after steps 100,
+ * data-loading dip at 110 W, 30-s evaluations at 520 W after steps 100,
  * 200 and 300 each followed by a 16-s save at 150 W, save_steps 100 (the
- * evaluations stay in the steps' smoothed level), and the folders
+ * evaluations too near the training power for the trace to tell; at 480
+ * W, under a quarter of the way down, it now finds them), and the folders
  * checkpoint-100 and -300 with a stray checkpoint-50 (or -60 alone beside
  * -300): a resume with another save_steps, a manual save or an earlier
  * run's folder. It voided save_steps: one evaluation went unplaced and
@@ -24,7 +25,7 @@
 #include <sys/stat.h>
 
 #define GPUS 2
-#define EVAL_W 480.0
+#define EVAL_W 520.0
 #define OPT_S 0.4
 
 /* 300 2-s steps at 620 W, an evaluation every 100, 16-s saves at 150 W,

@@ -1,6 +1,7 @@
 /*
- * The step period of a fine-tuning trace and its stretches of
- * intermediate power (docs/finetune.md, "Measuring energy per step").
+ * The step period of a fine-tuning trace (docs/finetune.md, "Measuring
+ * energy per step"); its stretches of intermediate power are
+ * finetune_midlevel.c's.
  *
  * The period is the dominant autocorrelation period (the `period_s`
  * machinery of docs/trace-metrics.md) of the active bins, pauses cut out.
@@ -503,94 +504,4 @@ wc__ft_period_drift(const ft_grid *g, double parts[2], wc_error *err)
 			return 1;
 		}
 	return 0;
-}
-
-/* Mean of the active bins within `h` bins of each bin (NaN with fewer
- * than h active bins around it). */
-static void
-rolling_mean(const ft_grid *g, size_t h, double *m, double *sum, size_t *cnt)
-{
-	sum[0] = 0.0;
-	cnt[0] = 0;
-	for (size_t k = 0; k < g->nb; k++) {
-		int on = g->mark[k] == FT_ACTIVE;
-		sum[k + 1] = sum[k] + (on ? g->x[k] : 0.0);
-		cnt[k + 1] = cnt[k] + (size_t)on;
-	}
-	for (size_t k = 0; k < g->nb; k++) {
-		size_t a = k > h ? k - h : 0, b = k + h + 1 < g->nb ? k + h + 1 : g->nb;
-		size_t c = cnt[b] - cnt[a];
-		m[k] = c >= h ? (sum[b] - sum[a]) / (double)c : NAN;
-	}
-}
-
-/* The typical smoothed training level: the median over the active bins. */
-static double
-reference_level(const ft_grid *g, const double *m, double *scratch)
-{
-	size_t len = 0;
-	for (size_t k = g->k0; k < g->k1; k++)
-		if (g->mark[k] == FT_ACTIVE && isfinite(m[k]))
-			scratch[len++] = m[k];
-	return wc_stats_median(scratch, len);
-}
-
-/* The edges of an intermediate stretch [*a, *b): where the rolling mean
- * crosses halfway between the stretch's own level (the median of its
- * bins) and the training level `ref` -- a window centred on a change of
- * level holds half of each. The quarter-way threshold that finds the
- * stretch holds only where the window lies almost wholly inside it when
- * the stretch draws nearly that much: evaluations at 77 % of the
- * training power were found up to half a window short on each side, and
- * the rest, charged to the steps, recurred once per evaluation and set
- * the step period (docs/finetune.md, "What is not training"). Each edge
- * moves out by at most the window's half (`h` bins), over active bins. */
-static void
-stretch_edges(const ft_grid *g, const double *m, double ref, size_t h, size_t *a, size_t *b, double *scratch)
-{
-	size_t n = 0;
-	for (size_t k = *a; k < *b; k++)
-		scratch[n++] = g->x[k];
-	double mid = 0.5 * (wc_stats_median(scratch, n) + ref);
-	for (size_t j = 0; j < h && *a > g->k0 && g->mark[*a - 1] == FT_ACTIVE && m[*a - 1] < mid; j++)
-		(*a)--;
-	for (size_t j = 0; j < h && *b < g->k1 && g->mark[*b] == FT_ACTIVE && m[*b] < mid; j++)
-		(*b)++;
-}
-
-int
-wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc)
-{
-	size_t h = (size_t)ceil(0.5 * width_s / g->dt), need = (size_t)ceil(min_s / g->dt - 1e-9), count = 0;
-	double *m = wc_alloc_array(g->nb, sizeof *m), *sum = wc_alloc_array(g->nb + 1, sizeof *sum);
-	double *scratch = wc_alloc_array(g->nb, sizeof *scratch);
-	size_t *cnt = wc_alloc_array(g->nb + 1, sizeof *cnt);
-	*rc = WC_OK;
-	if (!m || !sum || !cnt || !scratch) {
-		*rc = wc_error_set(err, WC_ENOMEM, "trace: out of memory");
-	} else if (!g->flat) {
-		rolling_mean(g, h, m, sum, cnt);
-		double ref = reference_level(g, m, scratch);
-		/* A quarter of the way from the smoothed training level down to
-		 * the low level: clearly not training. */
-		double thr = ref - 0.25 * (ref - g->idle_w);
-		size_t k = g->k0;
-		while (k < g->k1) {
-			size_t a = k;
-			while (k < g->k1 && g->mark[k] == FT_ACTIVE && m[k] < thr)
-				k++;
-			if (k - a >= need && k > a) {
-				stretch_edges(g, m, ref, h, &a, &k, scratch);
-				memset(g->mark + a, FT_MIDLEVEL, k - a);
-				count++;
-			}
-			if (k == a)
-				k++;
-		}
-	}
-	free(m);
-	free(sum);
-	free(cnt);
-	free(scratch);
-	return (int)count;
 }
