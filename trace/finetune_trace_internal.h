@@ -104,8 +104,9 @@ int wc__ft_mark_saves(ft_grid *g, double min_s);
  *  the interval (finetune_grid.c, docs/finetune.md "Steps under three
  *  samples"); other edges lie on the bins'. */
 void wc__ft_stretch(const ft_grid *g, size_t a, size_t b, double *scratch, double *time_s, double *energy_j);
-/** Intermediate-power stretches of at least `min_s` (rolling mean over
- *  `width_s`); returns how many. */
+/** Intermediate-power stretches of at least `min_s` (the rolling mean,
+ *  or every bin's, over `width_s` below the steps'; finetune_midlevel.c);
+ *  returns how many. */
 int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc);
 /** Dominant period of the window's active bins (`active_only`) or of all
  *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
