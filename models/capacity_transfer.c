@@ -9,11 +9,13 @@
  * median over the fitted levels whose value of that kind their rows
  * identified (not left at a bound of the fit's domain: a level fitted on
  * two periods with its overhead at the lower bound says nothing about
- * another board's overhead). The median, not the mean: one odd level must
- * not set another board's numbers. Preferring the board's own GPU
- * generation was measured leaving each platform out and not kept
- * (docs/capacity.md). Every draw takes the median of the same levels'
- * columns, so an interval carries the spread of what it transfers. */
+ * another board's overhead), those on the board's own die when it has any
+ * (an H200 NVL from the H100 and H200: leaving H100 and H200 out in turn,
+ * each from the other missed less than from every level, docs/capacity.md
+ * "Platforms without a capacity level"). The median, not the mean: one odd
+ * level must not set another board's numbers. Every draw takes the median
+ * of the same levels' columns, so an interval carries the spread of what
+ * it transfers. */
 #include "capacity_internal.h"
 
 #include "models/catalog.h"
@@ -39,17 +41,22 @@ wc__capacity_transfer_value(const wc_capacity_binding *b, wc_capacity_kind k, co
 	return wc_stats_median(v, (size_t)n);
 }
 
-/* The source levels of kind k: those whose value of it their rows
- * identified (neither at a bound nor assumed: a value the fit held at
- * the other levels' median would count them twice); every level when
- * none did. */
+/* The source levels of kind k: those on the die of board `me` whose
+ * value of it their rows identified (neither at a bound nor assumed: a
+ * value the fit held at the other levels' median would count them
+ * twice); when none, those of any die that did; every level when none
+ * did. */
 static int
-source_levels(const wc_capacity_params *c, wc_capacity_kind k, unsigned char *src)
+source_levels(const wc_capacity_params *c, wc_capacity_kind k, const wc_platform_info *me, unsigned char *src)
 {
 	int n = 0;
-	for (int i = 0; i < c->n_levels; i++)
-		if (c->levels[i].p[k].source != WC_SRC_BOUND && c->levels[i].p[k].source != WC_SRC_ASSUMED)
-			src[n++] = (unsigned char)i;
+	for (int pass = 0; pass < 2 && n == 0; pass++)
+		for (int i = 0; i < c->n_levels; i++) {
+			if (pass == 0 && !wc_platform_same_die(wc_platform_board(c->levels[i].name, NULL), me))
+				continue;
+			if (c->levels[i].p[k].source != WC_SRC_BOUND && c->levels[i].p[k].source != WC_SRC_ASSUMED)
+				src[n++] = (unsigned char)i;
+		}
 	if (n == 0)
 		for (int i = 0; i < c->n_levels; i++)
 			src[n++] = (unsigned char)i;
@@ -85,7 +92,7 @@ wc_capacity_bind_any(const wc_capacity_params *c, const char *platform, wc_capac
 			b->col[k] = wc_draws_column(&c->draws, label);
 			continue;
 		}
-		b->n_src[k] = (unsigned char)source_levels(c, (wc_capacity_kind)k, b->src[k]);
+		b->n_src[k] = (unsigned char)source_levels(c, (wc_capacity_kind)k, info, b->src[k]);
 		for (int i = 0; i < b->n_src[k]; i++) {
 			wc_capacity_label(wc_capacity_value_kind(c, (wc_capacity_kind)k), c->levels[b->src[k][i]].name, label,
 			                  sizeof label);
@@ -124,15 +131,26 @@ append(char *buf, size_t cap, size_t *used, const char *s)
 	buf[*used] = '\0';
 }
 
-/* "A100, H100" for kind k's sources (cap > 0). */
+/* "A100, H100" for kind k's sources (cap > 0), "H100, H200: same GH100
+ * die" when all are on the board's die: the power transfer's note of the
+ * same board says it is not taken from them alone (docs/fitting.md). */
 static void
 source_names(const wc_capacity_binding *b, wc_capacity_kind k, char *buf, size_t cap)
 {
+	const wc_platform_info *me = wc_platform_board(b->own.name, NULL);
 	size_t used = 0;
+	int same = b->n_src[k] > 0;
 	buf[0] = '\0';
 	for (int i = 0; i < b->n_src[k]; i++) {
+		const char *name = b->c->levels[b->src[k][i]].name;
 		append(buf, cap, &used, i ? ", " : "");
-		append(buf, cap, &used, b->c->levels[b->src[k][i]].name);
+		append(buf, cap, &used, name);
+		same &= wc_platform_same_die(wc_platform_board(name, NULL), me);
+	}
+	if (same) {
+		append(buf, cap, &used, ": same ");
+		append(buf, cap, &used, me->die);
+		append(buf, cap, &used, " die");
 	}
 }
 

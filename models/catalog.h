@@ -90,6 +90,10 @@ const char *wc_platform_tp_crossing(const wc_platform_info *pi, int tp);
  *  (docs/formats/telemetry.md, "`power.csv`: nvidia-smi"). The one rule
  *  every reader of a power log applies. */
 int wc_platform_power_draw_averaged(const wc_platform_info *pi);
+/** 1 when boards `a` and `b` are cut from one die (the catalog's `die`:
+ *  H100 PCIe and H200 NVL with H100); 0 otherwise and when either is NULL
+ *  or records none. The one rule of both transfers' same-die levels. */
+int wc_platform_same_die(const wc_platform_info *a, const wc_platform_info *b);
 /** 1 when board `pi` is AMD's (the catalog's CDNA architectures); 0 for
  *  NVIDIA's and NULL. */
 int wc_platform_amd(const wc_platform_info *pi);

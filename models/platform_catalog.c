@@ -351,6 +351,12 @@ wc_platform_power_draw_averaged(const wc_platform_info *pi)
 }
 
 int
+wc_platform_same_die(const wc_platform_info *a, const wc_platform_info *b)
+{
+	return a && b && a->die && b->die && strcmp(a->die, b->die) == 0;
+}
+
+int
 wc_platform_amd(const wc_platform_info *pi)
 {
 	return pi && pi->architecture && strncmp(pi->architecture, "CDNA", 4) == 0;

@@ -93,7 +93,7 @@ wc_params_die_levels(const wc_params *p, const char *platform, char *buf, size_t
 	for (int i = 0; hw && hw->die && i < p->n_levels; i++) {
 		const wc_level *l = &p->levels[i];
 		const wc_platform_info *li = wc_platform_lookup(l->name);
-		if (!wc_params_transfer_source(p, l, platform) || strcmp(li->die ? li->die : "", hw->die) != 0)
+		if (!wc_params_transfer_source(p, l, platform) || !wc_platform_same_die(li, hw))
 			continue;
 		if (used < cap)
 			used += (size_t)snprintf(buf + used, cap - used, "%s%s", n ? ", " : "", l->name);

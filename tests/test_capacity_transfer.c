@@ -2,7 +2,8 @@
  * A capacity level for a catalog board the set was not fitted on
  * (docs/capacity.md, "Platforms without a capacity level"): the board's
  * datasheet numbers, each per-level kind the median of the levels whose
- * rows identified it, the same median in every draw; fitted levels and
+ * rows identified it (those on the board's own die when it has any), the
+ * same median in every draw; fitted levels and
  * their aliases bind as before; the answer says it is a transfer, names
  * its level source and widens its intervals by the datasheet stratum.
  * The transfer's note, remembered per thread, is the one formatted
@@ -101,6 +102,59 @@ binding(void)
 	wc_capacity_params_clear(&c);
 }
 
+/* A board whose die has fitted levels takes the median of those alone
+ * (an H200 NVL from the H100 and H200, an A100-40GB from the A100): held
+ * out, H100 from H200 and H200 from H100 missed less than from every
+ * level (docs/capacity.md, "Platforms without a capacity level"); every
+ * level's median gave an H200 NVL eta 0.75 and t0 2 ms here. A die level
+ * whose rows did not identify the kind yields to the other levels. */
+static void
+same_die(void)
+{
+	wc_capacity_params c;
+	wc_capacity_binding b;
+	wc_capacity_point pt;
+	wc_error err;
+	char note[WC_WARNING_LEN];
+	section(&c);
+	add_level(&c, "H200", 0.9, 2e-3, WC_SRC_FITTED);
+	CHECK_INT(wc_capacity_params_validate(&c, &err), WC_OK);
+	CHECK_INT(wc_capacity_bind_any(&c, "H200 NVL", &b, &err), WC_OK);
+	CHECK(b.datasheet && b.n_src[WC_CAP_ETA] == 2 && b.n_src[WC_CAP_T0] == 2);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.eta, 0.85, 1e-15);
+	CHECK_NEAR(pt.t0, 2.5e-3, 1e-15);
+	wc_capacity_transfer_note(&b, note, sizeof note);
+	CHECK_CONTAINS(note, "median efficiency 0.85 (of H100, H200: same GH100 die)");
+	CHECK_CONTAINS(note, "step overhead 2.5 ms (of H100, H200: same GH100 die)");
+	CHECK_INT(wc_capacity_bind_any(&c, "A100-40GB", &b, &err), WC_OK);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.eta, 0.6, 0);
+	CHECK_NEAR(pt.t0, 1e-3, 0);
+	wc_capacity_transfer_note(&b, note, sizeof note);
+	CHECK_CONTAINS(note, "median efficiency 0.6 (of A100: same GA100 die)");
+	/* No level on its die: every level's median, and no die said. */
+	CHECK_INT(wc_capacity_bind_any(&c, "L40S", &b, &err), WC_OK);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.eta, 0.75, 1e-15);
+	CHECK_NEAR(pt.t0, 2e-3, 1e-15);
+	wc_capacity_transfer_note(&b, note, sizeof note);
+	CHECK_CONTAINS(note, "median efficiency 0.75 (of A100, H100, B200, H200) and");
+	/* H200's overhead at a bound: H100's alone; both: the other levels'. */
+	c.levels[3].p[WC_CAP_T0].source = WC_SRC_BOUND;
+	CHECK_INT(wc_capacity_bind_any(&c, "H200-NVL", &b, &err), WC_OK);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.eta, 0.85, 1e-15);
+	CHECK_NEAR(pt.t0, 3e-3, 0);
+	c.levels[1].p[WC_CAP_T0].source = WC_SRC_BOUND;
+	CHECK_INT(wc_capacity_bind_any(&c, "H200-NVL", &b, &err), WC_OK);
+	wc_capacity_bound_point(&b, NULL, &pt);
+	CHECK_NEAR(pt.t0, 1e-3, 0);
+	wc_capacity_transfer_note(&b, note, sizeof note);
+	CHECK_CONTAINS(note, "step overhead 1 ms (of A100);");
+	wc_capacity_params_clear(&c);
+}
+
 /* The note as it was formatted at every answer (models/capacity_transfer.c
  * before it was remembered), from the sources named here: an AMD board's
  * (no level here is one) with the vendor caveat, its datasheet figures
@@ -144,12 +198,16 @@ remembered_note(void)
 			c.levels[2].p[WC_CAP_T0].source = WC_SRC_FITTED;
 		c.levels[2].p[WC_CAP_ETA].value = round ? 0.9 : 0.7;
 		const char *t0 = round == 2 ? "A100, H100, H200" : "A100, H100";
+		/* H200 NVL's: the GH100 levels whose rows identified the kind */
+		const char *h100 = "H100: same GH100 die", *both = "H100, H200: same GH100 die";
 		for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++)
 			for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+				const int nvl = strcmp(boards[i], "H200-NVL") == 0;
 				CHECK_INT(wc_capacity_bind_any(&c, boards[i], &b, &err), WC_OK);
 				memset(got, 'x', sizeof got);
 				wc_capacity_transfer_note(&b, got, caps[k]);
-				note_afresh(&b, eta, t0, want, caps[k]);
+				note_afresh(&b, nvl ? (round ? both : h100) : eta, nvl ? (round == 2 ? both : h100) : t0, want,
+				            caps[k]);
 				CHECK(strcmp(got, want) == 0);
 				if (strcmp(got, want) != 0)
 					fprintf(stderr, "round %d, %s, cap %zu:\n  got  %s\n  want %s\n", round, boards[i], caps[k],
@@ -248,6 +306,7 @@ int
 main(void)
 {
 	binding();
+	same_die();
 	remembered_note();
 	draws();
 	answer();
