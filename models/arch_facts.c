@@ -54,10 +54,17 @@ wc_model_info_with_facts(const wc_model_info *base, const char *name, double act
 			*slots[i] = (int)f->ints[i];
 	if (f->total_params_b > 0)
 		m.total_params_b = f->total_params_b;
-	/* a catalog width (multi-head latent attention's) is of its heads:
-	 * other heads, or heads of another size, have their own */
-	if (f->ints[WC_ARCH_FACT_ATTENTION_HEADS] >= 0 || f->ints[WC_ARCH_FACT_HEAD_DIM] >= 0)
-		m.attention_width = 0;
+	/* A catalog width (multi-head latent attention's) is of its heads:
+	 * per head it stays (the latent's 192- and 128-wide products do not
+	 * change with their count, Kimi-K2's 64 heads are DeepSeek-V3's 128
+	 * halved), so the catalog's own facts restated move nothing and
+	 * other heads scale it. Heads of another size are not the latent's:
+	 * wc_arch_facts_shape_check refuses them (docs/capacity.md, "Step
+	 * time"). */
+	if (base && base->attention_width > 0 && base->attention_heads > 0)
+		m.attention_width = m.head_dim != base->head_dim ? 0
+		                    : (int)lround((double)base->attention_width / base->attention_heads *
+		                                  m.attention_heads);
 	/* cache_layers and sliding_window split the layers between them
 	 * (docs/capacity.md, "Bytes and FLOPs"): one given alone over a model
 	 * with a window says every layer caches the whole context when it is
@@ -170,10 +177,29 @@ heads_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err)
 	return WC_OK;
 }
 
+/* Multi-head latent attention's heads have widths of their own, not
+ * head_dim (queries and keys 192, values 128 over a 576-value latent
+ * cache; docs/capacity.md, "Step time"): another head_dim over such a
+ * catalog entry describes no model, and answering it with the latent's
+ * cache but plain heads' prefill would mix two. */
+static int
+latent_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err)
+{
+	const wc_model_info *cat = m->kv_dim > 0 && m->name ? wc_model_lookup(m->name) : NULL;
+	const long given = f->ints[WC_ARCH_FACT_HEAD_DIM];
+	if (!cat || !(cat->attention_width > 0) || given < 0 || given == cat->head_dim)
+		return WC_OK;
+	return wc_error_set(err, WC_EINVAL, "architecture/head_dim: %.64s's multi-head latent attention has heads of "
+	                    "its own widths over a %d-value latent cache, which another head_dim does not describe: "
+	                    "leave it out or send its %d, got %ld", cat->name, cat->kv_dim, cat->head_dim, given);
+}
+
 int
 wc_arch_facts_shape_check(const wc_model_info *m, const wc_arch_facts *f, wc_error *err)
 {
 	int rc = heads_check(m, f, err);
+	if (rc == WC_OK)
+		rc = latent_check(m, f, err);
 	if (rc != WC_OK)
 		return rc;
 	static const struct {

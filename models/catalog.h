@@ -320,7 +320,9 @@ int wc_model_shape_check(const wc_model_info *m, double params_b, const char *fi
 /** Refuses (WC_EINVAL) attention and KV heads that do not group (the KV
  *  heads must divide the attention heads), naming the fact `f` sent:
  *  "architecture/attention_heads: must be a multiple of Qwen3-8B's 8 KV
- *  heads ..., got 33"; kv_heads when both are sent. Then
+ *  heads ..., got 33"; kv_heads when both are sent; a head_dim other
+ *  than a latent-attention entry's own ("architecture/head_dim: ...
+ *  leave it out or send its 128, got 64"). Then
  *  wc_model_shape_check of `m` (wc_model_info_with_facts' answer) against
  *  its active parameters, naming "architecture/<fact>" for the first of
  *  layers, d_model, attention_heads, head_dim and kv_heads `f` gives (else

@@ -223,14 +223,16 @@ attention_width(void)
 	/* over two H100s: 2 x 37e9 x 32000 + 4 x 20480 x 61 x 512016000 */
 	CHECK_NEAR(wc_capacity_prefill_time(&pt, &a, &h100, 2, in),
 	           (2 * 37e9 * in + 4.0 * 20480 * 61 * 512016000.0) / (2 * F), 1e-12);
-	/* facts: the heads given set the width (and drop the latent's); a
-	 * model without heads falls back to d_model */
+	/* facts: the heads given set the width, a latent's per head (64 x
+	 * 160, Kimi-K2's, not 64 x 128); a model without heads falls back to
+	 * d_model */
 	wc_arch_facts f;
 	wc_arch_facts_init(&f);
 	f.ints[WC_ARCH_FACT_ATTENTION_HEADS] = 64;
 	wc_model_info m;
 	wc_model_info_with_facts(wc_model_lookup("DeepSeek-V3.1"), NULL, 0, &f, &m);
-	CHECK_INT(wc_model_attention_width(&m), 64 * 128);
+	CHECK_INT(wc_model_attention_width(&m), 64 * 160);
+	CHECK_INT(wc_model_attention_width(&m), wc_model_lookup("Kimi-K2")->attention_width);
 	wc_arch_facts_init(&f);
 	f.ints[WC_ARCH_FACT_LAYERS] = 40;
 	f.ints[WC_ARCH_FACT_KV_HEADS] = 8;
