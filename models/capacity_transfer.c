@@ -168,22 +168,40 @@ typedef struct {
 
 /* The note; an AMD board's carries the vendor caveat the power
  * transfer's does (wc_platform_vendor_caveat: every level was fitted on
- * NVIDIA boards), and the board's datasheet figures -- the catalog's,
- * `models --platforms` -- yield to keep it whole in 255 bytes. */
+ * NVIDIA boards). To keep it whole in 255 bytes the words yield in turn:
+ * the board's datasheet figures (the catalog's, `models --platforms`),
+ * then the source levels named once when both kinds have the same, then
+ * counted (an AMD board's note with four levels named twice is 257). */
 static int
 format_note(const wc_capacity_binding *b, const transfer_memo *key, char *buf, size_t cap)
 {
-	char facts[64];
+	char facts[64], eta[sizeof key->eta + 16], t0[sizeof key->t0 + 16];
+	const int same = key->eta[0] && strcmp(key->eta, key->t0) == 0;
 	int n = 0;
-	for (int brief = 0; brief < 2; brief++) {
+	for (int brief = 0; brief < 4; brief++) {
+		if (brief == 2 && !same)
+			continue;
 		snprintf(facts, sizeof facts, brief ? "" : " (%.3g TB/s, %.4g TFLOPS)", b->own.bandwidth_tb_s,
 		         b->own.bf16_tflops);
+		const char *names[2] = { key->eta, key->t0 };
+		char *said[2] = { eta, t0 };
+		const size_t room[2] = { sizeof eta, sizeof t0 };
+		const wc_capacity_kind kind[2] = { WC_CAP_ETA, WC_CAP_T0 };
+		for (int k = 0; k < 2; k++) {
+			if (!names[k][0])
+				snprintf(said[k], room[k], " (of shared)");
+			else if (brief < 2)
+				snprintf(said[k], room[k], " (of %s)", names[k]);
+			else if (brief == 2)
+				snprintf(said[k], room[k], k ? " (each of %s)" : "", names[k]);
+			else
+				snprintf(said[k], room[k], " (of %d levels)", b->n_src[kind[k]]);
+		}
 		n = snprintf(buf, cap,
-		             "platform: no fitted capacity level for %s: its datasheet%s with the median efficiency %.3g "
-		             "(of %s) and step overhead %.3g ms (of %s); a transfer, not a fit%s%s (docs/capacity.md)",
-		             b->own.name, facts, b->base[WC_CAP_ETA], key->eta[0] ? key->eta : "shared",
-		             1e3 * b->base[WC_CAP_T0], key->t0[0] ? key->t0 : "shared", key->vendor[0] ? ": " : "",
-		             key->vendor);
+		             "platform: no fitted capacity level for %s: its datasheet%s with the median efficiency %.3g%s "
+		             "and step overhead %.3g ms%s; a transfer, not a fit%s%s (docs/capacity.md)",
+		             b->own.name, facts, b->base[WC_CAP_ETA], eta, 1e3 * b->base[WC_CAP_T0], t0,
+		             key->vendor[0] ? ": " : "", key->vendor);
 		if (n < WC_WARNING_LEN)
 			break;
 	}
