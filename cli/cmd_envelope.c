@@ -471,7 +471,7 @@ run_budget(const char *cmd, env_args *a, env_setup *s, const cli_envelope_inputs
 		return cli_envelope_run_refused(cmd, a->measured, a->w.kind, &err);
 	}
 	cli_envelope_name_warnings(a->measured, plan.warnings, plan.n_warnings);
-	wc_envelope_load_notes(&s->p, &a->c, &a->w, &s->service, &s->pm, plan.mean_running);
+	wc_envelope_load_notes(&s->p, &a->c, &a->w, &s->service, &s->pm, plan.judged_running);
 	double secs = cli_now_s() - t0;
 	if (a->json) {
 		wc_envelope_render r = render_ctx(a, s);

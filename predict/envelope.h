@@ -380,7 +380,8 @@ void wc_service_calibration_notes(const wc_params *p, const wc_config *c, const 
                                   wc_service_store *store, wc_power_map *pm);
 
 /** The envelope's or plan's own mean running count per server
- *  (`mean_running`, its answer's) against the calibrated spans, by the
+ *  (`mean_running`, its answer's; a plan's judged_running, one server's
+ *  when not even one fits) against the calibrated spans, by the
  *  rule `predict` judges a load with (wc__predict_span_notes;
  *  docs/envelopes.md, "Engine"): the line "mean_running: load ... is
  *  outside ..." (the power law's span, the capacity calibration's where

@@ -348,6 +348,7 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	out->fleet_size = lo;
 	out->stat_w = s_lo;
 	out->mean_running = lo > 0 ? r_lo : NAN;
+	out->judged_running = lo > 0 ? r_lo : r_one;
 	out->next_stat_w = hi == lo + 1 ? s_hi : NAN;
 	out->at_bound = lo == max_k;
 	out->search_bound = max_k;
@@ -439,6 +440,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 	int rc;
 	memset(out, 0, sizeof *out);
 	out->stat_w = out->next_stat_w = out->stat_lo_w = out->stat_hi_w = out->mean_running = NAN;
+	out->judged_running = NAN;
 	one.fleet_size = 1;
 	one.replicas = 1;
 	if ((rc = wc_envelope_workload_check(w, err)) || (rc = wc_envelope_options_check(&one, err)) ||

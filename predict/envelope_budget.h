@@ -51,6 +51,11 @@ typedef struct {
 	/* the mean running count per server at that K (NaN at 0): the load a
 	 * calibrated level's draws are taken at, as an envelope's (wc_power_map_pe) */
 	double mean_running;
+	/* the mean running count per server the plan's caveats about its
+	 * level and load judge (wc_envelope_load_notes): mean_running, or at
+	 * 0 the one server's that next_stat_w is of, whose level drew it (the
+	 * queue and board-limit notes take the same server); NaN when none ran */
+	double judged_running;
 	/* of the workload on one server: the KV cache's concurrency limit and
 	 * a mean request over the model's context, as an envelope says them */
 	int n_warnings;

@@ -239,7 +239,7 @@ answer(wc_request *req, wc_response *res, int budget)
 	if (rc == WC_OK) /* the load its answer gives, judged as predict's (docs/envelopes.md, "Engine") */
 		wc_envelope_load_notes(wc_predictor_params(j->profile->pred), &j->rq.c, &j->rq.w,
 		                       j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->ss, &j->pm,
-		                       budget ? j->plan.mean_running : j->res.server.mean_running.value);
+		                       budget ? j->plan.judged_running : j->res.server.mean_running.value);
 	if (rc != WC_OK) {
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		wc_response_error(res, &j->e);
