@@ -92,15 +92,22 @@ same_size(const wc_model_info *m, double b, double unit)
 	return 0;
 }
 
-/* A word that makes a model smaller than the one it follows (Microsoft's
- * "Phi-4-mini", "…-small", "…-tiny", "…-nano", "…-micro"). The catalog's
- * own "Mistral-Small-24B" and "NVIDIA-Nemotron-Nano-12B-v2" carry such a
- * word inside their names, where it is part of the prefix, never a word
- * after it. */
+/* A word that names a variant of another size than the one it follows
+ * (docs/capacity.md, "Model names"): smaller (Microsoft's "Phi-4-mini",
+ * "…-small", "…-tiny", "…-nano", "…-micro"), or one whose checkpoint
+ * adds encoders of other modalities to a backbone of its own
+ * ("Phi-4-multimodal-instruct": Phi-4-mini's 3.8 B with vision and audio
+ * encoders, 5.6 B; "…-vision", "…-VL", "…-Omni", "…-audio", as
+ * "Llama-3.1-8B-Omni" and "NVIDIA-Nemotron-Nano-12B-v2-VL" add theirs).
+ * A word that keeps the weights' shape (a coding or reasoning tune) is
+ * not one. The catalog's own "Mistral-Small-24B" and
+ * "NVIDIA-Nemotron-Nano-12B-v2" carry such a word inside their names,
+ * where it is part of the prefix, never a word after it. */
 static int
-size_adjective(const char *w, size_t n)
+other_variant(const char *w, size_t n)
 {
-	static const char *const words[] = { "mini", "small", "tiny", "nano", "micro" };
+	static const char *const words[] = { "mini", "small", "tiny", "nano", "micro",
+		                             "multimodal", "vision", "VL", "Omni", "audio" };
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (strlen(words[i]) == n && strncasecmp(w, words[i], n) == 0)
 			return 1;
@@ -148,14 +155,14 @@ wc_model_match_name(const char *name, wc_model_match *out)
 		}
 		s = w + strcspn(w, "-");
 	}
-	/* A later word that states another size, or makes it smaller, names
-	 * another model: no entry answers it ("Phi-4-mini-instruct" is 3.8 B,
-	 * not phi-4's 14.7 B). */
+	/* A later word that states another size, or names a variant of
+	 * another size, names another model: no entry answers it
+	 * ("Phi-4-mini-instruct" is 3.8 B, not phi-4's 14.7 B). */
 	for (const char *s = out->rest; *s == '-';) {
 		const char *w = s + 1;
 		size_t wn = strcspn(w, "-");
 		double unit, b = size_word(w, wn, &unit);
-		if (size_adjective(w, wn) || (b > 0 && !same_size(best, b, unit))) {
+		if (other_variant(w, wn) || (b > 0 && !same_size(best, b, unit))) {
 			out->entry = NULL;
 			out->rest = NULL;
 			out->word = w;

@@ -23,6 +23,7 @@
 #define R1Q "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B"
 #define PHI "microsoft/Phi-4-mini-instruct"
 #define R1Q_NOTE "model: '" R1Q "' answered as the architecture of Qwen3-8B named in it, not as the catalog's DeepSeek-R1"
+#define MM "microsoft/Phi-4-multimodal-instruct"
 #define PHI_WHY "its word 'mini' names a size other than the catalog's phi-4 (14.7 B active)"
 
 static CURL *h;
@@ -52,6 +53,13 @@ test_rule(void)
 		{ "nvidia/NVIDIA-Nemotron-Nano-12B-v2", "NVIDIA-Nemotron-Nano-12B-v2" },
 		{ "meta-llama/Llama-4-Scout-17B-16E-Instruct", "Llama-4-Scout-17B-16E" },
 		{ "Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen3-30B-A3B" },
+		/* a variant that adds encoders of other modalities is another size */
+		{ MM, NULL },
+		{ "ICTNLP/Llama-3.1-8B-Omni", NULL },
+		{ "nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16", NULL },
+		{ "org/Qwen3-8B-vision", NULL },
+		{ "org/gemma-3-4b-audio", NULL },
+		{ "microsoft/Phi-4-reasoning", "phi-4" }, /* a tune of the same weights */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const wc_model_info *m = wc_model_lookup(cases[i].name);
@@ -91,6 +99,21 @@ test_cli(void)
 	CHECK(run_wattcast(sized, NULL, &r) == 0);
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "active params 3.8 B");
+	run_result_free(&r);
+	/* Phi-4-multimodal (5.6 B: Phi-4-mini's backbone and its encoders)
+	 * was answered as phi-4's 14.7 B */
+	const char *mm[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", MM,
+		             "--concurrency", "8", NULL };
+	CHECK(run_wattcast(mm, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--model: unknown model '" MM "': its word 'multimodal' names a size other than the "
+	               "catalog's phi-4 (14.7 B active) (give its --active-params beside it)");
+	run_result_free(&r);
+	const char *mm_sized[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", MM,
+		                   "--active-params", "5.6", "--concurrency", "8", NULL };
+	CHECK(run_wattcast(mm_sized, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "active params 5.6 B");
 	run_result_free(&r);
 	/* a runs table names the reason too, with no "did you mean phi-4?" */
 	char *dir = test_tmpdir("server_model_other_size");
