@@ -337,7 +337,7 @@ setup(const char *cmd, env_args *a, env_setup *s)
 		 * names"); the set's model term shifts z (docs/calibration.md), as on HTTP. */
 		int mrc = wc_model_name_apply(a->model, a->weights_given, &a->c, &err);
 		if (mrc == WC_ENOTFOUND)
-			return cli_usage_error(cmd, "--model: unknown model '%s' (give --active-params B)", a->model);
+			return cli_model_unknown(cmd, a->model, "give its --active-params beside it");
 		if (mrc != WC_OK)
 			return cli_usage_error(cmd, "--%s", err.msg);
 	}

@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: wattcast predict finetune --method full|lora|qlora\n"
-	"           (--model NAME | --active-params B --layers L --d-model D)\n"
+	"           (--model NAME | --active-params B --layers L --d-model D [--model NAME])\n"
 	"           --micro-batch B --seq-len S [--grad-accum A] [--gpus G] [--data-parallel R]\n"
 	"           [--lora-rank R] [--checkpointing] [--tokens-per-step T] [--steps K]\n"
 	"           [--platform NAME] [--params FILE | --profile measured|paper|paper-prefill] [--json]\n\n"
@@ -133,19 +133,25 @@ check_args(int argc, char **argv, ft_args *a)
 		return cli_usage_error(cmd, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!a->method)
 		return cli_usage_error(cmd, "--method is required (full, lora or qlora)");
-	if (a->have_active == (a->model != NULL))
-		return cli_usage_error(cmd, "give exactly one of --model and --active-params");
-	if (a->model) {
-		const wc_model_info *m = wc_model_lookup(a->model);
-		if (!m)
-			return cli_model_unknown(cmd, a->model, "give --active-params, --layers and --d-model");
+	if (!a->have_active && !a->model)
+		return cli_usage_error(cmd, "give --model or --active-params");
+	/* A name the catalog does not answer is a model of its own, given by
+	 * its size and shape beside it as inference takes it (docs/capacity.md,
+	 * "Model names"); a catalog model brings its own. */
+	const wc_model_info *m = a->model ? wc_model_lookup(a->model) : NULL;
+	if (m && a->have_active)
+		return cli_usage_error(cmd, "--active-params: '%s' is the catalog's %s (%g B): give --model or "
+		                       "--active-params, not both", a->model, m->name, m->total_params_b);
+	if (a->model && !m && !a->have_active)
+		return cli_model_unknown(cmd, a->model, "give its --active-params, --layers and --d-model beside it");
+	if (m) {
 		if (c->layers || c->d_model)
-			return cli_usage_error(cmd, "--layers and --d-model go with --active-params, not --model");
+			return cli_usage_error(cmd, "--layers and --d-model go with --active-params, not a catalog --model");
 		wc_ft_config_from_model(c, m);
-		c->model_name = a->model;
 	} else if (!c->layers || !c->d_model) {
 		return cli_usage_error(cmd, "--active-params needs --layers and --d-model");
 	}
+	c->model_name = a->model;
 	if (!c->micro_batch || !c->seq_len)
 		return cli_usage_error(cmd, "--micro-batch and --seq-len are required");
 	if (c->method == WC_FT_FULL && c->lora_rank)

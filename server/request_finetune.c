@@ -107,28 +107,37 @@ parse_method(const json_t *item, wc_ft_config *c, wc_api_error *e)
 	return 0;
 }
 
-/* The model: a catalog name, or active_params_b with layers and d_model. */
+/* The model: a catalog name, or active_params_b with layers and d_model,
+ * beside which a name the catalog does not answer names a model of its
+ * own, as inference takes it (docs/capacity.md, "Model names"). */
 static int
 parse_model(const json_t *item, wc_ft_config *c, wc_api_error *e)
 {
 	const json_t *model = json_object_get(item, "model");
 	int have_active = json_object_get(item, "active_params_b") != NULL;
-	if (model && have_active)
-		return fail(e, "conflicting_fields", "/model", "%sgive exactly one of active_params_b and model", "", "");
-	if (model) {
+	if (model && !json_is_string(model))
+		return fail(e, "wrong_type", "/model", "expected a string, got %s", wc_json_type_name(model), "");
+	const wc_model_info *m = model ? wc_model_lookup(json_string_value(model)) : NULL;
+	if (m && have_active) {
+		char why[160];
+		snprintf(why, sizeof why, "\"%.*s\" is the catalog's %s (%g B): give model or active_params_b, not both",
+		         (int)wc_utf8_prefix(json_string_value(model), 64), json_string_value(model), m->name,
+		         m->total_params_b);
+		return fail(e, "conflicting_fields", "/model", "%s", why, "");
+	}
+	if (m) {
 		const char *shape = json_object_get(item, "layers") ? "/layers"
 		                    : json_object_get(item, "d_model") ? "/d_model" : NULL;
 		if (shape)
 			return fail(e, "conflicting_fields", shape, "%sonly with active_params_b (model gives its own)", "", "");
-		if (!json_is_string(model))
-			return fail(e, "wrong_type", "/model", "expected a string, got %s", wc_json_type_name(model), "");
-		const wc_model_info *m = wc_model_lookup(json_string_value(model));
-		if (!m)
-			return wc_api_unknown_model(e, json_string_value(model), "give active_params_b, layers and d_model");
 		wc_ft_config_from_model(c, m);
 		c->model_name = json_string_value(model);
 		return 0;
 	}
+	if (model && !have_active)
+		return wc_api_unknown_model(e, json_string_value(model), "give its active_params_b, layers and d_model "
+		                            "beside it");
+	c->model_name = model ? json_string_value(model) : NULL;
 	if (!have_active)
 		return fail(e, "missing_field", "/active_params_b", "%srequired (or give a catalog model name in model)", "", "");
 	if (get_number(item, "active_params_b", 0, &c->params_b, e) < 0 ||

@@ -115,6 +115,33 @@ test_cli(void)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "active params 5.6 B");
 	run_result_free(&r);
+	/* the envelope says why, as predict does */
+	const char *env[] = { "wattcast", "envelope", "--platform", "H100", "--model", MM, "--closed", "8", NULL };
+	CHECK(run_wattcast(env, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "its word 'multimodal' names a size other than the catalog's phi-4 (14.7 B active) "
+	               "(give its --active-params beside it)");
+	run_result_free(&r);
+	/* fine-tuning takes the name beside its size and shape too, as the
+	 * refusal of the name alone says (it refused both until 2026-12-07) */
+	const char *ft[] = { "wattcast", "predict", "finetune", "--method", "lora", "--lora-rank", "8", "--model", PHI,
+		             "--micro-batch", "1", "--seq-len", "1024", NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	CHECK(run_wattcast(ft, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, PHI_WHY " (give its --active-params, --layers and --d-model beside it)");
+	run_result_free(&r);
+	const char *shape[] = { "--active-params", "3.8", "--layers", "32", "--d-model", "3072" };
+	memcpy(&ft[13], shape, sizeof shape);
+	CHECK(run_wattcast(ft, NULL, &r) == 0);
+	CHECK_INT(r.status, 0);
+	CHECK_CONTAINS(r.out, "energy per step");
+	run_result_free(&r);
+	ft[8] = "Qwen3-8B"; /* a catalog model brings its own size */
+	CHECK(run_wattcast(ft, NULL, &r) == 0);
+	CHECK_INT(r.status, 2);
+	CHECK_CONTAINS(r.err, "--active-params: 'Qwen3-8B' is the catalog's Qwen3-8B (8.19 B): give --model or "
+	               "--active-params, not both");
+	run_result_free(&r);
 	/* a runs table names the reason too, with no "did you mean phi-4?" */
 	char *dir = test_tmpdir("server_model_other_size");
 	char *csv = test_fixture(dir, "phi.csv", "run_id,platform,tp,model,active_params_b,running,mean_power_w\n"
@@ -156,6 +183,16 @@ test_http(void)
 	http_reply_free(&r);
 	http_post_json(h, url("/v1/predict/inference"), "{\"platform\":\"H100\",\"model\":\"" PHI "\","
 	               "\"active_params_b\":3.8,\"concurrency\":8}", &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+	http_post_json(h, url("/v1/predict/finetune"), "{\"platform\":\"H100\",\"model\":\"" PHI "\",\"method\":\"lora\","
+	               "\"lora_rank\":8,\"micro_batch\":1,\"seq_len\":1024}", &r);
+	CHECK_INT(r.status, 404);
+	CHECK_CONTAINS(http_error_str(&r, "message"), PHI_WHY " (give its active_params_b, layers and d_model beside it)");
+	http_reply_free(&r);
+	http_post_json(h, url("/v1/predict/finetune"), "{\"platform\":\"H100\",\"model\":\"" PHI "\",\"method\":\"lora\","
+	               "\"lora_rank\":8,\"micro_batch\":1,\"seq_len\":1024,\"active_params_b\":3.8,\"layers\":32,"
+	               "\"d_model\":3072}", &r);
 	CHECK_INT(r.status, 200);
 	http_reply_free(&r);
 	/* calibration files the runs under the model the name resolves to */
