@@ -165,10 +165,10 @@ typedef struct wc_model_info {
 	int weights;
 	/* The context (prompt + output, tokens) vLLM serves the model with by
 	 * default: config.json's max_position_embeddings (Mistral-Nemo: its
-	 * card's 128 k), the largest of the published variants the name
-	 * matches (Qwen3-4B's 2507 variant); 0 = not stated. vLLM refuses a
-	 * longer request unless served longer with RoPE scaling: answers warn,
-	 * not refuse (docs/capacity.md). */
+	 * card's 128 k) of the release the entry's name is; a later release
+	 * of another context is wc_model_context's (Qwen3-4B-Instruct-2507);
+	 * 0 = not stated. vLLM refuses a longer request unless served longer
+	 * with RoPE scaling: answers warn, not refuse (docs/capacity.md). */
 	int context_tokens;
 	/* The width of the attention's products per layer, where it is not
 	 * attention_heads x head_dim: the heads' query-key and value widths'
@@ -187,6 +187,11 @@ const wc_model_info *wc_model_lookup(const char *name);
  *  that answers ends inside `name`: "" or the suffix starting at its '-'
  *  ("-FP8"), after any "org/" and "Meta-"; NULL when unknown. */
 const wc_model_info *wc_model_lookup_rest(const char *name, const char **rest);
+/** The context of `m` (an entry, or a caller's copy of one) as `name`
+ *  calls it: the release its words name ("Qwen3-4B-Instruct-2507":
+ *  262144), else m->context_tokens (docs/capacity.md, "The model's
+ *  context"). 0 = not stated. */
+int wc_model_context(const wc_model_info *m, const char *name);
 /** How a name reads against the catalog (docs/capacity.md, "Model
  *  names"; models/model_match.c), the one rule of wc_model_lookup:
  *  `prefix`, the longest catalog name `name` starts with (after any

@@ -20,17 +20,18 @@ static const wc_model_info models[] = {
 	 * full-attention layers, cached values per token and layer, recurrent state bytes,
 	 * sliding window of the other layers (tokens), published weights' precision,
 	 * context vLLM serves it with by default (config.json's
-	 * max_position_embeddings, the largest of the variants a name matches;
-	 * 0 = not stated), and the attention width where it is not heads x
+	 * max_position_embeddings of the release the name is: a later release
+	 * of another context is in `releases` below; 0 = not stated), and the
+	 * attention width where it is not heads x
 	 * head_dim (0 where it is) */
 	{ "Qwen3-0.6B", WC_ARCH_DENSE, 0.6, 0.6, 28, 1024, 16, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
 	{ "Qwen3-1.7B", WC_ARCH_DENSE, 1.7, 1.7, 28, 2048, 16, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
-	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 262144, 0 },
+	{ "Qwen3-4B", WC_ARCH_DENSE, 4.0, 4.0, 36, 2560, 32, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
 	{ "Qwen3-8B", WC_ARCH_DENSE, 8.19, 8.19, 36, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
 	{ "Qwen3-14B", WC_ARCH_DENSE, 14.8, 14.8, 40, 5120, 40, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
 	{ "Qwen3-32B", WC_ARCH_DENSE, 32.8, 32.8, 64, 5120, 64, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
-	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0, 0, WC_PREC_BF16, 262144, 0 },
-	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8, 0, 0, 0, 0, WC_PREC_BF16, 262144, 0 },
+	{ "Qwen3-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
+	{ "Qwen3-235B-A22B", WC_ARCH_MOE, 235.0, 22.0, 94, 4096, 64, 4, 128, 128, 8, 0, 0, 0, 0, WC_PREC_BF16, 40960, 0 },
 	{ "Qwen3-Coder-30B-A3B", WC_ARCH_MOE, 30.5, 3.3, 48, 2048, 32, 4, 128, 128, 8, 0, 0, 0, 0, WC_PREC_BF16, 262144, 0 },
 	{ "Qwen3-Coder-480B-A35B", WC_ARCH_MOE, 480.0, 35.0, 62, 6144, 96, 8, 128, 160, 8, 0, 0, 0, 0, WC_PREC_BF16, 262144, 0 },
 	/* Qwen2.5 and QwQ: totals counted from config.json (tensors, untied) */
@@ -76,7 +77,7 @@ static const wc_model_info models[] = {
 	{ "DeepSeek-V3.1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0, 0, WC_PREC_FP8, 163840, 20480 },
 	{ "DeepSeek-V3", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0, 0, WC_PREC_FP8, 163840, 20480 },
 	{ "DeepSeek-R1", WC_ARCH_MOE, 671.0, 37.0, 61, 7168, 128, 128, 128, 256, 8, 0, 576, 0, 0, WC_PREC_FP8, 163840, 20480 },
-	{ "Kimi-K2", WC_ARCH_MOE, 1026.0, 32.0, 61, 7168, 64, 64, 128, 384, 8, 0, 576, 0, 0, WC_PREC_FP8, 262144, 10240 },
+	{ "Kimi-K2", WC_ARCH_MOE, 1026.0, 32.0, 61, 7168, 64, 64, 128, 384, 8, 0, 576, 0, 0, WC_PREC_FP8, 131072, 10240 },
 	/* The R1 distillations keep their base models' architectures. */
 	{ "DeepSeek-R1-Distill-Llama-8B", WC_ARCH_DENSE, 8.03, 8.03, 32, 4096, 32, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 131072, 0 },
 	{ "DeepSeek-R1-Distill-Llama-70B", WC_ARCH_DENSE, 70.6, 70.6, 80, 8192, 64, 8, 128, 0, 0, 0, 0, 0, 0, WC_PREC_BF16, 131072, 0 },
@@ -102,6 +103,43 @@ static const wc_model_info models[] = {
 	{ "NVIDIA-Nemotron-Nano-12B-v2", WC_ARCH_HYBRID, 12.0, 12.0, 62, 5120, 40, 8, 128, 0, 0, 6, 0,
 	  28.0 * 128 * 80 * 128 * 4, 0, WC_PREC_BF16, 131072, 0 },
 };
+
+/* Releases of an entry's architecture published with another context:
+ * the same weights' shape, config.json's max_position_embeddings raised
+ * (Qwen's "-2507" Instruct and Thinking releases, 262144 against the
+ * original's 40960; Moonshot's "Kimi-K2-Instruct-0905", 262144 against
+ * 131072). The release is the name's word after the entry's name. */
+static const struct {
+	const char *entry, *release;
+	int context_tokens;
+} releases[] = {
+	{ "Qwen3-4B", "2507", 262144 },
+	{ "Qwen3-30B-A3B", "2507", 262144 },
+	{ "Qwen3-235B-A22B", "2507", 262144 },
+	{ "Kimi-K2", "0905", 262144 },
+};
+
+int
+wc_model_context(const wc_model_info *m, const char *name)
+{
+	if (!m)
+		return 0;
+	wc_model_match mm;
+	wc_model_match_name(name, &mm);
+	/* m may be a caller's amended copy of the entry: the same by name */
+	if (!mm.entry || strcmp(mm.entry->name, m->name) != 0)
+		return m->context_tokens;
+	for (const char *s = mm.rest; s && *s == '-';) {
+		const char *w = s + 1;
+		size_t n = strcspn(w, "-");
+		for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++)
+			if (strcmp(releases[i].entry, m->name) == 0 && strlen(releases[i].release) == n &&
+			    strncmp(w, releases[i].release, n) == 0)
+				return releases[i].context_tokens;
+		s = w + n;
+	}
+	return m->context_tokens;
+}
 
 static const char *const architecture_names[WC_ARCH_COUNT] = { "", "dense", "moe", "hybrid" };
 

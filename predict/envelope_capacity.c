@@ -61,7 +61,7 @@ wc_capacity_service(const wc_params *p, const wc_config *c, wc_capacity_service_
 	snprintf(store->clock_board, sizeof store->clock_board, "%s", c->platform);
 	store->tp = c->tp;
 	store->reserve = wc_predict_memory_reserve(p, c);
-	store->context_tokens = c->arch->context_tokens;
+	store->context_tokens = wc_model_context(c->arch, c->model);
 	snprintf(store->level, sizeof store->level, "%s", b.level->name);
 	wc_capacity_transfer_note(&b, store->transfer_note, sizeof store->transfer_note);
 	wc__capacity_service_times(store, b.datasheet ? "capacity_datasheet" : "capacity", out);

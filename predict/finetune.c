@@ -221,9 +221,10 @@ calibration_warnings(const wc_finetune_params *f, const wc_finetune_query *q, wc
 	/* Past the model's context the attention term is for sequences it
 	 * cannot train on as is; warned, not refused, as inference warns its
 	 * token lengths (docs/finetune.md, "Predicting"). */
-	if (c->model && c->model->context_tokens > 0 && c->seq_len > c->model->context_tokens)
+	const int context = wc_model_context(c->model, c->model_name);
+	if (context > 0 && c->seq_len > context)
 		WC_WARN(out, "seq_len: %d tokens exceed %s's context of %d tokens (config.json); answered as if it "
-		        "trained on them (RoPE scaling)", c->seq_len, c->model->name, c->model->context_tokens);
+		        "trained on them (RoPE scaling)", c->seq_len, c->model->name, context);
 	range_warning(out, "active_params_b", c->params_b, &f->ranges.params_b, " B");
 	if (c->method != WC_FT_FULL)
 		range_warning(out, "lora_rank", c->lora_rank, &f->ranges.lora_rank, "");
