@@ -50,6 +50,10 @@ typedef struct {
 	char p0_source[24];    /* "run", or the parameter set's source of P0 */
 	char warnings[WC_PER_RUN_WARNINGS_LEN]; /* "; "-separated, each whole */
 	int warnings_closed;   /* ended in "; ...": later warnings dropped */
+	int twin;              /* the measurement of an earlier row given again
+	                        * (a period's twin, wc_fit_period_twins): its
+	                        * interval is built, but it has no share in a
+	                        * quantile (docs/capacity.md, "Twins count once") */
 } wc_per_run_row;
 
 typedef struct {

@@ -302,7 +302,10 @@ periods_loo(const wc_capacity_data *d, const wc_capacity_fit_options *co, unsign
 		} else {
 			wc_error_format(note, sizeof note, "no capacity fit without it: %s", ferr.msg);
 		}
+		const size_t scored = pr ? pr->n : 0;
 		score_period(x, pr, r, d->rows[first].id, lat, note, err, &rc);
+		for (size_t k = scored; pr && k < pr->n; k++)
+			pr->rows[k].twin = first != i; /* counts once in the quantile, as in the fit */
 	}
 	return rc;
 }

@@ -99,7 +99,7 @@ stratum(const wc_per_run *rows, const char *platform, const unsigned char *skip,
 	for (size_t i = 0; i < rows->n; i++) {
 		const wc_per_run_row *x = &rows->rows[i];
 		if ((platform[0] && strcmp(wc_per_run_row_get(x, "platform"), platform)) || (skip && skip[i]) ||
-		    other_quantity(x, quantity))
+		    other_quantity(x, quantity) || x->twin)
 			continue;
 		double v = row_residual(x);
 		if (isfinite(v))
