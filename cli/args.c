@@ -535,3 +535,28 @@ cli_parse_engine(const char *cmd, const char *text, const char **out)
 		return cli_usage_error(cmd, "--%s", err.msg);
 	return CLI_OK;
 }
+
+int
+cli_svg_ticks(double lo, double hi, int target, double *ticks, int cap, int *decimals)
+{
+	*decimals = 0;
+	if (!(hi > lo) || !isfinite(lo) || !isfinite(hi) || target < 1 || cap < 1)
+		return 0;
+	/* 1, 2 or 5 x 10^e: the smallest such step giving at most `target`
+	 * intervals, so every multiple prints exactly in `decimals` places */
+	const double raw = (hi - lo) / target;
+	int e = (int)floor(log10(raw));
+	double mag = pow(10.0, e), r = raw / mag;
+	double m = r <= 1.0 + 1e-9 ? 1.0 : r <= 2.0 + 1e-9 ? 2.0 : r <= 5.0 + 1e-9 ? 5.0 : 10.0;
+	if (m == 10.0) {
+		m = 1.0;
+		e++;
+		mag *= 10.0;
+	}
+	*decimals = e < 0 ? -e : 0;
+	const double step = m * mag, tol = 1e-9 * (hi - lo);
+	int n = 0;
+	for (double k = ceil((lo - tol) / step); n < cap && k * step <= hi + tol; k++)
+		ticks[n++] = k * step + 0.0; /* + 0.0: -0 prints "-0" */
+	return n;
+}

@@ -113,6 +113,11 @@ void cli_flag_message(char *buf, size_t size, const char *flag, const char *path
  *  bytes to `path` atomically; frees *buf. CLI_OK, or CLI_FAIL after
  *  saying why. */
 int cli_write_memstream(const char *cmd, const char *path, FILE *f, char **buf, size_t *len);
+/** An SVG axis's ticks in [lo, hi]: the multiples of one step of 1, 2 or
+ *  5 x 10^e giving at most `target` intervals, into ticks[0..cap); returns
+ *  how many. `decimals`: the places that print each one exactly, so a
+ *  label reads its own position (cli/envelope_io.c, cli/flexibility_io.c). */
+int cli_svg_ticks(double lo, double hi, int target, double *ticks, int cap, int *decimals);
 /** Print a report's JSON object on stdout as every `validate` analysis
  *  does (indented, keys in order, 6 significant digits) and release it
  *  (the reference is stolen; NULL prints nothing). */

@@ -73,8 +73,10 @@ void cli_print_envelope_interval(const wc_envelope_interval *iv, const wc_power_
 /** The band per bin as CSV; with a --measured run (`in` may be NULL), its
  *  power samples' mean per bin in a last column `measured_w`. */
 int cli_write_band_csv(const char *cmd, const char *path, const wc_envelope_result *r, const cli_envelope_inputs *in);
+/** The band as an SVG chart over [0, horizon_s]: the time axis ends at the
+ *  horizon and its ticks are labelled with their exact positions. */
 int cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
-                       const cli_envelope_inputs *in, const char *title);
+                       const cli_envelope_inputs *in, double horizon_s, const char *title);
 
 /** Refuse `--flag` (its long name, without the dashes) when the run does
  *  not use it: another workload's, a budget's without --budget, the

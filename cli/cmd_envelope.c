@@ -547,7 +547,7 @@ run_forecast(const char *cmd, env_args *a, env_setup *s, cli_envelope_inputs *in
 		snprintf(title, sizeof title, "%s on %d x %s, %s: %s band", a->model ? a->model : "model", a->c.tp,
 		         a->c.platform, wc_envelope_kind_name(a->w.kind),
 		         res.fleet_size > 1 && !a->measured ? "fleet" : "server"); /* cli_write_band_svg */
-		rc = cli_write_band_svg(cmd, a->svg, &res, in, title);
+		rc = cli_write_band_svg(cmd, a->svg, &res, in, a->o.horizon_s, title);
 	}
 	wc_envelope_result_clear(&res);
 	return rc;

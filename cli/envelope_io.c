@@ -114,17 +114,30 @@ svg_axes(FILE *f, const frame *fr, const char *title)
 	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
 	        fr->left, fr->top, fr->w, fr->h);
-	for (int i = 0; i <= 5; i++) {
-		double y = fr->y0 + (fr->y1 - fr->y0) * i / 5.0, x = fr->x0 + (fr->x1 - fr->x0) * i / 5.0;
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f</text>\n",
-		        fr->left - 4, py(fr, y) + 4, y);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.0f</text>\n",
-		        px(fr, x), fr->top + fr->h + 15, x);
-	}
+	/* ticks on round values, each label its own position (a fifth of a
+	 * 6.5-s axis, 1.3 s, printed "1" sat 0.3 s from its label) */
+	double t[16];
+	int dec, n = cli_svg_ticks(fr->y0, fr->y1, 5, t, 16, &dec);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.*f</text>\n",
+		        fr->left - 4, py(fr, t[i]) + 4, dec, t[i]);
+	n = cli_svg_ticks(fr->x0, fr->x1, 5, t, 16, &dec);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.*f</text>\n",
+		        px(fr, t[i]), fr->top + fr->h + 15, dec, t[i]);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">time (s)</text>\n",
 	        fr->left + fr->w / 2, fr->top + fr->h + 32);
 	fprintf(f, "<text x=\"14\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 14 %.1f)\" "
 	        "text-anchor=\"middle\">power (W)</text>\n", fr->top + fr->h / 2, fr->top + fr->h / 2);
+}
+
+/* A bin's point: the middle of its span within the horizon, so a last
+ * bin the horizon cuts (6.0-6.5 s of 1-s bins) is drawn at 6.25 s, not
+ * past the axis's end (docs/envelopes.md, "Outputs"). */
+static double
+bin_mid(const frame *fr, const wc_envelope_band *b, size_t k)
+{
+	return px(fr, 0.5 * (b->t_s[k] + fmin(b->t_s[k] + b->bin_s, fr->x1)));
 }
 
 static void
@@ -132,20 +145,21 @@ svg_band(FILE *f, const frame *fr, const wc_envelope_band *b)
 {
 	fprintf(f, "<polygon fill=\"#9ecae1\" fill-opacity=\"0.6\" stroke=\"none\" points=\"");
 	for (size_t k = 0; k < b->n_bins; k++)
-		fprintf(f, "%.1f,%.1f ", px(fr, b->t_s[k] + b->bin_s / 2), py(fr, b->p95_w[k]));
+		fprintf(f, "%.1f,%.1f ", bin_mid(fr, b, k), py(fr, b->p95_w[k]));
 	for (size_t k = b->n_bins; k-- > 0;)
-		fprintf(f, "%.1f,%.1f ", px(fr, b->t_s[k] + b->bin_s / 2), py(fr, b->p5_w[k]));
+		fprintf(f, "%.1f,%.1f ", bin_mid(fr, b, k), py(fr, b->p5_w[k]));
 	fprintf(f, "\"/>\n<polyline fill=\"none\" stroke=\"#08519c\" stroke-width=\"1.5\" points=\"");
 	for (size_t k = 0; k < b->n_bins; k++)
-		fprintf(f, "%.1f,%.1f ", px(fr, b->t_s[k] + b->bin_s / 2), py(fr, b->mean_w[k]));
+		fprintf(f, "%.1f,%.1f ", bin_mid(fr, b, k), py(fr, b->mean_w[k]));
 	fprintf(f, "\"/>\n");
 }
 
+/* The time axis is the horizon's, as the CSV's and JSON's t_s are. */
 static void
-svg_range(const wc_envelope_band *b, const cli_envelope_inputs *in, frame *fr)
+svg_range(const wc_envelope_band *b, const cli_envelope_inputs *in, double horizon_s, frame *fr)
 {
 	fr->x0 = 0;
-	fr->x1 = b->n_bins ? b->t_s[b->n_bins - 1] + b->bin_s : 1;
+	fr->x1 = horizon_s > 0 ? horizon_s : 1;
 	fr->y0 = INFINITY;
 	fr->y1 = -INFINITY;
 	for (size_t k = 0; k < b->n_bins; k++) {
@@ -162,7 +176,7 @@ svg_range(const wc_envelope_band *b, const cli_envelope_inputs *in, frame *fr)
 
 int
 cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *r,
-                   const cli_envelope_inputs *in, const char *title)
+                   const cli_envelope_inputs *in, double horizon_s, const char *title)
 {
 	/* The run measured one server: beside its trace, the one server's band,
 	 * not a fleet's K times higher (docs/envelopes.md, "Replaying a
@@ -175,14 +189,14 @@ cli_write_band_svg(const char *cmd, const char *path, const wc_envelope_result *
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return cli_fail(cmd, "out of memory");
-	svg_range(b, in, &fr);
+	svg_range(b, in, horizon_s, &fr);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"920\" height=\"460\" "
 	        "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	svg_axes(f, &fr, title);
 	svg_band(f, &fr, b);
 	if (in->n_measured) {
 		fprintf(f, "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" points=\"");
-		for (size_t i = 0; i < in->n_measured; i++)
+		for (size_t i = 0; i < in->n_measured && in->measured_t[i] <= fr.x1; i++) /* the axis's span */
 			fprintf(f, "%.1f,%.1f ", px(&fr, in->measured_t[i]), py(&fr, in->measured_w[i]));
 		fprintf(f, "\"/>\n");
 	}

@@ -145,13 +145,15 @@ write_svg(const char *cmd, const char *path, const wc_flexibility *fl, const wc_
 	fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">Power flexibility: %s, %s, tp %d (%s sweep)</text>\n", L,
 	        c->platform, c->arch && c->arch->name ? c->arch->name : "model", c->tp, fl->by_cap ? "power-cap" : "clock");
 	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#444\"/>\n", L, T, W, H);
-	for (int i = 0; i <= 4; i++) {
-		double xv = x0 + (x1 - x0) * i / 4.0, yv = y0 + (y1 - y0) * i / 4.0;
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.4g</text>\n", PX(xv),
-		        T + H + 15, xv);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f</text>\n", L - 4, PY(yv) + 4,
-		        yv);
-	}
+	double t[16]; /* round ticks, each label its own position (cli_svg_ticks) */
+	int dec, n = cli_svg_ticks(x0, x1, 4, t, 16, &dec);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.*f</text>\n", PX(t[i]),
+		        T + H + 15, dec, t[i]);
+	n = cli_svg_ticks(y0, y1, 4, t, 16, &dec);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.*f</text>\n", L - 4,
+		        PY(t[i]) + 4, dec, t[i]);
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">throughput (output tokens/s)</text>\n",
 	        L + W / 2, T + H + 34);
 	fprintf(f, "<text x=\"16\" y=\"%.0f\" font-size=\"12\" transform=\"rotate(-90 16 %.0f)\" text-anchor=\"middle\">"
