@@ -253,6 +253,14 @@ typedef struct {
 double wc__trace_stat_get(const wc__trace_stats *s, int i);
 wc_envelope_stat *wc__summary_slot(wc_envelope_summary *s, int i);
 
+/** Why the summary's energy per output token, the ratio of the
+ *  replicas' totals, lies outside the 5th-95th percentile of their own
+ *  ratios (replicas that served no token add energy and no ratio; a
+ *  few tokens give a large one): 1 and a note naming `label`'s (NULL:
+ *  the server's) value, spread and idle replicas; 0 when inside. */
+int wc__envelope_per_token_note(const wc__trace_stats *st, int replicas, const wc_envelope_summary *s,
+                                const char *label, char *note, size_t cap);
+
 /** Scratch of the metrics, kept by one worker between traces. */
 typedef struct {
 	double *buf;          /* 4 * cap + 4 doubles */

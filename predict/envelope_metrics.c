@@ -129,6 +129,24 @@ wc__envelope_hold_note(const wc_envelope_options *o, double share, double held_w
 	return 1;
 }
 
+int
+wc__envelope_per_token_note(const wc__trace_stats *st, int replicas, const wc_envelope_summary *s,
+                            const char *label, char *note, size_t cap)
+{
+	note[0] = '\0';
+	const wc_envelope_stat *e = &s->energy_per_token_j;
+	if (!isfinite(e->value) || !isfinite(e->lo) || (e->value >= e->lo && e->value <= e->hi))
+		return 0;
+	int idle = 0;
+	for (int r = 0; r < replicas; r++)
+		idle += !(st[r].output_tokens > 0.0);
+	wc_error_format(note, cap, "%s%senergy_per_output_token_j: %.4g J, total energy over total tokens, is outside "
+	                "the replicas' own ratios, %.4g-%.4g J (5-95 %%): %d of %d served no token, their energy "
+	                "counted without a ratio (docs/envelopes.md, \"Outputs\")", label ? label : "",
+	                label ? " " : "", e->value, e->lo, e->hi, idle, replicas);
+	return 1;
+}
+
 /* ------------------------------------------------- the stat columns */
 
 static const size_t trace_offsets[WC__TRACE_STAT_COUNT] = {

@@ -224,6 +224,15 @@ reduce_summary(const wc__trace_stats *st, int replicas, double *scratch, wc_enve
 			scratch[r] = wc__trace_stat_get(&st[r], i);
 		*wc__summary_slot(out, i) = over_replicas(scratch, (size_t)replicas);
 	}
+	/* The workload's energy per token is a ratio of totals, every
+	 * replica's energy over every replica's tokens, as `predict` divides
+	 * them (docs/envelopes.md, "Outputs"); a mean of per-replica ratios
+	 * dropped the energy of replicas that served none and weighed a
+	 * replica cut after a few tokens as one of hundreds. The spread stays
+	 * the replicas' own ratios (wc__envelope_per_token_note says when the
+	 * two part). */
+	out->energy_per_token_j.value = out->output_tokens.value > 0.0
+	                                ? out->energy_j.value / out->output_tokens.value : NAN;
 }
 
 static int
@@ -463,6 +472,10 @@ wc_envelope_run(const wc_envelope_workload *w, const wc_service_times *st, const
 		WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK && wc__envelope_samples_note(o, kv_note, sizeof kv_note))
 		WC_WARN(out, "%s", kv_note);
+	for (int i = 0; rc == WC_OK && i < rs.traces; i++)
+		if (wc__envelope_per_token_note(rs.stats[i], o->replicas, i ? &out->fleet : &out->server,
+		                                i ? "fleet" : NULL, kv_note, sizeof kv_note))
+			WC_WARN(out, "%s", kv_note);
 	if (rc == WC_OK) {
 		out->fleet_size = o->fleet_size;
 		out->fleet_mode = o->fleet_mode;
