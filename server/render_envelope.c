@@ -85,6 +85,14 @@ workload_json(const wc_envelope_workload *w, const wc_envelope_options *opt)
 	case WC_ENVELOPE_BURSTY:
 		json_object_set_new(o, "rate", w->n_profile ? json_null() : json_real(w->rate));
 		json_object_set_new(o, "rate_profile_steps", json_integer((json_int_t)w->n_profile));
+		if (w->n_profile) { /* the steps themselves, as the request gives them: a saved answer
+		                     * says what load produced it (docs/http-api.md) */
+			json_t *steps = json_array();
+			for (size_t i = 0; i < w->n_profile; i++)
+				json_array_append_new(steps, json_pack("{s:f,s:f}", "until_s", w->profile_until_s[i], "rate",
+				                                       w->profile_rate[i]));
+			json_object_set_new(o, "rate_profile", steps);
+		}
 		if (w->kind == WC_ENVELOPE_BURSTY)
 			json_object_set_new(o, "burstiness", json_real(w->burstiness));
 		break;
