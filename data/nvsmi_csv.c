@@ -214,6 +214,18 @@ name_silent_gpu(const nv_reader *rd, wc_error *err)
 		             rd->heard[silent].key, wc__nv_power_names[rd->power_rank], rd->heard[silent].missing);
 }
 
+/* A row of a GPU that gpu_uuids does not name. */
+static int
+outside_selection(const nv_reader *rd, const nv_row *row)
+{
+	if (!rd->selecting || !row->uuid)
+		return 0;
+	for (int g = 0; g < rd->n_gpus; g++)
+		if (wc_telemetry_uuid_same(rd->info->uuid[g], row->uuid, row->ul))
+			return 0;
+	return 1;
+}
+
 /* Fields of a data line into `row`; -1 = bad line (reported). The GPU is
  * read before the power: a row whose power reading is missing or
  * unreadable still names its GPU (row->idx, row->uuid), which keeps its
@@ -296,6 +308,31 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	}
 	size_t pl = flen[rd->col_power];
 	char *pw = wc__trim(start[rd->col_power], &pl);
+	if (outside_selection(rd, row)) {
+		/* A GPU the run does not use (a node-wide log): its reading is
+		 * never averaged, so a missing or implausible one is no bad
+		 * line of the run's and no sign of a wrong platform; the row
+		 * still goes to the sweep, which ignores it but learns the
+		 * node's GPUs from it (docs/formats/telemetry.md,
+		 * "GPUs", gpu_uuids). */
+		double w = 0;
+		rd->other_lines++;
+		const wc__bad_lines kept = rd->bad;
+		size_t keep[4] = { rd->info->implausible_lines, rd->beyond_board, rd->power_worded, rd->power_bare };
+		rd->bad.opt = NULL;
+		int prc = wc__is_missing(pw, pl) ? -1 : wc__nv_parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &w);
+		if (prc == -1 && rd->other_bad++ == 0)
+			rd->other_bad_line = line_no;
+		rd->bad = kept;
+		rd->info->implausible_lines = keep[0];
+		rd->beyond_board = keep[1];
+		rd->power_worded = keep[2];
+		rd->power_bare = keep[3];
+		if (prc < -1)
+			return prc; /* an unknown unit word: the log's, refused */
+		row->watts = 0.0; /* not read: the sweep drops the row */
+		return 0;
+	}
 	if (wc__is_missing(pw, pl) && !rd->power_settled && wc__nv_choose_power(rd, start, flen, line_no)) {
 		pl = flen[rd->col_power];
 		pw = wc__trim(start[rd->col_power], &pl);
@@ -514,7 +551,10 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 		rd->bad.split_line = rd->pause_line;
 		rd->bad.split_bad = rd->pause_bad;
 	}
-	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines, err)) != WC_OK) {
+	if (rd->other_bad > 0)
+		wc__warn(opt, path, ":%zu: %zu lines of GPUs outside gpu_uuids have no plausible power reading; "
+		         "ignored, as those GPUs are (the run does not use them)", rd->other_bad_line, rd->other_bad);
+	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines - rd->other_lines, err)) != WC_OK) {
 		if (!wc__nv_name_wrong_platform(rd, 0.0) && !wc__nv_name_late_gpus(rd))
 			name_silent_gpu(rd, err);
 		goto done;

@@ -252,6 +252,11 @@ typedef struct {
 	 * uuids_empty_line, where only some lack one */
 	size_t uuids_empty, uuids_empty_line;
 	int uuid_empty;
+	/* with gpu_uuids: lines of GPUs outside the selection, which the
+	 * run does not use (left out of the bad-line share), and those of
+	 * them whose power was missing or unreadable, the first at
+	 * other_bad_line (said once, never refused: nvsmi_csv.c) */
+	size_t other_lines, other_bad, other_bad_line;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */
