@@ -121,6 +121,22 @@ wc__nv_name_wrong_platform(const nv_reader *rd, double gap_s)
 	return 1;
 }
 
+/* Whole-second stamps at a sub-second cadence: each second's rows of a
+ * GPU share a time, so every loaded second is dropped as "again at the
+ * time of its row" and no share of bad lines allowed gives a right row
+ * (a real 0.25 s A100 log so cut kept its idle first 12 s: 82 W for 251
+ * W); refused naming the cause (docs/formats/telemetry.md, "Timestamps"). */
+int
+wc__nv_whole_seconds(const nv_reader *rd)
+{
+	size_t lines = rd->info->data_lines - rd->other_lines;
+	if (rd->frac_rows > 0 || !wc_telemetry_bad_over(rd->again_rows, lines, WC_TELEMETRY_MAX_BAD))
+		return WC_OK;
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": timestamps have whole seconds, but %zu of %zu lines are "
+	             "a GPU again within its second: log with milliseconds (nvidia-smi writes .fff) or sample at 1 s "
+	             "or slower; no --max-bad helps", rd->again_rows, lines);
+}
+
 /* Read power from column `rank` of power_names. */
 static void
 use_power(nv_reader *rd, int rank)

@@ -270,6 +270,7 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	                   (int)(start[rd->col_time] - line) + 1, &row->t);
 	if (trc != 0)
 		return trc;
+	rd->frac_rows += row->t != floor(row->t);
 	if (rd->col_index >= 0) {
 		row->il = flen[rd->col_index];
 		row->idx = wc__trim(start[rd->col_index], &row->il);
@@ -309,12 +310,9 @@ parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row)
 	size_t pl = flen[rd->col_power];
 	char *pw = wc__trim(start[rd->col_power], &pl);
 	if (outside_selection(rd, row)) {
-		/* A GPU the run does not use (a node-wide log): its reading is
-		 * never averaged, so a missing or implausible one is no bad
-		 * line of the run's and no sign of a wrong platform; the row
-		 * still goes to the sweep, which ignores it but learns the
-		 * node's GPUs from it (docs/formats/telemetry.md,
-		 * "GPUs", gpu_uuids). */
+		/* A GPU the run does not use: its reading, never averaged, is
+		 * no bad line nor sign of a wrong platform; the sweep learns the
+		 * node's GPUs from the row (docs/formats/telemetry.md, "GPUs"). */
 		double w = 0;
 		rd->other_lines++;
 		const wc__bad_lines kept = rd->bad;
@@ -554,6 +552,8 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 	if (rd->other_bad > 0)
 		wc__warn(opt, path, ":%zu: %zu lines of GPUs outside gpu_uuids have no plausible power reading; "
 		         "ignored, as those GPUs are (the run does not use them)", rd->other_bad_line, rd->other_bad);
+	if ((rc = wc__nv_whole_seconds(rd)) != WC_OK)
+		goto done;
 	if ((rc = wc__bad_lines_finish(&rd->bad, info->data_lines - rd->other_lines, err)) != WC_OK) {
 		if (!wc__nv_name_wrong_platform(rd, 0.0) && !wc__nv_name_late_gpus(rd))
 			name_silent_gpu(rd, err);

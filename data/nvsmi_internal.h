@@ -257,6 +257,9 @@ typedef struct {
 	 * them whose power was missing or unreadable, the first at
 	 * other_bad_line (said once, never refused: nvsmi_csv.c) */
 	size_t other_lines, other_bad, other_bad_line;
+	/* rows with a sub-second time; rows of a GPU again at its time with
+	 * another reading (whole-second stamps at a faster cadence) */
+	size_t frac_rows, again_rows;
 	/* the form of the log's timestamps, fixed by the first read (0 = none yet) */
 	int stamp_kind;
 	/* timestamp cache: rows of one sweep repeat the same text */
@@ -409,6 +412,8 @@ void wc__nv_say_lead(const nv_reader *rd);
 /** A GPU of gpu_uuids in no row of the log: the refusal naming it, else
  *  WC_OK. */
 int wc__nv_unseen_selected(const nv_reader *rd);
+/* The refusal of whole-second stamps at a sub-second cadence, or WC_OK. */
+int wc__nv_whole_seconds(const nv_reader *rd);
 /** A row of a GPU the fixed set lacks (index -1 when none), noted for
  *  wc__nv_name_late_gpus. */
 void wc__nv_note_late(nv_reader *rd, size_t line, int index, const char *uuid, size_t uuid_len);

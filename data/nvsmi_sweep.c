@@ -499,6 +499,7 @@ take_keyed(nv_reader *rd, const nv_row *row, size_t line_no)
 			             rd->mode == NV_KEY_INDEX && rd->col_uuid < 0
 			             ? " (nodes merged without uuid? add uuid to --query-gpu)" : "");
 			rd->tainted++;
+			rd->again_rows++;
 		}
 		return WC_OK;
 	}
