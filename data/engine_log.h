@@ -52,6 +52,10 @@ const char *wc_engine_exported_label(const char *name);
 /** 1 when label block `block` (the text inside `{...}`) carries `label`
  *  (`key="value"`, the value compared as written). */
 int wc_engine_labels_have(const char *block, const char *label);
+/** 1 when `label` is one only an engine's series carry, never a GPU
+ *  exporter's: model_name, and the rank and process labels (engine,
+ *  dp_rank, tp_rank, pp_rank, moe_ep_rank, pid). */
+int wc_engine_label_engines_only(const char *label);
 /** Cumulative counters (prompt tokens ... preemptions) are interpolated
  *  linearly; gauges (running, waiting, cache) are held. */
 int wc_engine_column_is_counter(wc_engine_column c);

@@ -244,3 +244,14 @@ wc_engine_labels_have(const char *block, const char *label)
 	v = label_value(block, label, (size_t)(eq - label), &vl);
 	return v && vl == strlen(eq + 1) && strncmp(v, eq + 1, vl) == 0;
 }
+
+/* `model_name` (vLLM's and SGLang's model) and the rank and process
+ * labels above are set by the engine on its own series; a GPU exporter's
+ * series (DCGM, nvidia-smi's) carry none of them (docs/fleet.md,
+ * "Queries": a --selector's matcher on one selects engines, and GPUs
+ * through the engines' groups). */
+int
+wc_engine_label_engines_only(const char *label)
+{
+	return label && (strcmp(label, "model_name") == 0 || listed(label, strlen(label), rank_labels, N_RANKS));
+}

@@ -161,7 +161,7 @@ wc_fleet_query(int m, const char *selector, double step, char *buf, size_t size,
 	 * "Queries"); `{namespace="llm"}` found no GPU of a Kubernetes fleet. */
 	int sides = wc__fleet_gpu_metric(m) && wc__fleet_selector_k8s(mt, n_mt) ? 2 : 1;
 	for (int k = 0; k < sides; k++)
-		if (wc__fleet_selector_text(mt, n_mt, sides == 1 ? 0 : k ? -1 : 1, sel[k], sizeof sel[k]) != WC_OK)
+		if (wc__fleet_selector_text(mt, n_mt, m, sides == 1 ? 0 : k ? -1 : 1, sel[k], sizeof sel[k]) != WC_OK)
 			return wc_error_set(err, WC_EINVAL, "--selector: the query does not fit in %zu bytes", size);
 	/* The range is one millisecond short of the step: Prometheus 2 selects
 	 * [t - range, t], so this is (t - step, t] for millisecond timestamps
@@ -528,6 +528,8 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			 * refused the whole fleet naming --group-by; they are left
 			 * out, said (docs/fleet.md, "Grouping"). With no group
 			 * read there is nothing to keep, and it stays refused. */
+			if (read && wc__fleet_unselected_gpus(f, g))
+				continue;
 			if (read) {
 				char series[80];
 				wc_error_name_cut(g->gpu_series, 60, series, sizeof series);
@@ -560,6 +562,7 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 			               (double)g->n_mixed * f->o.step);
 	}
 	wc__fleet_say_in_use(f);
+	wc__fleet_say_unselected(f);
 	warn_unknown_board(f);
 	warn_platform_unused(f);
 	wc__fleet_say_model_unused(f);

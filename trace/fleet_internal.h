@@ -224,6 +224,9 @@ struct wc_fleet {
 	 * (fleet_steps.c, in_part): after a gap, left out with it */
 	int part_first;
 	int saved;                     /* series read from files: saved answers keep their grid */
+	char sel_engines[128];         /* --selector's first engines-only label ("": none; fleet_selector.c) */
+	size_t n_unselected, n_unselected_gpus; /* groups of GPUs no selected engine uses, and their GPUs */
+	char unselected_first[64];     /* ... the first one's name */
 	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
 	int step_live;                 /* wc__fleet_value_at found a sample (or a stand-in) at this step */
 	size_t n_walked;               /* steps walked: those after an empty step are skipped (fleet_steps.c) */
@@ -241,7 +244,7 @@ int wc__fleet_selector_parse(const char *selector, fleet_matcher *m, size_t *n, 
 /* The matchers comma-separated; exported 1: `namespace`/`pod` as the
  * DCGM series of a Kubernetes fleet carry them (exported_*, present),
  * -1: as they are with exported_* absent, 0: as they are. */
-int wc__fleet_selector_text(const fleet_matcher *m, size_t n, int exported, char *out, size_t size);
+int wc__fleet_selector_text(const fleet_matcher *m, size_t n, int metric, int exported, char *out, size_t size);
 /* The series of `set` that the selector's matchers select, as a server's
  * queries would (=~ and !~ as POSIX extended expressions on the whole
  * value); the others removed (docs/fleet.md, "Queries"). */
@@ -256,6 +259,15 @@ void wc__fleet_say_unread(const char *file, const wc_prom_set *set, const size_t
  * and the window both hold, when one does. */
 void wc__fleet_name_overlap(const char *const *files, size_t n, size_t failed, int json, const char *const *keep,
                             wc_error *err);
+/* Engines selected by label (docs/fleet.md, "Queries"): into
+ * f->sel_engines the first matcher's label that only engines' series
+ * carry (model_name, engine, ...), which the GPU queries leave out. */
+void wc__fleet_selector_engines(wc_fleet *f, const char *selector);
+/* A group of GPUs and no engine when the selector selects engines by
+ * such a label: the GPUs of engines not selected, counted and 1 (said
+ * once by wc__fleet_say_unselected); 0 without such a label. */
+int wc__fleet_unselected_gpus(wc_fleet *f, const fleet_group *g);
+void wc__fleet_say_unselected(wc_fleet *f);
 /* Does a matcher name `namespace` or `pod`? */
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);
 

@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* regcomp: files' =~ and !~ */
 #include "fleet_internal.h"
+#include "data/engine_log.h"
 #include "data/prom.h"
 
 #include <ctype.h>
@@ -147,15 +148,29 @@ k8s_label(const char *name)
 	return strcmp(name, "namespace") == 0 || strcmp(name, "pod") == 0;
 }
 
+/* Does matcher m apply to a series of metric `metric`? A label only
+ * engines' series carry (model_name, engine, ...) selects engines, not
+ * GPUs: the GPU exporter's series lack it, and `model_name="Qwen/Qwen3-8B"`
+ * put into the power query selected no GPU at all. The GPUs of the
+ * engines it selects are those their groups join (docs/fleet.md,
+ * "Queries"). */
+static int
+applies(const fleet_matcher *m, int metric)
+{
+	return !(wc__fleet_gpu_metric(metric) && wc_engine_label_engines_only(m->name));
+}
+
 /* Matchers into `out` (comma-separated); `exported`: the Kubernetes
  * labels named as the DCGM series carry them, 1 under exported_*, -1 as
  * they are with exported_* required absent, 0 as they are. */
 int
-wc__fleet_selector_text(const fleet_matcher *m, size_t n, int exported, char *out, size_t size)
+wc__fleet_selector_text(const fleet_matcher *m, size_t n, int metric, int exported, char *out, size_t size)
 {
 	size_t used = 0;
 	out[0] = '\0';
 	for (size_t j = 0; j < n; j++) {
+		if (!applies(&m[j], metric))
+			continue;
 		int k8s = k8s_label(m[j].name);
 		int w = snprintf(out + used, size - used, "%s%s%s%s%s", used ? "," : "",
 		                 k8s && exported > 0 ? "exported_" : "", m[j].name, m[j].op, m[j].value);
@@ -319,8 +334,11 @@ wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *err)
 	if (rc == WC_OK && !keep)
 		rc = wc_error_set(err, WC_ENOMEM, "out of memory");
 	for (size_t i = 0; rc == WC_OK && i < set->n; i++) {
+		int metric = wc_fleet_metric_from_name(set->s[i].metric);
 		keep[i] = 1;
 		for (size_t j = 0; keep[i] && j < n; j++) {
+			if (!applies(&m[j], metric))
+				continue;
 			const char *v = value_of(&set->s[i], m[j].name);
 			int hit = m[j].op[1] == '~' ? regexec(&re[j], v, 0, NULL, 0) == 0 : strcmp(v, value[j]) == 0;
 			keep[i] = m[j].op[0] == '!' ? !hit : hit;
@@ -333,4 +351,37 @@ wc__fleet_selector_apply(const char *selector, wc_prom_set *set, wc_error *err)
 			regfree(&re[j]);
 	free(keep);
 	return rc;
+}
+
+void
+wc__fleet_selector_engines(wc_fleet *f, const char *selector)
+{
+	fleet_matcher m[FLEET_MAX_MATCHERS];
+	size_t n = 0;
+	wc_error err;
+	if (wc__fleet_selector_parse(selector, m, &n, &err) != WC_OK)
+		return;
+	for (size_t j = 0; j < n && !f->sel_engines[0]; j++)
+		if (wc_engine_label_engines_only(m[j].name))
+			snprintf(f->sel_engines, sizeof f->sel_engines, "%s", m[j].name);
+}
+
+int
+wc__fleet_unselected_gpus(wc_fleet *f, const fleet_group *g)
+{
+	if (!f->sel_engines[0])
+		return 0;
+	if (f->n_unselected++ == 0)
+		snprintf(f->unselected_first, sizeof f->unselected_first, "%.40s", g->name);
+	f->n_unselected_gpus += g->n_gpus;
+	return 1;
+}
+
+void
+wc__fleet_say_unselected(wc_fleet *f)
+{
+	if (f->n_unselected)
+		wc__fleet_verdict(f, "--selector: %zu GPU series in %zu group%s ('%s' first) are no selected engine's: "
+		                  "left out ('%s' selects engines, and the GPUs of their groups)", f->n_unselected_gpus,
+		                  f->n_unselected, f->n_unselected == 1 ? "" : "s", f->unselected_first, f->sel_engines);
 }

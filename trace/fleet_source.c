@@ -158,6 +158,8 @@ wc_fleet_ingest_http(const char *url, const char *selector, const wc_fleet_optio
 	}
 	int rc = wc_fleet_new(o, &f, err);
 	if (rc == WC_OK)
+		wc__fleet_selector_engines(f, selector);
+	if (rc == WC_OK)
 		rc = wc__fleet_count_check(f, err);
 	for (int m = 0; rc == WC_OK && m < WC_FLEET_N_METRICS; m++) {
 		rc = wc_fleet_query(m, selector, o->step, q[m], sizeof q[m], err);
@@ -563,8 +565,10 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = wc__fleet_join_processes(&set, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_new(&oo, &f, err);
-	if (rc == WC_OK)
+	if (rc == WC_OK) {
 		f->saved = 1;
+		wc__fleet_selector_engines(f, selector);
+	}
 	if (rc == WC_OK)
 		rc = wc__fleet_join_relabelled(f, &set, err);
 	if (rc == WC_OK)
