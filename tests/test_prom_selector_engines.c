@@ -34,6 +34,8 @@ ingest(const char *in, const char *out, const char *selector, int n_rows)
 	 * run): no group of it to say. */
 	CHECK_CONTAINS(r.err, "--selector: 1 GPU series in 1 group ('h2' first) are no selected engine's: left out "
 	               "('model_name' selects engines, and the GPUs of their groups)\n");
+	/* h2 and h3 hold an engine's share of their one GPU: no idle GPU. */
+	CHECK(!r.err || !strstr(r.err, ": 0 of its "));
 	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
 		CHECK_INT(t->n_runs, n_rows);
 		for (size_t i = 0; i < t->n_runs; i++) {

@@ -133,7 +133,9 @@ wc__fleet_idle_gpus(wc_fleet *f, fleet_group *g, const wc_prom_set *set, double 
 			idle[j] = idle[j] && g->n_members && !wc__fleet_is_member(g, set->s[g->gpus[j]].key);
 		return;
 	}
-	if (!g->idle_said)
+	/* Every GPU read holds an engine's share: none idle, nothing to
+	 * say ('0 of its 1 GPUs (gpu ) hold at most 0 MiB' was). */
+	if (!g->idle_said && n_idle)
 		say_idle(f, g, set, idle, n_idle, most, bound, t);
 }
 
