@@ -132,18 +132,32 @@ cli_calibrate_model_notes(const wc_runs_table *t, int json_fields, wc_calibrate_
 	}
 }
 
+/* "1 run", or "1 run (10 pieces)" ("1 run, 10 pieces" within brackets)
+ * when segments of a run are its rows: they count once
+ * (docs/calibration.md, "Segments"). */
+static const char *
+runs_words(int runs, int pieces, int bracketed, char *buf, size_t cap)
+{
+	int k = snprintf(buf, cap, "%d run%s", runs, runs == 1 ? "" : "s");
+	if (pieces != runs && k > 0 && (size_t)k < cap)
+		snprintf(buf + k, cap - (size_t)k, bracketed ? ", %d pieces" : " (%d pieces)", pieces);
+	return buf;
+}
+
 static void
 print_summary(const calibrate_args *a, const wc_calibrate_result *r)
 {
-	printf("calibrate (%s scope) on %s: %d run(s); run scatter %.3g (log dynamic power)\n",
-	       wc_calibrate_scope_name(a->co.scope), a->input, r->n_runs, r->run_scatter);
+	char words[64];
+	printf("calibrate (%s scope) on %s: %s; run scatter %.3g (log dynamic power)\n",
+	       wc_calibrate_scope_name(a->co.scope), a->input, runs_words(r->n_runs, r->n_pieces, 0, words, sizeof words),
+	       r->run_scatter);
 	printf("  %-32s %12s   %s\n", "parameter", "value", "95 % interval");
 	for (int i = 0; i < r->n_estimates; i++) {
 		const wc_calibrate_estimate *e = &r->estimates[i];
 		printf("  %-32s %12.5g", e->label, e->value.value);
 		if (isfinite(e->value.lo))
 			printf("   [%.5g, %.5g]", e->value.lo, e->value.hi);
-		printf("   (%d run%s)\n", e->runs, e->runs == 1 ? "" : "s");
+		printf("   (%s)\n", runs_words(e->runs, e->pieces, 1, words, sizeof words));
 	}
 	if (a->co.scope == WC_CALIBRATE_PLATFORM) {
 		const wc_level *l = &r->params.levels[r->params.n_levels - 1];

@@ -434,12 +434,12 @@ solve_points(cal_setup *s, wc_error *err)
 		memcpy(x0, g->prior_mean, sizeof x0);
 		if ((rc = wc__cal_solve(g, NULL, NULL, x0, g->x, err)) != WC_OK)
 			return rc;
-		if (g->scope == WC_CALIBRATE_PLATFORM && g->n_runs <= g->p)
+		if (g->scope == WC_CALIBRATE_PLATFORM && g->n_units <= g->p)
 			WC_WARN(s->out, "level %s: %d runs for its %d unknowns (S, theta): no run is left to check them, the "
 			        "prior holds them as much as the runs do, and their intervals come from the assumed run "
-			        "scatter; give runs at more loads", g->level, g->n_runs, g->p);
-		if (g->n_runs > g->p) {
-			double own = wc__cal_rms(g, g->x) * sqrt((double)g->n_runs / (g->n_runs - g->p));
+			        "scatter; give runs at more loads", g->level, g->n_units, g->p);
+		if (g->n_units > g->p) {
+			double own = wc__cal_rms(g, g->x) * sqrt((double)g->n_units / (g->n_units - g->p));
 			if (isfinite(own) && own > g->sigma) {
 				g->sigma = own;
 				memcpy(x0, g->x, sizeof x0);
@@ -525,7 +525,7 @@ wc__cal_once(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	if (rc != WC_OK)
 		goto done;
 	s.sigma0 = out->run_scatter = base_scatter(base, o, out);
-	out->n_runs = s.n_runs;
+	wc__cal_units(&s);
 	if ((rc = solve_points(&s, err)) != WC_OK)
 		goto done;
 	/* After the point solve, so the warning can say what the shift took up. */
@@ -547,7 +547,7 @@ wc__cal_once(const wc_params *base, const wc_runs_table *t, const wc_calibrate_o
 	memset(rec, 0, sizeof *rec);
 	snprintf(rec->input_sha256, sizeof rec->input_sha256, "%s", t->sha256);
 	snprintf(rec->tool_version, sizeof rec->tool_version, "%s", WC_VERSION);
-	rec->runs = s.n_runs;
+	rec->runs = out->n_runs;
 	rec->seed = o->seed;
 	rec->bootstrap = out->params.n_draws;
 	/* and its rows by content, which the hash of a table that holds

@@ -108,12 +108,14 @@ typedef struct {
 typedef struct {
 	char label[WC_LABEL_MAX];  /* "shift[Qwen3-8B@H100]", "S[H200]", ... */
 	wc_param value;            /* with its 95 % interval from the draws */
-	int runs;
+	int runs;                  /* runs behind it, its segments one run */
+	int pieces;                /* rows behind it (> runs when segmented) */
 } wc_calibrate_estimate;
 
 typedef struct {
 	wc_params params;          /* the base plus the calibrated term(s) or level */
-	int n_runs;                /* calibration runs used */
+	int n_runs;                /* calibration runs used, a run's segments one */
+	int n_pieces;              /* calibration rows used (segments each one) */
 	double run_scatter;        /* the scatter the draws used */
 	int n_estimates;
 	wc_calibrate_estimate estimates[WC_CALIBRATE_ESTIMATES_MAX];

@@ -18,6 +18,33 @@
 #include "models/parallel.h"
 #include "models/progress.h"
 
+/* ----------------------------------------------------------------- units */
+
+void
+wc__cal_units(cal_setup *s)
+{
+	s->out->n_runs = 0;
+	s->out->n_pieces = s->n_runs;
+	for (int j = 0; j < s->n_groups; j++) {
+		cal_group *g = &s->groups[j];
+		g->n_units = 0;
+		for (int i = 0; i < g->n_runs; i++) {
+			const char *id = g->runs[i]->run->run_id;
+			const size_t cut = wc_run_id_segment_cut(id);
+			int u = 0;
+			while (u < i && (wc_run_id_segment_cut(g->runs[u]->run->run_id) != cut ||
+			                 strncmp(g->runs[u]->run->run_id, id, cut) != 0))
+				u++;
+			g->runs[i]->unit = u;
+			g->n_units += u == i;
+		}
+		s->out->n_runs += g->n_units;
+	}
+	/* a new level records its runs as fit does, a run's segments once */
+	if (s->work.n_levels && s->n_groups == 1 && s->groups[0].scope == WC_CALIBRATE_PLATFORM)
+		s->work.levels[s->work.n_levels - 1].range.runs = s->groups[0].n_units;
+}
+
 /* ------------------------------------------------------------ replicates */
 
 typedef struct {
@@ -44,8 +71,11 @@ replicate(const cal_job *job, int r, double *noise, double *row)
 	for (int j = 0; j < s->n_groups; j++) {
 		const cal_group *g = &s->groups[j];
 		double x[CAL_MAX_UNKNOWNS];
+		/* one deviate per run, shared by its segments: the scatter is
+		 * that of single runs, and cutting a run finer must not narrow
+		 * the interval (docs/calibration.md, "Segments") */
 		for (int i = 0; i < g->n_runs; i++)
-			noise[i] = g->sigma * wc_pcg32_normal(&rng);
+			noise[i] = g->runs[i]->unit == i ? g->sigma * wc_pcg32_normal(&rng) : noise[g->runs[i]->unit];
 		if (wc__cal_solve(g, draw, noise, g->x, x, NULL) != WC_OK)
 			job->ok[r] = 0;
 		/* A draw above the board's bound is the bound's, and its theta is
@@ -146,7 +176,7 @@ wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err)
 		snprintf(t->model, sizeof t->model, "%s", g->model);
 		snprintf(t->level, sizeof t->level, "%s", g->level);
 		t->shift = (wc_param){ g->x[0], NAN, NAN, WC_SRC_CALIBRATED };
-		t->runs = g->n_runs;
+		t->runs = g->n_units;
 		if (g->p0_w > 0.0) /* the idle the shift was fitted above */
 			t->p0 = (wc_param){ g->p0_w, NAN, NAN, g->p0_src };
 	}
@@ -234,7 +264,8 @@ list_estimates(const cal_setup *s, char (*nn)[WC_LABEL_MAX], int n_new, wc_calib
 			const wc_param *prm = wc_params_param_named(&out->params, nn[k]);
 			snprintf(e->label, sizeof e->label, "%s", nn[k]);
 			e->value = prm ? *prm : (wc_param){ NAN, NAN, NAN, WC_SRC_CALIBRATED };
-			e->runs = s->groups[j].n_runs;
+			e->runs = s->groups[j].n_units;
+			e->pieces = s->groups[j].n_runs;
 		}
 }
 

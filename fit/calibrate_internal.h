@@ -23,13 +23,18 @@ typedef struct {
 	/* model scope: P0 per GPU of a run without idle_power_w, its term's
 	 * (wc__cal_term_idle); 0 = the level's */
 	double idle_w;
+	/* index in its group of the first row of the same run (itself when
+	 * none before it): segments of one run (`<run>#seg<k>`) are one unit
+	 * of run scatter (wc__cal_units) */
+	int unit;
 } cal_run;
 
 typedef struct {
 	wc_calibrate_scope scope;
 	char model[WC_MODEL_NAME_MAX]; /* model scope: the model key */
 	char level[WC_NAME_MAX];
-	int n_runs;
+	int n_runs;                /* rows, segments of a run each one */
+	int n_units;               /* runs: rows of one run count once (wc__cal_units) */
 	cal_run **runs;            /* borrowed from the run array */
 	int p;                     /* unknowns: 1 (shift or theta) or 2 (log S, theta) */
 	double prior_mean[CAL_MAX_UNKNOWNS], prior_sd[CAL_MAX_UNKNOWNS];
@@ -122,6 +127,11 @@ int wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_
  *  replacing the base's term for the same model and level), or the new
  *  level's S and theta. */
 int wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err);
+/** Each group's units (cal_run.unit, n_units): its rows from one run --
+ *  the whole run's and its `ingest --segment` pieces, one id read by
+ *  wc_run_id_segment_cut -- are one run; s->out->n_runs counts runs,
+ *  n_pieces rows (docs/calibration.md, "Segments"). */
+void wc__cal_units(cal_setup *s);
 /** The replicates (none when o->replicates < 0), then the draws,
  *  intervals and estimates of s->out. */
 int wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err);
