@@ -378,12 +378,43 @@ wc__nv_glued_row(nv_reader *rd, const char *line, size_t len, size_t line_no, co
 	return NV_GLUED_CUT;
 }
 
-/* The columns a header tells GPUs apart by, in words. */
+/* The GPU key columns ('index', 'uuid') header `a` has and `b` lacks, in
+ * words ("'uuid'", "'index' and 'uuid'"); "" for none. */
 static const char *
-gpu_keys(int col_index, int col_uuid)
+keys_only_in(int a_index, int a_uuid, int b_index, int b_uuid)
 {
-	return col_index >= 0 ? (col_uuid >= 0 ? "index and uuid" : "index and no uuid")
-	                      : (col_uuid >= 0 ? "uuid and no index" : "neither index nor uuid");
+	int i = a_index >= 0 && b_index < 0, u = a_uuid >= 0 && b_uuid < 0;
+	return i && u ? "'index' and 'uuid'" : i ? "'index'" : u ? "'uuid'" : "";
+}
+
+/* A second header with other GPU key columns than the first: the lines
+ * after it cannot be joined to those before by GPU. A run folder holds
+ * one power.csv, so the remedy is to edit it to one set of key columns
+ * -- remove from each part the key the other lacks; a log by index only,
+ * or by position, is read (docs/formats/telemetry.md, "A second header") --
+ * not to split it. */
+static int
+refuse_other_keys(nv_reader *rd, const nv_columns *c, size_t line_no)
+{
+	const char *gone = keys_only_in(rd->col_index, rd->col_uuid, c->col_index, c->col_uuid);
+	const char *added = keys_only_in(c->col_index, c->col_uuid, rd->col_index, rd->col_uuid);
+	char what[96], fix[96];
+	if (gone[0] && added[0])
+		snprintf(what, sizeof what, "has %s but not line %zu's %s", added, rd->header_line, gone);
+	else if (gone[0])
+		snprintf(what, sizeof what, "lacks line %zu's %s column", rd->header_line, gone);
+	else
+		snprintf(what, sizeof what, "has a %s column line %zu lacks", added, rd->header_line);
+	if (gone[0] && added[0])
+		snprintf(fix, sizeof fix, "%s from lines %zu-%zu and %s from line %zu on", gone, rd->header_line,
+		         line_no - 1, added, line_no);
+	else if (gone[0])
+		snprintf(fix, sizeof fix, "%s from lines %zu-%zu", gone, rd->header_line, line_no - 1);
+	else
+		snprintf(fix, sizeof fix, "%s from line %zu on", added, line_no);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header %s (nvidia-smi restarted?), "
+	                         "so GPUs cannot be matched across it: remove %s, then read it again",
+	                         line_no, what, fix);
 }
 
 /* A header after the first (a second nvidia-smi appended to the log,
@@ -403,10 +434,7 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 	if (rc != WC_OK)
 		return rc;
 	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
-		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header tells GPUs apart otherwise than "
-		                    "line %zu's (it has %s; line %zu has %s): split the log at line %zu",
-		                    line_no, rd->header_line, gpu_keys(c.col_index, c.col_uuid), rd->header_line,
-		                    gpu_keys(rd->col_index, rd->col_uuid), line_no);
+		return refuse_other_keys(rd, &c, line_no);
 	if (c.power_col[rd->power_rank] < 0)
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has no '%s' column, which the "
 		                    "lines after line %zu were read from: split the log at line %zu",

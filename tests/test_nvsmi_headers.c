@@ -113,9 +113,30 @@ main(void)
 	free(t);
 	t = log_text(40, 20, "timestamp,power.draw [W],temperature.gpu,name", 0);
 	CHECK_INT(read_log(dir, "noindex.csv", t, &s, &info, &w, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "noindex.csv:22: a second header tells GPUs apart otherwise than line 1's");
-	/* what each has, named as such (only line 1's was, as "there") */
-	CHECK_CONTAINS(err.msg, "(it has neither index nor uuid; line 1 has index and no uuid): split the log at line 22");
+	/* the column that differs named, and a remedy a run folder's one
+	 * power.csv allows: edit it to one set of GPU columns (it said "split
+	 * the log at line 22" and named no column) */
+	CHECK_CONTAINS(err.msg, "noindex.csv:22: a second header lacks line 1's 'index' column (nvidia-smi restarted?), "
+	                        "so GPUs cannot be matched across it: remove 'index' from lines 1-21, then read it again");
+	CHECK(strstr(err.msg, "split the log") == NULL);
+	free(t);
+	/* restarted without the uuid: the lines after it keep the index */
+	t = malloc(4096);
+	size_t used = (size_t)snprintf(t, 4096, "timestamp,index,uuid,power.draw [W]\n");
+	for (int i = 0; i < 40; i++)
+		used += (size_t)snprintf(t + used, 4096 - used, "%s2026/07/18 15:57:%02d.%02d,0,%s300.00\n",
+		                         i == 20 ? "timestamp,index,power.draw [W]\n" : "", 10 + i / 4, (i % 4) * 25,
+		                         i < 20 ? "GPU-03a84180,": "");
+	CHECK_INT(read_log(dir, "nouuid.csv", t, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "nouuid.csv:22: a second header lacks line 1's 'uuid' column");
+	CHECK_CONTAINS(err.msg, "remove 'uuid' from lines 1-21, then read it again");
+	CHECK(strlen(err.msg) <= 255);
+	free(t);
+	/* the other way round: a uuid only the second has goes from there on */
+	t = log_text(40, 20, "timestamp,index,uuid,power.draw.average [W]", 0);
+	CHECK_INT(read_log(dir, "adduuid.csv", t, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "adduuid.csv:22: a second header has a 'uuid' column line 1 lacks");
+	CHECK_CONTAINS(err.msg, "remove 'uuid' from line 22 on, then read it again");
 	free(t);
 
 	/* not a comma-separated text log: the reason named */
