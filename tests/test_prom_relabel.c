@@ -11,6 +11,7 @@
  * as its restart: two rows of 120 s at 4 running, 140 W, 40 tok/s.
  */
 #include "data/data.h"
+#include "tests/support/prom_ingest.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -47,16 +48,10 @@ check(const char *name, const char *added, const char *said)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, said);
 	CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:02:00.000Z (from 4800 to 40), an engine restart");
-	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
-		CHECK_INT(t->n_runs, 2);
-		for (size_t i = 0; i < t->n_runs; i++) {
-			CHECK_NEAR(t->runs[i].running, 4.0, 1e-12);
-			CHECK_NEAR(t->runs[i].mean_power_w, 140.0, 1e-9);
-			CHECK_NEAR(t->runs[i].throughput_tok_s, 40.0, 1e-9);
-		}
-	} else {
+	if (r.status == 0)
+		t = test_prom_rows_each(out, 2, 4.0, 140.0, 40.0);
+	else
 		CHECK(0);
-	}
 	wc_runs_free(t);
 	run_result_free(&r);
 	free(in);

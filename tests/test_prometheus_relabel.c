@@ -12,6 +12,7 @@
  */
 #include "data/data.h"
 #include "tests/support/prom_server.h"
+#include "tests/support/prom_ingest.h"
 #include "tests/support/support.h"
 
 #include <stdio.h>
@@ -32,16 +33,10 @@ ingest(const char *url, const char *out, const char *step, const char *pages)
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.err, "never beside the old series: one engine relabelled (vLLM V1's engine label?)");
 	CHECK_CONTAINS(r.err, "counter reset at 2026-01-01T00:02:");
-	if (r.status == 0 && wc_runs_read(out, &t, NULL) == WC_OK) {
-		CHECK_INT(t->n_runs, 2);
-		for (size_t i = 0; i < t->n_runs; i++) {
-			CHECK_NEAR(t->runs[i].running, 4.0, 1e-12);
-			CHECK_NEAR(t->runs[i].mean_power_w, 140.0, 1e-9);
-			CHECK_NEAR(t->runs[i].throughput_tok_s, 40.0, 1e-9);
-		}
-	} else {
+	if (r.status == 0)
+		t = test_prom_rows_each(out, 2, 4.0, 140.0, 40.0);
+	else
 		CHECK(0);
-	}
 	wc_runs_free(t);
 	run_result_free(&r);
 }

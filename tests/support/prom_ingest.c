@@ -27,3 +27,20 @@ test_prom_ingest(const char *dir, const char *name, const char *text, const char
 	free(in);
 	free(out);
 }
+
+wc_runs_table *
+test_prom_rows_each(const char *out, size_t n, double running, double power_w, double tok_s)
+{
+	wc_runs_table *t = NULL;
+	if (wc_runs_read(out, &t, NULL) != WC_OK) {
+		CHECK(0);
+		return NULL;
+	}
+	CHECK_INT(t->n_runs, n);
+	for (size_t i = 0; i < t->n_runs; i++) {
+		CHECK_NEAR(t->runs[i].running, running, 1e-12);
+		CHECK_NEAR(t->runs[i].mean_power_w, power_w, 1e-9);
+		CHECK_NEAR(t->runs[i].throughput_tok_s, tok_s, 1e-9);
+	}
+	return t;
+}

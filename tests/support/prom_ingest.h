@@ -18,4 +18,10 @@
 void test_prom_ingest(const char *dir, const char *name, const char *text, const char *const *extra,
                       run_result *r, wc_runs_table **t);
 
+/** The rows of the table at `out` read and CHECKed: `n` rows, each at
+ *  `running` requests, `power_w` and `tok_s` (a table that cannot be
+ *  read is a failed CHECK). Returns the table (NULL when not read; the
+ *  caller wc_runs_free's it) for the caller's own checks. */
+wc_runs_table *test_prom_rows_each(const char *out, size_t n, double running, double power_w, double tok_s);
+
 #endif
