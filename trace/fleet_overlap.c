@@ -48,7 +48,8 @@ wc__fleet_name_overlap(const char *const *files, size_t n, size_t failed, int js
 		char from[40], to[40], other[96];
 		wc_prom_format_time(fmax(a, a0), from, sizeof from);
 		wc_prom_format_time(fmin(b, b0), to, sizeof to);
-		wc_error_name_cut(files[k], 60, other, sizeof other);
+		/* its middle, not its file name, gives way (a long folder cut the name) */
+		wc_error_format_path(other, 61, files[k], "%s", "");
 		/* The time of day alone where the dates agree. */
 		const char *end = strncmp(from, to, 11) == 0 ? to + 11 : to;
 		wc_error_set_path(err, WC_EINVAL, files[failed], ": overlaps %s from %s to %s (both hold samples "
