@@ -40,8 +40,9 @@ static const char usage[] =
 	"the time. --platform and --model name what a GPU's modelName or an engine's\n"
 	"model_name does not (where they do, the flag is not applied, said).\n"
 	"--selector's matchers on labels only engines carry (model_name, engine,\n"
-	"dp_rank, ...) select engines, and the GPUs of their groups; others apply to\n"
-	"GPU and engine series alike.\n"
+	"dp_rank, ...) select engines, and the GPUs of their groups; on labels only\n"
+	"DCGM's series carry (Hostname, UUID, modelName, ...) GPUs, and the engines\n"
+	"of their groups; others apply to GPU and engine series alike.\n"
 	"--verbose prints the PromQL (docs/fleet.md). A query covers at most\n"
 	"--page-steps steps (2000, at most 10000; Prometheus allows 11000 points per\n"
 	"series); a request waits --timeout seconds for its answer (300).\n";

@@ -477,6 +477,8 @@ wc_fleet_finish(wc_fleet *f, wc_runs_table **out, wc_error *err)
 		read |= f->g[i].ever_gpu && f->g[i].ever_engine;
 	for (size_t i = 0; i < f->n_groups; i++) {
 		fleet_group *g = &f->g[i];
+		if (read && engines_only(g) && wc__fleet_unselected_engines(f, g))
+			continue; /* the engines of GPUs --selector left out */
 		/* A group left out (fleet_groups.c) is said beside the groups
 		 * read; with none, it is the refusal (fleet_rows.c). */
 		if (g->left_out[0] && read)

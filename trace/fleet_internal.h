@@ -227,6 +227,9 @@ struct wc_fleet {
 	char sel_engines[128];         /* --selector's first engines-only label ("": none; fleet_selector.c) */
 	size_t n_unselected, n_unselected_gpus; /* groups of GPUs no selected engine uses, and their GPUs */
 	char unselected_first[64];     /* ... the first one's name */
+	char sel_gpus[128];            /* --selector's first GPU-only label (Hostname, UUID, ...; "": none) */
+	size_t n_unselected_engines;   /* groups of engines that use no selected GPU */
+	char unselected_engines_first[64]; /* ... the first one's name */
 	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
 	int step_live;                 /* wc__fleet_value_at found a sample (or a stand-in) at this step */
 	size_t n_walked;               /* steps walked: those after an empty step are skipped (fleet_steps.c) */
@@ -261,12 +264,18 @@ void wc__fleet_name_overlap(const char *const *files, size_t n, size_t failed, i
                             wc_error *err);
 /* Engines selected by label (docs/fleet.md, "Queries"): into
  * f->sel_engines the first matcher's label that only engines' series
- * carry (model_name, engine, ...), which the GPU queries leave out. */
+ * carry (model_name, engine, ...), which the GPU queries leave out; into
+ * f->sel_gpus the first that only GPUs' series carry (Hostname, UUID,
+ * ...), which the engine queries leave out. */
 void wc__fleet_selector_engines(wc_fleet *f, const char *selector);
 /* A group of GPUs and no engine when the selector selects engines by
  * such a label: the GPUs of engines not selected, counted and 1 (said
  * once by wc__fleet_say_unselected); 0 without such a label. */
 int wc__fleet_unselected_gpus(wc_fleet *f, const fleet_group *g);
+/* The same of a group of engines and no GPU when the selector selects
+ * GPUs by such a label: the engines of GPUs not selected, counted and 1;
+ * 0 without such a label. Both said once by wc__fleet_say_unselected. */
+int wc__fleet_unselected_engines(wc_fleet *f, const fleet_group *g);
 void wc__fleet_say_unselected(wc_fleet *f);
 /* Does a matcher name `namespace` or `pod`? */
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);

@@ -148,16 +148,34 @@ k8s_label(const char *name)
 	return strcmp(name, "namespace") == 0 || strcmp(name, "pod") == 0;
 }
 
+/* Labels the DCGM exporter sets on a GPU's series and an engine's own
+ * series never carry: the GPU's identity, board and host (`gpu` aside:
+ * it is the label an engine's scrape is given to join its GPU,
+ * docs/fleet.md "Grouping"; `namespace`, `pod`, `container` aside:
+ * Kubernetes puts them on both). */
+static int
+gpu_only(const char *name)
+{
+	static const char *const dcgm[] = { "UUID", "Hostname", "modelName", "pci_bus_id", "device",
+	                                    "DCGM_FI_DRIVER_VERSION", "GPU_I_ID", "GPU_I_PROFILE" };
+	for (size_t k = 0; k < sizeof dcgm / sizeof dcgm[0]; k++)
+		if (strcmp(name, dcgm[k]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Does matcher m apply to a series of metric `metric`? A label only
  * engines' series carry (model_name, engine, ...) selects engines, not
  * GPUs: the GPU exporter's series lack it, and `model_name="Qwen/Qwen3-8B"`
  * put into the power query selected no GPU at all. The GPUs of the
- * engines it selects are those their groups join (docs/fleet.md,
- * "Queries"). */
+ * engines it selects are those their groups join. So too the other way:
+ * a label only the GPUs' series carry (`Hostname`, `UUID`, ...) selects
+ * GPUs, and the engines of their groups; `Hostname="h1"` put into the
+ * engine queries selected no engine (docs/fleet.md, "Queries"). */
 static int
 applies(const fleet_matcher *m, int metric)
 {
-	return !(wc__fleet_gpu_metric(metric) && wc_engine_label_engines_only(m->name));
+	return wc__fleet_gpu_metric(metric) ? !wc_engine_label_engines_only(m->name) : !gpu_only(m->name);
 }
 
 /* Matchers into `out` (comma-separated); `exported`: the Kubernetes
@@ -361,9 +379,12 @@ wc__fleet_selector_engines(wc_fleet *f, const char *selector)
 	wc_error err;
 	if (wc__fleet_selector_parse(selector, m, &n, &err) != WC_OK)
 		return;
-	for (size_t j = 0; j < n && !f->sel_engines[0]; j++)
-		if (wc_engine_label_engines_only(m[j].name))
+	for (size_t j = 0; j < n; j++) {
+		if (!f->sel_engines[0] && wc_engine_label_engines_only(m[j].name))
 			snprintf(f->sel_engines, sizeof f->sel_engines, "%s", m[j].name);
+		if (!f->sel_gpus[0] && gpu_only(m[j].name))
+			snprintf(f->sel_gpus, sizeof f->sel_gpus, "%s", m[j].name);
+	}
 }
 
 int
@@ -377,6 +398,16 @@ wc__fleet_unselected_gpus(wc_fleet *f, const fleet_group *g)
 	return 1;
 }
 
+int
+wc__fleet_unselected_engines(wc_fleet *f, const fleet_group *g)
+{
+	if (!f->sel_gpus[0])
+		return 0;
+	if (f->n_unselected_engines++ == 0)
+		snprintf(f->unselected_engines_first, sizeof f->unselected_engines_first, "%.40s", g->name);
+	return 1;
+}
+
 void
 wc__fleet_say_unselected(wc_fleet *f)
 {
@@ -384,4 +415,8 @@ wc__fleet_say_unselected(wc_fleet *f)
 		wc__fleet_verdict(f, "--selector: %zu GPU series in %zu group%s ('%s' first) are no selected engine's: "
 		                  "left out ('%s' selects engines, and the GPUs of their groups)", f->n_unselected_gpus,
 		                  f->n_unselected, f->n_unselected == 1 ? "" : "s", f->unselected_first, f->sel_engines);
+	if (f->n_unselected_engines)
+		wc__fleet_verdict(f, "--selector: the engines of %zu group%s ('%s' first) use no selected GPU: left out "
+		                  "('%s' selects GPUs, and the engines of their groups)", f->n_unselected_engines,
+		                  f->n_unselected_engines == 1 ? "" : "s", f->unselected_engines_first, f->sel_gpus);
 }
