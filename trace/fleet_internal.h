@@ -97,6 +97,7 @@ typedef struct {
 	int ever_gpu, ever_engine;
 	int interval_checked;          /* its scrape interval was measured (fleet_interval.c) */
 	int two_jobs_said;             /* a GPU in two power series was said (fleet_groups.c) */
+	int shared_said;               /* its GPUs serve an engine --selector left out too: said (fleet_shared.c) */
 	int bad_count_said;            /* bit m: metric m's value that is no count (or a NaN waiting) said (fleet_samples.c) */
 	/* Why the group is left out, "" read: two engines no --group-by
 	 * parts (fleet_groups.c), said once; the others keep their rows. */
@@ -228,6 +229,7 @@ struct wc_fleet {
 	size_t n_unselected, n_unselected_gpus; /* groups of GPUs no selected engine uses, and their GPUs */
 	char unselected_first[64];     /* ... the first one's name */
 	char sel_gpus[128];            /* --selector's first GPU-only label (Hostname, UUID, ...; "": none) */
+	const char *selector;          /* --selector (borrowed; NULL none) */
 	size_t n_unselected_engines;   /* groups of engines that use no selected GPU */
 	char unselected_engines_first[64]; /* ... the first one's name */
 	int unfetched;                 /* the step fed is a page's not fetched: no power, engines unknown */
@@ -276,6 +278,21 @@ int wc__fleet_unselected_gpus(wc_fleet *f, const fleet_group *g);
  * GPUs by such a label: the engines of GPUs not selected, counted and 1;
  * 0 without such a label. Both said once by wc__fleet_say_unselected. */
 int wc__fleet_unselected_engines(wc_fleet *f, const fleet_group *g);
+/* The selector's matchers but those on labels only engines carry, as
+ * selector text into out ("" none), their count into *removed (NULL:
+ * not wanted); WC_EINVAL when it does not fit or parse. */
+int wc__fleet_selector_without_engines(const char *selector, char *out, size_t size, int *removed);
+/* fleet_shared.c: with an engines-only --selector, the engine load
+ * series of `all` (a whole file's set, before the selector) that the
+ * selector's other matchers select, one sample each, into *others. */
+int wc__fleet_shared_others(const char *selector, const wc_prom_set *all, wc_prom_set *others, wc_error *err);
+/* fleet_shared.c: after `set` is fed, the groups read whose GPUs also
+ * serve an engine of `others` the selector left out, which the grouping
+ * cannot tell apart: said once per group, naming the engine and the
+ * GPUs (docs/fleet.md, "Queries"). From a server (url), *others are
+ * queried over the page [a, b] first; from files, given. */
+int wc__fleet_shared_page(wc_fleet *f, const char *url, const wc_prom_set *set, double a, double b,
+                          wc_prom_set *others, wc_error *err);
 void wc__fleet_say_unselected(wc_fleet *f);
 /* Does a matcher name `namespace` or `pod`? */
 int wc__fleet_selector_k8s(const fleet_matcher *m, size_t n);

@@ -379,12 +379,38 @@ wc__fleet_selector_engines(wc_fleet *f, const char *selector)
 	wc_error err;
 	if (wc__fleet_selector_parse(selector, m, &n, &err) != WC_OK)
 		return;
+	f->selector = selector;
 	for (size_t j = 0; j < n; j++) {
 		if (!f->sel_engines[0] && wc_engine_label_engines_only(m[j].name))
 			snprintf(f->sel_engines, sizeof f->sel_engines, "%s", m[j].name);
 		if (!f->sel_gpus[0] && gpu_only(m[j].name))
 			snprintf(f->sel_gpus, sizeof f->sel_gpus, "%s", m[j].name);
 	}
+}
+
+int
+wc__fleet_selector_without_engines(const char *selector, char *out, size_t size, int *removed)
+{
+	fleet_matcher m[FLEET_MAX_MATCHERS];
+	size_t n = 0, used = 0;
+	wc_error err;
+	out[0] = '\0';
+	if (removed)
+		*removed = 0;
+	if (wc__fleet_selector_parse(selector, m, &n, &err) != WC_OK)
+		return WC_EINVAL;
+	for (size_t j = 0; j < n; j++) {
+		if (wc_engine_label_engines_only(m[j].name)) {
+			if (removed)
+				(*removed)++;
+			continue;
+		}
+		int w = snprintf(out + used, size - used, "%s%s%s%s", used ? "," : "", m[j].name, m[j].op, m[j].value);
+		if (w < 0 || (size_t)w >= size - used)
+			return WC_EINVAL;
+		used += (size_t)w;
+	}
+	return WC_OK;
 }
 
 int

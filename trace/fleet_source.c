@@ -50,6 +50,8 @@ fetch_page(wc_fleet *f, const char *url, char (*q)[WC_FLEET_QUERY_MAX], size_t k
 		say(&f->o, "page %s .. %s: %zu series", ta, tb, set.n);
 		rc = wc_fleet_feed(f, &set, k0, k1, err);
 	}
+	if (rc == WC_OK)
+		rc = wc__fleet_shared_page(f, url, &set, a, b, NULL, err);
 	wc_prom_set_clear(&set);
 	return rc;
 }
@@ -538,7 +540,7 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 {
 	const char *keep[(WC_FLEET_MAX_ALIASES + 1) * WC_FLEET_N_METRICS + 1];
 	size_t n_keep = 0;
-	wc_prom_set set = { 0 };
+	wc_prom_set set = { 0 }, others = { 0 }; /* engines --selector leaves out (fleet_shared.c) */
 	wc_fleet_options oo = *o;
 	wc_fleet *f = NULL;
 	int rc = WC_OK;
@@ -555,6 +557,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 			wc__fleet_name_overlap(scrapes, n_scrapes, i, 0, keep, err);
 	/* The selector a server's queries carry, so that a file's grid and
 	 * groups are those of the same series (a node's free GPUs left out). */
+	if (rc == WC_OK)
+		rc = wc__fleet_shared_others(selector, &set, &others, err);
 	if (rc == WC_OK)
 		rc = wc__fleet_selector_apply(selector, &set, err);
 	if (rc == WC_OK)
@@ -573,6 +577,8 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = wc__fleet_join_relabelled(f, &set, err);
 	if (rc == WC_OK)
 		rc = wc_fleet_feed(f, &set, 0, f->n_steps, err);
+	if (rc == WC_OK)
+		rc = wc__fleet_shared_page(f, NULL, &set, 0, 0, &others, err);
 	if (rc == WC_OK && f->n_walked < f->n_steps)
 		say(o, "%zu of %zu steps walked: the others hold no sample, as the step before them", f->n_walked,
 		    f->n_steps);
@@ -580,5 +586,6 @@ wc_fleet_ingest_files(const char *const *json, size_t n_json, const char *const 
 		rc = wc_fleet_finish(f, out, err);
 	wc_fleet_free(f);
 	wc_prom_set_clear(&set);
+	wc_prom_set_clear(&others);
 	return rc;
 }
