@@ -212,7 +212,8 @@ wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_st
 				g->mark[k] = FT_ACTIVE;
 		/* Only a clear period: one found where the steps are not resolved
 		 * would throw the saves back in. */
-		if (!wc__ft_period_clear(g, hint, acf, repeat) || wc__ft_eval_cycle(g, in, hint))
+		if (!wc__ft_period_clear(g, hint, acf, repeat) || wc__ft_eval_cycle(g, in, hint) ||
+		    wc__ft_stated_cycle(g, in, hint))
 			hint = NAN;
 		if (recurring(g, in, hint, rec) != WC_OK)
 			return wc_error_set(err, WC_ENOMEM, "trace: out of memory");

@@ -124,6 +124,11 @@ int wc__ft_period(const ft_grid *g, int active_only, double *out, double *streng
  *  intervals of k, to one (finetune_cycle.c, docs/finetune.md
  *  "Evaluations a trainer state lists"). */
 int wc__ft_eval_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period);
+/** Whether `period` s is longer than two steps of a stated count (the
+ *  manifest's, or --steps): over twice the window's active time per step,
+ *  a cycle of several steps, not one (finetune_cycle.c, docs/finetune.md
+ *  "What is not training"). */
+int wc__ft_stated_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period);
 /** Whether the clear periods of two quarters of the window's active time
  *  differ beyond what each is known to, no whole multiple of each other:
  *  the step time changed during the run, and no one period counts or
