@@ -105,9 +105,10 @@ int wc__ft_mark_saves(ft_grid *g, double min_s);
  *  samples"); other edges lie on the bins'. */
 void wc__ft_stretch(const ft_grid *g, size_t a, size_t b, double *scratch, double *time_s, double *energy_j);
 /** Intermediate-power stretches of at least `min_s` (the rolling mean,
- *  or every bin's, over `width_s` below the steps'; finetune_midlevel.c);
+ *  or every bin's, over `width_s` below the steps'; with `swing`, also
+ *  windows that do not swing as the steps'; finetune_midlevel.c);
  *  returns how many. */
-int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, wc_error *err, int *rc);
+int wc__ft_mark_midlevel(ft_grid *g, double width_s, double min_s, int swing, wc_error *err, int *rc);
 /** Dominant period of the window's active bins (`active_only`) or of all
  *  of them; a clearly stronger multiple replaces it. NaN none. `strength`
  *  (may be NULL) receives its autocorrelation; `note` (may be NULL) a
