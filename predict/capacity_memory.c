@@ -434,11 +434,14 @@ wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *fie
 	char kv_gb[32] = "nan"; /* the KV cache's room: the memory for the model less the weights */
 	if (memory_facts(p, c, &hw, &reserve) && wc__predict_config_arch(c, &a, &e) == WC_OK)
 		gb_text(wc_capacity_memory_for_model(&hw, c->tp, reserve) - a.weight_bytes, 1, kv_gb, sizeof kv_gb);
+	/* worded to stay whole at its longest (a series of 10^6 requests at
+	 * 10^8-token lengths on the largest group: 243 of 255 bytes, 250 without lengths,
+	 * tests/test_kv_note_whole.c) */
 	char tail[96] = "(its power is that of those that run)", what[64];
 	if (share >= 0.0)
-		snprintf(tail, sizeof tail, "(%.3g %% of its time; its power is that of those that run)", 100.0 * share);
+		snprintf(tail, sizeof tail, "(%.3g %% of its time; its power is theirs)", 100.0 * share);
 	else if (latency)
-		snprintf(tail, sizeof tail, "(latency and time to first token include it)");
+		snprintf(tail, sizeof tail, "(latency and time to first token include the wait)");
 	/* the count is a steady state's: each request holds its prompt and
 	 * half its output on average, in whole blocks, not its full context
 	 * (docs/capacity.md, "Memory as vLLM does it"); without token lengths
@@ -447,11 +450,10 @@ wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *fie
 		snprintf(what, sizeof what, "at a mean %.0f tokens each",
 		         wc_capacity_kv_tokens_held(c->input_tokens, c->output_tokens));
 	else
-		snprintf(what, sizeof what, "of one %g-token block each, the least a request holds",
-		         request_context(c));
+		snprintf(what, sizeof what, "of one %g-token block each (the least)", request_context(c));
 	/* its precision: vLLM's --kv-cache-dtype fp8 (kv fp8 here) holds twice bf16's tokens */
-	wc_error_format(buf, len, "%s: %s%g requests asked, but the KV cache (%s GB after the weights, %s) holds about "
-	                "%.0f %s: vLLM preempts the rest, so %s%.0f run and the others wait %s", field,
+	wc_error_format(buf, len, "%s: %s%g requests asked; the KV cache (%s GB after the weights, %s) holds about "
+	                "%.0f %s, so vLLM runs %s%.0f and preempts the rest %s", field,
 	                share >= 0.0 ? "up to " : "", asked, kv_gb, wc_precision_name(c->kv), n_fit, what,
 	                share >= 0.0 ? "at most " : "", n_fit, tail);
 }

@@ -37,13 +37,13 @@ held_concurrency(const wc_predictor *pr)
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
 	CHECK_NEAR(out.mean_running, 5.0, 0.0);
 	CHECK_INT(test_warnings_with(out.warnings, out.n_warnings,
-	                             "concurrency: 64 requests asked, but the KV cache (0.046 GB after the weights, bf16) "
+	                             "concurrency: 64 requests asked; the KV cache (0.046 GB after the weights, bf16) "
 	                             "holds about 5 of one 16-token block each"), 1);
 	/* its power is that of the 5 that run */
 	q.config.running = 5;
 	CHECK_INT(wc_predict_inference(pr, &q, &at5, &err), WC_OK);
 	CHECK_NEAR(out.power.node_power_w, at5.power.node_power_w, 1e-9 * at5.power.node_power_w);
-	CHECK_INT(test_warnings_with(at5.warnings, at5.n_warnings, "vLLM preempts"), 0);
+	CHECK_INT(test_warnings_with(at5.warnings, at5.n_warnings, "preempts the rest"), 0);
 	/* the default's 0.9 cannot load the weights: refused as before, and
 	 * the utilization said is the one that lets a request run */
 	q = query("DeepSeek-V3", "H100", 8, 64, 0.0);
@@ -86,7 +86,7 @@ no_block(const wc_predictor *pr)
 		             "--tp", "8", "--concurrency", "64", "--gpu-memory-utilization", "1.0", NULL };
 	char *said = test_run_said(ok);
 	CHECK_CONTAINS(said, "platform H100, tp 8, active params 37 B, running 5, weights fp8");
-	CHECK_CONTAINS(said, "so 5 run and the others wait (its power is that of those that run)");
+	CHECK_CONTAINS(said, "so vLLM runs 5 and preempts the rest (its power is that of those that run)");
 	free(said);
 }
 
@@ -104,7 +104,7 @@ held_series(const wc_predictor *pr)
 	CHECK_INT(wc_predict_inference(pr, &q, &out, &err), WC_OK);
 	CHECK_NEAR(out.mean_running, 3.5, 1e-12);
 	CHECK_INT(test_warnings_with(out.warnings, out.n_warnings,
-	                             "running_series: up to 64 requests asked, but the KV cache"), 1);
+	                             "running_series: up to 64 requests asked; the KV cache"), 1);
 	static const double held[] = { 5, 2, 5, 2 };
 	two.running_series = held;
 	two.series_len = 4;

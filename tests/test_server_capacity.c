@@ -253,7 +253,7 @@ refusals(void)
 	CHECK(fit >= 1 && fit < 1000);
 	CHECK_NEAR(json_number_value(json_object_get(a, "mean_running")), fit, 0);
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),
-	               "vLLM preempts the rest");
+	               "and preempts the rest");
 	/* the warning names the cache's precision, and an fp8 cache holds
 	 * about twice the requests (vLLM's --kv-cache-dtype fp8) */
 	CHECK_CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(a, "capacity"), "warnings"), 0)),

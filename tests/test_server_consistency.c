@@ -174,7 +174,7 @@ test_load_warnings(void)
 	 * inside the span, and the 3000 asked is said by the cache's warning
 	 * (it warned "load 3000", the power answer at the count asked) */
 	CHECK(warns("/v1/predict/flexibility", "{" CFG ",\"concurrency\":3000,\"input_tokens\":512,"
-	            "\"output_tokens\":256}", "concurrency: 3000 requests asked, but the KV cache"));
+	            "\"output_tokens\":256}", "concurrency: 3000 requests asked; the KV cache"));
 	CHECK(warns(INF, "{" CFG ",\"concurrency\":0.5,\"input_tokens\":8192,\"output_tokens\":512}",
 	            "concurrency: load 0.5 is outside the calibrated span 7.9-1915 and the capacity calibration's span "
 	            "5.13-1915 on H100"));

@@ -56,7 +56,7 @@ num(const json_t *j, const char *key)
 	return json_number_value(json_object_get(j, key));
 }
 
-static const char kv_note[] = "running_series: up to 64 requests asked, but the KV cache";
+static const char kv_note[] = "running_series: up to 64 requests asked; the KV cache";
 static const char ep_ignored[] = "expert_parallel: ignored";
 static const char context_note[] = "exceed Qwen3-8B's context of 40960 tokens";
 static const char span_note[] = "capacity: calibrated only at";
