@@ -49,6 +49,8 @@ typedef struct {
 	double hold[3];      /* of the last probe, per server: as hold_cache */
 	double plan_hold[3]; /* the plan's servers' (one server's when none fits) */
 	int lockstep;        /* every server is server 0 (wc_envelope_fleet_lockstep) */
+	double max_work, max_requests; /* the bounds the search meters its probes against (wc__plan_meter) */
+	const char *limit;   /* their name in a refusal */
 	int varied;          /* a server simulated drew a length off its fixed one (wc__replica_ctx) */
 } budget_state;
 
@@ -324,6 +326,17 @@ search(budget_state *bs, wc_budget_plan *out, wc_error *err)
 	int lo = 0, hi = 0, k, rc = WC_OK;
 	double s, s_lo = NAN, s_hi = NAN, w_lo = NAN, w_one = NAN, r_lo = NAN, r_one = NAN;
 	while ((k = wc__plan_walk_next(&pw)) != 0) {
+		/* charged what it simulates, the probes so far and this one,
+		 * before it runs: a shared process afresh per probe, independent
+		 * servers once each (docs/http-api.md, "Bounds") */
+		const double runs = bs->o->fleet_mode != WC_FLEET_INDEPENDENT ? out->servers_simulated + k
+		                  : bs->lockstep                             ? 1.0
+		                                                             : fmax(bs->cached, k);
+		if ((rc = wc__plan_meter(bs->w, bs->o, bs->st, bs->bo, bs->pm, runs, bs->max_work, bs->max_requests,
+		                         bs->limit, err)) != WC_OK) {
+			out->work_refused = 1;
+			break;
+		}
 		if ((rc = probe(bs, k, &s, err)) != WC_OK)
 			break;
 		out->probes++;
@@ -429,12 +442,22 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
                    const wc_envelope_options *o, const wc_budget_options *bo, wc_budget_plan *out,
                    wc_error *err)
 {
+	return wc_envelope_budget_bounded(w, st, pm, o, bo, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL, out,
+	                                  err);
+}
+
+int
+wc_envelope_budget_bounded(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+                           const wc_envelope_options *o, const wc_budget_options *bo, double max_work,
+                           double max_requests, const char *limit, wc_budget_plan *out, wc_error *err)
+{
 	/* a replay's statistics over the requests it replays, as an
 	 * envelope's (wc_envelope_workload_window) */
 	wc_envelope_workload replayed = *w;
 	wc_envelope_workload_window(&replayed, o->horizon_s);
 	w = &replayed;
-	budget_state bs = { .w = w, .st = st, .pm = pm, .o = o, .bo = bo };
+	budget_state bs = { .w = w, .st = st, .pm = pm, .o = o, .bo = bo, .max_work = max_work,
+		            .max_requests = max_requests, .limit = limit ? limit : "the bound" };
 	double *table = NULL;
 	wc_envelope_options one = *o;
 	int rc;
@@ -452,7 +475,7 @@ wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st, co
 		return wc_error_set(err, WC_EINVAL, "service times: needs decode_step_s and prefill_s");
 	if ((rc = wc_envelope_fleet_check(w, o, 1, err)))
 		return rc;
-	if ((rc = wc_envelope_work_check(w, o, st, bo, pm, WC_ENVELOPE_MAX_WORK, WC_ENVELOPE_MAX_REQUESTS, NULL, err)))
+	if ((rc = wc_envelope_work_check(w, o, st, bo, pm, max_work, max_requests, bs.limit, err)))
 		return rc;
 	/* the KV cache's limit, as wc_envelope_run applies it */
 	char kv_note[WC_WARNING_LEN];

@@ -60,6 +60,9 @@ typedef struct {
 	 * a mean request over the model's context, as an envelope says them */
 	int n_warnings;
 	char warnings[WC_WARNINGS_MAX][WC_WARNING_LEN];
+	/* 1: the search stopped before a probe that would take it past a work
+	 * bound (wc_envelope_budget_bounded); the error names the field */
+	int work_refused;
 } wc_budget_plan;
 
 /** The most server simulations a plan can run, the worst case of the
@@ -90,7 +93,9 @@ const char *wc_envelope_servers_field(const wc_envelope_workload *w, const wc_en
 /** Refuse work beyond the bounds before any of it (docs/envelopes.md,
  *  "Limits and choices"): the server runs -- replicas x fleet size for an
  *  envelope (`bo` NULL; one replica for a workload that draws nothing),
- *  wc_envelope_budget_servers for a plan (one for lockstep servers) -- x the
+ *  wc_envelope_budget_servers for a plan (one for lockstep servers; one
+ *  for a shared arrival process whose worst case is over `max_work`
+ *  alone, whose search meters the rest: wc_envelope_budget_bounded) -- x the
  *  grid bins of the warm-up and horizon (x WC_ENVELOPE_SHARED_WORK_COST for
  *  a shared arrival process) over `max_work`, or x the expected requests
  *  per server over `max_requests` (a closed loop counts what its clients
@@ -156,6 +161,18 @@ int wc_envelope_budget_check(const wc_budget_options *bo, const wc_envelope_opti
 int wc_envelope_budget(const wc_envelope_workload *w, const wc_service_times *st,
                        const wc_power_map *pm, const wc_envelope_options *o,
                        const wc_budget_options *bo, wc_budget_plan *out, wc_error *err);
+/** wc_envelope_budget held to the bounds `max_work` and `max_requests`
+ *  (wc_envelope_budget checks the library's): the work bound charges a
+ *  plan its worst case before any work, and a shared arrival process whose
+ *  worst case is over the grid bound its first probe alone; the search
+ *  then charges each probe, with those before it, before it runs, and
+ *  stops at one that would pass a bound, with
+ *  out->work_refused set and `err` naming budget_w (else max_fleet) and
+ *  its largest value that always answers (docs/http-api.md, "Bounds").
+ *  `limit` names the bounds in that message ("the bound" when NULL). */
+int wc_envelope_budget_bounded(const wc_envelope_workload *w, const wc_service_times *st, const wc_power_map *pm,
+                               const wc_envelope_options *o, const wc_budget_options *bo, double max_work,
+                               double max_requests, const char *limit, wc_budget_plan *out, wc_error *err);
 
 #ifdef __cplusplus
 }

@@ -418,6 +418,20 @@ int wc__plan_search_bound(const wc_budget_options *bo, const wc_power_map *pm, w
                           int *capped);
 /* floor(budget / (tp x P0)) + 1: the first fleet surely over the budget. */
 double wc__plan_budget_over(const wc_budget_options *bo, const wc_power_map *pm);
+/* The expected arrivals of one server run (a closed loop's at most), as
+ * the work bound counts them. */
+double wc__envelope_requests_per_server(const wc_envelope_workload *w, const wc_envelope_options *o,
+                                        const wc_service_times *st);
+/* 1 when `runs` server runs of a plan are over either work bound. */
+int wc__plan_over(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+                  double runs, double max_work, double max_requests);
+/* A plan's search meters what it simulates (docs/http-api.md, "Bounds"):
+ * WC_OK while `runs` server runs, the probes so far and the next, are
+ * within both bounds, else WC_EINVAL naming what sets the servers
+ * (budget_w, else max_fleet) and its largest value that always answers. */
+int wc__plan_meter(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+                   const wc_budget_options *bo, const wc_power_map *pm, double runs, double max_work,
+                   double max_requests, const char *limit, wc_error *err);
 
 /* 1 with `note` set when the cadence of `o` takes fewer than
  * WC_ENVELOPE_QUANTILE_SAMPLES samples of its horizon: p5, p50, p95 and

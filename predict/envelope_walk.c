@@ -145,3 +145,89 @@ wc__envelope_plan_servers(const wc_envelope_workload *w, const wc_budget_options
 		return 1.0;
 	return plan_charge(bo, pm, mode, wc__plan_search_bound(bo, pm, mode, len, NULL));
 }
+
+/* A plan's grid bins x server runs and requests drawn over `runs` server
+ * runs, as wc_envelope_work_check counts them (docs/http-api.md, "Bounds"). */
+static void
+plan_cost(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st, double runs,
+          double *work, double *requests)
+{
+	const double bins = (o->horizon_s + o->warmup_s) / WC_ENVELOPE_GRID_S;
+	*work = bins * runs * (o->fleet_mode != WC_FLEET_INDEPENDENT ? WC_ENVELOPE_SHARED_WORK_COST : 1.0);
+	*requests = w->kind == WC_ENVELOPE_SERIES ? 0.0 : wc__envelope_requests_per_server(w, o, st) * runs;
+}
+
+int
+wc__plan_over(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+              double runs, double max_work, double max_requests)
+{
+	double work, requests;
+	plan_cost(w, o, st, runs, &work, &requests);
+	return work > max_work || requests > max_requests;
+}
+
+/* The charge of a plan whose first size surely over is `over` (the
+ * budget's) at search bound `max_k`. */
+static double
+charge_at(int max_k, double over, wc_fleet_mode mode)
+{
+	double sum, largest;
+	walk_worst(max_k, over, mode != WC_FLEET_INDEPENDENT, &sum, &largest);
+	return mode == WC_FLEET_INDEPENDENT ? largest : sum;
+}
+
+/* The largest first-size-surely-over (`by_budget`) or max_fleet whose
+ * worst case is at most `ok` server runs, by bisection: the charge grows
+ * with either (tests/test_server_plan_metered.c checks it does). */
+static int
+field_within(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode, size_t len, double ok,
+             int by_budget)
+{
+	const double over = wc__plan_budget_over(bo, pm);
+	int lo = 0, hi = by_budget ? (int)over : bo->max_fleet;
+	while (hi - lo > 1) {
+		const int mid = lo + (hi - lo) / 2;
+		wc_budget_options b = *bo;
+		if (!by_budget)
+			b.max_fleet = mid;
+		const int max_k = wc__plan_search_bound(&b, pm, mode, len, NULL);
+		if (charge_at(max_k, by_budget ? (double)mid : over, mode) <= ok)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+wc__plan_meter(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
+               const wc_budget_options *bo, const wc_power_map *pm, double runs, double max_work,
+               double max_requests, const char *limit, wc_error *err)
+{
+	double work, requests;
+	plan_cost(w, o, st, runs, &work, &requests);
+	if (!(work > max_work) && !(requests > max_requests))
+		return WC_OK;
+	const size_t len = (size_t)(llround(o->warmup_s / WC_ENVELOPE_GRID_S) + llround(o->horizon_s / WC_ENVELOPE_GRID_S));
+	const int by_budget = wc_envelope_budget_sets_servers(bo, pm);
+	/* the server runs either bound allows, and the field's largest value
+	 * whose worst case stays within them: always answered */
+	const double ok = floor(fmin(max_work / (work / runs), requests > 0.0 ? max_requests / (requests / runs)
+	                                                                      : INFINITY));
+	const int within = field_within(bo, pm, o->fleet_mode, len, ok, by_budget);
+	char value[48], n[32], sv[32], bound[32];
+	if (by_budget) /* under within x tp x P0 W, within servers are surely over */
+		snprintf(value, sizeof value, "budget_w up to %.0f W", floor(nextafter(within * pm->idle_w * pm->tp, 0.0)));
+	else
+		snprintf(value, sizeof value, "max_fleet up to %d", within);
+	const int over_work = work > max_work;
+	char how[32] = "";
+	if (over_work && o->fleet_mode != WC_FLEET_INDEPENDENT)
+		snprintf(how, sizeof how, ", x %g shared", WC_ENVELOPE_SHARED_WORK_COST);
+	return wc_error_set(err, WC_EINVAL, "%s: the plan's probes would %s %s %s (%s server runs of %g s%s), over %s "
+	                    "of %s; %s always answers, or shorten the horizon", by_budget ? "budget_w" : "max_fleet",
+	                    over_work ? "take" : "draw", wc_num_text(n, over_work ? work : ceil(requests)),
+	                    over_work ? "grid bins x servers" : "requests", wc_num_text(sv, runs),
+	                    o->warmup_s + o->horizon_s, how, limit,
+	                    wc_num_text(bound, over_work ? max_work : max_requests), value);
+}

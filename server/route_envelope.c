@@ -224,7 +224,8 @@ answer(wc_request *req, wc_response *res, int budget)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* a workload that draws nothing is simulated once, as the CLI's
 	 * (docs/http-api.md, "Bounds") */
-	int rc = budget ? wc_envelope_budget(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->rq.bo, &j->plan, &j->err)
+	int rc = budget ? wc_envelope_budget_bounded(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->rq.bo, WC_HTTP_MAX_WORK,
+	                                             WC_HTTP_MAX_REQUESTS, "this server's limit", &j->plan, &j->err)
 	                : wc_envelope_run_once_if_fixed(&j->rq.w, &j->st, &j->pm, &j->rq.o, &j->res, &j->err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc == WC_OK && !budget)
@@ -240,6 +241,13 @@ answer(wc_request *req, wc_response *res, int budget)
 		wc_envelope_load_notes(wc_predictor_params(j->profile->pred), &j->rq.c, &j->rq.w,
 		                       j->rq.w.kind == WC_ENVELOPE_SERIES ? NULL : &j->ss, &j->pm,
 		                       budget ? j->plan.judged_running : j->res.server.mean_running.value);
+	if (rc != WC_OK && budget && j->plan.work_refused) { /* its search met a work bound: 413, as before any work */
+		char field[sizeof j->e.field];
+		snprintf(field, sizeof field, "/%.*s", (int)strcspn(j->err.msg, ":"), j->err.msg);
+		wc_api_error_set(&j->e, 413, "simulation_too_large", field, "%s", j->err.msg);
+		wc_response_error(res, &j->e);
+		goto done;
+	}
 	if (rc != WC_OK) {
 		wc_envelope_library_error(&j->err, budget, &j->e);
 		wc_response_error(res, &j->e);
