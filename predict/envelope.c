@@ -366,6 +366,12 @@ wc_envelope_work_check(const wc_envelope_workload *w, const wc_envelope_options 
 		if (shared)
 			snprintf(how, sizeof how, ", x %g for a shared arrival process", WC_ENVELOPE_SHARED_WORK_COST);
 		const char *lower = servers_advice(w, o, budget);
+		char within[64];
+		/* a plan names the one field that sets its servers and how far
+		 * down it answers (docs/http-api.md, "Bounds") */
+		const double ok = floor(max_work / (work / servers)); /* the server runs the bound allows */
+		if (budget && lower)
+			lower = ok >= 1.0 ? wc__plan_within_text(bo, pm, o->fleet_mode, len, ok, within, sizeof within) : NULL;
 		return wc_error_set(err, WC_EINVAL, "%s: the simulation would take %s grid bins x servers (%g s on the "
 		                    "%g s grid, %s server runs%s), over %s of %s; shorten the horizon%s%s",
 		                    wc_envelope_servers_field(w, o, bo, pm), wc_num_text(wt, work), o->horizon_s + o->warmup_s,

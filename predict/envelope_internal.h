@@ -425,10 +425,16 @@ double wc__envelope_requests_per_server(const wc_envelope_workload *w, const wc_
 /* 1 when `runs` server runs of a plan are over either work bound. */
 int wc__plan_over(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
                   double runs, double max_work, double max_requests);
+/* "budget_w to X W or less" (where the budget sets the servers a plan
+ * probes, else "max_fleet to N or less"): the field's largest value whose worst case
+ * is at most `ok` server runs, so that any at or below it answers. */
+const char *wc__plan_within_text(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode,
+                                 size_t len, double ok, char *buf, size_t cap);
 /* A plan's search meters what it simulates (docs/http-api.md, "Bounds"):
  * WC_OK while `runs` server runs, the probes so far and the next, are
  * within both bounds, else WC_EINVAL naming what sets the servers
- * (budget_w, else max_fleet) and its largest value that always answers. */
+ * (budget_w, else max_fleet) and its largest value that always answers
+ * (wc__plan_within_text). */
 int wc__plan_meter(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
                    const wc_budget_options *bo, const wc_power_map *pm, double runs, double max_work,
                    double max_requests, const char *limit, wc_error *err);

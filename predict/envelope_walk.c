@@ -199,6 +199,19 @@ field_within(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode 
 	return lo;
 }
 
+const char *
+wc__plan_within_text(const wc_budget_options *bo, const wc_power_map *pm, wc_fleet_mode mode, size_t len, double ok,
+                     char *buf, size_t cap)
+{
+	const int by_budget = wc_envelope_budget_sets_servers(bo, pm);
+	const int within = field_within(bo, pm, mode, len, ok, by_budget);
+	if (by_budget) /* under within x tp x P0 W, within servers are surely over */
+		snprintf(buf, cap, "budget_w to %.0f W or less", floor(nextafter(within * pm->idle_w * pm->tp, 0.0)));
+	else
+		snprintf(buf, cap, "max_fleet to %d or less", within);
+	return buf;
+}
+
 int
 wc__plan_meter(const wc_envelope_workload *w, const wc_envelope_options *o, const wc_service_times *st,
                const wc_budget_options *bo, const wc_power_map *pm, double runs, double max_work,
@@ -214,18 +227,14 @@ wc__plan_meter(const wc_envelope_workload *w, const wc_envelope_options *o, cons
 	 * whose worst case stays within them: always answered */
 	const double ok = floor(fmin(max_work / (work / runs), requests > 0.0 ? max_requests / (requests / runs)
 	                                                                      : INFINITY));
-	const int within = field_within(bo, pm, o->fleet_mode, len, ok, by_budget);
 	char value[48], n[32], sv[32], bound[32];
-	if (by_budget) /* under within x tp x P0 W, within servers are surely over */
-		snprintf(value, sizeof value, "budget_w up to %.0f W", floor(nextafter(within * pm->idle_w * pm->tp, 0.0)));
-	else
-		snprintf(value, sizeof value, "max_fleet up to %d", within);
+	wc__plan_within_text(bo, pm, o->fleet_mode, len, ok, value, sizeof value);
 	const int over_work = work > max_work;
 	char how[32] = "";
 	if (over_work && o->fleet_mode != WC_FLEET_INDEPENDENT)
 		snprintf(how, sizeof how, ", x %g shared", WC_ENVELOPE_SHARED_WORK_COST);
 	return wc_error_set(err, WC_EINVAL, "%s: the plan's probes would %s %s %s (%s server runs of %g s%s), over %s "
-	                    "of %s; %s always answers, or shorten the horizon", by_budget ? "budget_w" : "max_fleet",
+	                    "of %s; lower %s (its worst case then passes), or shorten the horizon", by_budget ? "budget_w" : "max_fleet",
 	                    over_work ? "take" : "draw", wc_num_text(n, over_work ? work : ceil(requests)),
 	                    over_work ? "grid bins x servers" : "requests", wc_num_text(sv, runs),
 	                    o->warmup_s + o->horizon_s, how, limit,

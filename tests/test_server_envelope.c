@@ -163,7 +163,7 @@ test_refusals_name_route_fields(void)
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e4},\"budget_w\":1e4}",
 		  "/workload/rate", "lower the rate or the horizon", "max_fleet" },
 		{ "/v1/plan/budget", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1},\"budget_w\":1e7,"
-		  "\"horizon_s\":3600,\"max_fleet\":5000}", "/max_fleet", "lower max_fleet or budget_w", "replicas" },
+		  "\"horizon_s\":3600,\"max_fleet\":5000}", "/max_fleet", "lower max_fleet to ", "replicas" },
 		{ "/v1/forecast/envelope", "{" CFG ",\"workload\":{\"type\":\"poisson\",\"rate\":1e6},\"horizon_s\":3600,"
 		  "\"replicas\":1}", "/workload/rate", "lower the rate or the horizon", "replicas" },
 	};

@@ -59,7 +59,7 @@ test_too_big_says_how_much(void)
 	CHECK(f && strcmp(f, "/budget_w") == 0);
 	CHECK(m && strstr(m, "budget_w: the plan's probes would take "));
 	CHECK(m && strstr(m, "over this server's limit of 20000000"));
-	const char *up = m ? strstr(m, "budget_w up to ") : NULL;
+	const char *up = m ? strstr(m, "lower budget_w to ") : NULL;
 	CHECK(up != NULL);
 	CHECK(m && strlen(m) <= 255 && strcmp(m + strlen(m) - strlen("shorten the horizon"), "shorten the horizon") == 0);
 	if (!up) {
@@ -67,12 +67,40 @@ test_too_big_says_how_much(void)
 		http_reply_free(&r);
 		return;
 	}
-	const double said = strtod(up + strlen("budget_w up to "), NULL);
+	const double said = strtod(up + strlen("lower budget_w to "), NULL);
 	http_reply_free(&r);
 	/* the budget it names answers, and a watt more is charged more */
 	char tail[256];
 	snprintf(tail, sizeof tail, "\"workload\":{\"type\":\"poisson\",\"rate\":0.01},\"budget_w\":%.0f,"
 	         "\"fleet_mode\":\"round_robin\"", said);
+	post(tail, &r);
+	CHECK_INT(r.status, 200);
+	http_reply_free(&r);
+}
+
+/* Independent servers are charged their largest probe, which they
+ * simulate, before any work; the 413 names the budget that passes (it
+ * said "lower max_fleet or budget_w", and max_fleet changed nothing). */
+static void
+test_independent_says_how_much(void)
+{
+	http_reply r;
+	post("\"workload\":{\"type\":\"poisson\",\"rate\":0.01},\"budget_w\":5000,\"horizon_s\":20000", &r);
+	CHECK_INT(r.status, 413);
+	const char *f = http_error_str(&r, "field"), *m = http_error_str(&r, "message");
+	CHECK(f && strcmp(f, "/budget_w") == 0);
+	const char *up = m ? strstr(m, "shorten the horizon, or lower budget_w to ") : NULL;
+	CHECK(up != NULL && strlen(m) <= 255 && strcmp(m + strlen(m) - strlen(" W or less"), " W or less") == 0);
+	if (!up) {
+		fprintf(stderr, "  -> %s\n", r.body ? r.body : "");
+		http_reply_free(&r);
+		return;
+	}
+	const double said = strtod(up + strlen("shorten the horizon, or lower budget_w to "), NULL);
+	http_reply_free(&r);
+	char tail[256];
+	snprintf(tail, sizeof tail, "\"workload\":{\"type\":\"poisson\",\"rate\":0.01},\"budget_w\":%.0f,"
+	         "\"horizon_s\":20000", said);
 	post(tail, &r);
 	CHECK_INT(r.status, 200);
 	http_reply_free(&r);
@@ -119,6 +147,7 @@ main(void)
 	if (srv) {
 		test_shared_plan_answers();
 		test_too_big_says_how_much();
+		test_independent_says_how_much();
 		wc_server_stop(srv);
 	}
 	curl_easy_cleanup(h);
