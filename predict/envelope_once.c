@@ -176,8 +176,11 @@ wc__envelope_fleet_note(const wc_envelope_workload *w, wc_fleet_mode mode, int l
 	                 : drew ? "run the same closed loop in step (every length drawn rounded to the same whole "
 	                          "token)"
 	                        : "run the same closed loop in step (fixed lengths draw nothing)";
-	snprintf(note, cap, "fleet: its servers %s, not independently: p95 and ramps are the synchronised worst case, an "
-	         "upper bound for desynchronised servers%s (docs/envelopes.md)", same, lower);
+	/* worded to stay whole at its longest, a plan's replay whose drawn
+	 * lengths rounded alike: 249 of 255 bytes (it took 275 and lost its
+	 * docs/ name; tests/test_envelope_lockstep_seen.c) */
+	wc_error_format(note, cap, "fleet: its servers %s, not independently: p95 and ramps are an upper bound, the "
+	                "synchronised worst case%s (docs/envelopes.md)", same, lower);
 	return 1;
 }
 
