@@ -102,7 +102,7 @@ memory_as_vllm(const wc_predictor *pr)
 		           eff.value[WC_CAPQ_LATENCY] - eff.value[WC_CAPQ_TTFT], 1e-9 * eff.value[WC_CAPQ_LATENCY]);
 		CHECK_NEAR(cap.value[WC_CAPQ_TTFT] - eff.value[WC_CAPQ_TTFT], eff.value[WC_CAPQ_LATENCY] * (32 / n - 1),
 		           1e-9 * cap.value[WC_CAPQ_LATENCY]);
-		CHECK_CONTAINS(cap.warnings[0], "latency and time to first token include it");
+		CHECK_CONTAINS(cap.warnings[0], "latency and time to first token include the wait");
 		q.config.input_tokens = 107;
 		CHECK_INT(wc_predict_capacity(pr, &q, NAN, NAN, &cap, &err), WC_OK);
 		CHECK_NEAR(cap.value[WC_CAPQ_RUNNING], 32, 0); /* the published design fits: all run */
