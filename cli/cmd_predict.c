@@ -261,14 +261,9 @@ check_predict_args(int argc, char **argv, cli_predict_args *a)
 int
 cli_unknown_platform(const char *cmd, const wc_params *params, const char *platform)
 {
-	char known[256] = "";
-	for (int i = 0; i < params->n_levels; i++) {
-		strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-		strncat(known, params->levels[i].name, sizeof known - strlen(known) - 1);
-	}
-	char sheets[256];
-	return cli_usage_error(cmd, "--platform: unknown platform '%s' (known: %s; from datasheets: %s)", platform,
-	                       known, wc_params_datasheet_names(params, sheets, sizeof sheets));
+	char msg[WC_ERROR_MSG_MAX];
+	wc_params_unknown_platform(params, "--platform", '\'', platform, NULL, msg);
+	return cli_usage_error(cmd, "%s", msg);
 }
 
 /* A refusal of the configuration (field first, as the predictor words

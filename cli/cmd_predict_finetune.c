@@ -313,10 +313,11 @@ cli_predict_finetune(int argc, char **argv)
 	 * under the catalog's name, as the HTTP route does); the message
 	 * lists every name accepted (docs/cli.md, predict finetune). */
 	const char *asked = a.q.platform;
-	if (asked && !(a.q.platform = wc_finetune_platform(&params, asked)))
-		rc = cli_usage_error(cmd, "--platform: unknown platform '%.32s'; known: %s", asked,
-		                     wc_finetune_platform_names(&params, (char[256]){ 0 }, 256));
-	else
+	char msg[WC_ERROR_MSG_MAX];
+	if (asked && !(a.q.platform = wc_finetune_platform(&params, asked))) {
+		wc_finetune_unknown_platform(&params, "--platform", '\'', asked, NULL, msg);
+		rc = cli_usage_error(cmd, "%s", msg);
+	} else
 		rc = predict_and_print(cmd, &a, &params);
 	wc_params_clear(&params);
 	return rc;

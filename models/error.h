@@ -151,6 +151,49 @@ const char *wc_num_text(char buf[32], double v);
 const char *wc_num_against(char buf[32], double v, double other);
 #define WC_NUM_AGAINST(v, other) wc_num_against((char[32]){ 0 }, (v), (other))
 
+/* ---------------------------------------------- lists of names in messages */
+
+/* A list of names inside a message (docs/architecture.md, "Errors"): the
+ * names a refusal offers instead of the one asked ("known: A100, H100,
+ * ...", "serving: ..."), joined with ", " within a byte budget. A list
+ * that does not fit ends at a whole name and says how many it left out
+ * ("A100, H100 and 9 more"), so that the message's own end -- the pointer
+ * to the route that lists them all -- stays, where a cut at the budget
+ * ended inside a name ("Custom-Accelerator-Number-04-Exte...") or, on the
+ * CLI, dropped the rest without a word. The one place such a list is cut
+ * (models/name_list.c). The list writes into the caller's buffer. */
+/* Names whose start a list remembers, newest first, to give their room to
+ * " and N more": it frees at most 21 bytes (" and 2147483647 more"), and
+ * each name given back frees at least 3 (", x") but the first. */
+#define WC_NAME_LIST_BACK 16
+
+typedef struct {
+	char *buf;
+	size_t cap;   /* bytes of buf, its NUL included: at most cap - 1 are written */
+	size_t used;  /* bytes written */
+	size_t full;  /* bytes the whole list would take */
+	int shown;    /* names written */
+	int left;     /* names left out */
+	size_t starts[WC_NAME_LIST_BACK]; /* where the last names written start (a ring) */
+} wc_name_list;
+
+/** Start an empty list in buf[0..cap) (cap 0: measure only, `full`). */
+void wc_name_list_init(wc_name_list *l, char *buf, size_t cap);
+/** Add the `len` bytes of `name`: written after ", " when it fits, else
+ *  counted with the names left out, as is every name after one left out
+ *  (the list keeps its order). */
+void wc_name_list_add(wc_name_list *l, const char *name, size_t len);
+/** End the list: when names were left out, " and N more" (or "N names"
+ *  when none fits beside it), taking the room of the last names written
+ *  when it needs it. Returns the buffer. */
+const char *wc_name_list_end(wc_name_list *l);
+
+/** How `room` bytes are shared by two lists whose whole texts take
+ *  `full_a` and `full_b`: each whole when both fit, else the first at
+ *  least half (and all the second leaves). Returns the first's room; the
+ *  second takes what the first's text leaves of `room`. */
+size_t wc_name_lists_share(size_t room, size_t full_a, size_t full_b);
+
 #ifdef __cplusplus
 }
 #endif

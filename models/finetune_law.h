@@ -287,10 +287,15 @@ int wc_ft_platform_calibrated(const char *list, const char *name);
  *  when the set's fine-tuning law was calibrated on it, else
  *  wc_params_platform's; NULL when nothing knows it. */
 const char *wc_finetune_platform(const struct wc_params *p, const char *name);
-/** Every name wc_finetune_platform accepts, comma-separated into `buf`:
- *  the law's calibration platforms, the set's levels, the catalog's other
- *  boards. Returns `buf`. */
-const char *wc_finetune_platform_names(const struct wc_params *p, char *buf, size_t cap);
+/** The refusal of a fine-tuning platform nothing knows, into
+ *  out[0..WC_ERROR_MSG_MAX): "FIELD: unknown platform QaskedQ (known:
+ *  NAMES; see POINTER)", NAMES every name wc_finetune_platform accepts
+ *  (the law's calibration platforms, the set's levels, the catalog's other
+ *  boards), once each, ending at a name with how many it left out
+ *  (wc_name_list, models/error.h); `asked` kept to 48 bytes, the pointer left out
+ *  when NULL. */
+void wc_finetune_unknown_platform(const struct wc_params *p, const char *field, char quote, const char *asked,
+                                  const char *pointer, char *out);
 
 /* ------------------------------------------------ evaluating the law */
 

@@ -7,6 +7,7 @@
  * wc_params_platform.
  */
 #include "models/params.h"
+#include "models/catalog.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,43 +37,44 @@ wc_finetune_platform(const wc_params *p, const char *name)
 	return wc_params_platform(p, name);
 }
 
-/* Append `name` (k bytes) unless `buf` holds it already as a whole item. */
-static size_t
-append(char *buf, size_t cap, size_t used, const char *name, size_t k)
+/* Each name wc_finetune_platform accepts, once, into `l`: the law's
+ * calibration platforms, the set's levels, the catalog's other boards. */
+static void
+add_names(const wc_params *p, wc_name_list *l)
 {
-	for (const char *q = buf; used && *q;) {
-		size_t m = strcspn(q, ",");
-		if (m == k && strncmp(q, name, k) == 0)
-			return used;
-		q += m + (q[m] == ',');
-		q += *q == ' ';
-	}
-	if (used < cap)
-		used += (size_t)snprintf(buf + used, cap - used, "%s%.*s", used ? ", " : "", (int)k, name);
-	return used < cap ? used : cap;
-}
-
-const char *
-wc_finetune_platform_names(const wc_params *p, char *buf, size_t cap)
-{
-	size_t used = 0;
-	char sheets[512];
-	if (!cap)
-		return buf;
-	buf[0] = '\0';
-	for (const char *q = p->finetune.present ? p->finetune.platform : ""; *q;) {
+	const char *list = p->finetune.present ? p->finetune.platform : "";
+	for (const char *q = list; *q;) {
 		size_t k = strcspn(q, "+");
-		used = append(buf, cap, used, q, k);
+		int again = 0;
+		for (const char *r = list; r < q && !again;) {
+			size_t m = strcspn(r, "+");
+			again = m == k && strncmp(r, q, k) == 0;
+			r += m + (r[m] == '+');
+		}
+		if (!again)
+			wc_name_list_add(l, q, k);
 		q += k + (q[k] == '+');
 	}
 	for (int i = 0; i < p->n_levels; i++)
-		used = append(buf, cap, used, p->levels[i].name, strlen(p->levels[i].name));
-	wc_params_datasheet_names(p, sheets, sizeof sheets);
-	for (const char *q = sheets; *q;) {
-		size_t k = strcspn(q, ",");
-		used = append(buf, cap, used, q, k);
-		q += k + (q[k] == ',');
-		q += *q == ' ';
-	}
-	return buf;
+		if (!wc_ft_platform_calibrated(list, p->levels[i].name))
+			wc_name_list_add(l, p->levels[i].name, strlen(p->levels[i].name));
+	wc_params_datasheet_names(p, list, l);
+}
+
+void
+wc_finetune_unknown_platform(const wc_params *p, const char *field, char quote, const char *asked,
+                             const char *pointer, char *out)
+{
+	char known[WC_ERROR_MSG_MAX], see[64] = "";
+	int k = (int)wc_utf8_keep(asked, 48);
+	if (pointer)
+		snprintf(see, sizeof see, "; see %s", pointer);
+	int fixed = snprintf(NULL, 0, "%s: unknown platform %c%.*s%c (known: %s)", field, quote, k, asked, quote, see);
+	size_t room = fixed > 0 && fixed < WC_ERROR_MSG_MAX - 1 ? (size_t)(WC_ERROR_MSG_MAX - 1 - fixed) : 0;
+	wc_name_list l;
+	wc_name_list_init(&l, known, room + 1);
+	add_names(p, &l);
+	wc_name_list_end(&l);
+	snprintf(out, WC_ERROR_MSG_MAX, "%s: unknown platform %c%.*s%c (known: %s%s)", field, quote, k, asked, quote,
+	         known, see);
 }

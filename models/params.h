@@ -29,6 +29,12 @@ extern "C" {
 #endif
 
 #define WC_MAX_LEVELS 16
+/* Slots a set stores: one beyond the levels a set may load, fit or
+ * calibrate (WC_MAX_LEVELS, the one limit), for the level the datasheet
+ * transfer adds to a full set (wc_params_datasheet_copy): a set of 16
+ * levels refused every catalog board /v1/platforms listed as answered
+ * from its datasheet (docs/fitting.md, "Platforms without a fitted level"). */
+#define WC_LEVEL_SLOTS (WC_MAX_LEVELS + 1)
 #define WC_MAX_TERMS 16
 #define WC_MAX_MODEL_TERMS 64
 
@@ -121,7 +127,7 @@ typedef struct wc_params {
 	char name[WC_NAME_MAX];       /* profile or fit label */
 	wc_form form;
 	int n_levels;
-	wc_level levels[WC_MAX_LEVELS];
+	wc_level levels[WC_LEVEL_SLOTS]; /* n_levels <= WC_MAX_LEVELS but in a datasheet copy */
 	wc_param delta, gamma1, gamma2, kappa;
 	wc_param phi;                 /* prefill power as a share of the headroom
 	                               * P_max - P0 (saturating_prefill only) */
@@ -228,10 +234,11 @@ int wc_params_die_levels(const wc_params *p, const char *platform, char *buf, si
 
 /** A copy of `p` whose level `name` (a catalog name) is the datasheet
  *  transfer from the set's other levels, replacing its own level of that
- *  name or added, without its model terms and without draws. The copy is
- *  shallow and owns nothing: release it with free(), never
- *  wc_params_clear(). WC_ENOTFOUND (err untouched) when there is no
- *  transfer or no room for a level; WC_ENOMEM. Shared by the predictor's
+ *  name or added (in the spare slot, WC_LEVEL_SLOTS, when `p` is full),
+ *  without its model terms and without draws. The copy is shallow and
+ *  owns nothing: release it with free(), never wc_params_clear().
+ *  WC_ENOTFOUND (err untouched) when there is no transfer; WC_EINVAL for
+ *  a set of more than WC_MAX_LEVELS levels (never "unknown"); WC_ENOMEM. Shared by the predictor's
  *  unfitted boards and leave-one-platform-out validation. */
 int wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, wc_error *err);
 
@@ -261,10 +268,20 @@ const wc_level *wc_params_level(const wc_params *p, const char *name);
  *  else the catalog's name (answered from its datasheet), else NULL
  *  (unknown). Answers echo it, not the spelling asked (docs/http-api.md). */
 const char *wc_params_platform(const wc_params *p, const char *name);
-/** The catalog boards `p` has no level named for, comma-separated into
- *  `buf` ("A10G, L4, ..."): the platforms it answers from datasheets, for
- *  messages that list them beside the levels. Returns `buf`. */
-const char *wc_params_datasheet_names(const wc_params *p, char *buf, size_t cap);
+/** Add to `l` the catalog boards `p` has no level named for ("A10G",
+ *  "L4", ...): the platforms it answers from datasheets, for messages that
+ *  list them beside the levels; those in `listed` (a '+'-joined list of
+ *  names the message lists already, NULL none) left out. */
+void wc_params_datasheet_names(const wc_params *p, const char *listed, wc_name_list *l);
+/** The refusal of a platform `p` neither has a level for nor answers from
+ *  a datasheet, into out[0..WC_ERROR_MSG_MAX): "FIELD: unknown platform
+ *  QaskedQ (known: LEVELS; from datasheets: BOARDS; see POINTER)", `asked`
+ *  kept to 48 bytes, quoted with `quote`, the pointer left out when NULL.
+ *  The two lists share the room the rest leaves, each ending at a name
+ *  with how many it left out (wc_name_list, models/error.h): the CLI's and the
+ *  HTTP API's one wording (docs/http-api.md, "Errors"). */
+void wc_params_unknown_platform(const wc_params *p, const char *field, char quote, const char *asked,
+                                const char *pointer, char *out);
 /** Structural check: names unique, shared-S targets exist, finite values,
  *  S > 0, P0 >= 0. Message names the offending element. */
 int wc_params_validate(const wc_params *p, wc_error *err);

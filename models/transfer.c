@@ -103,11 +103,16 @@ wc_params_die_levels(const wc_params *p, const char *platform, char *buf, size_t
 }
 
 /* The copy is shallow: the owned draws are not carried (a transferred
- * level has none), so nothing it points to belongs to it. */
+ * level has none), so nothing it points to belongs to it. A level added
+ * to a full set takes the spare slot (WC_LEVEL_SLOTS); a set beyond the
+ * limit is refused as such, not as an unknown platform. */
 int
 wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, wc_error *err)
 {
 	*out = NULL;
+	if (p->n_levels > WC_MAX_LEVELS)
+		return wc_error_set(err, WC_EINVAL, "levels: the set '%s' has %d levels, more than %d", p->name,
+		                    p->n_levels, WC_MAX_LEVELS);
 	wc_params *copy = malloc(sizeof *copy);
 	if (!copy)
 		return wc_error_set(err, WC_ENOMEM, "params: out of memory");
@@ -125,7 +130,7 @@ wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, 
 	int k = 0;
 	while (k < copy->n_levels && strcmp(copy->levels[k].name, name) != 0)
 		k++;
-	if (k >= WC_MAX_LEVELS || wc_params_datasheet_level(p, name, name, &copy->levels[k]) != WC_OK) {
+	if (wc_params_datasheet_level(p, name, name, &copy->levels[k]) != WC_OK) {
 		free(copy);
 		return WC_ENOTFOUND;
 	}
@@ -190,16 +195,48 @@ wc_params_estimated_idle_w(const char *platform)
 	return n ? target->max_power_w * sum / n : NAN;
 }
 
-const char *
-wc_params_datasheet_names(const wc_params *p, char *buf, size_t cap)
+void
+wc_params_datasheet_names(const wc_params *p, const char *listed, wc_name_list *l)
 {
-	size_t used = 0;
-	if (cap)
-		buf[0] = '\0';
-	for (size_t i = 0; i < wc_platform_count() && used < cap; i++) {
+	for (size_t i = 0; i < wc_platform_count(); i++) {
 		const char *name = wc_platform_at(i)->name;
-		if (!wc_params_level(p, name))
-			used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
+		size_t n = strlen(name);
+		int seen = 0;
+		for (const char *q = listed ? listed : ""; *q && !seen;) {
+			size_t k = strcspn(q, "+");
+			seen = k == n && strncmp(q, name, n) == 0;
+			q += k + (q[k] == '+');
+		}
+		if (!wc_params_level(p, name) && !seen)
+			wc_name_list_add(l, name, strlen(name));
 	}
-	return buf;
+}
+
+void
+wc_params_unknown_platform(const wc_params *p, const char *field, char quote, const char *asked,
+                           const char *pointer, char *out)
+{
+	char known[WC_ERROR_MSG_MAX], sheets[WC_ERROR_MSG_MAX], see[64] = "";
+	int k = (int)wc_utf8_keep(asked, 48);
+	if (pointer)
+		snprintf(see, sizeof see, "; see %s", pointer);
+	int fixed = snprintf(NULL, 0, "%s: unknown platform %c%.*s%c (known: ; from datasheets: %s)", field, quote, k,
+	                     asked, quote, see);
+	size_t room = fixed > 0 && fixed < WC_ERROR_MSG_MAX - 1 ? (size_t)(WC_ERROR_MSG_MAX - 1 - fixed) : 0;
+	wc_name_list a, b;
+	/* measured whole first, then written in the room each gets */
+	wc_name_list_init(&a, NULL, 0);
+	wc_name_list_init(&b, NULL, 0);
+	for (int i = 0; i < p->n_levels; i++)
+		wc_name_list_add(&a, p->levels[i].name, strlen(p->levels[i].name));
+	wc_params_datasheet_names(p, NULL, &b);
+	wc_name_list_init(&a, known, wc_name_lists_share(room, a.full, b.full) + 1);
+	for (int i = 0; i < p->n_levels; i++)
+		wc_name_list_add(&a, p->levels[i].name, strlen(p->levels[i].name));
+	wc_name_list_end(&a);
+	wc_name_list_init(&b, sheets, room - a.used + 1);
+	wc_params_datasheet_names(p, NULL, &b);
+	wc_name_list_end(&b);
+	snprintf(out, WC_ERROR_MSG_MAX, "%s: unknown platform %c%.*s%c (known: %s; from datasheets: %s%s)", field, quote,
+	         k, asked, quote, known, sheets, see);
 }

@@ -503,10 +503,9 @@ parse_config_fields(const json_t *item, const wc_state *st, wc_inference_request
 	/* A platform the set has no level for is answered from its datasheet
 	 * when the catalog knows it (docs/fitting.md), under its name. */
 	if (!(q->config.platform = wc_params_platform(p, json_string_value(v)))) {
-		const char *asked = json_string_value(v);
-		wc_api_error_set(e, 422, "unknown_platform", "/platform",
-		                 "platform: unknown platform \"%.*s\" (known: %s; from datasheets: %s)",
-		                 (int)wc_utf8_prefix(asked, 48), asked, st->known_platforms, st->datasheet_platforms);
+		char msg[WC_ERROR_MSG_MAX];
+		wc_params_unknown_platform(p, "platform", '"', json_string_value(v), "GET /v1/platforms", msg);
+		wc_api_error_set(e, 422, "unknown_platform", "/platform", "%s", msg);
 		return -1;
 	}
 	if (parse_tp(item, q, e) < 0 || get_precision(item, "weights", 1, &q->config.weights, e) < 0 ||

@@ -202,9 +202,9 @@ parse_query(const json_t *item, const wc_state *st, wc_finetune_query *q, wc_api
 	const char *asked = json_string_value(platform);
 	const wc_params *params = wc_predictor_params(st->pred);
 	if (!(q->platform = wc_finetune_platform(params, asked))) {
-		char names[256];
-		wc_api_error_set(e, 422, "unknown_platform", "/platform", "platform: unknown platform \"%.*s\" (known: %s)",
-		                 (int)wc_utf8_prefix(asked, 48), asked, wc_finetune_platform_names(params, names, sizeof names));
+		char msg[WC_ERROR_MSG_MAX];
+		wc_finetune_unknown_platform(params, "platform", '"', asked, "GET /v1/platforms", msg);
+		wc_api_error_set(e, 422, "unknown_platform", "/platform", "%s", msg);
 		return -1;
 	}
 	return 0;

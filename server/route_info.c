@@ -130,9 +130,7 @@ wc_request_profile(wc_request *req, wc_response *res, int *draws)
 			wc_api_error_set(&e, 422, "invalid_value", "/profile",
 			                 "profile: holds a NUL (%%00); C strings would end there");
 		else if (!(st = wc_profiles_find(req->profiles, name)))
-			wc_api_error_set(&e, 422, "unknown_profile", "/profile",
-			                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",
-			                 (int)wc_utf8_prefix(name, 48), name, req->profiles->names);
+			wc_profiles_unknown(req->profiles, name, &e);
 		else
 			refused = 0;
 	}

@@ -135,12 +135,6 @@ wc_state_new(const wc_params *p, const char *source, wc_state **out, wc_error *e
 		wc_state_release(st);
 		return rc;
 	}
-	for (int i = 0; i < p->n_levels; i++) {
-		size_t used = strlen(st->known_platforms);
-		snprintf(st->known_platforms + used, sizeof st->known_platforms - used, "%s%s",
-		         i ? ", " : "", p->levels[i].name);
-	}
-	wc_params_datasheet_names(p, st->datasheet_platforms, sizeof st->datasheet_platforms);
 	*out = st;
 	return WC_OK;
 }
@@ -213,8 +207,6 @@ add_profile(wc_profiles *pf, const wc_params *p, const char *source, wc_error *e
 	int rc = wc_state_new(p, source, &pf->st[pf->n], err);
 	if (rc != WC_OK)
 		return rc;
-	size_t used = strlen(pf->names);
-	snprintf(pf->names + used, sizeof pf->names - used, "%s%s", pf->n ? ", " : "", p->name);
 	pf->n++;
 	return WC_OK;
 }
@@ -284,6 +276,20 @@ wc_profiles_find(const wc_profiles *pf, const char *name)
 	return NULL;
 }
 
+void
+wc_profiles_unknown(const wc_profiles *pf, const char *asked, wc_api_error *e)
+{
+	static const char fmt[] = "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)";
+	char names[WC_ERROR_MSG_MAX];
+	int k = (int)wc_utf8_prefix(asked, 48);
+	int fixed = snprintf(NULL, 0, fmt, k, asked, "");
+	wc_name_list l;
+	wc_name_list_init(&l, names, fixed > 0 && fixed < WC_ERROR_MSG_MAX - 1 ? (size_t)(WC_ERROR_MSG_MAX - fixed) : 1);
+	for (int i = 0; i < pf->n; i++)
+		wc_name_list_add(&l, state_name(pf->st[i]), strlen(state_name(pf->st[i])));
+	wc_api_error_set(e, 422, "unknown_profile", "/profile", fmt, k, asked, wc_name_list_end(&l));
+}
+
 const wc_state *
 wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e)
 {
@@ -302,8 +308,6 @@ wc_profiles_select(const wc_profiles *pf, const json_t *item, wc_api_error *e)
 	}
 	const wc_state *st = wc_profiles_find(pf, json_string_value(v));
 	if (!st)
-		wc_api_error_set(e, 422, "unknown_profile", "/profile",
-		                 "profile: unknown profile \"%.*s\" (serving: %s; see GET /v1/profiles)",
-		                 (int)wc_utf8_prefix(json_string_value(v), 48), json_string_value(v), pf->names);
+		wc_profiles_unknown(pf, json_string_value(v), e);
 	return st;
 }

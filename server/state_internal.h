@@ -33,8 +33,6 @@ typedef struct wc_state {
 	atomic_int whole_built;
 	char *params_whole_body;     /* NULL past WC_PARAMS_MAX_BYTES */
 	size_t params_whole_len;     /* its length, kept when it was too large */
-	char known_platforms[256];   /* "A100, H100, ..." for error messages */
-	char datasheet_platforms[256]; /* the catalog boards without a level: "A10G, L4, ..." */
 	char prefill_profile[48];    /* a prefill-aware set served beside it, the
 	                              * one a caveat may send a request to; ""
 	                              * none (wc_inference_query.prefill_profile) */
@@ -93,7 +91,6 @@ typedef struct wc_profiles {
 	wc_state *st[WC_SERVER_MAX_PROFILES];
 	char *profiles_body;         /* GET /v1/profiles answer */
 	size_t profiles_len;
-	char names[512];             /* "a, b" for error messages */
 	wc_answer_cache *answers;    /* POST /v1/predict/inference memo (owned) */
 } wc_profiles;
 
@@ -105,6 +102,11 @@ void wc_profiles_retain(wc_profiles *pf);
 void wc_profiles_release(wc_profiles *pf);
 /** The profile named `name` (NULL = the default), or NULL. Borrowed. */
 const wc_state *wc_profiles_find(const wc_profiles *pf, const char *name);
+/** 422 unknown_profile (field /profile) for `asked` in `e`, listing the
+ *  profiles served within the message's 255 bytes, ending at a name with
+ *  how many it left out, and the pointer to GET /v1/profiles
+ *  (wc_name_list, models/error.h). */
+void wc_profiles_unknown(const wc_profiles *pf, const char *asked, wc_api_error *e);
 /** The profile a request object names in "profile" (absent = the
  *  default); NULL with a 422 (field /profile) in `e` otherwise. Every
  *  route selects first, so an empty top-level string is refused here

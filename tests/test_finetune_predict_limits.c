@@ -77,7 +77,7 @@ tokens_cli(void)
 	const char *typo[] = { "wattcast", "predict", "finetune", "--method", "full", "--model", "Qwen3-8B",
 		               "--micro-batch", "1", "--seq-len", "1024", "--platform", "FooGPU", NULL };
 	r = run(typo, 2);
-	CHECK_CONTAINS(r.err, "--platform: unknown platform 'FooGPU'; known: ");
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'FooGPU' (known: ");
 	CHECK_CONTAINS(r.err, "H100");
 	CHECK_CONTAINS(r.err, "A10G");
 	run_result_free(&r);
@@ -154,7 +154,7 @@ own_platform(void)
 	run_result_free(&r);
 	own[16] = "RTX-PRO-6001";
 	r = run(own, 2);
-	CHECK_CONTAINS(r.err, "--platform: unknown platform 'RTX-PRO-6001'; known: RTX-PRO-6000, ");
+	CHECK_CONTAINS(r.err, "--platform: unknown platform 'RTX-PRO-6001' (known: RTX-PRO-6000, ");
 	CHECK_CONTAINS(r.err, "H100");
 	CHECK(strlen(r.err) <= 255 + strlen("wattcast predict finetune: \n"));
 	run_result_free(&r);
