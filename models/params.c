@@ -8,6 +8,7 @@
 
 #include "models/catalog.h"
 #include "models/grow.h"
+#include "models/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -262,6 +263,12 @@ wc_params_check_idle(const char *level, const char *shared_with, double idle_w, 
                      wc_error *err)
 {
 	const wc_platform_info *board = wc_platform_board(level, shared_with);
+	/* the low side is the floor of any GPU's power (models/limits.h), the
+	 * one runs' mean power is refused under as a unit slip */
+	if (idle_w > 0.0 && idle_w < WC_GPU_MIN_POWER_W)
+		return wc_error_set(err, WC_EINVAL, "%s: %s W per GPU is under %g W, below any GPU's idle: a unit slip "
+		                    "(kW given as W?); give one idle GPU's power", field, WC_NUM_TEXT(idle_w),
+		                    WC_GPU_MIN_POWER_W);
 	if (idle_w > 0.0 && board && board->max_power_w > 0.0 && idle_w >= board->max_power_w)
 		return wc_error_set(err, WC_EINVAL, "%s: %s W per GPU is not below %s's board limit of %g W; "
 		                    "give one idle GPU's power", field, WC_NUM_TEXT(idle_w), board->name, board->max_power_w);

@@ -312,12 +312,18 @@ const wc_model_term *wc_params_find_model_term(const wc_params *p, const char *m
  *  validators all take P0 from here. */
 const wc_param *wc_params_find_p0(const wc_params *p, const char *model, const wc_level *lvl,
                                   const wc_model_term **term);
-/** The one bound on an idle power per GPU: below the board's power limit
- *  of the level named `level` (its board as wc_platform_board finds it,
- *  `shared_with` the level's s_shared_with or NULL; a board the catalog
- *  does not know is not checked). A figure at or above it is a node's or a
- *  busy GPU's. Refused as "FIELD: X W per GPU is not below B's board limit
- *  of L W; give one idle GPU's power". */
+/** The one bound on an idle power per GPU (0 = none given: not checked):
+ *  at least WC_GPU_MIN_POWER_W (1 W), the floor of any GPU's power a run's
+ *  mean power is held to too -- below it the figure is a unit slip, kW
+ *  given as W ("FIELD: X W per GPU is under 1 W, below any GPU's idle: a
+ *  unit slip (kW given as W?); give one idle GPU's power") -- and below
+ *  the board's power limit of the level named `level` (its board as
+ *  wc_platform_board finds it, `shared_with` the level's s_shared_with or
+ *  NULL; a board the catalog does not know is not checked). A figure at or
+ *  above it is a node's or a busy GPU's. Refused as "FIELD: X W per GPU is
+ *  not below B's board limit of L W; give one idle GPU's power". Every
+ *  idle a configuration, an envelope, a plan, a calibration or a set
+ *  gives passes here. */
 int wc_params_check_idle(const char *level, const char *shared_with, double idle_w, const char *field,
                          wc_error *err);
 /** Remove every model term on `level` (the others keep their order):

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/grow.h"
+#include "models/limits.h"
 
 static int
 fail(wc_api_error *e, int status, const char *code, const char *field, const char *msg)
@@ -551,8 +552,11 @@ wc_envelope_request_parse(const json_t *body, const wc_state *st, int budget, wc
 		wc_api_error_set(e, 422, "wrong_type", "", "expected a JSON object, got %s", wc_json_type_name(body));
 		return -1;
 	}
+	/* idle_power_w: a number > 0 up to any board's bound here, then held
+	 * to 1 W and the board's limit when the configuration binds
+	 * (wc_params_check_idle, docs/http-api.md "POST /v1/forecast/envelope") */
 	if (known_top(body, budget, e) < 0 || wc_config_request_parse(body, st, &r->c, e) < 0 ||
-	    number(body, "", "idle_power_w", 0, 1, 1e5, &r->c.idle_power_w, e) < 0 ||
+	    number(body, "", "idle_power_w", 0, 1, WC_GPU_MAX_POWER_W, &r->c.idle_power_w, e) < 0 ||
 	    workload(body, r, e) < 0 || response(body, st, r, e) < 0 || service(body, r, e) < 0 ||
 	    options(body, r, e) < 0 ||
 	    (budget ? budget_fields(body, r, e) : envelope_fields(body, r, e)) < 0 ||
