@@ -2,7 +2,7 @@
  * nvidia-smi power logs, the header and the power column
  * (docs/formats/telemetry.md, "`power.csv`: nvidia-smi"): column names and
  * units, the power column read and its readings. The rest of a line is
- * read in nvsmi_csv.c.
+ * read in nvsmi_row.c.
  */
 #include "nvsmi_internal.h"
 

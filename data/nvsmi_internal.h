@@ -1,7 +1,8 @@
 /*
  * Private to data/'s nvidia-smi reader: the reader's state, shared by the
- * line side (nvsmi_csv.c: header, fields, the read loop) and the sweep
- * side (nvsmi_sweep.c: rows grouped into samples, one value per GPU).
+ * line side (nvsmi_columns.c: the header; nvsmi_row.c: a line's fields;
+ * nvsmi_csv.c: the read loop) and the sweep side (nvsmi_sweep.c: rows
+ * grouped into samples, one value per GPU).
  */
 #ifndef WC_DATA_NVSMI_INTERNAL_H
 #define WC_DATA_NVSMI_INTERNAL_H
@@ -171,7 +172,7 @@ typedef struct {
 	double power_scale;       /* W per unit of the header's power unit */
 	/* power columns by preference (.instant, power.draw, .average; -1
 	 * absent) and their units; `power_rank` is the one read, `power_settled`
-	 * once a line gave it a value (nvsmi_csv.c, choose_power) */
+	 * once a line gave it a value (nvsmi_columns.c, wc__nv_choose_power) */
 	int power_col[NV_POWER_COLUMNS], power_rank, power_settled;
 	double power_col_scale[NV_POWER_COLUMNS];
 	/* readings taken with a unit word ("250.31 W") and without: a last
@@ -220,7 +221,8 @@ typedef struct {
 	size_t pause_last_line;
 	/* each GPU a row names (by index, else uuid): its lines without a
 	 * power reading and with one, to name a GPU that never reports power
-	 * when the log is refused (nvsmi_csv.c, name_silent_gpu) */
+	 * when the log is refused (nvsmi_row.c, hear_gpu; nvsmi_csv.c,
+	 * name_silent_gpu) */
 	struct {
 		char key[48];
 		size_t missing, read;
@@ -255,7 +257,8 @@ typedef struct {
 	/* with gpu_uuids: lines of GPUs outside the selection, which the
 	 * run does not use (left out of the bad-line share), and those of
 	 * them whose power was missing or unreadable, the first at
-	 * other_bad_line (said once, never refused: nvsmi_csv.c) */
+	 * other_bad_line (counted in nvsmi_row.c, said once at the end and
+	 * never refused: nvsmi_csv.c) */
 	size_t other_lines, other_bad, other_bad_line;
 	/* rows with a sub-second time; rows of a GPU again at its time with
 	 * another reading (whole-second stamps at a faster cadence) */
@@ -330,6 +333,9 @@ int wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no);
  *  quoted, another separator, no header), into `why`; the column (1-based)
  *  the message is of. */
 int wc__nv_not_a_header(const char *line, size_t len, const char *missing, char *why, size_t cap);
+/** Fields of a data line into `row` (nvsmi_row.c); -1 = bad line
+ *  (reported), or a WC_* error that ends the read. */
+int wc__nv_parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row);
 /** A power reading of the column read, in W; -1 = bad line (reported), or
  *  a WC_* error for a unit that is not a power unit. */
 int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out);

@@ -1,7 +1,7 @@
 /*
  * nvidia-smi timestamps (docs/formats/telemetry.md, "Timestamps"): the
  * local wall time nvidia-smi writes, `YYYY/MM/DD HH:MM:SS[.fff]`, into
- * seconds; a row's time is taken in nvsmi_csv.c (row_time).
+ * seconds; a row's time is taken in nvsmi_row.c (row_time).
  */
 #include "nvsmi_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * Field splitting of nvidia-smi lines (data/nvsmi_csv.c), which finds the
+ * Field splitting of nvidia-smi lines (data/nvsmi_row.c), which finds the
  * commas and NUL bytes eight bytes at a time: a NUL byte is reported at
  * its column, also after too many fields (it takes precedence, as when
  * the whole line was searched first); too many fields are counted; a '-'
