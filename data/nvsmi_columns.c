@@ -57,10 +57,11 @@ power_unit(const char *u, size_t n, double *scale)
 const char *const wc__nv_power_names[NV_POWER_COLUMNS] = { "power.draw.instant", "power.draw", "power.draw.average" };
 
 /* A power reading "250.31", "250.31 W", "250000 mW" or "0.25 kW" in W;
- * without a unit word, the header's unit. -1 = bad line (reported), or a
- * WC_* error for a unit that is not a power unit. */
+ * without a unit word, the header's unit. What the cell holds, nothing
+ * counted or said: the caller does (wc__nv_power_take), or not, for a GPU
+ * the run does not use (nvsmi_row.c). */
 int
-wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out)
+wc__nv_parse_power(const nv_reader *rd, const char *pw, size_t pl, nv_power *p)
 {
 	size_t k = 0;
 	while (k < pl && pw[k] != ' ' && pw[k] != '\t')
@@ -69,31 +70,49 @@ wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, siz
 	while (u < pl && (pw[u] == ' ' || pw[u] == '\t'))
 		u++;
 	double scale = rd->power_scale, v = 0;
+	p->w = 0.0;
+	p->worded = u < pl;
+	p->unit_at = u;
 	if (u < pl && power_unit(pw + u, pl - u, &scale) != 0) {
 		int alpha = 1;
 		for (size_t j = u; j < pl; j++)
 			alpha = alpha && ((pw[j] >= 'a' && pw[j] <= 'z') || (pw[j] >= 'A' && pw[j] <= 'Z'));
 		if (alpha)
-			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
-			                         line_no, col + u, (int)(pl - u > 16 ? 16 : pl - u), pw + u);
+			return p->kind = NV_POWER_UNIT;
 	}
-	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u)) {
-		wc__bad_cell(&rd->bad, line_no, (int)col, "%s %s '%.*s'", v < 0 ? "negative" : "unreadable",
-		             wc__nv_power_names[rd->power_rank], (int)(pl > 40 ? 40 : pl), pw);
+	if (wc__parse_number(pw, k, &v) != 0 || v < 0 || (u < pl && k == u))
+		return p->kind = v < 0 ? NV_POWER_NEGATIVE : NV_POWER_UNREADABLE;
+	p->w = v * scale;
+	return p->kind = p->w > rd->max_power_w ? NV_POWER_BEYOND : NV_POWER_OK;
+}
+
+int
+wc__nv_power_take(nv_reader *rd, const nv_power *p, const char *pw, size_t pl, size_t line_no, size_t col,
+                  double *out)
+{
+	switch (p->kind) {
+	case NV_POWER_UNIT:
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu:%zu: unknown power unit '%.*s' (W, mW or kW)",
+		                         line_no, col + p->unit_at, (int)(pl - p->unit_at > 16 ? 16 : pl - p->unit_at),
+		                         pw + p->unit_at);
+	case NV_POWER_UNREADABLE:
+	case NV_POWER_NEGATIVE:
+		wc__bad_cell(&rd->bad, line_no, (int)col, "%s %s '%.*s'", p->kind == NV_POWER_NEGATIVE ? "negative"
+		             : "unreadable", wc__nv_power_names[rd->power_rank], (int)(pl > 40 ? 40 : pl), pw);
 		return -1;
-	}
-	*out = v * scale;
-	if (*out > rd->max_power_w) {
+	case NV_POWER_BEYOND:
 		wc__bad_cell(&rd->bad, line_no, (int)col, "%s %.6g W is beyond the plausible %.0f W per GPU "
-		             "(docs/formats/telemetry.md); not averaged", wc__nv_power_names[rd->power_rank], *out,
+		             "(docs/formats/telemetry.md); not averaged", wc__nv_power_names[rd->power_rank], p->w,
 		             rd->max_power_w);
 		rd->info->implausible_lines++;
-		rd->beyond_board += *out <= WC_TELEMETRY_MAX_POWER_W;
+		rd->beyond_board += p->w <= WC_TELEMETRY_MAX_POWER_W;
 		return -1;
+	default:
+		*out = p->w;
+		rd->power_worded += p->worded;
+		rd->power_bare += !p->worded;
+		return 0;
 	}
-	rd->power_worded += u < pl;
-	rd->power_bare += u >= pl;
-	return 0;
 }
 
 /* A board that draws twice its limit is another board: when readings

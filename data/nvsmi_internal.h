@@ -336,9 +336,25 @@ int wc__nv_not_a_header(const char *line, size_t len, const char *missing, char 
 /** Fields of a data line into `row` (nvsmi_row.c); -1 = bad line
  *  (reported), or a WC_* error that ends the read. */
 int wc__nv_parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *row);
-/** A power reading of the column read, in W; -1 = bad line (reported), or
- *  a WC_* error for a unit that is not a power unit. */
-int wc__nv_parse_power(nv_reader *rd, const char *pw, size_t pl, size_t line_no, size_t col, double *out);
+/* What a power cell holds (wc__nv_parse_power): a reading (w, in W),
+ * none readable, a negative one, one beyond the plausibility bound (w), or
+ * a unit word that is no power unit (at unit_at in the cell); `worded`:
+ * it carries a unit word. */
+enum { NV_POWER_OK, NV_POWER_UNREADABLE, NV_POWER_NEGATIVE, NV_POWER_BEYOND, NV_POWER_UNIT };
+typedef struct {
+	int kind, worded;
+	double w;
+	size_t unit_at;
+} nv_power;
+/** A power reading of the column read into `p`; its kind returned.
+ *  Nothing is counted or said (nvsmi_columns.c). */
+int wc__nv_parse_power(const nv_reader *rd, const char *pw, size_t pl, nv_power *p);
+/** Such a reading taken as the run's, at line:col: the watts into *out and
+ *  0; -1 = bad line (reported and counted: implausible_lines,
+ *  beyond_board); or the refusal of a unit that is not a power unit (a
+ *  WC_* error). Readings with and without a unit word are counted. */
+int wc__nv_power_take(nv_reader *rd, const nv_power *p, const char *pw, size_t pl, size_t line_no, size_t col,
+                      double *out);
 /** A refused log (its bad lines' share; with gap_s > 0, that many seconds
  *  of gaps) whose refusal is mostly readings beyond the platform's bound:
  *  the refusal names the platform as likely wrong instead (rd->err). 1

@@ -281,25 +281,17 @@ wc__nv_parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *
 	}
 	size_t pl = flen[rd->col_power];
 	char *pw = wc__trim(start[rd->col_power], &pl);
+	nv_power pv;
 	if (outside_selection(rd, row)) {
 		/* A GPU the run does not use: its reading, never averaged, is
 		 * no bad line nor sign of a wrong platform; the sweep learns the
 		 * node's GPUs from the row (docs/formats/telemetry.md, "GPUs"). */
-		double w = 0;
 		rd->other_lines++;
-		const wc__bad_lines kept = rd->bad;
-		size_t keep[4] = { rd->info->implausible_lines, rd->beyond_board, rd->power_worded, rd->power_bare };
-		rd->bad.opt = NULL;
-		int prc = wc__is_missing(pw, pl) ? -1 : wc__nv_parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &w);
-		if (prc == -1 && rd->other_bad++ == 0)
+		int kind = wc__is_missing(pw, pl) ? NV_POWER_UNREADABLE : wc__nv_parse_power(rd, pw, pl, &pv);
+		if (kind == NV_POWER_UNIT) /* an unknown unit word: the log's, refused */
+			return wc__nv_power_take(rd, &pv, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+		if (kind != NV_POWER_OK && rd->other_bad++ == 0)
 			rd->other_bad_line = line_no;
-		rd->bad = kept;
-		rd->info->implausible_lines = keep[0];
-		rd->beyond_board = keep[1];
-		rd->power_worded = keep[2];
-		rd->power_bare = keep[3];
-		if (prc < -1)
-			return prc; /* an unknown unit word: the log's, refused */
 		row->watts = 0.0; /* not read: the sweep drops the row */
 		return 0;
 	}
@@ -313,7 +305,8 @@ wc__nv_parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *
 		hear_gpu(rd, row, 0);
 		return -1;
 	}
-	int prc = wc__nv_parse_power(rd, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
+	wc__nv_parse_power(rd, pw, pl, &pv);
+	int prc = wc__nv_power_take(rd, &pv, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
 	rd->power_settled |= prc == 0;
 	if (prc == 0)
 		hear_gpu(rd, row, 1);
