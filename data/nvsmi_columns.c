@@ -436,6 +436,45 @@ refuse_other_keys(nv_reader *rd, const nv_columns *c, size_t line_no)
 	                         line_no, what, fix);
 }
 
+/* A second header without the power column the lines before it were read
+ * from. A run folder holds one power.csv, so the remedy works in place, as
+ * for the key columns: where both headers have a less preferred power
+ * column, removing the first part's preferred one(s) reads that column
+ * throughout; where the second has only another one (an instant and an
+ * averaged reading are not one signal) or none, one part is kept
+ * (docs/formats/telemetry.md, "A second header"). */
+static int
+refuse_other_power(nv_reader *rd, const nv_columns *c, size_t line_no)
+{
+	const char *read = wc__nv_power_names[rd->power_rank];
+	size_t h = rd->header_line, last = line_no - 1;
+	int shared = -1, other = -1;
+	for (int r = NV_POWER_COLUMNS - 1; r >= 0; r--) {
+		if (c->power_col[r] >= 0 && rd->power_col[r] >= 0)
+			shared = r;
+		if (c->power_col[r] >= 0)
+			other = r;
+	}
+	if (shared >= 0) {
+		char gone[80] = "";
+		for (int r = 0; r < shared; r++)
+			if (rd->power_col[r] >= 0)
+				snprintf(gone + strlen(gone), sizeof gone - strlen(gone), "%s'%s'", gone[0] ? " and " : "",
+				         wc__nv_power_names[r]);
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has no '%s' column, which "
+		                         "lines %zu-%zu were read from; both have '%s': remove %s from lines %zu-%zu, then "
+		                         "read it again", line_no, read, h, last, wc__nv_power_names[shared], gone, h, last);
+	}
+	if (other >= 0)
+		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has '%s' but not '%s', which "
+		                         "lines %zu-%zu were read from, and one trace cannot mix them: keep one part (delete "
+		                         "lines %zu-%zu, or line %zu on), then read it again", line_no,
+		                         wc__nv_power_names[other], read, h, last, h, last, line_no);
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has no power column (nvidia-smi "
+	                         "restarted without '%s'?), so the lines after it hold no reading: delete line %zu on, "
+	                         "then read it again", line_no, read, line_no);
+}
+
 /* A header after the first (a second nvidia-smi appended to the log,
  * maybe with another --query-gpu list): the columns read -- time, GPU
  * keys, the power column read -- in the same places, it drops nothing
@@ -455,9 +494,7 @@ wc__nv_reheader(nv_reader *rd, char *line, size_t len, size_t line_no)
 	if ((c.col_index >= 0) != (rd->col_index >= 0) || (c.col_uuid >= 0) != (rd->col_uuid >= 0))
 		return refuse_other_keys(rd, &c, line_no);
 	if (c.power_col[rd->power_rank] < 0)
-		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: a second header has no '%s' column, which the "
-		                    "lines after line %zu were read from: split the log at line %zu",
-		                    line_no, wc__nv_power_names[rd->power_rank], rd->header_line, line_no);
+		return refuse_other_power(rd, &c, line_no);
 	rd->reheader_line = line_no; /* where a second log may begin: wc__nv_joined_logs */
 	int same = c.n_cols == rd->n_cols && c.col_time == rd->col_time && c.col_index == rd->col_index &&
 	           c.col_uuid == rd->col_uuid;

@@ -98,19 +98,58 @@ main(void)
 	CHECK_INT(w.count, 0);
 	free(t);
 
-	/* without the power column read, or without the index: refused */
+	/* Without the power column read, or without the index: refused, with
+	 * a remedy a run folder's one power.csv allows (it said "split the
+	 * log at line 22"), whole within 255 bytes. Only another power column
+	 * after it: an instant and an averaged reading are not one trace, so
+	 * one part is kept. */
 	t = log_text(40, 20, "timestamp,index,power.draw.average [W],temperature.gpu", 0);
 	CHECK_INT(read_log(dir, "nopower.csv", t, &s, &info, &w, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "nopower.csv:22: a second header has no 'power.draw' column");
+	CHECK_CONTAINS(err.msg, "nopower.csv:22: a second header has 'power.draw.average' but not 'power.draw', which "
+	                        "lines 1-21 were read from, and one trace cannot mix them: keep one part (delete lines "
+	                        "1-21, or line 22 on), then read it again");
+	CHECK(strstr(err.msg, "split the log") == NULL);
+	CHECK(strlen(err.msg) <= 255);
 	free(t);
 	/* no power column of any kind (nvidia-smi restarted with a query
 	 * without power): refused as a second header, not as a log without
 	 * the column (the message blamed "the header" and gave no remedy) */
 	t = log_text(40, 20, "timestamp,index,temperature.gpu,clocks.sm [MHz]", 0);
 	CHECK_INT(read_log(dir, "nopower2.csv", t, &s, &info, &w, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "nopower2.csv:22: a second header has no 'power.draw' column, which the lines "
-	                        "after line 1 were read from: split the log at line 22");
+	CHECK_CONTAINS(err.msg, "nopower2.csv:22: a second header has no power column (nvidia-smi restarted without "
+	                        "'power.draw'?), so the lines after it hold no reading: delete line 22 on, then read it "
+	                        "again");
+	CHECK(strstr(err.msg, "split the log") == NULL);
 	free(t);
+	/* a power column both headers have: the remedy reads it throughout,
+	 * and so edited the log reads (300 W; the first part's power.draw
+	 * column said 100 W) */
+	char both[4096], edited[4096];
+	size_t ub = (size_t)snprintf(both, sizeof both, "timestamp,index,power.draw [W],power.draw.average [W]\n");
+	size_t ue = (size_t)snprintf(edited, sizeof edited, "timestamp,index,power.draw.average [W]\n");
+	for (int i = 0; i < 40; i++) {
+		const char *second = i == 20 ? "timestamp,index,power.draw.average [W]\n" : "";
+		int ss = 10 + i / 4, cs = (i % 4) * 25;
+		ub += (size_t)snprintf(both + ub, sizeof both - ub, "%s2026/07/18 15:57:%02d.%02d,0,%s300.00\n", second, ss,
+		                       cs, i < 20 ? "100.00," : "");
+		ue += (size_t)snprintf(edited + ue, sizeof edited - ue, "%s2026/07/18 15:57:%02d.%02d,0,300.00\n", second,
+		                       ss, cs);
+	}
+	CHECK_INT(read_log(dir, "shared.csv", both, &s, &info, &w, &err), WC_EPARSE);
+	CHECK_CONTAINS(err.msg, "shared.csv:22: a second header has no 'power.draw' column, which lines 1-21 were read "
+	                        "from; both have 'power.draw.average': remove 'power.draw' from lines 1-21, then read it "
+	                        "again");
+	CHECK(strlen(err.msg) <= 255);
+	CHECK_INT(read_log(dir, "shared_edited.csv", edited, &s, &info, &w, &err), WC_OK);
+	CHECK_INT(s.n, 40);
+	CHECK_NEAR(s.sum / s.n, 300.0, 1e-9);
+	/* a deep path: the message still ends in its remedy */
+	char *dd = test_tmpdir("nvsmi_headers/a_long_folder_name_of_a_run_on_a_shared_disk/another_long_folder_name/"
+	                       "yet_another_folder_level_for_the_node");
+	CHECK_INT(read_log(dd, "shared.csv", both, &s, &info, &w, &err), WC_EPARSE);
+	CHECK(strlen(err.msg) <= 255);
+	CHECK_CONTAINS(err.msg, "remove 'power.draw' from lines 1-21, then read it again");
+	free(dd);
 	t = log_text(40, 20, "timestamp,power.draw [W],temperature.gpu,name", 0);
 	CHECK_INT(read_log(dir, "noindex.csv", t, &s, &info, &w, &err), WC_EPARSE);
 	/* the column that differs named, and a remedy a run folder's one
