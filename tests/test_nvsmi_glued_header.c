@@ -161,7 +161,8 @@ main(void)
 	 * header, naming the line */
 	t = log_text(24, "timestamp,index,uuid,temperature.gpu", 1);
 	CHECK_INT(read_log(dir, "nopower.csv", t, &s, &info, &w, &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "nopower.csv:22: a second header has no 'power.draw' column");
+	CHECK_CONTAINS(err.msg, "nopower.csv:22: a second header has no power column (nvidia-smi restarted without "
+	                        "'power.draw'?), so the lines after it hold no reading: delete line 22 on");
 	free(t);
 
 	/* by the CLI: read, 1 malformed line */
