@@ -132,18 +132,21 @@ wc__bad_lines_finish(wc__bad_lines *b, size_t data_lines, wc_error *err)
 	if (counted < b->bad)
 		snprintf(once, sizeof once, ", %zu counting a clock glitch's rows once", counted);
 	int over = wc_telemetry_bad_over(counted, data_lines, limit);
-	/* Splitting is the whole remedy only when the pause's lines are what
-	 * push the share over; else the other bad lines need fixing too. */
+	/* Keeping one side of the pause is the whole remedy only when the
+	 * pause's lines are what push the share over; else the other bad
+	 * lines need fixing too. One side, not a split: a run folder holds
+	 * one power.csv, and the edit works in place for metrics too
+	 * (docs/formats/telemetry.md, "Time gaps"). */
 	int own_over = counted > b->split_bad && (double)(counted - b->split_bad) > limit * (double)data_lines;
 	if (over && b->split_line > 0 && !own_over)
 		return wc_error_set_path(err, WC_EPARSE,
-		                    b->path, ": split the log at line %zu, where it pauses for over %.0f s (the later "
-		                    "lines are bad against the sample before it): %zu of %zu data lines are "
-		                    "malformed (more than %g %%)", b->split_line, WC_TELEMETRY_MAX_GAP_S,
-		                    b->bad, data_lines, 100.0 * limit);
+		                    b->path, ":%zu: the log pauses here for over %.0f s (the later lines are bad against "
+		                    "the sample before it): %zu of %zu data lines are malformed (more than %g %%); keep "
+		                    "one side: delete the data lines before line %zu, or from it on", b->split_line,
+		                    WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, 100.0 * limit, b->split_line);
 	if (over && b->split_line > 0) {
 		char text[WC_ERROR_MSG_MAX + 64];
-		snprintf(text, sizeof text, ": fix the bad lines%s%s%s and split the log at line %zu (a pause over %.0f "
+		snprintf(text, sizeof text, ": fix the bad lines%s%s%s and keep one side of the pause at line %zu (over %.0f "
 		         "s): %zu of %zu data lines are malformed%s (more than %g %%), %zu after the pause%s",
 		         option ? " or allow more with " : "", option ? option : "", option ? " FRACTION" : "",
 		         b->split_line, WC_TELEMETRY_MAX_GAP_S, b->bad, data_lines, once, 100.0 * limit, b->split_bad,

@@ -119,7 +119,7 @@ wc__nv_power_take(nv_reader *rd, const nv_power *p, const char *pw, size_t pl, s
  * beyond the platform's bound are most of what refuses a log, the
  * platform is what is wrong, not the lines. --max-bad would average only
  * the readings left below the bound, and the gaps they leave refuse the
- * log next ("split the log at its gaps", with no gap in it): both sent
+ * log next (to keep one side of a gap, with no gap in it): both sent
  * the user away from the label (docs/formats/telemetry.md, "Bad lines").
  * Readings beyond any board (WC_TELEMETRY_MAX_POWER_W) are a unit's or a
  * typo's, not a platform's. A refusal by gaps is theirs when the readings

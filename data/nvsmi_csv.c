@@ -252,7 +252,7 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 	 * (docs/formats/telemetry.md, "Time gaps"). */
 	if (rd->pause_bad > 1)
 		wc__warn(opt, path, ":%zu: the log pauses for %.0f s here (over %.0f s): %zu samples to line %zu, "
-		         "%.1f s of the log, were skipped as bad lines; split the log at line %zu to keep them",
+		         "%.1f s of the log, were skipped as bad lines; to keep them, delete the data lines before line %zu",
 		         rd->pause_line, rd->pause_s, WC_TELEMETRY_MAX_GAP_S, rd->pause_bad, rd->pause_last_line, rd->pause_t1 - rd->pause_t0, rd->pause_line);
 	if (info->samples == 0) {
 		rc = wc_error_set_path(err, WC_EPARSE, path, ": no complete sample");

@@ -122,10 +122,13 @@ wc__nv_gaps_finish(nv_reader *rd)
 		         gp->longest_line);
 	double span = info->t_last - info->t_first;
 	if (NV_MOSTLY_GAPS(info->gap_s, span))
+		/* one side of the longest gap kept, in place: a run folder holds
+		 * one power.csv (docs/formats/telemetry.md, "Time gaps") */
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": %.0f s of the log's %.0f s lie in %zu gap%s without "
 		                    "samples (the longest %.1f s before line %zu): more than half the trace would be "
-		                    "interpolated; split the log at its gaps", info->gap_s, span,
-		                    info->gaps, info->gaps == 1 ? "" : "s", info->longest_gap_s, gp->longest_line);
+		                    "interpolated; keep one side of it: delete the data lines before line %zu, or from it "
+		                    "on", info->gap_s, span, info->gaps, info->gaps == 1 ? "" : "s", info->longest_gap_s,
+		                    gp->longest_line, gp->longest_line);
 	return WC_OK;
 }
 

@@ -67,7 +67,11 @@ main(void)
 	/* 30 minutes lost: refused */
 	CHECK_INT(read_log(dir, "gap1800.csv", log_text(300, 0.25, 150, 1800.0), &info, &w, &err), WC_EPARSE);
 	CHECK_CONTAINS(err.msg, "gap1800.csv: 1800 s of the log's 1875 s lie in 1 gap without samples (the "
-	                        "longest 1800.2 s before line 152)");
+	                        "longest 1800.2 s before line 152): more than half the trace would be interpolated; "
+	                        "keep one side of it: delete the data lines before line 152, or from it on");
+	/* one power.csv in a run folder: a remedy in place, not a split */
+	CHECK(strstr(err.msg, "split") == NULL);
+	CHECK(strlen(err.msg) <= 255);
 
 	/* the logger slowed from 0.25 s to 5 s (nvidia-smi restarted with
 	 * another -lms): no sample is missing, so no gap (the slower
@@ -97,14 +101,19 @@ main(void)
 
 	/* a pause of over an hour (1 h 10 s lost at line 152): every later
 	 * sample is bad against the one before it, so the refusal says to
-	 * split the log there, not to allow more bad lines (--max-bad), which
-	 * would drop the rest of the log */
+	 * keep one side of it (a run folder's one power.csv cannot be split),
+	 * not to allow more bad lines (--max-bad), which would drop the rest
+	 * of the log */
 	{
 		char *ptext = log_text(300, 0.25, 150, 3610.0), *pp = test_fixture(dir, "pause.csv", ptext);
 		wc_telemetry_options popt = WC_TELEMETRY_OPTIONS_INIT;
 		popt.max_bad_option = "--max-bad";
 		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_EPARSE);
-		CHECK_CONTAINS(err.msg, "pause.csv: split the log at line 152, where it pauses for over 3600 s");
+		CHECK_CONTAINS(err.msg, "pause.csv:152: the log pauses here for over 3600 s (the later lines are bad "
+		                        "against the sample before it): 150 of 300 data lines are malformed (more than 1 "
+		                        "%); keep one side: delete the data lines before line 152, or from it on");
+		CHECK(strstr(err.msg, "split") == NULL);
+		CHECK(strlen(err.msg) <= 255);
 		CHECK(strstr(err.msg, "--max-bad") == NULL);
 		/* allowed by --max-bad, the rest of the log is still dropped:
 		 * said once, with what was lost (it was only the first 20 bad
@@ -116,8 +125,9 @@ main(void)
 		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_OK);
 		CHECK_INT(info.samples, 150);
 		CHECK_CONTAINS(w.text, "pause.csv:152: the log pauses for 3610 s here (over 3600 s): 150 samples to "
-		                       "line 301, 37.2 s of the log, were skipped as bad lines; split the log at line "
-		                       "152 to keep them");
+		                       "line 301, 37.2 s of the log, were skipped as bad lines; to keep them, delete the "
+		                       "data lines before line 152");
+		CHECK(strstr(w.text, "split") == NULL);
 		free(ptext);
 		free(pp);
 	}
@@ -139,8 +149,9 @@ main(void)
 		popt.max_bad_option = "--max-bad";
 		CHECK_INT(wc_nvsmi_read(pp, &popt, NULL, NULL, &info, &err), WC_EPARSE);
 		CHECK_CONTAINS(err.msg, "pausebad.csv: fix the bad lines or allow more with --max-bad FRACTION and "
-		                        "split the log at line 300 (a pause over 3600 s): 8 of 300 data lines are "
+		                        "keep one side of the pause at line 300 (over 3600 s): 8 of 300 data lines are "
 		                        "malformed (more than 1 %), 2 after the pause");
+		CHECK(strstr(err.msg, "split") == NULL);
 		free(ptext);
 		free(pp);
 	}
