@@ -264,6 +264,8 @@ read_log(const char *path, const wc_telemetry_options *opt, wc_nvsmi_sample_fn o
 			wc__nv_name_wrong_platform(rd, info->gap_s);
 		goto done;
 	}
+	if ((rc = wc__nv_ends_finish(rd)) != WC_OK)
+		goto done;
 	info->n_gpus = rd->n_gpus;
 	rc = WC_OK;
 done:

@@ -79,6 +79,9 @@ wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload)
 {
 	nv_reader *rd = payload;
 	nv_gaps *gp = &rd->gaps;
+	if (rd->info->samples == 1) /* the span kept, named by wc__nv_ends_finish */
+		rd->first_sample_line = rd->first_line;
+	rd->last_sample_line = rd->first_line;
 	if (gp->have) {
 		double interval = t - gp->last_t;
 		size_t k = gp->n_iv % NV_CADENCE_N;
@@ -148,4 +151,51 @@ int
 wc_power_trace_gaps_refuse(const wc_power_trace *pt, double a, double b)
 {
 	return NV_MOSTLY_GAPS(wc_power_trace_gap_s(pt, a, b), b - a);
+}
+
+/* A log whose bad lines are allowed (--max-bad) can lose its start or end
+ * without a gap: the trace then spans only what is left (a 0.25-s log
+ * whose loaded 62 s were bad read as its idle first 12 s, 82 W for 251 W,
+ * docs/formats/telemetry.md "Timestamps"). So the time from the first data
+ * line to the first sample, and from the last sample to the last data line
+ * (within WC_TELEMETRY_MAX_GAP_S of it: a far-off time is a bad line, not
+ * the log's end), is judged as a gap is -- over NV_GAP_FACTOR sampling
+ * intervals and NV_GAP_MIN_S -- and counted with the gaps against the same
+ * half of the span (NV_MOSTLY_GAPS). Times as written, before a
+ * daylight-saving shift, as the lines' are. */
+void
+wc__nv_note_line_time(nv_reader *rd, double t)
+{
+	t += rd->clock_shift;
+	if (!isfinite(t))
+		return;
+	if (rd->info->samples == 0) {
+		if (!rd->have_t0 || t < rd->ends_t0 || t - rd->ends_t0 > WC_TELEMETRY_MAX_GAP_S)
+			rd->ends_t0 = t;
+		rd->have_t0 = 1;
+	} else if (t > rd->ends_t1 && t - rd->info->t_last <= WC_TELEMETRY_MAX_GAP_S)
+		rd->ends_t1 = t;
+}
+
+/* The stretch `s` s at an end of the log is a gap (judge's rule). */
+static double
+end_gap(const nv_reader *rd, double s)
+{
+	return s > NV_GAP_FACTOR * rd->gaps.cadence && s > NV_GAP_MIN_S ? s : 0.0;
+}
+
+int
+wc__nv_ends_finish(nv_reader *rd)
+{
+	wc_nvsmi_info *info = rd->info;
+	if (info->samples == 0 || !rd->have_t0)
+		return WC_OK;
+	double head = end_gap(rd, info->t_first - rd->ends_t0), tail = end_gap(rd, rd->ends_t1 - info->t_last);
+	double kept = info->t_last - info->t_first, span = kept + head + tail;
+	if ((head == 0 && tail == 0) || !NV_MOSTLY_GAPS(info->gap_s + head + tail, span))
+		return WC_OK;
+	return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": the samples kept span %.1f s (lines %zu-%zu) of the "
+	                         "log's %.1f s: %.1f s before them and %.1f s after are bad lines only, %.1f s gaps; "
+	                         "over half the trace would not be measured: fix the bad lines, not more --max-bad",
+	                         kept, rd->first_sample_line, rd->last_sample_line, span, head, tail, info->gap_s);
 }

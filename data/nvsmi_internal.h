@@ -219,6 +219,14 @@ typedef struct {
 	 * it: what an accepted log (--max-bad) lost, said once */
 	double pause_s, pause_t0, pause_t1;
 	size_t pause_last_line;
+	/* the log's ends that bad lines take (--max-bad): the first data
+	 * line's time (ends_t0, once have_t0), the latest within
+	 * WC_TELEMETRY_MAX_GAP_S after the last sample (ends_t1), both with
+	 * the daylight-saving shift taken out so far as the samples' are, and
+	 * the first and last samples' lines (nvsmi_gaps.c, wc__nv_ends_finish) */
+	int have_t0;
+	double ends_t0, ends_t1;
+	size_t first_sample_line, last_sample_line;
 	/* each GPU a row names (by index, else uuid): its lines without a
 	 * power reading and with one, to name a GPU that never reports power
 	 * when the log is refused (nvsmi_row.c, hear_gpu; nvsmi_csv.c,
@@ -370,6 +378,13 @@ int wc__nv_gap_sample(double t, const double *power_w, int n_gpus, void *payload
 /** At the end: intervals held for the first cadence judged, the gaps
  *  counted; WC_EPARSE when they are over half the log's span. */
 int wc__nv_gaps_finish(nv_reader *rd);
+/** A data line of the run's GPUs whose time `t` read (its power read or
+ *  not), for the log's ends that bad lines take (nvsmi_gaps.c). */
+void wc__nv_note_line_time(nv_reader *rd, double t);
+/** At the end, after the gaps: bad lines at the log's start and end
+ *  count as the gaps do; WC_EPARSE when gaps and ends together are over
+ *  half the log's span (docs/formats/telemetry.md, "Time gaps"). */
+int wc__nv_ends_finish(nv_reader *rd);
 /** Hand the assembled sample to the caller, after the order and gap
  *  checks (nvsmi_sweep.c). */
 int wc__nv_deliver(nv_reader *rd);

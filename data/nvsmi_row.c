@@ -303,11 +303,14 @@ wc__nv_parse_row(nv_reader *rd, char *line, size_t len, size_t line_no, nv_row *
 		wc__bad_cell(&rd->bad, line_no, (int)(pw - line) + 1, "no power reading (%s is '%.*s')",
 		             wc__nv_power_names[rd->power_rank], (int)(pl > 40 ? 40 : pl), pw);
 		hear_gpu(rd, row, 0);
+		wc__nv_note_line_time(rd, row->t);
 		return -1;
 	}
 	wc__nv_parse_power(rd, pw, pl, &pv);
 	int prc = wc__nv_power_take(rd, &pv, pw, pl, line_no, (size_t)(pw - line) + 1, &row->watts);
 	rd->power_settled |= prc == 0;
+	if (prc >= -1)
+		wc__nv_note_line_time(rd, row->t);
 	if (prc == 0)
 		hear_gpu(rd, row, 1);
 	return prc;
