@@ -453,7 +453,7 @@ series_refused(const wc_params *p, const wc_capacity_binding *cb, const wc_infer
 		}
 		if ((rc = wc__predict_load_histogram(q, out->max_concurrency_fit, &h, err)) != WC_OK)
 			return rc;
-		wc__capacity_span_warnings(&p->capacity, cb->level, &q->config, wc__predict_load_field(q), h.mean, out);
+		wc__capacity_span_warnings(cb, &q->config, wc__predict_load_field(q), h.mean, out);
 		wc_load_histogram_free(&h);
 	}
 	return wc_error_set(err, WC_EINVAL, "%s", WC_CAPACITY_SERIES_NONE);
@@ -550,7 +550,7 @@ capacity_bound(const wc_predictor *pr, const wc_params *p, const wc_inference_qu
 		else
 			wc__predict_queue_note(out->value[WC_CAPQ_RUNNING], x.n_cap, out->value[WC_CAPQ_LATENCY], out->warnings, &out->n_warnings);
 	}
-	wc__capacity_span_warnings(&p->capacity, cb->level, c, wc__predict_load_field(q), out->value[WC_CAPQ_RUNNING], out);
+	wc__capacity_span_warnings(cb, c, wc__predict_load_field(q), out->value[WC_CAPQ_RUNNING], out);
 	if (!q->want_interval)
 		return WC_OK;
 	if ((rc = draw_intervals(&x, cb, &lb, out, err)) != WC_OK)

@@ -29,28 +29,39 @@ context_span(const wc_capacity_range *r, double *lo, double *hi)
 }
 
 /* A datasheet level (models/capacity_transfer.c) has no rows of its own:
- * what its answer rests on is the fitted levels' rows, so their spans,
- * joined, are what a question is checked against, and they are named
- * (docs/capacity.md, "Platforms without a capacity level"). The decode
- * context's span is the join of each level's own (`ctx`, 0 when none has
- * one), never one level's least prompt with another's least output: that
- * would be a context no level's rows had. 0 when `l` is no transfer. */
+ * what its answer rests on is the rows of the fitted levels its numbers
+ * are the median of -- its die's when it has any, else every level's
+ * (wc_capacity_bind_any's sources, each level once over the kinds) -- so
+ * their spans, joined, are what a question is checked against, and they
+ * are named (docs/capacity.md, "Platforms without a capacity level"). The
+ * decode context's span is the join of each level's own (`ctx`, 0 when
+ * none has one), never one level's least prompt with another's least
+ * output: that would be a context no level's rows had. 0 when the level
+ * bound is no transfer. */
 static int
-transfer_span(const wc_capacity_params *cp, const wc_capacity_level *l, wc_capacity_range *u, double ctx[2],
-              char *names, size_t cap)
+transfer_span(const wc_capacity_binding *b, wc_capacity_range *u, double ctx[2], char *names, size_t cap)
 {
+	const wc_capacity_params *cp = b->c;
+	const wc_capacity_level *l = b->level;
 	int ds = 0;
 	for (int k = 0; k < WC_CAP_KINDS; k++)
 		ds |= !cp->shared[k] && l->p[k].source == WC_SRC_DATASHEET;
 	if (!ds || l->range.rows > 0)
 		return 0;
+	/* the levels the transfer takes its numbers from; a level stored as a
+	 * datasheet one (no binding's sources) rests on every level */
+	unsigned char from[WC_CAPACITY_MAX_LEVELS] = { 0 };
+	int any = 0;
+	for (int k = 0; b->datasheet && k < WC_CAP_KINDS; k++)
+		for (int i = 0; !cp->shared[k] && i < b->n_src[k]; i++)
+			any = from[b->src[k][i]] = 1;
 	memset(u, 0, sizeof *u);
 	ctx[0] = ctx[1] = 0.0;
 	names[0] = '\0';
 	int n = 0;
 	for (int i = 0; i < cp->n_levels; i++) {
 		const wc_capacity_range *r = &cp->levels[i].range;
-		if (r->rows <= 0)
+		if (r->rows <= 0 || (any && !from[i]))
 			continue;
 		const double *lo[] = { &r->running_min, &r->input_min, &r->output_min, &r->active_b_min };
 		double *ulo[] = { &u->running_min, &u->input_min, &u->output_min, &u->active_b_min };
@@ -196,9 +207,11 @@ wc__predict_load_field(const wc_inference_query *q)
  * the question differs from it in any such field (docs/capacity.md,
  * "Warnings"). */
 void
-wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
-                           const char *load, double n, wc_capacity_prediction *out)
+wc__capacity_span_warnings(const wc_capacity_binding *b, const wc_config *c, const char *load, double n,
+                           wc_capacity_prediction *out)
 {
+	const wc_capacity_params *cp = b->c;
+	const wc_capacity_level *l = b->level;
 	/* What the answer leans on that the fit left at a bound of its domain
 	 * joins the coverage caveat: one capacity caveat line per answer
 	 * (docs/capacity.md, "Warnings"). */
@@ -216,7 +229,7 @@ wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level
 	eta_note(cp, l, eta, sizeof eta);
 	wc_capacity_range u;
 	double ctx_span[2] = { 0.0, 0.0 };
-	const int ds = transfer_span(cp, l, &u, ctx_span, from, sizeof from);
+	const int ds = transfer_span(b, &u, ctx_span, from, sizeof from);
 	if (ds) {
 		r = &u;
 		wc_error_format(where, sizeof where, "of the levels it is transferred from (%s)", from);

@@ -124,7 +124,7 @@ wc_service_calibration_notes(const wc_params *p, const wc_config *c, const wc_en
 	at.input_tokens = wc_envelope_mean_length(w, 1);
 	at.output_tokens = wc_envelope_mean_length(w, 0);
 	/* the load is NaN: no span judges it (a trace's load moves) */
-	wc__capacity_span_warnings(&p->capacity, b.level, &at, "concurrency", NAN, tmp);
+	wc__capacity_span_warnings(&b, &at, "concurrency", NAN, tmp);
 	if (pm) { /* a tp or size outside both calibrations: the map's one line names both */
 		double span[WC_SPANS_BOTH][2];
 		int joined[WC_SPANS_BOTH] = { 0 };
@@ -179,7 +179,7 @@ wc_envelope_load_notes(const wc_params *p, const wc_config *c, const wc_envelope
 		wc_config lengths = at;
 		lengths.input_tokens = wc_envelope_mean_length(w, 1);
 		lengths.output_tokens = wc_envelope_mean_length(w, 0);
-		wc__capacity_span_warnings(&p->capacity, b.level, &lengths, "mean_running", judged, cap);
+		wc__capacity_span_warnings(&b, &lengths, "mean_running", judged, cap);
 		wc__capacity_both_spans(cap, span);
 	}
 	/* predict's rule at one load, the mean (docs/envelopes.md, "Engine"):

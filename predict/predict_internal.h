@@ -317,10 +317,11 @@ void wc__predict_queue_note(double m, double n_max, double latency_s, char (*lis
 #define WC__QUEUE_WAIT_WARN 0.05
 
 /** The capacity answer's calibrated-span warnings for a question at `n`
- *  running on level `l` of section `cp`, the load named `load`
+ *  running on the level bound in `b` (a transfer's spans and names are
+ *  those of the levels it takes its numbers from), the load named `load`
  *  (predict/capacity_span.c). */
-void wc__capacity_span_warnings(const wc_capacity_params *cp, const wc_capacity_level *l, const wc_config *c,
-                                const char *load, double n, wc_capacity_prediction *out);
+void wc__capacity_span_warnings(const wc_capacity_binding *b, const wc_config *c, const char *load, double n,
+                                wc_capacity_prediction *out);
 /** The capacity calibration's spans `cap` names a line of (both_line;
  *  [k][1] = 0: none) into `span`, as a power answer's cap_span takes them
  *  (wc_inference_query; predict/capacity_span.c). */

@@ -355,6 +355,74 @@ answer(void)
 	wc_params_clear(&p);
 }
 
+/* The levels a transfer's span warnings name are those it takes its
+ * numbers from (its die's when it has any, else every level's), each
+ * once, and every warning stays whole in 255 bytes, for every catalog
+ * board under every built-in profile (docs/capacity.md, "Warnings"): they
+ * named every level, "transferred from (A100, H100, B200, H200)", beside
+ * the note "(of H100, H200: same GH100 die)" of the same answer. */
+static void
+span_names(void)
+{
+	static const char *const profiles[] = { "measured", "paper", "paper-prefill" };
+	static const char key[] = "transferred from (";
+	int named = 0, die = 0;
+	for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+		wc_params p = WC_PARAMS_INIT;
+		wc_predictor *pr = NULL;
+		wc_error err;
+		CHECK_INT(wc_params_profile(profiles[i], &p, &err), WC_OK);
+		CHECK_INT(wc_predictor_new(&p, &pr, &err), WC_OK);
+		for (size_t k = 0; pr && k < wc_platform_count(); k++) {
+			const char *name = wc_platform_at(k)->name;
+			wc_capacity_binding b;
+			if (wc_capacity_bind_any(&p.capacity, name, &b, &err) != WC_OK || !b.datasheet)
+				continue;
+			/* the levels used, in the section's order, each once */
+			char want[WC_WARNING_LEN] = "";
+			int used[WC_CAPACITY_MAX_LEVELS] = { 0 }, n_used = 0;
+			for (int c = 0; c < WC_CAP_KINDS; c++)
+				for (int j = 0; !p.capacity.shared[c] && j < b.n_src[c]; j++)
+					used[b.src[c][j]] = 1;
+			for (int j = 0; j < p.capacity.n_levels; j++)
+				if (used[j] && p.capacity.levels[j].range.rows > 0) {
+					size_t len = strlen(want);
+					snprintf(want + len, sizeof want - len, "%s%s", n_used++ ? ", " : "", p.capacity.levels[j].name);
+				}
+			/* every span left: tp, load, prompt and output */
+			wc_inference_query q = { .config = test_catalog_config(name, 16, "Qwen3-8B", 5000) };
+			q.config.input_tokens = 60000;
+			q.config.output_tokens = 60000;
+			wc_capacity_prediction cp;
+			if (wc_predict_capacity(pr, &q, NAN, NAN, &cp, &err) != WC_OK)
+				continue;
+			for (int w = 0; w < cp.n_warnings; w++) {
+				const char *msg = cp.warnings[w], *at = strstr(msg, key);
+				const size_t len = strlen(msg);
+				CHECK(len < WC_WARNING_LEN && !(len >= 3 && strcmp(msg + len - 3, "...") == 0));
+				if (!at)
+					continue;
+				char got[WC_WARNING_LEN];
+				snprintf(got, sizeof got, "%s", at + sizeof key - 1);
+				char *end = strchr(got, ')');
+				if (end)
+					*end = '\0';
+				named++;
+				die += wc_platform_same_die(wc_platform_board(name, NULL),
+				                            wc_platform_board(p.capacity.levels[b.src[WC_CAP_ETA][0]].name, NULL)) &&
+				       n_used < p.capacity.n_levels;
+				CHECK(end && strcmp(got, want) == 0 && strstr(end + 1, key) == NULL);
+				if (!end || strcmp(got, want) != 0)
+					fprintf(stderr, "%s, %s: names (%s), uses (%s): %s\n", profiles[i], name, got, want, msg);
+			}
+		}
+		wc_predictor_free(pr);
+		wc_params_clear(&p);
+	}
+	printf("  %d span warnings named their levels, %d of them a die's\n", named, die);
+	CHECK(named > 0 && die > 0);
+}
+
 int
 main(void)
 {
@@ -362,6 +430,7 @@ main(void)
 	same_die();
 	remembered_note();
 	catalog_notes();
+	span_names();
 	draws();
 	answer();
 	return check_report("test_capacity_transfer");

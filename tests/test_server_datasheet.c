@@ -267,7 +267,9 @@ transfer_caveats(void)
 	}
 	/* a context of 8192 is past every fitted level's (H100 436-4935, B200
 	 * 502-5065, A100 386-4869), so past their join on a board transferred
-	 * from them, as on each of them (it said nothing there) */
+	 * from them, as on each of them (it said nothing there); an H100 NVL's
+	 * are its die's, H100's and H200's, which its numbers are taken from
+	 * (it joined and named all four, 140-5095, until 2026-12-07) */
 	{
 		run_result r;
 		const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100-NVL", "--model",
@@ -275,7 +277,8 @@ transfer_caveats(void)
 			               "8192", NULL };
 		CHECK(run_wattcast(argv, NULL, &r) == 0);
 		CHECK_CONTAINS(r.out, "output_tokens: the decode context, input + output / 2 = 8192 tokens, is outside the "
-		                      "capacity calibration's span 140-5095 of the levels it is transferred from (");
+		                      "capacity calibration's span 139.99-4958.9 of the levels it is transferred from (H100, "
+		                      "H200)");
 		run_result_free(&r);
 	}
 	/* GH200's 900 W is the module's, CPU included: said */
