@@ -350,10 +350,10 @@ setup_platform(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 		                    "platform: level '%s' already exists in the base '%s'; platform scope adds a "
 		                    "new level (%s adjusts models on a known one)", name, s->base->name,
 		                    wc__cal_words(o)->scope_model);
-	if (s->n_runs < 2)
-		return wc_error_set(err, WC_EINVAL,
-		                    "runs: platform scope needs 2 or more runs at different loads to identify S "
-		                    "and theta of '%s'; got 1 run", name);
+	if (wc__cal_count_runs(s->runs, s->n_runs) < 2) /* runs, not rows: a run's pieces are one */
+		return wc_error_set(err, WC_EINVAL, "runs: platform scope needs 2 or more runs at different loads to "
+		                    "identify S and theta of '%s'; got 1 run%s", name,
+		                    s->n_runs > 1 ? " (its pieces are one run)" : "");
 	if (wc_form_has_floor(s->base->form))
 		return wc_error_set(err, WC_EINVAL, "form: platform scope does not calibrate the floor of %s",
 		                    wc_form_name(s->base->form));

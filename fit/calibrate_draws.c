@@ -20,6 +20,26 @@
 
 /* ----------------------------------------------------------------- units */
 
+int
+wc__cal_same_run(const char *a, const char *b)
+{
+	const size_t cut = wc_run_id_segment_cut(a);
+	return wc_run_id_segment_cut(b) == cut && strncmp(a, b, cut) == 0;
+}
+
+int
+wc__cal_count_runs(const cal_run *runs, int n)
+{
+	int count = 0;
+	for (int i = 0; i < n; i++) {
+		int u = 0;
+		while (u < i && !wc__cal_same_run(runs[u].run->run_id, runs[i].run->run_id))
+			u++;
+		count += u == i;
+	}
+	return count;
+}
+
 void
 wc__cal_units(cal_setup *s)
 {
@@ -29,14 +49,19 @@ wc__cal_units(cal_setup *s)
 		cal_group *g = &s->groups[j];
 		g->n_units = 0;
 		for (int i = 0; i < g->n_runs; i++) {
-			const char *id = g->runs[i]->run->run_id;
-			const size_t cut = wc_run_id_segment_cut(id);
 			int u = 0;
-			while (u < i && (wc_run_id_segment_cut(g->runs[u]->run->run_id) != cut ||
-			                 strncmp(g->runs[u]->run->run_id, id, cut) != 0))
+			while (u < i && !wc__cal_same_run(g->runs[u]->run->run_id, g->runs[i]->run->run_id))
 				u++;
 			g->runs[i]->unit = u;
 			g->n_units += u == i;
+		}
+		/* each row of a run cut into k weighs 1/k: the run weighs one in
+		 * the point estimate, as in the interval (docs/calibration.md) */
+		for (int i = 0; i < g->n_runs; i++) {
+			int k = 0;
+			for (int m = 0; m < g->n_runs; m++)
+				k += g->runs[m]->unit == g->runs[i]->unit;
+			g->runs[i]->weight = 1.0 / k;
 		}
 		s->out->n_runs += g->n_units;
 	}

@@ -27,6 +27,10 @@ typedef struct {
 	 * none before it): segments of one run (`<run>#seg<k>`) are one unit
 	 * of run scatter (wc__cal_units) */
 	int unit;
+	/* its weight in the least squares, 1/k for one of a run's k rows, so
+	 * that a run weighs one whatever it is cut into (wc__cal_units;
+	 * docs/calibration.md, "Segments") */
+	double weight;
 } cal_run;
 
 typedef struct {
@@ -76,7 +80,8 @@ double wc__cal_s_max(const wc_level *l);
  *  a stiff prior on S, so the solver cannot stall at its start. */
 int wc__cal_solve_at_bound(const cal_group *g, const double *draw, const double *noise, double *x,
                            wc_error *err);
-/** Residual RMS of `g` at `x` (point parameters), in log dynamic power. */
+/** Residual RMS of `g` at `x` (point parameters), in log dynamic power:
+ *  over its runs, each weighing one (its rows by cal_run.weight). */
 double wc__cal_rms(const cal_group *g, const double *x);
 /** Run i's modelled dynamic power of the group (W, all its GPUs) at `x`
  *  with the point parameters, and the measured one (mean power minus the
@@ -132,6 +137,11 @@ int wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err);
  *  wc_run_id_segment_cut -- are one run; s->out->n_runs counts runs,
  *  n_pieces rows (docs/calibration.md, "Segments"). */
 void wc__cal_units(cal_setup *s);
+/** 1 when the run ids `a` and `b` name one run: equal but for the
+ *  `#seg<k>` suffix of `ingest --segment` (wc_run_id_segment_cut). */
+int wc__cal_same_run(const char *a, const char *b);
+/** The runs among `n` calibration runs, a run's rows once. */
+int wc__cal_count_runs(const cal_run *runs, int n);
 /** The replicates (none when o->replicates < 0), then the draws,
  *  intervals and estimates of s->out. */
 int wc__cal_draws(cal_setup *s, const wc_calibrate_options *o, wc_error *err);

@@ -237,11 +237,22 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	/* One run cannot tell R's S from its theta; the refusal names the
 	 * option the user gave, not the internal label of R on these runs
 	 * (docs/calibration.md, "Refusals"). */
-	if (rc == WC_OK && rt->n_runs == 1)
+	/* Runs, not rows: the pieces of one run (`<run>#seg<k>`) are one run
+	 * (docs/calibration.md, "Segments"), named without the suffix. */
+	int runs = 0;
+	for (size_t i = 0; rc == WC_OK && i < rt->n_runs; i++) {
+		size_t u = 0;
+		while (u < i && !wc__cal_same_run(rt->runs[u].run_id, rt->runs[i].run_id))
+			u++;
+		runs += u == i;
+	}
+	const size_t cut = rc == WC_OK && rt->n_runs ? wc_run_id_segment_cut(rt->runs[0].run_id) : 0;
+	if (rc == WC_OK && runs == 1)
 		rc = wc_error_set(err, WC_EINVAL,
-		                  "%s: the reference level '%s' has only 1 run here, '%.80s'; calibrating relative "
+		                  "%s: the reference level '%s' has only 1 run here, '%.*s'%s; calibrating relative "
 		                  "to it needs 2 or more of its runs at different loads", wc__cal_words(o)->relative_to,
-		                  ref, rt->runs[0].run_id);
+		                  ref, (int)(cut < 80 ? cut : 80), rt->runs[0].run_id,
+		                  rt->n_runs > 1 ? " (its pieces are one run)" : "");
 	if (rc == WC_OK)
 		rc = wc__cal_once(base, rt, &orf, rc_ref, err);
 	if (rc != WC_OK)

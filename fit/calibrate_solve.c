@@ -1,7 +1,8 @@
 /*
  * One calibration group as a small weighted least-squares problem
  * (docs/calibration.md): residuals (log modelled − log measured dynamic
- * power) / run scatter for each run, then one prior pseudo-residual
+ * power) / run scatter for each row, times the square root of its weight
+ * (1/k for one of a run's k segments, so a run weighs one), then one prior pseudo-residual
  * (x − mean) / sd per unknown. The unknowns enter the law point of each
  * run -- a shift or theta adds to z0, log S scales the point's scale --
  * exactly as the binding would put them there, so the same kernel
@@ -59,7 +60,9 @@ residuals(const gsl_vector *xv, void *params, gsl_vector *f)
 		if (run_dynamic(g, i, ev->draw, x, &model, &measured) != 0)
 			return GSL_EDOM;
 		double y = log(measured) + (ev->noise ? ev->noise[i] : 0.0);
-		gsl_vector_set(f, (size_t)i, (log(model) - y) / g->sigma);
+		/* a row of a run cut into k weighs 1/k: each run weighs one
+		 * (docs/calibration.md, "Segments") */
+		gsl_vector_set(f, (size_t)i, sqrt(g->runs[i]->weight) * (log(model) - y) / g->sigma);
 	}
 	for (int j = 0; j < g->p; j++)
 		gsl_vector_set(f, (size_t)(g->n_runs + j), (x[j] - g->prior_mean[j]) / g->prior_sd[j]);
@@ -96,13 +99,14 @@ wc__cal_solve(const cal_group *g, const double *draw, const double *noise, const
 double
 wc__cal_rms(const cal_group *g, const double *x)
 {
-	double sum = 0, model, measured;
+	double sum = 0, runs = 0, model, measured;
 	for (int i = 0; i < g->n_runs; i++) {
 		if (run_dynamic(g, i, NULL, x, &model, &measured) != 0)
 			return NAN;
-		sum += pow(log(model) - log(measured), 2);
+		sum += g->runs[i]->weight * pow(log(model) - log(measured), 2);
+		runs += g->runs[i]->weight;
 	}
-	return sqrt(sum / g->n_runs);
+	return sqrt(sum / runs);
 }
 
 int
