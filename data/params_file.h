@@ -41,8 +41,10 @@ extern "C" {
  *  ("capacity"/"provenance"/"run_hashes"), version 17 the parameter
  *  source "simulated" (an idle read from a synthetic runs table), version 18
  *  the capacity section's expert-parallel collective ("capacity"/.../
- *  "tau_ep"; a section without it takes tau). */
-#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V18
+ *  "tau_ep"; a section without it takes tau), version 19 the span of the
+ *  runs a model term was calibrated on ("model_terms"/K/"range"). */
+#define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V19
+#define WC_PARAMS_SCHEMA_V19 "wattcast.params/19"
 #define WC_PARAMS_SCHEMA_V18 "wattcast.params/18"
 #define WC_PARAMS_SCHEMA_V17 "wattcast.params/17"
 #define WC_PARAMS_SCHEMA_V16 "wattcast.params/16"

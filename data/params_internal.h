@@ -58,6 +58,11 @@ int wc__params_check_ranges(const wc_params *p, wc_error *err);
  *  lo <= value <= hi; the loader and the writer both check it, naming the
  *  first one that does not (its path without the leading '/'). */
 int wc__params_check_intervals(json_t *root, wc_error *err);
+/** A level's `range` object (a model term's, schema 19): every key
+ *  optional, null or absent unknown (params_read.c); and as JSON
+ *  (params_write.c). */
+int wc__params_read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r);
+json_t *wc__params_range_json(const wc_range *r);
 /** YYYY-MM-DDTHH:MM:SSZ with months, days, hours, minutes and seconds in
  *  range (params_ranges.c). */
 int wc__params_utc_stamp_ok(const char *s);

@@ -107,8 +107,8 @@ wc__params_read_param(wc__json_loader *ld, json_t *v, const char *path, int null
 	return read_param(ld, v, path, nullable, out);
 }
 
-static int
-read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
+int
+wc__params_read_range(wc__json_loader *ld, json_t *v, const char *path, wc_range *r)
 {
 	static const char *const allowed[] = { "active_params_b", "running", "tp",
 	                                       "sm_clock_mhz", "runs", NULL };
@@ -178,7 +178,7 @@ read_level(wc__json_loader *ld, json_t *v, const char *path, wc_level *l)
 		return rc; /* absent key reads as null: NaN */
 	if ((x = json_object_get(v, "range")) && !json_is_null(x)) {
 		wc__json_join(p, path, "range");
-		if ((rc = read_range(ld, x, p, &l->range)))
+		if ((rc = wc__params_read_range(ld, x, p, &l->range)))
 			return rc;
 	}
 	return WC_OK;
@@ -384,7 +384,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 		WC_PARAMS_SCHEMA_V1,  WC_PARAMS_SCHEMA_V2,  WC_PARAMS_SCHEMA_V3,  WC_PARAMS_SCHEMA_V4,  WC_PARAMS_SCHEMA_V5,
 		WC_PARAMS_SCHEMA_V6,  WC_PARAMS_SCHEMA_V7,  WC_PARAMS_SCHEMA_V8,  WC_PARAMS_SCHEMA_V9,  WC_PARAMS_SCHEMA_V10,
 		WC_PARAMS_SCHEMA_V11, WC_PARAMS_SCHEMA_V12, WC_PARAMS_SCHEMA_V13, WC_PARAMS_SCHEMA_V14, WC_PARAMS_SCHEMA_V15,
-		WC_PARAMS_SCHEMA_V16, WC_PARAMS_SCHEMA_V17, WC_PARAMS_SCHEMA_V18
+		WC_PARAMS_SCHEMA_V16, WC_PARAMS_SCHEMA_V17, WC_PARAMS_SCHEMA_V18, WC_PARAMS_SCHEMA_V19
 	};
 	*version = 0;
 	for (int v = 1; v <= (int)(sizeof schemas / sizeof *schemas); v++)
@@ -394,7 +394,7 @@ read_version(wc__json_loader *ld, json_t *root, int *version)
 	if (!*version)
 		return wc__json_fail(ld, "/schema", "expected \"%s\" (written) or an earlier one it reads, \"%s\" "
 		                     "to \"%s\", got \"%.64s\"", WC_PARAMS_SCHEMA, WC_PARAMS_SCHEMA_V1,
-		                     WC_PARAMS_SCHEMA_V17, buf);
+		                     WC_PARAMS_SCHEMA_V18, buf);
 	if (*version == 1 && (json_object_get(root, "capacity") || json_object_get(root, "finetune") ||
 	                      json_object_get(root, "response")))
 		return wc__json_fail(ld, "/schema", "sections need \"%s\" or later", WC_PARAMS_SCHEMA_V2);

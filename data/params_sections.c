@@ -17,7 +17,7 @@
 static int
 read_model_term(wc__json_loader *ld, json_t *v, const char *path, wc_model_term *t)
 {
-	static const char *const allowed[] = { "model", "level", "shift", "runs", "p0_w", NULL };
+	static const char *const allowed[] = { "model", "level", "shift", "runs", "p0_w", "range", NULL };
 	static const char *const required[] = { "model", "level", "shift", NULL };
 	char p[WC__JSON_PATH_MAX];
 	json_t *x;
@@ -50,6 +50,14 @@ read_model_term(wc__json_loader *ld, json_t *v, const char *path, wc_model_term 
 		if (!(t->p0.value > 0.0))
 			return wc__json_fail(ld, p, "must be an idle power above 0 W, got %g", t->p0.value);
 	}
+	t->range.runs = -1; /* unknown until a range says */
+	if ((x = json_object_get(v, "range")) && !json_is_null(x)) {
+		wc__json_join(p, path, "range");
+		if (ld->version && ld->version < 19)
+			return wc__json_fail(ld, p, "needs \"%s\" or later", WC_PARAMS_SCHEMA_V19);
+		if ((rc = wc__params_read_range(ld, x, p, &t->range)))
+			return rc;
+	}
 	return WC_OK;
 }
 
@@ -80,6 +88,9 @@ wc__params_model_terms_json(const wc_params *p)
 		                      wc__json_text(t->level), "shift", wc__params_param_json(&t->shift), "runs", t->runs);
 		if (t->p0.value > 0.0) /* written only when the term has its own idle */
 			json_object_set_new(o, "p0_w", wc__params_param_json(&t->p0));
+		/* written only when its runs' span is known (schema 19) */
+		if (t->range.running_max > 0 || t->range.active_b_max > 0 || t->range.tp_max > 0)
+			json_object_set_new(o, "range", wc__params_range_json(&t->range));
 		json_array_append_new(a, o);
 	}
 	return a;

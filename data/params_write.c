@@ -64,8 +64,8 @@ string_or_null(const char *s)
 	return s[0] ? wc__json_text(s) : json_null();
 }
 
-static json_t *
-range_json(const wc_range *r)
+json_t *
+wc__params_range_json(const wc_range *r)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "active_params_b", r->active_b_max > 0
@@ -97,7 +97,7 @@ params_json(const wc_params *p, int with_draws)
 		json_object_set_new(o, "s_w", l->s_shared_with[0] ? json_null() : param_json(&l->s));
 		json_object_set_new(o, "theta", param_json(&l->theta));
 		json_object_set_new(o, "floor_logit", param_json(&l->floor_logit));
-		json_object_set_new(o, "range", range_json(&l->range));
+		json_object_set_new(o, "range", wc__params_range_json(&l->range));
 		json_array_append_new(levels, o);
 	}
 	json_object_set_new(root, "levels", levels);

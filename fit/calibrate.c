@@ -301,32 +301,6 @@ level_prior(const wc_params *base, double *log_s, double *theta)
 	*theta = nt ? th / nt : 0.0;
 }
 
-static void
-level_range(const cal_setup *s, wc_range *r)
-{
-	memset(r, 0, sizeof *r);
-	for (int i = 0; i < s->n_runs; i++) {
-		const wc_run *q = s->runs[i].run;
-		double lo, hi;
-		/* the loaded span of its n(t) series when it has one, as `fit`
-		 * records it: the runs' means claimed 0.68-8.07 for runs loaded 1-20 */
-		wc_run_running_span(q, &lo, &hi);
-		if (i == 0 || q->active_params_b < r->active_b_min)
-			r->active_b_min = q->active_params_b;
-		if (i == 0 || q->active_params_b > r->active_b_max)
-			r->active_b_max = q->active_params_b;
-		if (i == 0 || lo < r->running_min)
-			r->running_min = lo;
-		if (i == 0 || hi > r->running_max)
-			r->running_max = hi;
-		if (i == 0 || q->tp < r->tp_min)
-			r->tp_min = q->tp;
-		if (i == 0 || q->tp > r->tp_max)
-			r->tp_max = q->tp;
-	}
-	r->runs = s->n_runs;
-}
-
 /* The z-coordinate of a run apart from theta: size, load and terms. */
 static double
 run_z(const cal_run *cr)
@@ -369,7 +343,7 @@ setup_platform(cal_setup *s, const wc_calibrate_options *o, wc_error *err)
 	l->s = (wc_param){ 1.0, NAN, NAN, WC_SRC_CALIBRATED };
 	l->theta = (wc_param){ 0.0, NAN, NAN, WC_SRC_CALIBRATED };
 	l->floor_logit = (wc_param){ NAN, NAN, NAN, WC_SRC_ASSUMED };
-	level_range(s, &l->range);
+	/* its range: the runs' span, once they are grouped (wc__cal_units) */
 	cal_group *g = &s->groups[s->n_groups++];
 	g->scope = WC_CALIBRATE_PLATFORM;
 	snprintf(g->level, sizeof g->level, "%s", name);

@@ -27,6 +27,26 @@ wc__cal_same_run(const char *a, const char *b)
 	return wc_run_id_segment_cut(b) == cut && strncmp(a, b, cut) == 0;
 }
 
+void
+wc__cal_span(const cal_group *g, wc_range *r)
+{
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < g->n_runs; i++) {
+		const wc_run *q = g->runs[i]->run;
+		double lo, hi;
+		/* the loaded span of its n(t) series when it has one, as `fit`
+		 * records it: the runs' means claimed 0.68-8.07 for runs loaded 1-20 */
+		wc_run_running_span(q, &lo, &hi);
+		r->active_b_min = i == 0 ? q->active_params_b : fmin(r->active_b_min, q->active_params_b);
+		r->active_b_max = i == 0 ? q->active_params_b : fmax(r->active_b_max, q->active_params_b);
+		r->running_min = i == 0 ? lo : fmin(r->running_min, lo);
+		r->running_max = i == 0 ? hi : fmax(r->running_max, hi);
+		r->tp_min = i == 0 || q->tp < r->tp_min ? q->tp : r->tp_min;
+		r->tp_max = i == 0 || q->tp > r->tp_max ? q->tp : r->tp_max;
+	}
+	r->runs = g->n_units;
+}
+
 int
 wc__cal_count_runs(const cal_run *runs, int n)
 {
@@ -65,9 +85,10 @@ wc__cal_units(cal_setup *s)
 		}
 		s->out->n_runs += g->n_units;
 	}
-	/* a new level records its runs as fit does, a run's segments once */
+	/* a new level records its runs' span and count as fit does, a run's
+	 * segments once */
 	if (s->work.n_levels && s->n_groups == 1 && s->groups[0].scope == WC_CALIBRATE_PLATFORM)
-		s->work.levels[s->work.n_levels - 1].range.runs = s->groups[0].n_units;
+		wc__cal_span(&s->groups[0], &s->work.levels[s->work.n_levels - 1].range);
 }
 
 /* ------------------------------------------------------------ replicates */
@@ -202,6 +223,9 @@ wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err)
 		snprintf(t->level, sizeof t->level, "%s", g->level);
 		t->shift = (wc_param){ g->x[0], NAN, NAN, WC_SRC_CALIBRATED };
 		t->runs = g->n_units;
+		/* the span of its runs, as a new level records it: answers
+		 * outside it warn (docs/calibration.md, "Model scope") */
+		wc__cal_span(g, &t->range);
 		if (g->p0_w > 0.0) /* the idle the shift was fitted above */
 			t->p0 = (wc_param){ g->p0_w, NAN, NAN, g->p0_src };
 	}

@@ -140,6 +140,10 @@ void wc__cal_units(cal_setup *s);
 /** 1 when the run ids `a` and `b` name one run: equal but for the
  *  `#seg<k>` suffix of `ingest --segment` (wc_run_id_segment_cut). */
 int wc__cal_same_run(const char *a, const char *b);
+/** The span of `g`'s runs (active_params_b, running as `fit` takes it,
+ *  wc_run_running_span, and tp) with its runs counted (n_units): a new
+ *  level's range and a model term's (docs/calibration.md). */
+void wc__cal_span(const cal_group *g, wc_range *r);
 /** The runs among `n` calibration runs, a run's rows once. */
 int wc__cal_count_runs(const cal_run *runs, int n);
 /** The replicates (none when o->replicates < 0), then the draws,

@@ -115,6 +115,11 @@ typedef struct {
 	 * take as P0 (docs/calibration.md, "The estimate"); value 0 = none,
 	 * the level's P0 (schema 13). */
 	wc_param p0;
+	/* The span of its calibration runs, as a calibrated level records
+	 * its own (wc_run_running_span for running); answers outside it warn
+	 * (docs/calibration.md, "Model scope"). Zeroed = unknown, no warning
+	 * (a file before schema 19). */
+	wc_range range;
 } wc_model_term;
 
 /** The key a model name is matched by: the catalog's base model name

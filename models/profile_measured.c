@@ -131,7 +131,7 @@ static const measured_provenance measured_prov = {
 };
 static const measured_calibration measured_cal = {
 	.fitted_on = "data/default/paper-design-seed42.csv",
-	.input_sha256 = "252f2e4421ad38ea38467218cd3f5f3d4f57bed1d22573f43d7f386f0e2a3f21",
+	.input_sha256 = "7470e6403722f560d9d2a187fb7efdf508349304f744aaaa1cb41a9ee651e720",
 	.runs = 151, .seed = 42, .bootstrap = 200,
 };
 static const uint64_t measured_calibration_rows[] = {

@@ -244,6 +244,12 @@ int wc__predict_module_note(const wc_level *lvl, char *buf, size_t cap);
  *  levels it is transferred from, named (docs/fitting.md, "Platforms
  *  without a fitted level"), written into `buf`. */
 const wc_range *wc__predict_power_span(const wc_params *p, const wc_level *lvl, wc_range *buf, char *on, size_t cap);
+/** The notes of the fields a question leaves the span of model term
+ *  `t`'s calibration runs in (docs/calibration.md, "Model scope"), those
+ *  the level's span (wc__predict_span_notes) already says left out; 0
+ *  when `t` is NULL or records no span. */
+int wc__predict_term_span_notes(const wc_params *p, const wc_level *lvl, const wc_model_term *t, const wc_config *c,
+                                const char *field, const wc_load_histogram *h, char notes[3][WC_WARNING_LEN]);
 /** 1 when the loaded count `n` (> 0) is below the running span a power
  *  answer on `lvl` is checked against (wc__predict_power_span), by the
  *  rule of the `concurrency` span warning; 0 when inside, above, or the

@@ -113,7 +113,7 @@ wc__predict_load_histogram(const wc_inference_query *q, double n_fit, wc_load_hi
  * `settled`: a series' share settled under it step by step; `clock_said`:
  * the board's limit's own warning says the clock (wc__predict_clock_note). */
 static void
-range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
+range_warnings(const wc_params *p, const wc_level *lvl, const wc_model_term *term, const wc_config *c, const char *field,
                const wc_load_histogram *h, const double (*cap_span)[2], const char *clock_field, double least,
                double settled, int clock_said, wc_inference_prediction *out)
 {
@@ -145,6 +145,9 @@ range_warnings(const wc_params *p, const wc_level *lvl, const wc_config *c, cons
 		WC_WARN(out, "platform: level '%s' had no runs in the calibration; its parameters are %s",
 		        lvl->name, wc_source_name(lvl->theta.source));
 	for (int i = 0, n = wc__predict_span_notes(p, lvl, c, field, h, cap_span, out->joined, 1, notes); i < n; i++)
+		WC_WARN(out, "%s", notes[i]);
+	/* and the span of the runs its model term was calibrated on */
+	for (int i = 0, n = wc__predict_term_span_notes(p, lvl, term, c, field, h, notes); i < n; i++)
 		WC_WARN(out, "%s", notes[i]);
 	/* The clock's caveat wherever the answer runs off the free clock, by
 	 * whatever set it (docs/inference-law.md, "Unseen configurations"). */
@@ -490,7 +493,7 @@ wc_predict_inference(const wc_predictor *pr, const wc_inference_query *q,
 		clocked.sm_clock_mhz = q->config.sm_clock_mhz;
 	const double least = have_low ? (series_lock ? 0.0 : unmet_share)
 	                     : set_w > 0 && !wc_power_cap_met(set_w, out->serving_per_gpu_w) ? 1.0 : 0.0;
-	range_warnings(p, b.level, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
+	range_warnings(p, b.level, b.model_term, &clocked, wc__predict_load_field(q), q->series_len ? &h : &at_mean,
 	               (const double(*)[2])cap_span, clock_field, least,
 	               by_lock ? 0.0 : settled, !q->series_len && q->board_limit_w > 0, out);
 	/* A cap below the lowest clock's power settles at that clock

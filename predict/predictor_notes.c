@@ -447,42 +447,14 @@ both_spans(double v_lo, double v_hi, double lo, double hi, const double (*cap_sp
 	return dg;
 }
 
-int
-wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
-                       const wc_load_histogram *h, const double (*cap_span)[2], int *joined, int part,
-                       char notes[3][WC_WARNING_LEN])
+/* The notes of the fields `span` finds outside `r`, each saying where
+ * the span is (`on`): a level's, or a model term's runs'. */
+static int
+field_notes(const wc_range *r, const span_check *sp, const wc_config *c, const char *field,
+            const double (*cap_span)[2], int *joined, const char *on, char notes[3][WC_WARNING_LEN])
 {
-	wc_range ur;
-	char on[WC_WARNING_LEN / 2];
-	const wc_range *r = wc__predict_power_span(p, lvl, &ur, on, sizeof on);
-	const wc_load_histogram none = { 0 };
-	const span_check span = span_check_of(r, c, h ? h : &none);
+	const span_check span = *sp;
 	int n = 0;
-	if (part == 0) {
-		const wc_level *sl = wc_params_scale_level(p, lvl);
-		int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
-		/* A bound level still passes through its runs; only an answer beyond
-		 * them leans on the bound's split of S and theta (docs/fitting.md,
-		 * "Physical bounds"). */
-		if ((s_bound || t_bound) && span.beyond)
-			snprintf(notes[n++], WC_WARNING_LEN, "platform: the fit of level '%s' ended at a physical bound (%s%s%s "
-			         "held there): its runs could not identify it, and this answer lies beyond their loads or "
-			         "sizes, so it leans on the bound (docs/fitting.md)", lvl->name, s_bound ? "S" : "",
-			         s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
-		/* A level calibrated without the bound (platform scope, or a file
-		 * from elsewhere) may saturate above what the board can draw; as for
-		 * a held level, only an answer beyond its runs leans on that, and
-		 * only one beyond them toward saturation: below their loads or
-		 * sizes the law is far from P0 + S, and there it has understated
-		 * real runs (A100 at 1 running, docs/fitting.md "Physical bounds"). */
-		double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
-		       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
-		if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.upward && r == &lvl->range) /* a transfer's own note */
-			snprintf(notes[n++], WC_WARNING_LEN, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above "
-			         "%.1f x its board limit (%.0f W): its S is not bounded, so answers near saturation may "
-			         "overstate power (docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
-		return n;
-	}
 	char a[40], b[40], d[40], both[96];
 	if (span.active) {
 		const int dg = both_spans(c->active_params_b, c->active_params_b, r->active_b_min, r->active_b_max, cap_span,
@@ -524,6 +496,64 @@ wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config 
 		         wc__predict_sig(a, sizeof a, r->tp_min, dg), wc__predict_sig(b, sizeof b, r->tp_max, dg), both, on);
 	}
 	return n;
+}
+
+int
+wc__predict_span_notes(const wc_params *p, const wc_level *lvl, const wc_config *c, const char *field,
+                       const wc_load_histogram *h, const double (*cap_span)[2], int *joined, int part,
+                       char notes[3][WC_WARNING_LEN])
+{
+	wc_range ur;
+	char on[WC_WARNING_LEN / 2];
+	const wc_range *r = wc__predict_power_span(p, lvl, &ur, on, sizeof on);
+	const wc_load_histogram none = { 0 };
+	const span_check span = span_check_of(r, c, h ? h : &none);
+	int n = 0;
+	if (part == 0) {
+		const wc_level *sl = wc_params_scale_level(p, lvl);
+		int s_bound = sl && sl->s.source == WC_SRC_BOUND, t_bound = lvl->theta.source == WC_SRC_BOUND;
+		/* A bound level still passes through its runs; only an answer beyond
+		 * them leans on the bound's split of S and theta (docs/fitting.md,
+		 * "Physical bounds"). */
+		if ((s_bound || t_bound) && span.beyond)
+			snprintf(notes[n++], WC_WARNING_LEN, "platform: the fit of level '%s' ended at a physical bound (%s%s%s "
+			         "held there): its runs could not identify it, and this answer lies beyond their loads or "
+			         "sizes, so it leans on the bound (docs/fitting.md)", lvl->name, s_bound ? "S" : "",
+			         s_bound && t_bound ? " and " : "", t_bound ? "theta" : "");
+		/* A level calibrated without the bound (platform scope, or a file
+		 * from elsewhere) may saturate above what the board can draw; as for
+		 * a held level, only an answer beyond its runs leans on that, and
+		 * only one beyond them toward saturation: below their loads or
+		 * sizes the law is far from P0 + S, and there it has understated
+		 * real runs (A100 at 1 running, docs/fitting.md "Physical bounds"). */
+		double ceiling = sl && !s_bound ? lvl->p0.value + sl->s.value : NAN,
+		       limit = isfinite(ceiling) ? wc_level_power_limit_w(lvl) : NAN;
+		if (ceiling > WC_LEVEL_LIMIT_FACTOR * limit && span.upward && r == &lvl->range) /* a transfer's own note */
+			snprintf(notes[n++], WC_WARNING_LEN, "platform: level '%s' saturates at P0 + S = %.0f W per GPU, above "
+			         "%.1f x its board limit (%.0f W): its S is not bounded, so answers near saturation may "
+			         "overstate power (docs/fitting.md)", lvl->name, ceiling, WC_LEVEL_LIMIT_FACTOR, limit);
+		return n;
+	}
+	return field_notes(r, &span, c, field, cap_span, joined, on, notes);
+}
+
+int
+wc__predict_term_span_notes(const wc_params *p, const wc_level *lvl, const wc_model_term *t, const wc_config *c,
+                            const char *field, const wc_load_histogram *h, char notes[3][WC_WARNING_LEN])
+{
+	if (!t)
+		return 0;
+	wc_range ur;
+	char on[WC_WARNING_LEN / 2], of[WC_WARNING_LEN];
+	const wc_load_histogram none = { 0 };
+	const span_check level = span_check_of(wc__predict_power_span(p, lvl, &ur, on, sizeof on), c, h ? h : &none);
+	span_check span = span_check_of(&t->range, c, h ? h : &none);
+	/* a field the level's span already warns of is said once, there */
+	span.active &= !level.active;
+	span.running &= !level.running;
+	span.tp &= !level.tp;
+	snprintf(of, sizeof of, "of the runs of model term %s on %s", t->model, t->level);
+	return field_notes(&t->range, &span, c, field, NULL, NULL, of, notes);
 }
 
 void

@@ -237,7 +237,7 @@ loading(void)
 	}
 	/* written back, it stays without tau_ep and reads back tied */
 	char *dump = wc_params_dump(&p, 1, &err);
-	CHECK(dump && strstr(dump, "\"tau_ep\"") == NULL && strstr(dump, WC_PARAMS_SCHEMA_V18) != NULL);
+	CHECK(dump && strstr(dump, "\"tau_ep\"") == NULL && strstr(dump, WC_PARAMS_SCHEMA) != NULL);
 	CHECK_INT(wc_params_load_buffer(dump, strlen(dump), "again.json", &q, &err), WC_OK);
 	CHECK(q.capacity.tau_ep_tied);
 	free(dump);

@@ -97,7 +97,7 @@ main(void)
 	char *design = path_join(test_env("WC_SOURCE_DIR", "."), "data/default/paper-design-seed42.csv");
 	const char *vm[] = { "wattcast", "validate", "heldout", "--profile", "measured", design, NULL };
 	expect_err(vm, 0, "paper-design-seed42.csv is the very table the set was calibrated on (its provenance "
-	                  "calibration input_sha256 252f2e4421ad38ea): in-sample for the 159 row(s) it used on the "
+	                  "calibration input_sha256 7470e6403722f560): in-sample for the 159 row(s) it used on the "
 	                  "levels and models it calibrated; its 88 others are held out");
 
 	free(design);

@@ -77,7 +77,7 @@ main(void)
 	CHECK(run_wattcast(cm, NULL, &r) == 0 && r.status == 0);
 	run_result_free(&r);
 	char *json = test_slurp(cal);
-	CHECK_CONTAINS(json, "\"schema\": \"wattcast.params/18\"");
+	CHECK_CONTAINS(json, "\"schema\": \"wattcast.params/19\"");
 	CHECK_CONTAINS(json, "\"row_hashes\": [");
 
 	/* The table the 7 rows were cut from, with its 7 other Qwen3-8B H200
@@ -114,9 +114,10 @@ main(void)
 	/* A /11 set has no row hashes and may carry none; without them it
 	 * loads and keeps the older rule: the very table is in-sample. (Nor
 	 * its terms' idle, schema 13.) */
-	char *v11 = test_replaced(strdup(json), "\"wattcast.params/18\"", "\"wattcast.params/11\"");
+	char *v11 = test_replaced(strdup(json), "\"wattcast.params/19\"", "\"wattcast.params/11\"");
 	v11 = test_simulated_as_measured(v11);
 	v11 = test_without_object(v11, "\"model_terms\": [", "p0_w");
+	v11 = test_without_object(v11, "\"model_terms\": [", "range"); /* nor their span (schema 19) */
 	CHECK(write_text(bad, v11) == 0);
 	const char *hb[] = { "wattcast", "validate", "heldout", "--params", bad, half, NULL };
 	CHECK(run_wattcast(hb, NULL, &r) == 0);
@@ -142,7 +143,8 @@ main(void)
 	}
 	/* (a /13 record's: a /14 one keeps every calibration's rows, each
 	 * once, and counts no runs of its own) */
-	cut1 = test_simulated_as_measured(test_replaced(cut1, "\"wattcast.params/18\"", "\"wattcast.params/13\""));
+	cut1 = test_simulated_as_measured(test_replaced(cut1, "\"wattcast.params/19\"", "\"wattcast.params/13\""));
+	cut1 = test_without_object(cut1, "\"model_terms\": [", "range");
 	CHECK(write_text(bad, cut1) == 0);
 	CHECK(run_wattcast(hb, NULL, &r) == 0);
 	CHECK_INT(r.status, 1);

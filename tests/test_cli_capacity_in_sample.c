@@ -119,7 +119,7 @@ main(void)
 	/* the same runs in another file: known by their run hashes, one per
 	 * row the fit used (s1 gave no time), in a schema-16 file */
 	json_t *f = json_load_file(cap, 0, NULL);
-	CHECK(f && !strcmp(json_string_value(json_object_get(f, "schema")), "wattcast.params/18"));
+	CHECK(f && !strcmp(json_string_value(json_object_get(f, "schema")), "wattcast.params/19"));
 	json_t *hashes = json_object_get(json_object_get(json_object_get(f, "capacity"), "provenance"), "run_hashes");
 	CHECK_INT((int)json_array_size(hashes), 21);
 	heldout(cap, copy, &n_cap, &n_rows, &err);

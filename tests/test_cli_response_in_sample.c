@@ -86,7 +86,7 @@ main(void)
 	json_t *js = json_load_file(out, 0, NULL);
 	json_t *prov = json_object_get(json_object_get(js, "response"), "provenance");
 	CHECK_INT((int)json_array_size(json_object_get(prov, "run_hashes")), 3);
-	CHECK(strcmp(json_string_value(json_object_get(js, "schema")), "wattcast.params/18") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(js, "schema")), "wattcast.params/19") == 0);
 
 	/* from inside the folder holding them: every path below is relative */
 	char *base = strdup(dir), *name = basename(base), up[512];

@@ -115,7 +115,7 @@ main(void)
 	CHECK(fabs(fs->lo - 0.16443) < 1e-4 && fabs(fs->hi - 0.62475) < 1e-4);
 	fprintf(stderr, "fitted fixed share %.6f-%.6f\n", fs->lo, fs->hi);
 	char *text = test_slurp(law);
-	CHECK_CONTAINS(text, "\"schema\": \"wattcast.params/18\"");
+	CHECK_CONTAINS(text, "\"schema\": \"wattcast.params/19\"");
 	CHECK_CONTAINS(text, "\"fixed_share\": [");
 	free(text);
 	wc_params_clear(&p);

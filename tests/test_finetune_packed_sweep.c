@@ -115,7 +115,7 @@ packed_runs_checked_packed(void)
 
 	/* A /14 file may not carry the share; without it, it reads as full
 	 * steps, as such files meant. */
-	char *v14 = test_replaced(strdup(s), "\"wattcast.params/18\"", "\"wattcast.params/14\"");
+	char *v14 = test_replaced(strdup(s), "\"wattcast.params/19\"", "\"wattcast.params/14\"");
 	CHECK(wc_params_load_buffer(v14, strlen(v14), "v14.json", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/finetune/relations/batch_size/base/step_fill: needs \"wattcast.params/15\"");
 	json_t *js = json_loads(v14, 0, NULL), *rels = json_object_get(json_object_get(js, "finetune"), "relations");

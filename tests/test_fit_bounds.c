@@ -231,9 +231,9 @@ main(void)
 	for (int k = 0; k < WC_PEQ_COUNT; k++)
 		paper.quantity_error[k].present = 0;
 	char *dump = wc_params_dump(&paper, 1, &err);
-	char *at = dump ? strstr(dump, "wattcast.params/18") : NULL;
+	char *at = dump ? strstr(dump, "wattcast.params/19") : NULL;
 	if (at)
-		dump = test_replaced(dump, "wattcast.params/18", "wattcast.params/4");
+		dump = test_replaced(dump, "wattcast.params/19", "wattcast.params/4");
 	char *e0 = dump ? strstr(dump, ",\n      \"e0_per\": \"gpu\"") : NULL;
 	if (e0)
 		memmove(e0, e0 + strlen(",\n      \"e0_per\": \"gpu\""), strlen(e0 + strlen(",\n      \"e0_per\": \"gpu\"")) + 1);

@@ -80,10 +80,10 @@ main(void)
 	CHECK(back.law_term[WC_LT_TP].value == r.params.law_term[WC_LT_TP].value);
 	CHECK_INT(wc_law_power(&back, &c, &without, &err), WC_OK);
 	CHECK(without.node_power_w == with.node_power_w);
-	char *v6 = dump ? strstr(dump, "wattcast.params/18") : NULL;
+	char *v6 = dump ? strstr(dump, "wattcast.params/19") : NULL;
 	CHECK(v6 != NULL);
 	if (v6) {
-		dump = test_replaced(dump, "wattcast.params/18", "wattcast.params/6");
+		dump = test_replaced(dump, "wattcast.params/19", "wattcast.params/6");
 		CHECK(wc_params_load_buffer(dump, strlen(dump), "t.json", &back, &err) != WC_OK);
 		CHECK_CONTAINS(err.msg, "/shared/arch_moe");
 	}

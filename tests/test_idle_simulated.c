@@ -109,7 +109,7 @@ main(void)
 	char *dump = wc_params_dump(&m, 1, &err);
 	CHECK(dump != NULL);
 	CHECK(dump && strstr(dump, "\"source\": \"simulated\"") != NULL);
-	CHECK(dump && strstr(dump, WC_PARAMS_SCHEMA_V18) != NULL);
+	CHECK(dump && strstr(dump, WC_PARAMS_SCHEMA) != NULL);
 	CHECK_INT(dump ? wc_params_load_buffer(dump, strlen(dump), "measured.json", &back, &err) : -1, WC_OK);
 	for (int i = 0; i < 4; i++) {
 		const wc_level *a = wc_params_level(&m, name[i]), *b = wc_params_level(&back, name[i]);

@@ -108,7 +108,7 @@ section_and_old_files(void)
 	CHECK(q.pred_error.present && q.pred_error.strata[0].q_hi == p.pred_error.strata[0].q_hi &&
 	      q.pred_error.strata[0].n == 153 && strcmp(q.pred_error.folds, "frozen") == 0);
 	/* The section needs schema 5. */
-	s = test_replaced(s, "\"wattcast.params/18\"", "\"wattcast.params/4\"");
+	s = test_replaced(s, "\"wattcast.params/19\"", "\"wattcast.params/4\"");
 	s = test_replaced(s, ",\n      \"e0_per\": \"gpu\"", ""); /* the other /5 addition */
 	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/prediction_error");
@@ -133,7 +133,7 @@ section_and_old_files(void)
 	for (int k = 0; k < WC_PEQ_COUNT; k++) /* and what /6 added */
 		p.quantity_error[k].present = 0;
 	s = wc_params_dump(&p, 1, &err);
-	s = test_replaced(s, "\"wattcast.params/18\"", "\"wattcast.params/4\"");
+	s = test_replaced(s, "\"wattcast.params/19\"", "\"wattcast.params/4\"");
 	s = test_replaced(s, "\"prediction_error\": null", "\"response\": null");
 	s = test_replaced(s, ",\n      \"e0_per\": \"gpu\"", "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v4", &q, &err), WC_OK);
@@ -229,7 +229,7 @@ quantity_errors(void)
 	for (int k = 0; k < WC_PEQ_COUNT; k++)
 		CHECK(q.quantity_error[k].present == p.quantity_error[k].present &&
 		      q.quantity_error[k].strata[0].q_hi == p.quantity_error[k].strata[0].q_hi);
-	s = test_replaced(s, "\"wattcast.params/18\"", "\"wattcast.params/5\"");
+	s = test_replaced(s, "\"wattcast.params/19\"", "\"wattcast.params/5\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "t", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/prediction_errors");
 	free(s);

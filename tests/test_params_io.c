@@ -154,15 +154,15 @@ main(void)
 	expect_refusal(s, "/precision_terms/0/kept", "expected a boolean");
 	free(s);
 	/* the versions it reads, and the one given, within the message's room */
-	s = edited_default("\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/19\"");
-	expect_refusal(s, "/schema", "\"wattcast.params/1\" to \"wattcast.params/17\", got \"wattcast.params/19\"");
+	s = edited_default("\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/20\"");
+	expect_refusal(s, "/schema", "\"wattcast.params/1\" to \"wattcast.params/18\", got \"wattcast.params/20\"");
 	free(s);
 	/* A version-1 file may not carry version-2 sections. */
-	s = edited_default("\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/1\"");
+	s = edited_default("\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/1\"");
 	expect_refusal(s, "/schema", "sections need");
 	free(s);
 	/* A version-2 file may not carry model terms (version 3). */
-	s = edited_default("\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/2\"");
+	s = edited_default("\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/2\"");
 	expect_refusal(s, "/schema", "model terms");
 	free(s);
 	s = edited_default("\"model_terms\": []",

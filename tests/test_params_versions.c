@@ -38,7 +38,7 @@ v1_file_loads(void)
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
 	/* Re-written as the current schema, it reads back the same. */
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/18\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/19\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &q, &err), WC_OK);
 	CHECK_INT(wc_law_power(&q, &c, &pw, &err), WC_OK);
 	CHECK_NEAR(pw.node_power_w, 883.0142411, 1e-6);
@@ -134,7 +134,7 @@ v4_finetune_e0_per_job(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/4\"");
+	char *s = edited("\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/4\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v4", &p, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "e0_per");
 	s = test_replaced(s, E0_PER_LINE, "");
@@ -200,7 +200,7 @@ v2_file_and_model_terms(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/2\"");
+	char *s = edited("\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/2\"");
 	s = test_replaced(s, E0_PER_LINE, "");
 	s = test_replaced(s, "\"model_terms\": [],", "");
 	s = test_replaced(s, "\"created_utc\": null,\n    \"residual_rms\": null", "\"created_utc\": null");
@@ -255,7 +255,7 @@ v3_file_and_phi(void)
 {
 	wc_params p = WC_PARAMS_INIT, q = WC_PARAMS_INIT;
 	wc_error err;
-	char *s = edited("\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/3\"");
+	char *s = edited("\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/3\"");
 	s = test_replaced(s, E0_PER_LINE, "");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v3", &p, &err), WC_OK);
 	CHECK(p.phi.value == 1.0 && p.phi.source == WC_SRC_ASSUMED);
@@ -295,13 +295,13 @@ v7_response_dynamic_scale(void)
 	p.response.runs = 8;
 	p.response.dynamic_scale = (wc_response_value){ 0.892, 0.808, 0.988 };
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/18\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/19\"");
 	CHECK_CONTAINS(s, "\"dynamic_scale\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v8", &q, &err), WC_OK);
 	CHECK(q.response.present && q.response.dynamic_scale.value == 0.892 && q.response.dynamic_scale.lo == 0.808);
 	CHECK(wc_response_dynamic_scale(&q.response) == 0.892);
 	wc_params_clear(&q);
-	s = test_replaced(s, "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/7\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/7\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v7", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/response/dynamic_scale");
 	CHECK_CONTAINS(err.msg, "wattcast.params/8");
@@ -310,7 +310,7 @@ v7_response_dynamic_scale(void)
 	p.response.dynamic_scale = (wc_response_value){ 1.0, NAN, NAN };
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(strstr(s, "\"dynamic_scale\"") == NULL);
-	s = test_replaced(s, "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/7\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/7\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v7", &q, &err), WC_OK);
 	CHECK(q.response.present && wc_response_dynamic_scale(&q.response) == 1.0);
 	free(s);
@@ -343,7 +343,7 @@ v9_records(void)
 	snprintf(p.response.record.created_utc, sizeof p.response.record.created_utc, "2026-09-22T00:00:00Z");
 	p.response.linger_bound_s = 0.2;
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/18\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/19\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v10", &q, &err), WC_OK);
 	CHECK(strcmp(q.calibration.fitted_on, "cal.csv") == 0 && q.calibration.runs == 3 && q.calibration.seed == 5 &&
 	      q.calibration.bootstrap == 200 && strcmp(q.calibration.input_sha256, p.calibration.input_sha256) == 0 &&
@@ -352,7 +352,7 @@ v9_records(void)
 	      q.response.record.bootstrap == 50 && q.response.linger_bound_s == 0.2 && q.response.runs == 8 &&
 	      strcmp(q.response.record.created_utc, "2026-09-22T00:00:00Z") == 0);
 	wc_params_clear(&q);
-	char *v9 = test_replaced(strdup(s), "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/9\"");
+	char *v9 = test_replaced(strdup(s), "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/9\"");
 	CHECK(wc_params_load_buffer(v9, strlen(v9), "v9", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/provenance/calibration");
 	free(v9);
@@ -368,7 +368,7 @@ v9_records(void)
 	/* without the calibration, the response's record alone is refused in /9 */
 	memset(&p.calibration, 0, sizeof p.calibration);
 	s = wc_params_dump(&p, 1, &err);
-	s = test_replaced(s, "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/9\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/9\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v9", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/response/provenance");
 	free(s);
@@ -377,7 +377,7 @@ v9_records(void)
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(strstr(s, "\"calibration\": {") == NULL || strstr(s, "\"fitted_on\"") == NULL);
 	CHECK(strstr(s, "linger_bound_s") == NULL);
-	s = test_replaced(s, "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/9\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/9\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v9", &q, &err), WC_OK);
 	wc_params_clear(&q);
 	free(s);

@@ -55,9 +55,9 @@ file_versions(void)
 	wc_params_default(&p);
 	p.precision_mode = WC_PMODE_AS_BF16;
 	char *s = wc_params_dump(&p, 1, &err);
-	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/18\"");
+	CHECK_CONTAINS(s, "\"schema\": \"wattcast.params/19\"");
 	/* A /8 file may not carry the key. */
-	s = test_replaced(s, "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/8\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/8\"");
 	CHECK(wc_params_load_buffer(s, strlen(s), "v8", &q, &err) != WC_OK);
 	CHECK_CONTAINS(err.msg, "/provenance/precision_mode");
 	/* A bad value is refused by path, naming the choices. */
@@ -73,7 +73,7 @@ file_versions(void)
 	p.precision_mode = WC_PMODE_UNKNOWN;
 	s = wc_params_dump(&p, 1, &err);
 	CHECK(s && strstr(s, "precision_mode") == NULL);
-	s = test_replaced(s, "\"schema\": \"wattcast.params/18\"", "\"schema\": \"wattcast.params/8\"");
+	s = test_replaced(s, "\"schema\": \"wattcast.params/19\"", "\"schema\": \"wattcast.params/8\"");
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v8", &q, &err), WC_OK);
 	CHECK_INT((int)q.precision_mode, (int)WC_PMODE_UNKNOWN);
 	wc_fit_options like = WC_FIT_OPTIONS_INIT;

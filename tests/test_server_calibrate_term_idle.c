@@ -107,7 +107,7 @@ main(void)
 	check_answers(c, w, IDLE_W, "cli.json");
 	/* p0_w is schema 13's: a /12 file carrying it is refused, naming it */
 	{
-		char *text = test_replaced(test_slurp(cli), "\"wattcast.params/18\"", "\"wattcast.params/12\"");
+		char *text = test_replaced(test_slurp(cli), "\"wattcast.params/19\"", "\"wattcast.params/12\"");
 		wc_params old = WC_PARAMS_INIT;
 		wc_error e;
 		CHECK(wc_params_load_buffer(text, strlen(text), "v12.json", &old, &e) != WC_OK);
