@@ -55,13 +55,20 @@ csv_header(const char *path, size_t line_no, const wc__csv_field *f, int nf, int
 /* A data line's values (NAN for absent optional ones; v[RC_ERRORS] 1
  * when the request failed: a non-empty `errors`, a false `success`) and
  * the byte column of each cell's value in at[] (0: no such column); 0
- * after reporting a bad line, at its cell. */
+ * after reporting a bad line, at its cell. The failure flags are read
+ * first: a failed request is left out whatever its other cells hold, as
+ * requests.json's with an `errors` entry is (one rule for both forms,
+ * docs/formats/telemetry.md, "Request logs") -- a load generator leaves
+ * a failed request's completion blank, and that blank cell made the run
+ * refused. */
 static int
 csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col, double *v, int *at)
 {
 	for (int c = 0; c < RC_COUNT; c++) {
 		v[c] = NAN;
 		at[c] = 0;
+	}
+	for (int c = RC_ERRORS; c <= RC_SUCCESS; c++) {
 		if (col[c] < 0)
 			continue;
 		size_t fl = strlen(f[col[c]].text);
@@ -71,16 +78,22 @@ csv_values(wc__bad_lines *bad, size_t line_no, wc__csv_field *f, const int *col,
 			v[RC_ERRORS] = fl > 0;
 			continue;
 		}
-		if (c == RC_SUCCESS) {
-			int no = (fl == 5 && strncasecmp(s, "false", 5) == 0) || (fl == 1 && s[0] == '0');
-			if (!no && !(fl == 4 && strncasecmp(s, "true", 4) == 0) && !(fl == 1 && s[0] == '1')) {
-				wc__bad_cell(bad, line_no, at[c], "success: expected True or False, got '%.*s'",
-				             (int)(fl > 40 ? 40 : fl), s);
-				return 0;
-			}
-			v[RC_ERRORS] = v[RC_ERRORS] == 1 || no;
-			continue;
+		int no = (fl == 5 && strncasecmp(s, "false", 5) == 0) || (fl == 1 && s[0] == '0');
+		if (!no && !(fl == 4 && strncasecmp(s, "true", 4) == 0) && !(fl == 1 && s[0] == '1')) {
+			wc__bad_cell(bad, line_no, at[c], "success: expected True or False, got '%.*s'",
+			             (int)(fl > 40 ? 40 : fl), s);
+			return 0;
 		}
+		v[RC_ERRORS] = v[RC_ERRORS] == 1 || no;
+	}
+	if (v[RC_ERRORS] == 1)
+		return 1;
+	for (int c = 0; c < RC_ERRORS; c++) {
+		if (col[c] < 0)
+			continue;
+		size_t fl = strlen(f[col[c]].text);
+		const char *s = wc__trim(f[col[c]].text, &fl);
+		at[c] = wc__csv_cell_column(&f[col[c]], s);
 		/* blank, N/A or NaN (Python's csv writer): unknown, as a JSON
 		 * null (docs/formats/telemetry.md, "Missing cells") */
 		if (wc__is_missing(s, fl) && c != RC_ARRIVAL && c != RC_COMPLETION)

@@ -298,12 +298,18 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	}
 	if (rc->req_path[0] && (r = wc_request_log_read(rc->req_path, &t, &rc->req, err)) != WC_OK) {
 		/* A refused log is the one file between the run and engine.csv's
-		 * n(t) (docs/formats/telemetry.md, "Request logs"): say so. */
+		 * n(t) (docs/formats/telemetry.md, "Request logs"): say so. The
+		 * remedy is kept whole: the path and the reader's text share the
+		 * room left beside it by wc_error_format_path's rule (the run
+		 * folder's name kept when it fits; docs/architecture.md,
+		 * "Errors"), where the whole was cut at its end, mid-word. */
+		static const char aside[] = "; engine.csv has n(t): move this log aside to ingest without it";
 		const char *text = err && r != WC_ENOMEM ? wc_error_path_text(err->msg, rc->req_path) : NULL;
-		char why[WC_ERROR_MSG_MAX];
-		if (text && rc->eng && rc->eng->col[WC_ENG_RUNNING] && snprintf(why, sizeof why, "%s", text) > 0)
-			wc_error_set_path(err, r, rc->req_path, "%s; engine.csv has n(t): move this log aside to "
-			                  "ingest the run without it", why);
+		char why[WC_ERROR_MSG_MAX], head[WC_ERROR_MSG_MAX - sizeof aside + 1];
+		if (text && rc->eng && rc->eng->col[WC_ENG_RUNNING] && snprintf(why, sizeof why, "%s", text) > 0) {
+			wc_error_format_path(head, sizeof head, rc->req_path, "%s", why);
+			wc_error_set(err, r, "%s%s", head, aside);
+		}
 		return r;
 	}
 	if (rc->req && (r = wc__ingest_place_requests(rc, opt, err)) != WC_OK)
