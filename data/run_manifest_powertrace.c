@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -161,9 +162,51 @@ powertrace_server(pt_reader *r, json_t *server, wc_run_manifest *m)
 	}
 }
 
-/* One level of /probe/levels, at `at`, into `lv`; 0 when it has no
- * window (the whole log stays one row). The first level's load is the
- * run's workload. */
+/* The refusal of `key` of the object at `at`, which may be absent: at
+ * the object's line:column then, as the strict reader names a missing key
+ * (wc__json_check_keys), but with the key's own pointer. */
+static int
+fail_key(pt_reader *r, const char *at, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int
+fail_key(pt_reader *r, const char *at, const char *key, const char *fmt, ...)
+{
+	char p[WC__JSON_PATH_MAX], reason[192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	wc__json_join(p, at, key);
+	int line, col;
+	size_t o, n;
+	if (r->ld.text && !wc__json_value_at(r->ld.text, r->ld.text_len, p, &line, &col, &o, &n) &&
+	    wc__json_value_at(r->ld.text, r->ld.text_len, at, &line, &col, &o, &n))
+		return wc_error_set_path(r->ld.err, WC_EINVAL, r->ld.source, ":%d:%d: %s: %s", line, col, p, reason);
+	return wc__json_fail(&r->ld, p, "%s", reason);
+}
+
+/* A level's window: both its times, the end after the start. One that
+ * states one time and not the other, or an end not after its start, has
+ * no window and so no row; it was left out without a word, its load
+ * gone from the table, where wattcast-run.json's is refused
+ * (docs/formats/telemetry.md, "powertrace-sim manifest.json"). */
+static void
+level_window(pt_reader *r, const char *at, const wc_run_level *lv)
+{
+	const int has_s = isfinite(lv->start_epoch), has_e = isfinite(lv->end_epoch);
+	if (r->rc != WC_OK || (!has_s && !has_e))
+		return;
+	if (!has_s || !has_e)
+		r->rc = fail_key(r, at, has_e ? "t_start_epoch" : "t_end_epoch", "not stated, but %s is: a level's row "
+		                 "is cut to its window, which needs both", has_e ? "t_end_epoch" : "t_start_epoch");
+	else if (!(lv->end_epoch > lv->start_epoch))
+		r->rc = fail_key(r, at, "t_end_epoch", "must be after t_start_epoch: %.3f is %.3f s before it",
+		                 lv->end_epoch, lv->start_epoch - lv->end_epoch);
+}
+
+/* One level of /probe/levels, at `at`, into `lv`; 0 when it states no
+ * window (neither time: the whole log stays one row, when no level states
+ * one). The first level's load is the run's workload. */
 static int
 powertrace_level(pt_reader *r, json_t *l, const char *at, int first, wc_run_level *lv, wc_run_manifest *m)
 {
@@ -192,6 +235,7 @@ powertrace_level(pt_reader *r, json_t *l, const char *at, int first, wc_run_leve
 	snprintf(lv->at, sizeof lv->at, "%.39s", sp); /* "/probe/levels/63/summary" */
 	if (r->rc == WC_OK)
 		r->rc = wc__run_level_check_totals(&r->ld, lv);
+	level_window(r, at, lv);
 	if (!(lv->end_epoch > lv->start_epoch))
 		return 0;
 	snprintf(lv->label, sizeof lv->label, "%s", label ? label : "");
@@ -210,6 +254,7 @@ powertrace_levels(pt_reader *r, json_t *levels, wc_run_manifest *m)
 	wc_run_level lv;
 	double done = 0.0;
 	int known = 1;
+	size_t bare = 0; /* the first level stating no window, + 1 */
 	size_t index[WC_RUN_MAX_LEVELS]; /* each level's entry of the array */
 	size_t i;
 	json_t *l;
@@ -227,10 +272,19 @@ powertrace_levels(pt_reader *r, json_t *levels, wc_run_manifest *m)
 			done += lv.requests;
 		else
 			known = 0;
+		if (!windowed && !bare)
+			bare = i + 1;
 		if (windowed && m->n_levels < WC_RUN_MAX_LEVELS) {
 			index[m->n_levels] = i;
 			m->levels[m->n_levels++] = lv;
 		}
+	}
+	/* a level with no window beside levels with one would lose its row
+	 * (and its load) without a word: each level is a row of its own */
+	if (r->rc == WC_OK && bare && m->n_levels > 0) {
+		wc__json_join_index(at, "/probe/levels", bare - 1);
+		r->rc = fail_key(r, at, "t_start_epoch", "not stated, nor t_end_epoch, but level %zu states its window: "
+		                 "each level is a row cut to its own", index[0]);
 	}
 	if (r->rc == WC_OK)
 		r->rc = wc__run_manifest_check_labels(&r->ld, m, "/probe/levels", index);
