@@ -90,14 +90,21 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 		return r;
 	if (rc->m.platform[0])
 		rc->platform_source = "manifest.json";
+	rc->offset_source = isnan(rc->m.utc_offset_s) ? NULL : "manifest.json";
+	const double offset_before = rc->m.utc_offset_s;
 	char before[sizeof rc->m.platform];
 	const int uuids = rc->m.n_gpu_uuids; /* manifest.json's, unless wattcast-run.json names others */
 	memcpy(before, rc->m.platform, sizeof before);
 	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
+	rc->m.utc_offset_s = INFINITY; /* left so when wattcast-run.json states none (null: unknown) */
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;
 	if (strcmp(before, rc->m.platform) != 0)
 		rc->platform_source = "wattcast-run.json";
+	if (isinf(rc->m.utc_offset_s))
+		rc->m.utc_offset_s = offset_before;
+	else
+		rc->offset_source = isnan(rc->m.utc_offset_s) ? NULL : "wattcast-run.json";
 	/* The platform the run states, its manifest's or the power log's
 	 * (docs/formats/telemetry.md, "The platform"), before the --platform
 	 * fallback. */
@@ -132,6 +139,8 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	}
 	if (!rc->m.platform[0] && d->platform[0])
 		rc->platform_source = "--platform";
+	if (isnan(rc->m.utc_offset_s) && !isnan(d->utc_offset_s))
+		rc->offset_source = "--utc-offset";
 	wc_run_manifest_fill(&rc->m, &opt->defaults);
 	if ((r = wc__ingest_check_uuids(rc, uuids, err)) != WC_OK)
 		return r;
@@ -269,8 +278,11 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 		rc->m.utc_offset_s = 0.0;
 	} else if (rc->offset_overruled && opt->warn) {
 		char msg[WC_ERROR_MSG_MAX];
+		/* manifest.json's offset has an override, not the flag: say it */
+		const int pts = rc->offset_source && strcmp(rc->offset_source, "manifest.json") == 0;
 		wc_error_format_path(msg, sizeof msg, rc->dir, ": --utc-offset %g (the run says %g): not applied; what a run states "
-		         "(its manifest) wins over a flag", opt->defaults.utc_offset_s, rc->m.utc_offset_s);
+		         "(its manifest) wins over a flag%s", opt->defaults.utc_offset_s, rc->m.utc_offset_s,
+		         pts ? "; wattcast-run.json's \"utc_offset_s\" wins over manifest.json's" : "");
 		opt->warn(msg, opt->warn_payload);
 	}
 	if (rc->pt->n < 2)
@@ -325,12 +337,44 @@ wc__ingest_read_files(run_ctx *rc, const wc_ingest_options *opt, wc_error *err)
 	return WC_OK;
 }
 
+/* The refusal of logs an offset misaligns, with the offset the other
+ * log's clock suggests (wc__ingest_suggest_offset, as when no offset is
+ * known) and the override that works where it came from: a flag does
+ * not override a manifest's, wattcast-run.json's does (docs/formats/
+ * telemetry.md, "Clocks and UTC offsets"). 0 when there is nothing to
+ * suggest: power times carrying their zone, or the suggestion the offset
+ * used. The spans give way to the remedy, in 255 bytes. */
+static int
+misaligned_hint(const run_ctx *rc, double other_t0, const char *other, wc_error *err)
+{
+	const double used = rc->m.utc_offset_s;
+	const double hint = wc__ingest_suggest_offset(used, rc->t0, other_t0);
+	const char *src = rc->offset_source;
+	if (rc->pt->info.utc_stamps || isnan(used) || !isfinite(hint) || hint == used || !src)
+		return 0;
+	char fix[128];
+	if (strcmp(src, "--utc-offset") == 0)
+		snprintf(fix, sizeof fix, "give --utc-offset %.0f", hint);
+	else if (strcmp(src, "wattcast-run.json") == 0)
+		snprintf(fix, sizeof fix, "set wattcast-run.json's \"utc_offset_s\" to %.0f", hint);
+	else
+		snprintf(fix, sizeof fix, "wattcast-run.json's \"utc_offset_s\": %.0f overrides manifest.json's (a flag "
+		         "does not)", hint);
+	const double lead = rc->t0 - other_t0;
+	wc_error_set_path(err, WC_EINVAL, rc->dir, ": clocks cannot be aligned at UTC offset %.0f s: power starts "
+	                  "%.1f s %s the %s; it suggests %.0f: %s", used, fabs(lead), lead >= 0 ? "after" : "before",
+	                  other, hint, fix);
+	return 1;
+}
+
 /* Power and engine/request clocks must overlap once converted. */
 int
 wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
 {
 	if (rc->eng) {
 		double a = fmax(rc->t0, rc->eng->t[0]), b = fmin(rc->t1, rc->eng->t[rc->eng->n - 1]);
+		if (!(b > a) && misaligned_hint(rc, rc->eng->t[0], "engine", err))
+			return WC_EINVAL;
 		if (!(b > a))
 			return wc_error_set_path(err, WC_EINVAL, rc->dir,
 			                         ": clocks cannot be aligned: power covers epoch %.3f-%.3f, engine "
@@ -350,6 +394,8 @@ wc__ingest_check_alignment(run_ctx *rc, wc_error *err)
 		}
 		/* one request with no end known is a point: inside power's span */
 		const int overlap = hi > lo ? fmin(rc->t1, hi) > fmax(rc->t0, lo) : lo >= rc->t0 && lo <= rc->t1;
+		if (!overlap && misaligned_hint(rc, lo, "requests", err))
+			return WC_EINVAL;
 		if (!overlap)
 			return wc_error_set_path(err, WC_EINVAL, rc->dir,
 			                         ": clocks cannot be aligned: power covers epoch %.3f-%.3f, requests "

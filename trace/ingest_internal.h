@@ -31,6 +31,8 @@ typedef struct {
 	                            * whole run (trace/ingest_replica.c) */
 	int offset_overruled;      /* --utc-offset differs from the manifests' (said
 	                            * once the power log shows whether it applies) */
+	const char *offset_source; /* what set m.utc_offset_s: "manifest.json",
+	                            * "wattcast-run.json", "--utc-offset"; NULL */
 	unsigned char *quiet;      /* per power sample: no request runs or waits */
 	double idle_gpu[WC_TELEMETRY_MAX_GPUS];
 	const char *idle_source;
