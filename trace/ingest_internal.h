@@ -301,7 +301,7 @@ void wc__ingest_warn_at_end(const run_ctx *rc, const wc_ingest_options *opt, con
 /* The group's mean power over [a, b] as a row over it reads it (NaN when
  * no sample lies there or out of memory). */
 double wc__ingest_mean_power(const run_ctx *rc, double a, double b);
-/* ingest_lead.c: once per level window w, an idle stretch at its ends
+/* ingest_lead.c: once per window w (a level's, or the whole log's), an idle stretch at its ends
  * longer than WC__IDLE_END_SHARE of it, before the engine's first prompt
  * tokens or after its last output tokens (its running and waiting gauges
  * at 0 when it counts none) (docs/formats/telemetry.md, "Load levels and

@@ -1,5 +1,6 @@
 /*
- * `wattcast ingest`: a load level's window that opens before the engine's
+ * `wattcast ingest`: a load level's window (or a run's whole log, its one
+ * row's window without levels) that opens before the engine's
  * first work, or closes after its last, holds an idle
  * stretch the level's row averages in (docs/formats/telemetry.md, "Load
  * levels and idle windows"). PowerTrace-Sim's Poisson levels start their
@@ -59,9 +60,12 @@ idle_end(const wc_engine_log *e, const double *v, double a, double b, int tail)
 void
 wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w, const wc_ingest_row *row)
 {
+	/* l < 0: a run without levels, whose one row is the whole log's
+	 * window, as diluted by an idle start as a level's (it was said of
+	 * levels only) */
 	const int l = rc->windows[w].level;
 	const wc_engine_log *e = rc->eng;
-	if (!opt->warn || l < 0 || !e || e->n < 2)
+	if (!opt->warn || !e || e->n < 2)
 		return;
 	const double *prompt = wc_engine_live(e, WC_ENG_PROMPT_TOKENS);
 	const double *gen = wc_engine_live(e, WC_ENG_GENERATION_TOKENS);
@@ -94,18 +98,26 @@ wc__ingest_warn_idle_ends(const run_ctx *rc, const wc_ingest_options *opt, int w
 	 * rows of their own, the idle ones excluded, so the span alone. No
 	 * throughput effect of a row without throughput. */
 	if (row && whole)
-		snprintf(effect, sizeof effect, ": row mean %.1f W, none of the level's load", wc__ingest_mean_power(rc, a, b));
+		snprintf(effect, sizeof effect, ": row mean %.1f W, none of the %s load", wc__ingest_mean_power(rc, a, b),
+		         l < 0 ? "run's" : "level's");
 	else if (row) {
 		const double row_w = wc__ingest_mean_power(rc, a, b), load_w = wc__ingest_mean_power(rc, a + lead, b - tail);
 		int k = snprintf(effect, sizeof effect, ": row mean %.1f W, %.1f W without", row_w, load_w);
 		if (!isnan(row->run.throughput_tok_s) && k > 0)
 			snprintf(effect + k, sizeof effect - (size_t)k, "; throughput %.0f %% low", share);
 	}
+	char msg[WC_ERROR_MSG_MAX];
+	if (l < 0) {
+		wc_error_format_path(msg, sizeof msg, rc->dir, ":%s the whole log (no load levels): idle %s, %.0f %% of "
+		                     "%.1f s%s", whose, span, share, len, effect);
+		opt->warn(msg, opt->warn_payload);
+		return;
+	}
 	/* The label whole when the message holds it, else cut with "..." */
 	const char *label = rc->m.levels[l].label;
 	const size_t fixed = (size_t)snprintf(NULL, 0, ":%s level %d (''): idle %s, %.0f %% of %.1f s%s", whose, l,
 	                                      span, share, len, effect) + wc_error_path_least(rc->dir);
-	char cut[WC_ERROR_MSG_MAX], msg[WC_ERROR_MSG_MAX];
+	char cut[WC_ERROR_MSG_MAX];
 	wc_error_name_cut(label, fixed + 16 < WC_ERROR_MSG_MAX - 1 ? WC_ERROR_MSG_MAX - 1 - fixed : 16, cut, sizeof cut);
 	wc_error_format_path(msg, sizeof msg, rc->dir, ":%s level %d ('%s'): idle %s, %.0f %% of %.1f s%s", whose, l,
 	                     cut, span, share, len, effect);
