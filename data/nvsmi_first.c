@@ -71,10 +71,18 @@ key_column(const nv_reader *rd)
 #define NV_FILL_UUIDS "the uuid column is empty, so gpu_uuids cannot pick the run's GPUs out: add uuid to --query-gpu"
 
 /* A GPU of gpu_uuids in no row of the log: one fact, not a bad line a
- * sample (and allowing more bad lines cannot help). */
+ * sample (and allowing more bad lines cannot help). Unless the log's bad
+ * lines are over their share, its uuid cells filled: then its rows may
+ * well be the GPU's, read as no row (a decimal comma in every power
+ * cell: "expected 10 fields, found 11"), and the bad-line refusal after
+ * the log's end is the truer cause (docs/formats/telemetry.md, "Bad
+ * lines"); the GPU was blamed. */
 int
 wc__nv_unseen_selected(const nv_reader *rd)
 {
+	const double share = rd->opt ? rd->opt->max_bad_fraction : WC_TELEMETRY_MAX_BAD;
+	const int bad_over = wc_telemetry_bad_over(wc__bad_lines_counted(&rd->bad), rd->info->data_lines - rd->other_lines,
+	                                           share);
 	if (rd->selecting && rd->uuids_named == 0 && rd->uuids_blank > 0)
 		/* read by index where the log has an index column (nvsmi_csv.c) */
 		return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ":%zu: the uuid column is empty on every line and "
@@ -90,7 +98,7 @@ wc__nv_unseen_selected(const nv_reader *rd)
 			                         "%zu): its rows lack uuids? write uuid on every row",
 			                         wc_telemetry_gpu_word(rd->info->uuid[g]), rd->info->uuid[g],
 			                         rd->n_gpus, rd->uuids_empty, rd->uuids_empty_line);
-		else if (!(rd->seen >> g & 1))
+		else if (!(rd->seen >> g & 1) && !bad_over)
 			return wc_error_set_path(rd->err, WC_EPARSE, rd->path, ": %s%s of the run's %d (gpu_uuids) is in no "
 			                         "row of the log: it holds other GPUs only (one GPU's log of a "
 			                         "multi-GPU run?)", wc_telemetry_gpu_word(rd->info->uuid[g]), rd->info->uuid[g],
