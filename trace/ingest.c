@@ -81,17 +81,29 @@ segments(double span, double seg)
 	return nseg;
 }
 
+/* A RUN_DIR given with a trailing '/' named its files
+ * "run//requests.json" in every message: the slashes are left off. */
+int
+wc__ingest_dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
+
 void
 wc__ingest_locate_files(run_ctx *rc, const char *run_dir)
 {
+	const int n = wc__ingest_dir_len(run_dir);
 	rc->dir = run_dir;
-	snprintf(rc->power_path, sizeof rc->power_path, "%s/power.csv", run_dir);
-	snprintf(rc->engine_path, sizeof rc->engine_path, "%s/engine.csv", run_dir);
+	snprintf(rc->power_path, sizeof rc->power_path, "%.*s/power.csv", n, run_dir);
+	snprintf(rc->engine_path, sizeof rc->engine_path, "%.*s/engine.csv", n, run_dir);
 	if (!wc__file_exists(rc->engine_path))
 		rc->engine_path[0] = '\0';
-	snprintf(rc->req_path, sizeof rc->req_path, "%s/requests.json", run_dir);
+	snprintf(rc->req_path, sizeof rc->req_path, "%.*s/requests.json", n, run_dir);
 	if (!wc__file_exists(rc->req_path)) {
-		snprintf(rc->req_path, sizeof rc->req_path, "%s/requests.csv", run_dir);
+		snprintf(rc->req_path, sizeof rc->req_path, "%.*s/requests.csv", n, run_dir);
 		if (!wc__file_exists(rc->req_path))
 			rc->req_path[0] = '\0';
 	}

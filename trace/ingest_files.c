@@ -85,7 +85,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	int r;
 	wc_run_manifest_init(&rc->m);
 	rc->platform_source = NULL;
-	snprintf(path, sizeof path, "%s/manifest.json", rc->dir);
+	snprintf(path, sizeof path, "%.*s/manifest.json", wc__ingest_dir_len(rc->dir), rc->dir);
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;
 	if (rc->m.platform[0])
@@ -95,7 +95,7 @@ wc__ingest_load_manifests(run_ctx *rc, const wc_ingest_options *opt, wc_error *e
 	char before[sizeof rc->m.platform];
 	const int uuids = rc->m.n_gpu_uuids; /* manifest.json's, unless wattcast-run.json names others */
 	memcpy(before, rc->m.platform, sizeof before);
-	snprintf(path, sizeof path, "%s/wattcast-run.json", rc->dir);
+	snprintf(path, sizeof path, "%.*s/wattcast-run.json", wc__ingest_dir_len(rc->dir), rc->dir);
 	rc->m.utc_offset_s = INFINITY; /* left so when wattcast-run.json states none (null: unknown) */
 	if (wc__file_exists(path) && (r = wc_run_manifest_load(path, &rc->m, err)) != WC_OK)
 		return r;

@@ -57,7 +57,8 @@ static int
 find_under(const char *dir, int depth, path_list *out, too_deep *deep)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/power.csv", dir);
+	const int len = wc__ingest_dir_len(dir); /* "v/" names "v/run", not "v//run" */
+	snprintf(path, sizeof path, "%.*s/power.csv", len, dir);
 	if (wc__file_exists(path)) {
 		if (depth >= 0)
 			return push_path(out, dir);
@@ -79,7 +80,7 @@ find_under(const char *dir, int depth, path_list *out, too_deep *deep)
 		struct stat st;
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		snprintf(path, sizeof path, "%.*s/%s", len, dir, e->d_name);
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			rc = push_path(&subs, path);
 	}

@@ -67,6 +67,9 @@ void wc__ingest_power_bound(wc_telemetry_options *t, const char *platform, const
                             size_t cap);
 /** Is `path` a regular file? */
 int wc__file_exists(const char *path);
+/** Bytes of `dir` without its trailing '/'s (one kept for "/"): a file
+ *  in it is "%.*s/name". */
+int wc__ingest_dir_len(const char *dir);
 /** The run's files: power.csv, engine.csv, requests.json or requests.csv
  *  (paths left empty when absent). */
 void wc__ingest_locate_files(run_ctx *rc, const char *run_dir);
