@@ -51,8 +51,9 @@ print_covers(const wc_capacity_prediction *cp)
 void
 cli_print_capacity(const wc_config *c, const wc_capacity_prediction *cp)
 {
-	printf("  capacity: %s, %g input + %g output tokens per request", cp->open_loop ? "open loop" : "closed loop",
-	       c->input_tokens, c->output_tokens);
+	/* the counts as given (WC_NUM_TEXT): %g printed 1234567 as 1.23457e+06 */
+	printf("  capacity: %s, %s input + %s output tokens per request", cp->open_loop ? "open loop" : "closed loop",
+	       WC_NUM_TEXT(c->input_tokens), WC_NUM_TEXT(c->output_tokens));
 	if (cp->open_loop)
 		/* the rate to the capacity's ten digits, so the two compare on
 		 * screen as they do in the answer (docs/cli.md) */

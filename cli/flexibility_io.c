@@ -23,8 +23,8 @@ print_human(const wc_inference_query *q, const wc_flexibility *f, const char *na
 	char load[64] = "";
 	if (c->request_rate > 0)
 		snprintf(load, sizeof load, "rate %g, ", c->request_rate);
-	printf("platform %s, tp %d, active params %g B, %g input + %g output tokens, %srunning %g, engine %s\n",
-	       c->platform, c->tp, c->active_params_b, c->input_tokens, c->output_tokens, load, f->ref_mean_running,
+	printf("platform %s, tp %d, active params %g B, %s input + %s output tokens, %srunning %g, engine %s\n",
+	       c->platform, c->tp, c->active_params_b, WC_NUM_TEXT(c->input_tokens), WC_NUM_TEXT(c->output_tokens), load, f->ref_mean_running,
 	       wc_config_engine(c));
 	printf("  unconstrained: node power %.1f W, throughput %.5g tokens/s, energy per output token %.4g J, "
 	       "latency %.4g s\n", f->ref_node_power_w, f->ref_throughput_tok_s, f->ref_energy_per_output_token_j,

@@ -480,12 +480,10 @@ capacity_bound(const wc_predictor *pr, const wc_params *p, const wc_inference_qu
 	/* Past the card's context the model was never trained to answer and
 	 * vLLM rejects the request by default; warned, not refused, since a
 	 * variant matched by name may be served longer (docs/capacity.md). */
-	const int context = wc_model_context(c->arch, c->model);
-	if (context > 0 && c->input_tokens + c->output_tokens > context)
-		WC_WARN(out, "%s: %g + %g tokens exceed %s's context of %d tokens (config.json); vLLM refuses such a "
-		        "request unless served longer with RoPE scaling (answered as if it ran)",
-		        c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", c->input_tokens,
-		        c->output_tokens, c->arch->name, context);
+	char over[WC_WARNING_LEN];
+	if (wc__predict_over_context(c, over, sizeof over))
+		WC_WARN(out, "%s; vLLM refuses such a request unless served longer with RoPE scaling (answered as if it "
+		        "ran)", over);
 	if (q->series_len > 0)
 		return series_refused(p, cb, q, out, err);
 	cb->hw.clock_ratio = wc_capacity_clock_ratio(c->platform, c->sm_clock_mhz);

@@ -240,6 +240,46 @@ wc__predict_kv_refusal(const char *field, const char *request, double ctx, const
 	}
 }
 
+int
+wc__predict_over_context(const wc_config *c, char *text, size_t cap)
+{
+	const int context = wc_model_context(c->arch, c->model);
+	text[0] = '\0';
+	if (!c->arch || context <= 0 || !(c->input_tokens + c->output_tokens > context))
+		return 0;
+	/* counts as given (WC_NUM_TEXT): %g printed 1234567 as 1.23457e+06 */
+	snprintf(text, cap, "%s: %s + %s tokens exceed %.40s's context of %d tokens (config.json)",
+	         c->output_tokens > c->input_tokens ? "output_tokens" : "input_tokens", WC_NUM_TEXT(c->input_tokens),
+	         WC_NUM_TEXT(c->output_tokens), c->arch->name, context);
+	return context;
+}
+
+/* The refusal of a request past the model's context (`over`, its text by
+ * wc__predict_over_context) that the memory cannot hold either: the
+ * context first, since vLLM refuses the request on it whatever the GPUs,
+ * and so no group nor utilization as a remedy, which would send the user
+ * to a configuration vLLM does not serve (docs/capacity.md, "Memory as
+ * vLLM does it"). The memory that is short follows while room is left. */
+static int
+context_refusal(const char *over, const wc_capacity_arch *a, const wc_capacity_hw *hw, int tp, const char *platform,
+                double reserve, double ctx, int weights, wc_error *err)
+{
+	char need_gb[32], left_gb[32], tail[160];
+	const double left = wc_capacity_memory_for_model(hw, tp, reserve) - a->weight_bytes;
+	gb_text(wc_capacity_kv_bytes(a, wc_capacity_kv_block_tokens(ctx)) + a->state_bytes, 2, need_gb, sizeof need_gb);
+	gb_text(left, 2, left_gb, sizeof left_gb);
+	if (weights)
+		snprintf(tail, sizeof tail, "; nor do %d x %.24s (%.1f GB each) hold the weights' %.1f GB", tp, platform,
+		         hw->memory_bytes / 1e9, a->weight_bytes / 1e9);
+	else
+		snprintf(tail, sizeof tail, "; nor would %d x %.24s (%.1f GB each) hold its %s GB of KV cache: %s GB are "
+		         "left after the weights", tp, platform, hw->memory_bytes / 1e9, need_gb, left_gb);
+	/* whole within 255 bytes with the CLI's "--": the memory yields */
+	if ((int)(strlen(over) + strlen(", which vLLM refuses") + strlen(tail)) > WC_ERROR_MSG_MAX - 1 - cli_spare(""))
+		tail[0] = '\0';
+	return wc_error_set(err, WC_EINVAL, "%s, which vLLM refuses%s", over, tail);
+}
+
 /* The checks; `remedy` 0 leaves the utilization remedy out, for a front
  * end that takes no utilization. `*held` (may be NULL) gets the count the
  * running requests are held to (wc_predict_running_held): `*max_fit`'s
@@ -287,6 +327,11 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, double *he
 	/* one request's whole context, else its one block: the KV cache it
 	 * holds at least, checked below */
 	const double ctx = request_context(c);
+	char over[WC_ERROR_MSG_MAX];
+	if (lengths_known(c) && wc__predict_over_context(c, over, sizeof over) &&
+	    (!weights_held(&a, &hw, c->tp, reserve) || !request_held(&a, &hw, c->tp, reserve, ctx)))
+		return context_refusal(over, &a, &hw, c->tp, c->platform, reserve, ctx, !weights_held(&a, &hw, c->tp, reserve),
+		                       err);
 	if (!weights_held(&a, &hw, c->tp, reserve)) {
 		double per_gpu = wc_capacity_memory_for_model(&hw, 1, reserve);
 		if (per_gpu <= 0.0)
@@ -373,9 +418,10 @@ memory_check(const wc_params *p, const wc_config *c, double *max_fit, double *he
 		char msg[2 * WC_ERROR_MSG_MAX], request[64];
 		const int named = fits > 0.0 && c->gpu_memory_utilization > 0.0;
 		if (lengths_known(c))
-			snprintf(request, sizeof request, "one request of %g tokens", ctx);
+			snprintf(request, sizeof request, "one request of %s + %s tokens", WC_NUM_TEXT(c->input_tokens),
+			         WC_NUM_TEXT(c->output_tokens));
 		else
-			snprintf(request, sizeof request, "one request's least %g-token block", ctx);
+			snprintf(request, sizeof request, "one request's least %s-token block", WC_NUM_TEXT(ctx));
 		/* without token lengths no length is the cause: the GPUs are */
 		const char *field = named ? "gpu_memory_utilization"
 		                    : !lengths_known(c) ? "tp"
@@ -450,7 +496,7 @@ wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *fie
 		snprintf(what, sizeof what, "at a mean %.0f tokens each",
 		         wc_capacity_kv_tokens_held(c->input_tokens, c->output_tokens));
 	else
-		snprintf(what, sizeof what, "of one %g-token block each (the least)", request_context(c));
+		snprintf(what, sizeof what, "of one %s-token block each (the least)", WC_NUM_TEXT(request_context(c)));
 	/* its precision: vLLM's --kv-cache-dtype fp8 (kv fp8 here) holds twice bf16's tokens */
 	wc_error_format(buf, len, "%s: %s%g requests asked; the KV cache (%s GB after the weights, %s) holds about "
 	                "%.0f %s, so vLLM runs %s%.0f and preempts the rest %s", field,

@@ -309,9 +309,13 @@ wc__capacity_span_warnings(const wc_capacity_binding *b, const wc_config *c, con
 				out->both_span[f[i].both][0] = f[i].lo;
 				out->both_span[f[i].both][1] = f[i].hi;
 			}
+			/* the asked value's whole digits at least: %g's six printed
+			 * 1234567 tokens as 1.23457e+06 */
+			const int dx = fabs(f[i].v) >= 1.0 ? (int)floor(log10(fabs(f[i].v))) + 1 : 0,
+			          dd = dg > 6 ? dg : 6;
 			if (outside(f[i].v, f[i].lo, f[i].hi))
 				WC_WARN(out, "%s: %s%.*g%s is outside the capacity calibration's span %s-%s%s %s%s", f[i].field,
-				        f[i].what, dg > 6 ? dg : 6, f[i].v, f[i].unit, wc__predict_sig(lo, sizeof lo, f[i].lo, dg),
+				        f[i].what, dd > dx ? dd : dx, f[i].v, f[i].unit, wc__predict_sig(lo, sizeof lo, f[i].lo, dg),
 				        wc__predict_sig(hi, sizeof hi, f[i].hi, dg), f[i].span_unit,
 				        f[i].where, f[i].level);
 			continue;

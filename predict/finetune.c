@@ -361,8 +361,8 @@ check_finite(const wc_finetune_params *f, const wc_finetune_query *q, const wc_f
 	    (isnan(out->steps) || isfinite(out->energy_total_kwh)))
 		return WC_OK;
 	if (!isnan(q->config.tokens_per_step))
-		return wc_error_set(err, WC_ERANGE, "tokens_per_step: %g tokens give a non-finite energy "
-		                    "(per step %g J, per token %g J)", q->config.tokens_per_step,
+		return wc_error_set(err, WC_ERANGE, "tokens_per_step: %s tokens give a non-finite energy "
+		                    "(per step %g J, per token %g J)", WC_NUM_TEXT(q->config.tokens_per_step),
 		                    out->energy_per_step_j, out->energy_per_token_j);
 	return wc_error_set(err, WC_ERANGE, "finetune: the law (e0 %g J, kappa %g J/TFLOP) gives a "
 	                    "non-finite energy for this configuration", f->e0.value, f->kappa.value);

@@ -298,6 +298,13 @@ int wc__predict_config_arch(const wc_config *c, wc_capacity_arch *a, wc_error *e
 void wc__predict_kv_refusal(const char *field, const char *request, double ctx, const wc_capacity_arch *a,
                             const wc_capacity_hw *hw, int tp, const char *platform, double reserve,
                             const char *taken, int named, const char *more, char *msg, size_t cap);
+/** When one request of `c`'s lengths exceeds its model's context
+ *  (wc_model_context), "input_tokens: 460000 + 1 tokens exceed
+ *  Llama-3.1-8B's context of 131072 tokens (config.json)" into `text`
+ *  (the longer length's field, the counts as given) and the context;
+ *  else "" and 0. The one test of the context: predict's warning and its
+ *  memory refusal, which then names the context first. */
+int wc__predict_over_context(const wc_config *c, char *text, size_t cap);
 void wc__predict_kv_wait_note(const wc_params *p, const wc_config *c, const char *field, double asked, double n_fit,
                               double share, int latency, char *buf, size_t len);
 /** wc_predict_memory_check, with into `*held` the count the running

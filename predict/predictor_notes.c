@@ -261,9 +261,10 @@ wc_predict_prefill_facts_check(const wc_model_info *m, double input_tokens, wc_e
 	 * it is asked for, not guessed. */
 	if (!m || wc_model_attention_width(m) > 0 || !(input_tokens > 0))
 		return WC_OK;
-	return wc_error_set(err, WC_EINVAL, "architecture/attention_heads: required for a prompt of %g tokens: the "
+	return wc_error_set(err, WC_EINVAL, "architecture/attention_heads: required for a prompt of %s tokens: the "
 	                    "prefill's attention costs 2 x layers x heads x head_dim x L_in^2 FLOPs (docs/capacity.md); "
-	                    "give config.json's num_attention_heads (or d_model, if heads x head_dim)", input_tokens);
+	                    "give config.json's num_attention_heads (or d_model, if heads x head_dim)",
+	                    WC_NUM_TEXT(input_tokens));
 }
 
 void

@@ -64,20 +64,21 @@ kv_group(const wc_params *p)
 	c.input_tokens = 120000;
 	c.output_tokens = 1000;
 	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "input_tokens: one request of 121000 tokens needs 39.65 GB of KV cache but 2 x H100");
+	CHECK_CONTAINS(err.msg, "input_tokens: one request of 120000 + 1000 tokens needs 39.65 GB of KV cache but 2 x H100");
 	CHECK_CONTAINS(err.msg, "; tp 4 holds it");
 	CHECK(strstr(err.msg, "gpu_memory_utilization 1") == NULL);
 	CHECK(strlen(err.msg) < WC_ERROR_MSG_MAX - 4);
 	/* and tp 4 answers */
 	c.tp = 4;
 	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_OK);
-	/* both remedies, the group first (Qwen3-32B on one A100, 50 000 + 200) */
+	/* both remedies, the group first (Qwen3-32B on one A100, 40 000 + 200, within its
+	 * context of 40 960) */
 	config(&c, "Qwen3-32B", 1, 1);
 	c.platform = "A100";
-	c.input_tokens = 50000;
+	c.input_tokens = 40000;
 	c.output_tokens = 200;
 	CHECK_INT(wc_predict_memory_check(p, &c, NULL, &err), WC_EINVAL);
-	CHECK_CONTAINS(err.msg, "(gpu_memory_utilization 0.9); tp 2 holds it; or gpu_memory_utilization 0.94 or more");
+	CHECK_CONTAINS(err.msg, "(gpu_memory_utilization 0.9); tp 2 holds it; or gpu_memory_utilization 0.91 or more");
 	/* the CLI names the utilization's flag in the remedy */
 	const char *argv[] = { "wattcast", "predict", "inference", "--platform", "H100", "--model", "Llama-3.1-70B",
 		               "--tp", "2", "--concurrency", "1", "--input-tokens", "120000", "--output-tokens", "1000",

@@ -108,7 +108,7 @@ predict(void)
 	/* One request longer than the KV cache cannot run at all: refused.
 	 * More requests than it holds are answered (fewer run). */
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "9",
-	                 "--input-tokens", "420000", "--output-tokens", "1000"), "--input-tokens: one request of 421000");
+	                 "--input-tokens", "420000", "--output-tokens", "1000"), "--input-tokens: 420000 + 1000 tokens exceed Qwen3-8B's context");
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--concurrency", "8",
 	                 "--input-tokens", "-5", "--output-tokens", "10"), "--input-tokens");
 	test_usage_error(ARGS("predict", "inference", "--platform", "H100", "--model", "Qwen3-8B", "--rate", "0",

@@ -289,7 +289,7 @@ refusals(void)
 	           "\"output_tokens\":100}", "/rate", "at most 1e+06 requests/s");
 	/* a context that cannot fit blames the length that makes most of it */
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"model\":\"Qwen3-8B\",\"concurrency\":8,\"input_tokens\":512,"
-	           "\"output_tokens\":1e7}", "/output_tokens", "one request of");
+	           "\"output_tokens\":1e7}", "/output_tokens", "512 + 10000000 tokens exceed");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":-1},"
 	           "\"concurrency\":8}", "/architecture/layers", "between");
 	expect_422("{\"platform\":\"H100\",\"tp\":1,\"active_params_b\":8,\"architecture\":{\"layers\":32,"

@@ -10,7 +10,7 @@
  * on those GPUs say nothing of it. Within 255 bytes, longest names too.
  * The value suggested serves the request, weights and one request's KV
  * cache: with 3000 + 200 tokens 0.79 held the weights only and was then
- * refused as "--input-tokens: one request of 3200 tokens needs 0.84 GB";
+ * refused as "--input-tokens: one request of 3000 + 200 tokens needs 0.84 GB";
  * now 0.80 is said, and that refusal at 0.79 names the utilization given
  * (at the default it stays --input-tokens). At the default the KV refusal
  * said no utilization (Qwen3-32B on one A100, 50 000 + 200 tokens), though
@@ -119,9 +119,9 @@ main(void)
 		             "--gpu-memory-utilization", "0.78", NULL };
 	test_usage_error(kv, "at least 2 GPUs needed; or --gpu-memory-utilization 0.80 or more\n");
 	kv[14] = "0.79";
-	test_usage_error(kv, "--gpu-memory-utilization: one request of 3200 tokens needs 0.84 GB of KV cache but 1 x "
-	                     "A100 (85.9 GB each) leave 0.62 GB after the weights and the engine's workspace "
-	                     "(gpu_memory_utilization 0.79); tp 2 holds it; or --gpu-memory-utilization 0.80 or more\n");
+	test_usage_error(kv, "--gpu-memory-utilization: one request of 3000 + 200 tokens needs 0.84 GB of KV cache but 1 x "
+	                     "A100 (85.9 GB each) leave 0.62 GB after the weights and the engine's workspace; tp 2 "
+	                     "holds it; or --gpu-memory-utilization 0.80 or more\n");
 	c = test_catalog_config("A100", 1, "Qwen3-32B", 8);
 	c.input_tokens = 3000;
 	c.output_tokens = 200;
@@ -130,7 +130,8 @@ main(void)
 	/* at the default the context is the cause, and said so */
 	kv[10] = "300000";
 	kv[13] = NULL;
-	test_usage_error(kv, "--input-tokens: one request of 300200 tokens needs 78.70 GB of KV cache");
+	test_usage_error(kv, "--input-tokens: 300000 + 200 tokens exceed Qwen3-32B's context of 40960 tokens "
+	                     "(config.json), which vLLM refuses; nor would 1 x A100");
 	/* a long board and a name not read: the value stays whole, and the
 	 * echo of the utilization the head names yields before the note on
 	 * the weights taken (it kept "(gpu_memory_utilization 0.87)" and
@@ -139,23 +140,23 @@ main(void)
 		              "--model", "meta-llama/Llama-3.1-70B-Instruct-Banana", "--concurrency", "8",
 		              "--input-tokens", "50000", "--output-tokens", "10000", "--gpu-memory-utilization",
 		              "0.87", NULL };
-	test_usage_error(lng, "after the weights (weights taken as bf16: give weights if not); tp 8 holds it; or "
+	test_usage_error(lng, "after the weights (weights taken as bf16: give weights if not); or "
 	                      "--gpu-memory-utilization 0.98 or more\n");
 	/* at the default the same request gets the same advice as with 0.9
 	 * given: it ended "(gpu_memory_utilization 0.9)" with no remedy, while
 	 * 0.9 spelled out ended "; or gpu_memory_utilization 0.94 or more" */
 	const char *dflt[] = { "wattcast", "predict", "inference", "--platform", "A100", "--model", "Qwen3-32B",
-		               "--concurrency", "1", "--input-tokens", "50000", "--output-tokens", "200", NULL, NULL,
+		               "--concurrency", "1", "--input-tokens", "40000", "--output-tokens", "200", NULL, NULL,
 		               NULL };
-	test_usage_error(dflt, "--input-tokens: one request of 50200 tokens needs 13.16 GB of KV cache but 1 x A100 "
+	test_usage_error(dflt, "--input-tokens: one request of 40000 + 200 tokens needs 10.54 GB of KV cache but 1 x A100 "
 	                       "(85.9 GB each) leave 10.07 GB after the weights and the engine's workspace "
-	                       "(gpu_memory_utilization 0.9); tp 2 holds it; or --gpu-memory-utilization 0.94 or more\n");
+	                       "(gpu_memory_utilization 0.9); tp 2 holds it; or --gpu-memory-utilization 0.91 or more\n");
 	dflt[13] = "--gpu-memory-utilization";
 	dflt[14] = "0.9";
-	test_usage_error(dflt, "--gpu-memory-utilization: one request of 50200 tokens needs 13.16 GB of KV cache but "
-	                       "1 x A100 (85.9 GB each) leave 10.07 GB after the weights and the engine's workspace "
-	                       "(gpu_memory_utilization 0.9); tp 2 holds it; or --gpu-memory-utilization 0.94 or more\n");
-	dflt[14] = "0.94"; /* following it answers */
+	test_usage_error(dflt, "--gpu-memory-utilization: one request of 40000 + 200 tokens needs 10.54 GB of KV cache but "
+	                       "1 x A100 (85.9 GB each) leave 10.07 GB after the weights and the engine's workspace; "
+	                       "tp 2 holds it; or --gpu-memory-utilization 0.91 or more\n");
+	dflt[14] = "0.91"; /* following it answers */
 	{
 		run_result rr;
 		CHECK(run_wattcast(dflt, NULL, &rr) == 0);
@@ -192,15 +193,15 @@ main(void)
 		             "/gpu_memory_utilization", "; or gpu_memory_utilization 0.80 or more", NULL);
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,\"input_tokens\":3000,"
 		                "\"output_tokens\":200,\"gpu_memory_utilization\":0.79}",
-		             "/gpu_memory_utilization", "(gpu_memory_utilization 0.79); tp 2 holds it; or gpu_memory_utilization 0.80 or more",
+		             "/gpu_memory_utilization", "workspace; tp 2 holds it; or gpu_memory_utilization 0.80 or more",
 		             NULL);
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":8,"
 		                "\"input_tokens\":300000,\"output_tokens\":200}",
-		             "/input_tokens", "one request of 300200 tokens", "or gpu_memory_utilization");
+		             "/input_tokens", "300000 + 200 tokens exceed Qwen3-32B's context", "or gpu_memory_utilization");
 		/* at the default: on /input_tokens, with the utilization that serves */
 		http_refused(h, "{\"platform\":\"A100\",\"model\":\"Qwen3-32B\",\"concurrency\":1,"
-		                "\"input_tokens\":50000,\"output_tokens\":200}",
-		             "/input_tokens", "(gpu_memory_utilization 0.9); tp 2 holds it; or gpu_memory_utilization 0.94 or more", NULL);
+		                "\"input_tokens\":40000,\"output_tokens\":200}",
+		             "/input_tokens", "(gpu_memory_utilization 0.9); tp 2 holds it; or gpu_memory_utilization 0.91 or more", NULL);
 		http_envelope_refused(h, "/v1/forecast/envelope", "{\"platform\":\"L40S\",\"active_params_b\":21,"
 		                      "\"horizon_s\":10,\"workload\":{\"type\":\"closed\",\"concurrency\":1}}");
 		http_envelope_refused(h, "/v1/plan/budget", "{\"platform\":\"L40S\",\"active_params_b\":21,"

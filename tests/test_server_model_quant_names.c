@@ -278,7 +278,7 @@ main(void)
 	run_result k;
 	CHECK_INT(run_wattcast(kv, NULL, &k), 0);
 	CHECK_INT(k.status, 2);
-	CHECK_CONTAINS(k.err, "--input-tokens: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x H100 (85.5 "
+	CHECK_CONTAINS(k.err, "--input-tokens: one request of 30000 + 256 tokens needs 9.91 GB of KV cache but 2 x H100 (85.5 "
 	                      "GB each) leave 5.26 GB after the weights (weights taken as bf16: give weights if not)");
 	/* the utilization that serves it too, the workspace's words yielding
 	 * to both within 255 bytes, the group to the note (tp 4 would hold it) */
@@ -293,7 +293,7 @@ main(void)
 		                "--output-tokens", "256", "--gpu-memory-utilization", "0.92", NULL };
 	CHECK_INT(run_wattcast(given, NULL, &k), 0);
 	CHECK_INT(k.status, 2);
-	CHECK_CONTAINS(k.err, "--gpu-memory-utilization: one request of 30256 tokens needs 9.91 GB of KV cache but 2 x "
+	CHECK_CONTAINS(k.err, "--gpu-memory-utilization: one request of 30000 + 256 tokens needs 9.91 GB of KV cache but 2 x "
 	                      "H100 (85.5 GB each) leave 8.68 GB after the weights (weights taken as bf16: give weights "
 	                      "if not); tp 4 holds it; or --gpu-memory-utilization 0.93 or more");
 	run_result_free(&k);
@@ -317,7 +317,7 @@ main(void)
 	g.output_tokens = 256;
 	g.gpu_memory_utilization = 0.92;
 	CHECK_INT(wc_predict_memory_check(&p, &g, NULL, &ge), WC_EINVAL);
-	CHECK_CONTAINS(ge.msg, "gpu_memory_utilization: one request of 30256 tokens");
+	CHECK_CONTAINS(ge.msg, "gpu_memory_utilization: one request of 30000 + 256 tokens");
 	CHECK_CONTAINS(ge.msg, "(weights taken as bf16: give weights if not)");
 	CHECK(strstr(ge.msg, "(gpu_memory_utilization 0.92)") == NULL);
 	power_counted();
