@@ -29,11 +29,12 @@ int cli_validate_no_rows(const char *cmd, const char *input);
  *  nothing (validate_skips.c). Returns WC_OK or the write's error. */
 int cli_validate_per_run_write(const char *path, const wc_per_run *pr, long scored, wc_error *err);
 
-/** Cross-conformal reports (validate lomo, validate capacity): when
- *  `overall` has runs without an interval, one line saying how many and
- *  why -- the other `groups` hold fewer residuals than a 95 % quantile
- *  needs (docs/intervals.md, "The quantile") -- rather than a bare "–". */
-void cli_note_no_interval(const wc_accuracy *overall, const char *groups);
+/** Cross-conformal reports (validate lomo, validate capacity, validate
+ *  forms --real): when `overall` has runs without an interval, one line
+ *  saying how many and why -- the other `groups` hold fewer residuals than
+ *  a 95 % quantile needs (docs/intervals.md, "The quantile") -- rather
+ *  than a bare "–"; `who` (NULL: none) names the report it is about. */
+void cli_note_no_interval(const wc_accuracy *overall, const char *groups, const char *who);
 
 /** The report's coverage by load (docs/intervals.md, "Coverage by
  *  load"): a table after the report's, nothing when it has fewer than two

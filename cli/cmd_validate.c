@@ -363,7 +363,7 @@ report_heldout(const validate_args *a, const wc_heldout_report *r, const char *w
 	if (strcmp(what, "lomo") == 0) {
 		printf("cover 95%%: share of measured values inside the 95 %% interval; width %%: median (hi - lo) / "
 		       "predicted; intervals from the other models' held-out errors (docs/intervals.md)\n");
-		cli_note_no_interval(&r->overall, "other models");
+		cli_note_no_interval(&r->overall, "other models", NULL);
 	}
 	else
 		printf("cover 95%%: share of measured values inside the 95 %% interval (n_int runs had one); "

@@ -122,7 +122,7 @@ print_report(const char *title, const wc_heldout_report *r, int n_named, const w
 		else
 			printf(" %*s %*s\n", cli_field_width("–", 9), "–", cli_field_width("–", 8), "–");
 	}
-	cli_note_no_interval(&r->overall, "other folds (models, or periods)");
+	cli_note_no_interval(&r->overall, "other folds (models, or periods)", NULL);
 	cli_load_bands_print(r);
 skipped:
 	if (!r->skipped)

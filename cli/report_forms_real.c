@@ -124,6 +124,15 @@ cli_report_forms_real(const char *input, int json, const wc_forms_real_report *r
 	       "errors (other models, other workloads; docs/intervals.md)\n");
 	if (r->workloads < 2)
 		printf("(one workload in the table: leave one workload out is not scored)\n");
+	/* A `–` cover is no interval, said as lomo says it (the one note) */
+	for (int pass = 0; pass < 2 && !json; pass++)
+		for (int f = 0; f < r->n_forms && (pass == 0 || r->workloads >= 2); f++) {
+			char who[96];
+			snprintf(who, sizeof who, "%s, leave one %s out: ", wc_form_name(r->forms[f].form),
+			         pass == 0 ? "model" : "workload");
+			cli_note_no_interval(pass == 0 ? &r->forms[f].lomo.overall : &r->forms[f].lowo.overall,
+			                     pass == 0 ? "other models" : "other workloads", who);
+		}
 	/* Runs a form's folds left unscored, and why: a median over the rest
 	 * says nothing of them (docs/validation.md, "Candidate terms"). */
 	for (int pass = 0; pass < 2; pass++)

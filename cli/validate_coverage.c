@@ -11,12 +11,12 @@
 #include <string.h>
 
 void
-cli_note_no_interval(const wc_accuracy *overall, const char *groups)
+cli_note_no_interval(const wc_accuracy *overall, const char *groups, const char *who)
 {
 	if (overall->n_interval >= overall->n)
 		return;
-	printf("note: %d of %d run(s) have no 95 %% interval: the %s held out beside theirs hold fewer than the %d "
-	       "residuals a 95 %% quantile needs (docs/intervals.md, \"The quantile\")\n",
+	printf("note: %s%d of %d run(s) have no 95 %% interval: the %s held out beside theirs hold fewer than the %d "
+	       "residuals a 95 %% quantile needs (docs/intervals.md, \"The quantile\")\n", who ? who : "",
 	       overall->n - overall->n_interval, overall->n, groups, WC_PE_MIN_RESIDUALS);
 }
 
