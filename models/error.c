@@ -169,6 +169,9 @@ quote_unmark(char *s)
 	*o = '\0';
 }
 
+static size_t quote_len(const char *s);
+static size_t quote_shrink(char *s, size_t excess);
+
 /* The one place a message meets its bound (WC_ERROR_MSG_MAX,
  * WC_WARNING_LEN): cut silently, a message ended mid-word ("of the loa",
  * "MI325" for MI325X) and read as whole text (docs/architecture.md,
@@ -190,6 +193,11 @@ wc_error_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	char *whole = (size_t)n >= size ? malloc((size_t)n + 1) : NULL;
 	if (whole) {
 		vsnprintf(whole, (size_t)n + 1, fmt, ap);
+		/* its quoted parts (a series with all its labels) give way
+		 * before its end, which says what went wrong */
+		size_t text = quote_len(whole);
+		if (text > size - 1)
+			quote_shrink(whole, text - (size - 1));
 		quote_unmark(whole);
 		n = snprintf(buf, size, "%s", whole);
 		free(whole);

@@ -66,8 +66,16 @@ check_stop(const char *flag, const char *in, const char *flag2, const char *in2,
 	fprintf(stderr, "%s", r.err ? r.err : "");
 	CHECK_INT(r.status, 0);
 	CHECK_CONTAINS(r.out, "wrote 1 row");
-	snprintf(want, sizeof want, "%s: %s at 2026-01-01T00:02:30.000Z; the steps until it resumes are left out of the "
-	         "rows", series, begin);
+	int n = snprintf(want, sizeof want, "%s: %s at 2026-01-01T00:02:30.000Z; the steps until it resumes are left "
+	                 "out of the rows\n", series, begin);
+	if (n - 1 > 255) {
+		/* past 255 bytes the series gives way, ending "..." (wc__fleet_warn) */
+		CHECK(strlen(series) > 60);
+		snprintf(want, sizeof want, "%.60s", series);
+		CHECK_CONTAINS(r.err, want);
+		snprintf(want, sizeof want, "...: %s at 2026-01-01T00:02:30.000Z; the steps until it resumes are left out "
+		         "of the rows\n", begin);
+	}
 	CHECK_CONTAINS(r.err, want);
 	snprintf(want, sizeof want, "%s: not resumed by the end of the range (2026-01-01T00:05:00.000Z); 165 s left out "
 	         "of group 'h1'", series);

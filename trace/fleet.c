@@ -220,23 +220,6 @@ wc_fleet_options_init(wc_fleet_options *o)
 	o->max_warnings = 50;
 }
 
-void
-wc__fleet_warn(wc_fleet *f, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	if (!f->o.warn || f->n_warnings > f->o.max_warnings)
-		return;
-	if (f->n_warnings++ == f->o.max_warnings) {
-		f->o.warn("further warnings suppressed", f->o.warn_payload);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	f->o.warn(msg, f->o.warn_payload);
-}
-
 /* A server's note (data/prom_json.c), once per text: the same partial
  * answer came with each of a page's ten queries (docs/fleet.md,
  * "Problems in the data"). A verdict: a partial answer may lack a host. */

@@ -110,10 +110,10 @@ begin_gap(wc_fleet *f, fleet_group *g, const char *series, const char *what, int
 	int before = strncmp(what, "no sample", 9) == 0 &&
 	             wc__fleet_drop_last(f, g, (size_t)llround((t - f->o.start) / f->o.step), g->gap_absent);
 	if (first)
-		wc__fleet_warn(f, "%.300s: no sample yet at %s while group '%s' has samples of other series; the steps "
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": no sample yet at %s while group '%s' has samples of other series; the steps "
 		               "until its first are left out of the rows", series, at, g->name);
 	else
-		wc__fleet_warn(f, "%.300s: %s at %s; the steps until it resumes%s are left out of the rows", series,
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": %s at %s; the steps until it resumes%s are left out of the rows", series,
 		               what, at, before ? ", and the one before, which its samples cover in part," : "");
 	g->gap_first = first;
 	g->in_gap = 1;
@@ -145,7 +145,7 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 	if (part && ((g->gap_absent && f->lead > 0) || f->part_first)) {
 		g->part_step = 1;
 		wc_prom_format_time(t, at, sizeof at);
-		wc__fleet_warn(f, "%.300s: %s at %s, within that step, which is left out too; %.10g s left "
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": %s at %s, within that step, which is left out too; %.10g s left "
 		               "out of group '%s'", g->gap_series, g->gap_first ? "first sample" : "resumes", at,
 		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
 		g->in_gap = 0;
@@ -156,13 +156,13 @@ end_gap(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *prese
 	wc_prom_format_time(t, at, sizeof at);
 	/* In ms: "%.0f" said "0 s left out" of a 0.5 s gap. */
 	if (g->gap_first)
-		wc__fleet_warn(f, "%.300s: first sample at %s; %.10g s before it left out of group '%s'", g->gap_series,
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": first sample at %s; %.10g s before it left out of group '%s'", g->gap_series,
 		               at, round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
 	else if (back)
-		wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": resumes at %s; %.10g s left out of group '%s'", g->gap_series, at,
 		               round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
 	else
-		wc__fleet_warn(f, "%.300s: not back at %s, but group '%s' has GPU power again from other series (an "
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": not back at %s, but group '%s' has GPU power again from other series (an "
 		               "exporter restarted under new labels?); %.10g s left out", g->gap_series, at, g->name,
 		               round((t - g->gap_start) * 1000.0) / 1000.0);
 	g->in_gap = 0;
@@ -206,7 +206,7 @@ wc__fleet_gap_step(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const in
 	if (g->in_gap && g->gap_all && np > 0) {
 		char at[40];
 		wc_prom_format_time(t, at, sizeof at);
-		wc__fleet_warn(f, "%.300s: the group's GPU power resumes at %s, not this series; %.10g s left out of "
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": the group's GPU power resumes at %s, not this series; %.10g s left out of "
 		               "group '%s'", g->gap_series, at, round((t - g->gap_start) * 1000.0) / 1000.0, g->name);
 		g->in_gap = 0;
 	}
@@ -232,14 +232,14 @@ wc__fleet_partial_end(wc_fleet *f, fleet_group *g, double t)
 	 * where the last word was "until it resumes" (docs/fleet.md,
 	 * "Problems in the data"). */
 	if (g->in_gap)
-		wc__fleet_warn(f, "%.300s: %s by the end of the range (%s)%s; %.10g s left out of group '%s'",
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": %s by the end of the range (%s)%s; %.10g s left out of group '%s'",
 		               g->gap_series, g->gap_first ? "no sample" : "not resumed", at,
 		               g->gap_all ? ", nor the group's GPU power" : "",
 		               round((t - g->gap_start + f->o.step) * 1000.0) / 1000.0, g->name);
 	g->in_gap = 0;
 	if (!g->missing[0])
 		return;
-	wc__fleet_warn(f, "%.300s: missing to the end of the range (%s); %.10g s of group '%s' excluded as "
+	wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": missing to the end of the range (%s); %.10g s of group '%s' excluded as "
 	               "partial power", g->missing, at, round((t - g->missing_since + f->o.step) * 1000.0) / 1000.0,
 	               g->name);
 	g->missing[0] = '\0';

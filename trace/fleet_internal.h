@@ -307,6 +307,9 @@ int wc__fleet_query(wc_fleet *f, const char *url, const char *query, double star
  * for it: "vllm:num_requests_running, sglang:num_running_reqs or
  * tgi_batch_current_size" (wc_fleet_metric_ranked's names). */
 void wc__fleet_load_names(char *buf, size_t size);
+/* fleet_verdict.c: every fleet warning, at most 255 bytes (WC_WARNING_LEN)
+ * by wc_error_vformat's rule, a series marked WC_QUOTE_OPEN/CLOSE giving
+ * way first so the end arrives whole (docs/fleet.md, "Problems in the data"). */
 void wc__fleet_warn(wc_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A verdict on a group (left out, free GPUs, an engine without GPUs) or
  * a server's note of a partial answer: a warning said past the 50

@@ -147,7 +147,7 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 	for (size_t j = 0; j < np && g->had_step; j++)
 		if (!wc__fleet_is_member(g, set->s[present[j]].key) &&
 		    !(g->missing[0] && (int)np >= g->full_gpus && strcmp(set->s[present[j]].key, g->missing) == 0))
-			wc__fleet_warn(f, "%.300s: appears at %s; the window is cut (group '%s' now has %zu "
+			wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": appears at %s; the window is cut (group '%s' now has %zu "
 			               "GPU%s)", set->s[present[j]].key, at, g->name, np, np == 1 ? "" : "s");
 	for (size_t j = 0; j < g->n_members && g->had_step; j++) {
 		size_t k = 0;
@@ -156,7 +156,7 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 		if (k == np && (int)np < g->full_gpus) {
 			/* An engine's GPUs do not leave it while it runs: the GPU's
 			 * exporter lost it, and the group's power is partial. */
-			wc__fleet_warn(f, "%.300s: vanishes at %s; group '%s' keeps TP %d and its windows until "
+			wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": vanishes at %s; group '%s' keeps TP %d and its windows until "
 			               "the GPU returns are excluded (partial power: %zu of %d GPUs)", g->members[j],
 			               gone_at, g->name, g->full_gpus, np, g->full_gpus);
 			if (!g->missing[0]) {
@@ -164,7 +164,7 @@ membership(wc_fleet *f, fleet_group *g, const wc_prom_set *set, const size_t *pr
 				g->missing_since = t;
 			}
 		} else if (k == np) {
-			wc__fleet_warn(f, "%.300s: vanishes at %s; the window is cut (group '%s' now has %zu "
+			wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": vanishes at %s; the window is cut (group '%s' now has %zu "
 			               "GPU%s)", g->members[j], gone_at, g->name, np, np == 1 ? "" : "s");
 		}
 	}
@@ -259,7 +259,7 @@ say_reset(wc_fleet *f, const wc_prom_set *set, size_t i, double t, double from, 
 {
 	char at[40];
 	when(t, at);
-	wc__fleet_warn(f, "%.300s: counter reset at %s (from %.15g to %.15g), an engine restart: counted from 0 "
+	wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": counter reset at %s (from %.15g to %.15g), an engine restart: counted from 0 "
 	               "and the window is cut", set->s[i].key, at, from, to);
 }
 
@@ -345,7 +345,7 @@ stale_counters(wc_fleet *f, fleet_group *g, const int *state, const char *const 
 		if (state[m] == FLEET_ABSENT && g->seen_k[c] && !g->stale[c]) {
 			const char *series = bad[m] ? bad[m] : g->counter_series[c];
 			when(t, at);
-			wc__fleet_warn(f, "%.300s: no sample at %s while the engine's load has one; its increases "
+			wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": no sample at %s while the engine's load has one; its increases "
 			               "until it resumes are left out of the rates", series, at);
 			g->stale[c] = 1;
 			g->stale_since[c] = t;
@@ -355,7 +355,7 @@ stale_counters(wc_fleet *f, fleet_group *g, const int *state, const char *const 
 			snprintf(g->stale_series[c], sizeof g->stale_series[c], "%s", series);
 		} else if (state[m] == FLEET_VALUE && g->stale[c]) {
 			when(t, at);
-			wc__fleet_warn(f, "%.300s: resumes at %s; %.10g s of its increases left out of the rates of "
+			wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": resumes at %s; %.10g s of its increases left out of the rates of "
 			               "group '%s'", g->stale_series[c], at,
 			               round((t - g->stale_since[c]) * 1000.0) / 1000.0, g->name);
 			g->stale[c] = 0;
@@ -373,7 +373,7 @@ full_tp(wc_fleet *f, fleet_group *g, int np, double t)
 	char at[40];
 	if (g->missing[0] && np >= g->full_gpus) {
 		when(t, at);
-		wc__fleet_warn(f, "%.300s: back at %s; %.10g s of group '%s' excluded as partial power",
+		wc__fleet_warn(f, WC_QUOTE_OPEN "%s" WC_QUOTE_CLOSE ": back at %s; %.10g s of group '%s' excluded as partial power",
 		               g->missing, at, round((t - g->missing_since) * 1000.0) / 1000.0, g->name);
 		g->missing[0] = '\0';
 	}
