@@ -10,7 +10,9 @@
 #include "tests/support/run_json.h"
 #include "tests/support/support.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 /* The periods' leave one out of `validate capacity` on the published
@@ -43,6 +45,30 @@ says(const char *doc, const char *phrase)
 	CHECK(test_doc_says(doc, phrase)); /* it names the page and the phrase */
 }
 
+/* The four numbers of the row `lead` starts on `page`, after its "| **"
+ * ("| **all %** (A100, H100, H200;")
+ * are the program's to one unit of their last printed digit: OpenBLAS picks
+ * its kernels by CPU and their rounding moves these medians in the third
+ * decimal (2.973 on an AMD EPYC against 2.975 elsewhere for A100;
+ * docs/fitting.md, "The measured profile"), which an exact phrase would read
+ * as a stale page. */
+static void
+says_near(const char *page, const char *lead, const double want[4])
+{
+	char *doc = test_doc_text(page);
+	const char *row = strstr(doc, lead), *at = row ? strstr(row, "| **") : NULL;
+	double got[4];
+	CHECK(at != NULL);
+	if (!at) {
+		free(doc);
+		return;
+	}
+	CHECK(sscanf(at + 4, "%lf %%** (%lf, %lf, %lf;", &got[0], &got[1], &got[2], &got[3]) == 4);
+	for (int i = 0; i < 4; i++)
+		CHECK(fabs(got[i] - want[i]) <= 0.0101);
+	free(doc);
+}
+
 int
 main(void)
 {
@@ -73,8 +99,7 @@ main(void)
 	         "H200 %.2f; re-measured",
 	         all, a100, h100, h200);
 	says("docs/capacity.md", phrase);
-	snprintf(phrase, sizeof phrase, "| **%.2f %%** (%.2f, %.2f, %.2f;", m_all, m_a100, m_h100, m_h200);
-	says("docs/capacity.md", phrase);
+	says_near("docs/capacity.md", "| published periods, leave one out (plain: too few rows for Huber) |", (const double[]){ m_all, m_a100, m_h100, m_h200 });
 	snprintf(phrase, sizeof phrase, "%.2f → %.2f %% re-measured", all, m_all);
 	says("docs/capacity.md", phrase);
 	json_decref(run);
