@@ -54,8 +54,13 @@ static void
 print_summary(const wc_fit_result *r, const char *input)
 {
 	const wc_params *p = &r->params;
-	printf("fit: %s on %s: %d runs used, %d left out; %s in %d iterations; rms %.4f (log P-G*P0)\n",
-	       wc_form_name(p->form), input, r->n_used, r->n_excluded,
+	char used[64];
+	if (r->n_runs < r->n_pieces) /* a run's pieces count once (docs/fitting.md) */
+		snprintf(used, sizeof used, "%d runs (%d pieces)", r->n_runs, r->n_pieces);
+	else
+		snprintf(used, sizeof used, "%d runs", r->n_used);
+	printf("fit: %s on %s: %s used, %d left out; %s in %d iterations; rms %.4f (log P-G*P0)\n",
+	       wc_form_name(p->form), input, used, r->n_excluded,
 	       r->converged ? "converged" : "NOT converged", r->niter, r->rms);
 	printf("  %-28s %12s   %s\n", "parameter", "value", "95 % interval / source");
 	for (int i = 0; i < p->n_levels; i++) {

@@ -489,7 +489,7 @@ validate(const char *what, int argc, char **argv)
 		if (vrc == WC_OK)
 			vrc = cli_validate_per_run_write(a.per_run, &per_run, r.overall.n, &err);
 		char in_sample[WC_ERROR_MSG_MAX];
-		wc_in_sample_rows in = { 0, 0, 0, 0 };
+		wc_in_sample_rows in = { 0 };
 		int cover_in = 0;
 		if (vrc == WC_OK && !heldout && wc_fit_twin_models(t, in_sample, sizeof in_sample))
 			fprintf(stderr, "wattcast %s: warning: %s\n", cmd, in_sample);

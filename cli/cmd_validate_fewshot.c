@@ -424,7 +424,7 @@ cli_validate_fewshot(int argc, char **argv)
 		cli_fail(cmd, "%s", err.msg);
 	} else {
 		char why[256];
-		wc_in_sample_rows in = { 0, 0, 0, 0 };
+		wc_in_sample_rows in = { 0 };
 		int cover_in = 0;
 		/* a frozen base scored on the table it was fitted or calibrated
 		 * on: its k = 0 column, and the calibrations on top of it, are

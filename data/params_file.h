@@ -42,7 +42,10 @@ extern "C" {
  *  source "simulated" (an idle read from a synthetic runs table), version 18
  *  the capacity section's expert-parallel collective ("capacity"/.../
  *  "tau_ep"; a section without it takes tau), version 19 the span of the
- *  runs a model term was calibrated on ("model_terms"/K/"range"). */
+ *  runs a model term was calibrated on ("model_terms"/K/"range") and what
+ *  identifies the rows and runs the law was fitted on and the rows a
+ *  level's idle came from ("provenance"/"row_hashes", "run_hashes",
+ *  "idle_row_hashes"). */
 #define WC_PARAMS_SCHEMA WC_PARAMS_SCHEMA_V19
 #define WC_PARAMS_SCHEMA_V19 "wattcast.params/19"
 #define WC_PARAMS_SCHEMA_V18 "wattcast.params/18"

@@ -75,6 +75,12 @@ json_t *wc__params_record_json(const wc_record *r, int with_runs);
  *  the set's as JSON. */
 int wc__params_read_row_hashes(wc__json_loader *ld, json_t *record, const char *path, wc_params *out);
 json_t *wc__params_row_hashes_json(const wc_params *p);
+/** `provenance.row_hashes`, `run_hashes` and `idle_row_hashes` (schema
+ *  19): the fit's rows and runs and the rows a level's idle came from,
+ *  each hash once, read into the set; and written into `prov` when the
+ *  set records them. */
+int wc__params_read_fit_hashes(wc__json_loader *ld, json_t *prov, const char *path, wc_params *out);
+void wc__params_fit_hashes_json(const wc_params *p, json_t *prov);
 /** The response record's `run_hashes` (schema 14) likewise. */
 int wc__params_read_run_hashes(wc__json_loader *ld, json_t *record, const char *path, int runs_known,
                                wc_params *out);

@@ -249,7 +249,8 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 {
 	static const char *const allowed[] = { "input_sha256", "runs", "seed", "bootstrap",
 	                                       "tool_version", "created_utc", "residual_rms",
-	                                       "precision_mode", "calibration", NULL };
+	                                       "precision_mode", "calibration", "row_hashes", "run_hashes",
+	                                       "idle_row_hashes", NULL };
 	static const char *const record[] = { "fitted_on", "input_sha256", "runs", "seed", "bootstrap",
 	                                      "tool_version", "created_utc", "row_hashes", NULL };
 	static const char *const none[] = { NULL };
@@ -264,6 +265,8 @@ read_provenance(wc__json_loader *ld, json_t *v, const char *path, int version, w
 		return rc;
 	if ((rc = wc__params_read_count(ld, v, path, "runs", &out->runs)) ||
 	    (rc = wc__params_read_seed(ld, v, path, 0, &out->seed)))
+		return rc;
+	if ((rc = wc__params_read_fit_hashes(ld, v, path, out)))
 		return rc;
 	if ((x = json_object_get(v, "bootstrap"))) {
 		wc__json_join(p, path, "bootstrap");

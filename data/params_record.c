@@ -206,6 +206,45 @@ wc__params_read_capacity_runs(wc__json_loader *ld, json_t *record, const char *p
 	return rc;
 }
 
+static int
+set_fit_rows(void *p, const uint64_t *h, int n, wc_error *err)
+{
+	return wc_params_set_fit_hashes(p, 'r', h, n, err);
+}
+
+static int
+set_fit_runs(void *p, const uint64_t *h, int n, wc_error *err)
+{
+	return wc_params_set_fit_hashes(p, 'u', h, n, err);
+}
+
+static int
+set_idle_rows(void *p, const uint64_t *h, int n, wc_error *err)
+{
+	return wc_params_set_fit_hashes(p, 'i', h, n, err);
+}
+
+/* Read after `runs`: no more run hashes than the record's runs. */
+int
+wc__params_read_fit_hashes(wc__json_loader *ld, json_t *prov, const char *path, wc_params *out)
+{
+	int rc = read_hashes(ld, prov, path, "row_hashes", 19, WC_PARAMS_SCHEMA_V19, -2, 1, "row", "content", out,
+	                     set_fit_rows);
+	if (!rc)
+		rc = read_hashes(ld, prov, path, "run_hashes", 19, WC_PARAMS_SCHEMA_V19, -2, 1, "run",
+		                 "platform and run id", out, set_fit_runs);
+	if (!rc)
+		rc = read_hashes(ld, prov, path, "idle_row_hashes", 19, WC_PARAMS_SCHEMA_V19, -2, 1, "row", "content",
+		                 out, set_idle_rows);
+	if (!rc && out->n_fit_runs > out->n_fit_rows) {
+		char p[WC__JSON_PATH_MAX];
+		wc__json_join(p, path, "run_hashes");
+		return wc__json_fail(ld, p, "holds %d run hash(es) for %d row hash(es): at most one per row the fit "
+		                     "used", out->n_fit_runs, out->n_fit_rows);
+	}
+	return rc;
+}
+
 static json_t *
 hashes_json(const uint64_t *h, int n)
 {
@@ -234,4 +273,15 @@ json_t *
 wc__params_capacity_runs_json(const wc_capacity_params *c)
 {
 	return hashes_json(c->run_hashes, c->n_run_hashes);
+}
+
+void
+wc__params_fit_hashes_json(const wc_params *p, json_t *prov)
+{
+	if (p->n_fit_rows > 0)
+		json_object_set_new(prov, "row_hashes", hashes_json(p->fit_rows, p->n_fit_rows));
+	if (p->n_fit_runs > 0)
+		json_object_set_new(prov, "run_hashes", hashes_json(p->fit_runs, p->n_fit_runs));
+	if (p->n_idle_rows > 0)
+		json_object_set_new(prov, "idle_row_hashes", hashes_json(p->idle_rows, p->n_idle_rows));
 }

@@ -138,6 +138,8 @@ params_json(const wc_params *p, int with_draws)
 	if (wc_precision_mode_name(p->precision_mode))
 		json_object_set_new(json_object_get(root, "provenance"), "precision_mode",
 		                    json_string(wc_precision_mode_name(p->precision_mode)));
+	/* schema 19: the fit's rows and runs, and the rows of a level's idle */
+	wc__params_fit_hashes_json(p, json_object_get(root, "provenance"));
 	/* A calibration's own record (schema 10), beside the base fit's. */
 	if (wc_record_present(&p->calibration)) {
 		json_t *rec = wc__params_record_json(&p->calibration, 1);

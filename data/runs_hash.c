@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* One field after another, each ended by a unit separator, so that no
  * two runs' fields run together into the same text. Numbers are written
@@ -117,6 +118,30 @@ wc_run_id_segment_cut(const char *run_id)
 	if (d == n || d < tag || strncmp(run_id + d - tag, WC_RUN_SEGMENT_TAG, tag) != 0)
 		return n;
 	return d - tag;
+}
+
+int
+wc_run_same_run(const wc_run *a, const wc_run *b)
+{
+	const size_t cut = wc_run_id_segment_cut(a->run_id);
+	return strcasecmp(a->platform, b->platform) == 0 && wc_run_id_segment_cut(b->run_id) == cut &&
+	       strncmp(a->run_id, b->run_id, cut) == 0;
+}
+
+size_t
+wc_runs_units(const wc_runs_table *t, const size_t *at, size_t n, size_t *unit)
+{
+	size_t runs = 0;
+	for (size_t k = 0; k < n; k++) {
+		const wc_run *r = &t->runs[at ? at[k] : k];
+		size_t u = 0;
+		while (u < k && !wc_run_same_run(&t->runs[at ? at[u] : u], r))
+			u++;
+		if (unit)
+			unit[k] = u == k ? runs : unit[u];
+		runs += u == k;
+	}
+	return runs;
 }
 
 uint64_t

@@ -178,6 +178,17 @@ uint64_t wc_run_id_hash(const char *platform, const char *run_id);
  *  digits: the id of the run a segment's row comes from; strlen(run_id)
  *  when it has none. */
 size_t wc_run_id_segment_cut(const char *run_id);
+/** 1 when rows `a` and `b` are of one run: the same platform and the
+ *  same id read without a `#seg<k>` suffix (wc_run_id_segment_cut) -- a
+ *  run and its `ingest --segment` pieces, or two of its pieces. The one
+ *  rule by which the calibration, the fit and the validations group a
+ *  run's pieces (docs/calibration.md, "Segments"). */
+int wc_run_same_run(const wc_run *a, const wc_run *b);
+/** The runs among the rows `at[0..n)` of `t` (NULL: every row, n =
+ *  t->n_runs), by wc_run_same_run, numbered from 0 in order of their first
+ *  row: each row's run in unit[k] (may be NULL; its n entries are needed
+ *  as it is filled). Returns how many runs. */
+size_t wc_runs_units(const wc_runs_table *t, const size_t *at, size_t n, size_t *unit);
 
 /** Rows carrying a non-empty `exclude` among `n_rows` (docs/formats/runs-table.md:
  *  any non-empty value excludes, `0`, `false` and `no` too). When every row

@@ -51,9 +51,11 @@ boot_worker(void *arg)
 	const wc__boot_spec *s = job->s;
 	const size_t n = s->n_rows;
 	double *mult = wc_alloc_array(n ? n : 1, sizeof *mult);
+	double *count = s->unit ? wc_alloc_array(s->n_units ? s->n_units : 1, sizeof *count) : NULL;
 	void *state = s->state_new ? s->state_new(s->ctx) : NULL;
-	if (!mult || (s->state_new && !state)) {
+	if (!mult || (s->unit && !count) || (s->state_new && !state)) {
 		free(mult);
+		free(count);
 		if (state && s->state_free)
 			s->state_free(state);
 		job->error = WC_ENOMEM;
@@ -61,11 +63,18 @@ boot_worker(void *arg)
 	}
 	for (int r = job->thread_id; r < s->replicates; r += job->threads) {
 		wc_progress_add(1.0);
-		wc_fit_resample_counts(s->seed, r, n, mult);
+		if (s->unit) {
+			wc_fit_resample_counts(s->seed, r, s->n_units, count);
+			for (size_t i = 0; i < n; i++)
+				mult[i] = count[s->unit[i]];
+		} else {
+			wc_fit_resample_counts(s->seed, r, n, mult);
+		}
 		double *x = job->draws + (size_t)r * s->slot;
 		job->ok[r] = (unsigned char)wc__boot_accepts(s->fit(s->ctx, state, mult, x));
 	}
 	free(mult);
+	free(count);
 	if (state && s->state_free)
 		s->state_free(state);
 	return NULL;

@@ -43,6 +43,11 @@ typedef struct {
 	int replicates, threads; /* threads <= 0: one */
 	uint64_t seed;
 	size_t n_rows;           /* rows resampled with replacement */
+	/* NULL, or each row's unit in [0, n_units): the units are resampled
+	 * and a row takes its unit's count -- a run's `#seg<k>` pieces are
+	 * drawn together, as one run (docs/statistics.md, "Bootstrap") */
+	const size_t *unit;
+	size_t n_units;
 	size_t slot;             /* doubles each replicate writes */
 	const void *ctx;         /* the problem, shared read-only */
 	/* Per-thread state (solver, scratch); NULL means out of memory.

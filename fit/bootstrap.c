@@ -91,13 +91,14 @@ boot_fit(const void *ctx, void *state, const double *mult, double *x)
 /* The converged replicates in natural units, packed at the front of
  * `natural` (B x p); returns how many. */
 static int
-natural_draws(const fit_problem *pb, int B, const double *draws, const unsigned char *ok,
+natural_draws(const fit_problem *pb, size_t runs, int B, const double *draws, const unsigned char *ok,
               double *natural)
 {
 	const size_t p = (size_t)pb->n_params;
 	/* Degrees-of-freedom correction around the point estimate (fit units),
-	 * as HC1 does for the sandwich: n runs, p parameters. */
-	double n_runs = (double)pb->n_rows;
+	 * as HC1 does for the sandwich: n runs (a run's pieces one), p
+	 * parameters. */
+	double n_runs = (double)runs;
 	double inflate = n_runs > (double)p ? sqrt(n_runs / (n_runs - (double)p)) : 1.0;
 	int n_ok = 0;
 	for (int r = 0; r < B; r++) {
@@ -213,7 +214,8 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 	double *natural = wc_alloc_array((size_t)B * p, sizeof *natural);
 	double *col = wc_alloc_array((size_t)B, sizeof *col);
 	unsigned char *ok = wc_alloc_zeroed((size_t)B, 1);
-	if (!draws || !natural || !col || !ok) {
+	size_t *unit = wc_alloc_array(pb->n_rows ? pb->n_rows : 1, sizeof *unit);
+	if (!draws || !natural || !col || !ok || !unit) {
 		rc = wc_error_set(err, WC_ENOMEM, "bootstrap: out of memory");
 		goto done;
 	}
@@ -223,9 +225,13 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 		.seed = bo->seed, .n_rows = pb->n_rows, .slot = p, .ctx = &ctx,
 		.state_new = boot_state_new, .state_free = boot_state_free, .fit = boot_fit,
 	};
+	/* a run's pieces are drawn together; a table without pieces draws its
+	 * rows as before, bit for bit */
+	spec.n_units = wc_runs_units(t, pb->row, pb->n_rows, unit);
+	spec.unit = spec.n_units < pb->n_rows ? unit : NULL;
 	if ((rc = wc__boot_run(&spec, draws, ok, err)) != WC_OK)
 		goto done;
-	int n_ok = natural_draws(pb, B, draws, ok, natural);
+	int n_ok = natural_draws(pb, spec.n_units, B, draws, ok, natural);
 	char msg[WC_ERROR_MSG_MAX];
 	if ((rc = wc__boot_check_kept("bootstrap", "did not converge", n_ok, B, msg, sizeof msg, err)) != WC_OK)
 		goto done;
@@ -237,6 +243,7 @@ wc_fit_bootstrap(const wc_runs_table *t, const wc_fit_options *opt, const wc_boo
 	point->params.seed = bo->seed;
 	point->params.bootstrap = B;
 done:
+	free(unit);
 	free(draws);
 	free(natural);
 	free(col);

@@ -20,13 +20,6 @@
 
 /* ----------------------------------------------------------------- units */
 
-int
-wc__cal_same_run(const char *a, const char *b)
-{
-	const size_t cut = wc_run_id_segment_cut(a);
-	return wc_run_id_segment_cut(b) == cut && strncmp(a, b, cut) == 0;
-}
-
 void
 wc__cal_span(const cal_group *g, wc_range *r)
 {
@@ -53,7 +46,7 @@ wc__cal_count_runs(const cal_run *runs, int n)
 	int count = 0;
 	for (int i = 0; i < n; i++) {
 		int u = 0;
-		while (u < i && !wc__cal_same_run(runs[u].run->run_id, runs[i].run->run_id))
+		while (u < i && !wc_run_same_run(runs[u].run, runs[i].run))
 			u++;
 		count += u == i;
 	}
@@ -69,8 +62,8 @@ wc__cal_units(cal_setup *s)
 		cal_group *g = &s->groups[j];
 		g->n_units = 0;
 		for (int i = 0; i < g->n_runs; i++) {
-			int u = 0;
-			while (u < i && !wc__cal_same_run(g->runs[u]->run->run_id, g->runs[i]->run->run_id))
+			int u = 0; /* the one rule of a run's pieces (data/runs_table.h) */
+			while (u < i && !wc_run_same_run(g->runs[u]->run, g->runs[i]->run))
 				u++;
 			g->runs[i]->unit = u;
 			g->n_units += u == i;

@@ -133,13 +133,10 @@ int wc__cal_term_idle(const wc_params *base, const wc_calibrate_options *o, cal_
  *  level's S and theta. */
 int wc__cal_store_points(const cal_setup *s, wc_params *p, wc_error *err);
 /** Each group's units (cal_run.unit, n_units): its rows from one run --
- *  the whole run's and its `ingest --segment` pieces, one id read by
- *  wc_run_id_segment_cut -- are one run; s->out->n_runs counts runs,
+ *  the whole run's and its `ingest --segment` pieces, by
+ *  wc_run_same_run -- are one run; s->out->n_runs counts runs,
  *  n_pieces rows (docs/calibration.md, "Segments"). */
 void wc__cal_units(cal_setup *s);
-/** 1 when the run ids `a` and `b` name one run: equal but for the
- *  `#seg<k>` suffix of `ingest --segment` (wc_run_id_segment_cut). */
-int wc__cal_same_run(const char *a, const char *b);
 /** The span of `g`'s runs (active_params_b, running as `fit` takes it,
  *  wc_run_running_span, and tp) with its runs counted (n_units): a new
  *  level's range and a model term's (docs/calibration.md). */

@@ -242,7 +242,7 @@ wc__cal_relative(const wc_params *base, const wc_runs_table *t, const wc_calibra
 	int runs = 0;
 	for (size_t i = 0; rc == WC_OK && i < rt->n_runs; i++) {
 		size_t u = 0;
-		while (u < i && !wc__cal_same_run(rt->runs[u].run_id, rt->runs[i].run_id))
+		while (u < i && !wc_run_same_run(&rt->runs[u], &rt->runs[i]))
 			u++;
 		runs += u == i;
 	}

@@ -101,7 +101,9 @@ typedef struct {
 	double rms;           /* RMS of the log residuals */
 	double max_se;        /* largest standard error in fit units (logs,
 	                       * z-units); INFINITY when one is not identified */
-	int n_used;           /* runs in the fit (with multiplicity) */
+	int n_used;           /* rows in the fit (with multiplicity) */
+	int n_runs, n_pieces; /* runs among the used rows (a run's `#seg<k>`
+	                       * pieces one), and those rows */
 	int n_excluded;       /* left out: `exclude` column or P̄ <= G·P0 */
 	/* the free parameter vector, named as in wc_params_vector_names */
 	int n_free;

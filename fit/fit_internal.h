@@ -198,6 +198,11 @@ int wc__fit_bounds_hold_dependent(fit_problem *pb, const unsigned char *dependen
 void wc__fit_bounds_hold_size_slope(fit_problem *pb);
 /** Name, in a warning of `out`, the runs whose residual lies far off the
  *  others' (outliers.c, docs/fitting.md); the fit is not changed. */
+/** The used rows' content hashes and runs' id hashes into out->params
+ *  (fit_rows, fit_runs), out->n_runs and n_pieces, and params.runs the
+ *  runs when some are cut into pieces (fit_rows.c). */
+int wc__fit_record_rows(const fit_problem *pb, const wc_runs_table *t, const double *mult, wc_fit_result *out,
+                        wc_error *err);
 void wc__fit_warn_outliers(const wc_runs_table *t, wc_fit_result *out);
 /** Hold what the point estimate `p` held (its sources say "bound", or
  *  "assumed" for a parameter of the fit's vector). */

@@ -556,6 +556,8 @@ wc_fit_inference_law(const wc_runs_table *t, const wc_fit_options *opt, wc_fit_r
 	if ((rc = solve_within_bounds(pb, mult, opt->max_iter > 0 ? opt->max_iter : 200, x, &sol, err)) != WC_OK)
 		goto done;
 	fill_estimate(pb, t, x, mult, &sol, out);
+	if ((rc = wc__fit_record_rows(pb, t, mult, out, err)) != WC_OK)
+		goto done;
 	out->params.precision_mode = wc_fit_precision_mode(opt);
 	if (cap.present) {
 		wc_capacity_params_clear(&out->params.capacity);

@@ -25,6 +25,9 @@ wc_params_clear(wc_params *p)
 	free(p->draws);
 	free(p->calibration_rows);
 	free(p->response_runs);
+	free(p->fit_rows);
+	free(p->fit_runs);
+	free(p->idle_rows);
 	wc_capacity_params_clear(&p->capacity);
 	wc_finetune_params_clear(&p->finetune);
 	memset(p, 0, sizeof *p);
@@ -111,6 +114,27 @@ wc_params_set_response_runs(wc_params *p, const uint64_t *runs, int n, wc_error 
 }
 
 int
+wc_params_set_fit_hashes(wc_params *p, char which, const uint64_t *h, int n, wc_error *err)
+{
+	uint64_t **dst = which == 'r' ? &p->fit_rows : which == 'u' ? &p->fit_runs : &p->idle_rows;
+	int *n_dst = which == 'r' ? &p->n_fit_rows : which == 'u' ? &p->n_fit_runs : &p->n_idle_rows;
+	uint64_t *once = wc_alloc_array((size_t)(n > 0 ? n : 0) + 1, sizeof *once);
+	if (!once)
+		return wc_error_set(err, WC_ENOMEM, "fit rows: out of memory");
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int j = 0; j < k && !seen; j++)
+			seen = once[j] == h[i];
+		if (!seen)
+			once[k++] = h[i];
+	}
+	int rc = set_hashes(dst, n_dst, once, k, "fit rows", err);
+	free(once);
+	return rc;
+}
+
+int
 wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 {
 	if (dst == src)
@@ -126,6 +150,8 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 	dst->n_calibration_rows = 0;
 	dst->response_runs = NULL;
 	dst->n_response_runs = 0;
+	dst->fit_rows = dst->fit_runs = dst->idle_rows = NULL;
+	dst->n_fit_rows = dst->n_fit_runs = dst->n_idle_rows = 0;
 	dst->capacity = (wc_capacity_params){ 0 };
 	dst->finetune = (wc_finetune_params){ 0 };
 	int rc = wc_params_set_draws(dst, src->n_draws, src->n_draw_params,
@@ -134,6 +160,12 @@ wc_params_copy(wc_params *dst, const wc_params *src, wc_error *err)
 		rc = wc_params_set_calibration_rows(dst, src->calibration_rows, src->n_calibration_rows, err);
 	if (rc == WC_OK)
 		rc = wc_params_set_response_runs(dst, src->response_runs, src->n_response_runs, err);
+	if (rc == WC_OK)
+		rc = wc_params_set_fit_hashes(dst, 'r', src->fit_rows, src->n_fit_rows, err);
+	if (rc == WC_OK)
+		rc = wc_params_set_fit_hashes(dst, 'u', src->fit_runs, src->n_fit_runs, err);
+	if (rc == WC_OK)
+		rc = wc_params_set_fit_hashes(dst, 'i', src->idle_rows, src->n_idle_rows, err);
 	if (rc == WC_OK)
 		rc = wc_capacity_params_copy(&dst->capacity, &src->capacity, err);
 	if (rc == WC_OK)

@@ -173,6 +173,18 @@ typedef struct wc_params {
 	 * "Envelopes"). Owned; NULL / 0 when not recorded. */
 	int n_response_runs;
 	uint64_t *response_runs;
+	/* What identifies the rows the law was fitted on (schema 19,
+	 * docs/formats/params-file.md "Provenance"): each used row's content
+	 * (wc_run_content_hash, the calibration's rule), so that any subset of
+	 * them, re-sorted or re-imported, is known as in-sample; each used
+	 * run's id (wc_run_id_hash: a run's `#seg<k>` pieces are its run), so
+	 * that pieces of a run the law learned from, or that run whole, are
+	 * too; and the rows whose measured idle set a level's P0 without
+	 * entering the law (`idle_rows`; docs/fitting.md, "The measured
+	 * profile"). Owned; NULL / 0 when not recorded (schema < 19: cannot
+	 * tell a subset). */
+	int n_fit_rows, n_fit_runs, n_idle_rows;
+	uint64_t *fit_rows, *fit_runs, *idle_rows;
 
 	/* bootstrap draws: n_draws rows of n_draw_params values, named by
 	 * draw_names (wc_params_vector_names order). Owned; NULL when absent. */
@@ -265,6 +277,10 @@ int wc_params_add_calibration_rows(wc_params *p, const uint64_t *rows, int n, wc
 /** Store `n` run hashes of the set's response fit (copied), replacing
  *  its own; n = 0 leaves none. */
 int wc_params_set_response_runs(wc_params *p, const uint64_t *runs, int n, wc_error *err);
+/** The fit's row hashes (schema 19): which list -- 'r' fit_rows, 'u'
+ *  fit_runs, 'i' idle_rows -- replaced by a copy of `n` hashes, each kept
+ *  once (first in order); n = 0 leaves none. */
+int wc_params_set_fit_hashes(wc_params *p, char which, const uint64_t *h, int n, wc_error *err);
 /** Level by name, case-insensitive as --platform is, or NULL (borrowed
  *  pointer into `p`; its `name` is the set's spelling). */
 const wc_level *wc_params_level(const wc_params *p, const char *name);

@@ -124,6 +124,8 @@ wc_params_datasheet_copy(const wc_params *p, const char *name, wc_params **out, 
 	copy->n_calibration_rows = 0;
 	copy->response_runs = NULL;
 	copy->n_response_runs = 0;
+	copy->fit_rows = copy->fit_runs = copy->idle_rows = NULL;
+	copy->n_fit_rows = copy->n_fit_runs = copy->n_idle_rows = 0;
 	/* Model terms calibrated on the platform's runs do not belong to a
 	 * level that never saw them. */
 	wc_params_drop_model_terms(copy, name);

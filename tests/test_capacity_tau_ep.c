@@ -252,7 +252,7 @@ loading(void)
 	wc_params_clear(&p);
 
 	/* an /18 file's own tau_ep */
-	s = edited(WC_PARAMS_SCHEMA_V18, 4e-5);
+	s = edited(WC_PARAMS_SCHEMA_V19, 4e-5);
 	CHECK_INT(wc_params_load_buffer(s, strlen(s), "v18.json", &p, &err), WC_OK);
 	free(s);
 	c = &p.capacity;

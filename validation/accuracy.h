@@ -93,6 +93,7 @@ int wc_validate_heldout_each(const wc_params *p, const wc_runs_table *t, int dat
  *  be several); all 0 when the table is held out. */
 typedef struct {
 	size_t law, calibration, capacity, rows;
+	size_t idle; /* rows whose idle set a level's P0 (wc_heldout_level_note) */
 } wc_in_sample_rows;
 
 /** 1 when capacity section `cap` records having been fitted on the run
@@ -114,6 +115,16 @@ int wc_capacity_fitted_on_run(const wc_capacity_params *cap, const char *platfor
  *  NULL) the counts, zero when it returns 0. */
 int wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *input, char *buf,
                          size_t cap, wc_in_sample_rows *rows);
+/** What wc_heldout_in_sample (its counts `seen`) leaves unsaid, 1 and in
+ *  `buf` a warning naming `input` when there is some: rows of `t` whose
+ *  measured idle set a level's P0 (provenance idle_row_hashes, their
+ *  count into *idle_rows, may be NULL) -- that P0 is in-sample for them,
+ *  the law held out; or, with nothing found in-sample, a set before
+ *  schema 19 that records no rows, for which a subset of its own rows
+ *  cannot be told from held-out ones (docs/validation.md, "Frozen-law
+ *  accuracy"). */
+int wc_heldout_level_note(const wc_params *p, const wc_runs_table *t, const wc_in_sample_rows *seen,
+                          const char *input, char *buf, size_t cap, size_t *idle_rows);
 /** 1, and in `buf` a warning naming `input`, when `p`'s prediction_error
  *  was measured on the runs of `t` as `validate heldout` scores them:
  *  recomputed on `t` as it was (folds frozen; with `datasheet`, and a row

@@ -331,36 +331,26 @@ recalibrate_matches(const wc_params *p, const wc_runs_table *t)
 	return same;
 }
 
-static int
-by_hash(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* The rows of `t` whose content (wc_run_content_hash) is one the set's
- * calibration recorded using: their count, an exclude mark or not (they
- * were used where the set was calibrated), and in `cal` those of them on
- * what it estimated -- the reference level's runs of a calibration
- * relative to a level are predicted by the base's level, which they did
- * not move (docs/validation.md). */
+/* The rows of `t` the set's calibration recorded using (by content) and
+ * the other pieces of their runs: their count, an exclude mark or not
+ * (they were used where the set was calibrated), and in `cal` those of
+ * them on what it estimated -- the reference level's runs of a
+ * calibration relative to a level are predicted by the base's level,
+ * which they did not move (docs/validation.md); into *found those found
+ * by hash. */
 static size_t
-calibration_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *cal)
+calibration_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *cal, size_t *found)
 {
-	size_t n = 0, k = (size_t)p->n_calibration_rows;
-	uint64_t *sorted = wc_alloc_zeroed(k + 1, sizeof *sorted);
-	if (!sorted)
+	size_t n = 0;
+	unsigned char *mark = wc_alloc_zeroed(t->n_runs ? t->n_runs : 1, 1);
+	*found = 0;
+	if (!mark)
 		return 0;
-	memcpy(sorted, p->calibration_rows, k * sizeof *sorted);
-	qsort(sorted, k, sizeof *sorted, by_hash);
-	for (size_t i = 0; i < t->n_runs; i++) {
-		uint64_t h = wc_run_content_hash(&t->runs[i]);
-		if (!bsearch(&h, sorted, k, sizeof *sorted, by_hash))
-			continue;
-		n++;
-		cal[i] = (unsigned char)calibrated_scope(p, &t->runs[i], 1);
-	}
-	free(sorted);
+	*found = wc__calibration_rows_in(p, t, mark, &n);
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (mark[i])
+			cal[i] = (unsigned char)calibrated_scope(p, &t->runs[i], 1);
+	free(mark);
 	return n;
 }
 
@@ -416,7 +406,7 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	size_t size = cap < WC_ERROR_MSG_MAX ? cap : WC_ERROR_MSG_MAX, n = t->n_runs;
 	size_t room = size > path_room(input, size) + 16 ? size - path_room(input, size) : 16;
 	char text[WC_ERROR_MSG_MAX], fit_why[176] = "", cal_why[128] = "", cap_why[160] = "";
-	wc_in_sample_rows got = { 0, 0, 0, 0 };
+	wc_in_sample_rows got = { 0 };
 	unsigned char *cal = wc_alloc_zeroed(n ? n : 1, 2), *used = wc_alloc_zeroed(n ? n : 1, 1);
 	unsigned char *capm = cal ? cal + (n ? n : 1) : NULL; /* the capacity section's rows */
 	if (rows)
@@ -431,24 +421,31 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	 * workloads of the same model and level included, which moved the
 	 * recalibration below off the set's terms. Older sets fall back on
 	 * the hash and the recalibration. */
-	size_t n_held = 0;
+	size_t n_held = 0, n_found = 0;
 	const int cal_bytes = p->calibration.input_sha256[0] && strcmp(p->calibration.input_sha256, t->sha256) == 0;
 	const int by_rows = p->n_calibration_rows > 0;
 	if (by_rows)
-		n_held = calibration_rows_in(p, t, cal);
+		n_held = calibration_rows_in(p, t, cal, &n_found);
 	else if (cal_bytes || recalibrate_matches(p, t))
 		for (size_t i = 0; i < n; i++)
 			cal[i] = (unsigned char)calibrated_row(p, &t->runs[i]);
 	const int same_bytes = p->input_sha256[0] && strcmp(p->input_sha256, t->sha256) == 0;
-	/* the very bytes were fitted with their marks as they are */
-	const int refit = same_bytes ? refit_matches(p, t, used) : refit_matches_unmarked(p, t, used);
-	const int fit = refit || same_bytes;
+	/* A set that names its fit's rows (schema 19) is in-sample for
+	 * exactly those, and the pieces of their runs, found by content among
+	 * any others: a subset (ML.ENERGY's B200 rows of the `measured`
+	 * profile) refits to other parameters and was called held out. Older
+	 * sets: the very bytes (fitted with their marks as they are), or a
+	 * refit to the set's own parameters. */
+	const int by_fit_rows = p->n_fit_rows > 0;
+	const int refit = by_fit_rows ? wc__fit_rows_in(p, t, used) > 0
+	                : same_bytes ? refit_matches(p, t, used) : refit_matches_unmarked(p, t, used);
+	const int fit = refit || (same_bytes && !by_fit_rows);
 	char marked[64] = "";
 	if (refit == 2)
 		snprintf(marked, sizeof marked, ", its %zu row(s) marked exclude among them", wc_runs_excluded(t));
 	if (!fit) /* a refit that gave other parameters marked its rows */
 		memset(used, 0, n);
-	else if (!memchr(used, 1, n)) /* the very table, not refitted: every row */
+	else if (!by_fit_rows && !memchr(used, 1, n)) /* the very table, not refitted: every row */
 		memset(used, 1, n);
 	/* A capacity section fitted on this table sets the prefill share (or
 	 * the input length) of the rows it moves: their scores are its own too
@@ -482,6 +479,9 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	if (same_bytes)
 		snprintf(fit_why, sizeof fit_why, "is the very table the set was fitted on (%sinput_sha256 %.16s)",
 		         both ? "" : "its provenance ", t->sha256);
+	else if (by_fit_rows)
+		snprintf(fit_why, sizeof fit_why, "holds %zu row(s) of the %d runs the set was fitted on (its "
+		         "provenance row_hashes%s)", got.law, p->runs, p->n_fit_runs > 0 && p->n_fit_runs < p->n_fit_rows ? ", run_hashes" : "");
 	else if (both)
 		snprintf(fit_why, sizeof fit_why, "holds the rows the set was fitted on (its %d runs refit to its "
 		         "parameters%s)", p->runs, marked);
@@ -493,7 +493,7 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 	else if (both && cal_bytes)
 		snprintf(cal_why, sizeof cal_why, " and the very table it was calibrated on (%.16s)", t->sha256);
 	else if (both && by_rows)
-		snprintf(cal_why, sizeof cal_why, " and %zu of the %d it was calibrated on", n_held,
+		snprintf(cal_why, sizeof cal_why, " and %zu of the %d it was calibrated on", n_found,
 		         p->n_calibration_rows);
 	else if (both)
 		snprintf(cal_why, sizeof cal_why, " and the rows it was calibrated on (its %d runs recalibrate to its "
@@ -503,7 +503,7 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 		         "calibration input_sha256 %.16s)", t->sha256);
 	else if (by_rows)
 		snprintf(cal_why, sizeof cal_why, "holds %zu of the %d rows the set was calibrated on (its provenance "
-		         "calibration row_hashes)", n_held, p->n_calibration_rows);
+		         "calibration row_hashes)", n_found, p->n_calibration_rows);
 	else
 		snprintf(cal_why, sizeof cal_why, "holds the rows the set was calibrated on (recalibrated as the set was, "
 		         "its %d runs give the set's model terms)", p->calibration.runs);
@@ -535,7 +535,8 @@ wc_heldout_in_sample(const wc_params *p, const wc_runs_table *t, const char *inp
 		         "out", got.capacity, sets, n - got.capacity);
 	else if (!multi && !got.law) /* by the calibration alone: no sets named, as before */
 		snprintf(text + at, room - at, "in-sample for the %zu row(s) %son the levels and models it calibrated; "
-		         "its %zu others are held out", got.calibration, by_rows ? "it used " : "", n - got.calibration);
+		         "its %zu others are held out", got.calibration,
+		         n_held > n_found ? "it used or of their runs " : by_rows ? "it used " : "", n - got.calibration);
 	else {
 		int more = multi ? snprintf(text + at, room - at, "its %zu others are held out (sets: ", n - got.rows)
 		                : snprintf(text + at, room - at, "in-sample for the %zu row(s) the fit used; its %zu "

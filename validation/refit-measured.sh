@@ -77,8 +77,11 @@ common="--seed 42 --threads 2"
 # set, which has no A100 level; only its P0 (source measured) is kept.
 "$w" calibrate --params "$tmp/s1.json" "$tmp/pts.csv" -o "$tmp/idle.json" --scope platform --platform A100 \
 	--bootstrap 0 $common >/dev/null
+# The rows that idle came from are recorded (provenance idle_row_hashes):
+# scored later, their P0 is in-sample (docs/validation.md).
 jq --slurpfile idle "$tmp/idle.json" \
-	'(.levels[] | select(.name == "A100") | .p0_w) = ($idle[0].levels[] | select(.name == "A100") | .p0_w)' \
+	'(.levels[] | select(.name == "A100") | .p0_w) = ($idle[0].levels[] | select(.name == "A100") | .p0_w)
+	 | .provenance.idle_row_hashes = $idle[0].provenance.calibration.row_hashes' \
 	"$tmp/s3d.json" >"$tmp/s3.json"
 "$w" fit capacity "$tmp/pts.csv" "$tmp/ml.csv" "$here/data/default/published-periods.csv" \
 	-o "$tmp/s4.json" --params "$tmp/s3.json" --bootstrap 200 $common \

@@ -67,6 +67,18 @@ int wc__near(double a, double b);
  *  "Errors"). */
 void wc__path_then(char *buf, size_t cap, const char *input, const char *text);
 
+/* heldout_rows.c: rows a set saw, by their hashes (docs/validation.md,
+ * "Frozen-law accuracy"). wc__same_run_spread marks every row of a run
+ * one of whose rows is marked (a run's `#seg<k>` pieces: wc_run_same_run).
+ * wc__fit_rows_in marks the rows the law was fitted on (schema 19: by
+ * content, or by run for pieces) and counts the marked rows.
+ * wc__calibration_rows_in marks those among the calibration's row hashes
+ * and the other pieces of their runs: returns the rows found by hash,
+ * into *with_pieces the rows marked. */
+void wc__same_run_spread(const wc_runs_table *t, unsigned char *mark);
+size_t wc__fit_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *used);
+size_t wc__calibration_rows_in(const wc_params *p, const wc_runs_table *t, unsigned char *mark, size_t *with_pieces);
+
 /** Cross-conformal 95 % intervals (intervals.c): each row's lo/hi from the
  *  held-out residuals of the other groups' rows of the same quantity
  *  (group = the row's fold when `by_fold`, else its model), pooled or per
