@@ -26,7 +26,7 @@ static const struct {
 	{ "--tau", "1e-320", { "--poisson", "1", "--horizon", "10" }, NULL },
 	{ "--decay", "1e-320", { "--poisson", "1", "--horizon", "10" }, NULL },
 	{ "--prefill-ratio", "1e-320", { "--poisson", "1", "--horizon", "10" }, NULL },
-	{ "--idle-power", "1e-320", { "--poisson", "1", "--horizon", "10" }, NULL },
+	{ "--idle-power", "1e-320", { "--poisson", "1", "--horizon", "10" }, "W per GPU is under 1 W" },
 	{ "--utc-offset", "1e-320", { "--poisson", "1", "--horizon", "10" }, NULL },
 	{ "--budget", "1e-320", { "--poisson", "1", "--horizon", "10" }, NULL },
 	{ "--warmup",

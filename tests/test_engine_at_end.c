@@ -174,15 +174,14 @@ fleet(void)
 			CHECK(!strstr(r.err, "sglang:generation_tokens_total counts"));
 		else
 			CHECK_CONTAINS(r.err, "group 'a': sglang:generation_tokens_total counts a request's tokens when it "
-			                      "finishes, not as they are generated: no rate over a window, so "
-			                      "generation_tok_s, throughput_tok_s and energy_per_token_j are blank "
+			                      "finishes: no rate, so generation_tok_s, throughput_tok_s and energy_per_token_j are blank "
 			                      "(sglang:realtime_tokens_total{mode=\"decode\"} counts them as generated)");
 		/* The prompt counter's blank rate is said too, once, with no way
 		 * out: the realtime series' prefill modes are not read
 		 * (docs/fleet.md, "Metrics"). Beside the generation counter it was
 		 * silent; beside the decode series it offered that series. */
-		const char *prompt = "group 'a': sglang:prompt_tokens_total counts a request's tokens when it finishes, "
-		                     "not as they are processed: no rate over a window, so prompt_tok_s is blank\n";
+		const char *prompt = "group 'a': sglang:prompt_tokens_total counts a request's tokens when it finishes: "
+		                     "no rate, so prompt_tok_s is blank\n";
 		const char *said = strstr(r.err, prompt);
 		CHECK(said != NULL);
 		CHECK(said == NULL || !strstr(said + 1, prompt));

@@ -73,14 +73,15 @@ main(void)
 	                        "(it is unlabelled); give either a label");
 	CHECK(strstr(err.msg, "''") == NULL && strlen(err.msg) <= 255);
 
-	/* powertrace-sim's manifest.json: the level without a window is no
-	 * row, so the clash is named at its entry of /probe/levels. */
+	/* powertrace-sim's manifest.json: the clash is named at its entry of
+	 * /probe/levels, past a level between them (a level without a window
+	 * beside levels with one is refused itself: test_real_level_window_stated). */
 	const char *pt = "{\"manifest_version\": 2, \"probe\": {\"levels\": ["
 	                 "{\"label\": \"r 4\", \"t_start_epoch\": 1784415160.0, \"t_end_epoch\": 1784415165.0}, "
-	                 "{\"label\": \"none\"}, "
-	                 "{\"label\": \"r_4\", \"t_start_epoch\": 1784415165.0, \"t_end_epoch\": 1784415170.0}]}}";
+	                 "{\"label\": \"mid\", \"t_start_epoch\": 1784415165.0, \"t_end_epoch\": 1784415166.0}, "
+	                 "{\"label\": \"r_4\", \"t_start_epoch\": 1784415166.0, \"t_end_epoch\": 1784415170.0}]}}";
 	CHECK_INT(load(pt, "manifest.json", &err), WC_EPARSE);
-	CHECK_CONTAINS(err.msg, "manifest.json:1:153: /probe/levels/2/label: 'r_4' and level 0's 'r 4' both end a run id "
-	                        "in '#r_4'");
+	CHECK_CONTAINS(err.msg, "manifest.json:1:");
+	CHECK_CONTAINS(err.msg, ": /probe/levels/2/label: 'r_4' and level 0's 'r 4' both end a run id in '#r_4'");
 	return check_report("test_run_level_labels");
 }

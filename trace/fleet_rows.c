@@ -131,9 +131,8 @@ wc__fleet_emit(wc_fleet *f, fleet_group *g, const fleet_window *w, wc_error *err
 		if (g->at_end_said >> k & 1)
 			continue;
 		g->at_end_said |= 1 << k;
-		wc__fleet_warn(f, "group '%.60s': %.48s counts a request's tokens when it finishes, not as they are "
-		               "%s: no rate over a window, so %s blank%s", g->name, g->at_end[k],
-		               k ? "generated" : "processed", blank_cols[k], way_out[k]);
+		wc__fleet_warn(f, "group '%.60s': %.48s counts a request's tokens when it finishes: no rate, so %s blank%s",
+		               g->name, g->at_end[k], blank_cols[k], way_out[k]);
 	}
 	int engines = 0;
 	for (int k = 0; k < g->n_engine_slots; k++)
