@@ -63,3 +63,23 @@ wc__ft_stated_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period)
 		active += g->mark[k] == FT_ACTIVE;
 	return period > 2.0 * (double)active * g->dt / in->steps;
 }
+
+/* With no count at all (no step log, trainer state or stated count) the
+ * period alone counts the steps. Flat steps show none of their own, and
+ * an evaluation every k of them makes the trace's one clear period their
+ * cycle: 6-s steps at 600 W with a 30-s evaluation at 460 W every 10 read
+ * a 90-s period, 30.3 steps for 300 (+1270 % energy per step, no word).
+ * No step holds a stretch at another level several steps long; a cycle
+ * does. The period is that cycle when the intermediate stretches found at
+ * the default step (`n` of them) number the active time over it, to one
+ * (docs/finetune.md, "What is not training"). */
+int
+wc__ft_midlevel_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period, int n)
+{
+	if (!isfinite(period) || n < 2 || in->n_evals > 0 || in->n_step_end > 0 || in->steps > 0)
+		return 0;
+	size_t active = 0;
+	for (size_t k = g->k0; k < g->k1; k++)
+		active += g->mark[k] == FT_ACTIVE || g->mark[k] == FT_MIDLEVEL;
+	return fabs((double)active * g->dt / period - (double)n) <= 1.0;
+}

@@ -221,6 +221,18 @@ wc__ft_mark_pauses(ft_grid *g, double hint, const wc_ft_steps_info *in, wc_ft_st
 		if (!wc__ft_period_clear(g, hint, acf, repeat) || wc__ft_eval_cycle(g, in, hint) ||
 		    wc__ft_stated_cycle(g, in, hint))
 			hint = NAN;
+		/* With no count, a clear period holding one intermediate stretch
+		 * each is their cycle, no step (wc__ft_midlevel_cycle). */
+		if (isfinite(hint) && in->n_evals == 0) {
+			if ((rc = mark_midlevel_at(g, NAN, in, out, err)) != WC_OK)
+				return rc;
+			if (wc__ft_midlevel_cycle(g, in, hint, out->n_midlevel))
+				hint = NAN;
+			for (size_t k = g->k0; k < g->k1; k++)
+				if (g->mark[k] == FT_MIDLEVEL)
+					g->mark[k] = FT_ACTIVE;
+			out->n_midlevel = 0;
+		}
 		if (recurring(g, in, hint, rec) != WC_OK)
 			return wc_error_set(err, WC_ENOMEM, "trace: out of memory");
 		if (rec->n > 0 && !rec->cut) {

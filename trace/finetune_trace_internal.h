@@ -130,6 +130,11 @@ int wc__ft_eval_cycle(const ft_grid *g, const wc_ft_steps_info *in, double perio
  *  a cycle of several steps, not one (finetune_cycle.c, docs/finetune.md
  *  "What is not training"). */
 int wc__ft_stated_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period);
+/** Whether `period` s, with no count known, is the cycle of `n`
+ *  intermediate stretches found at the default step: they number the
+ *  window's active time over it, to one (finetune_cycle.c,
+ *  docs/finetune.md "What is not training"). */
+int wc__ft_midlevel_cycle(const ft_grid *g, const wc_ft_steps_info *in, double period, int n);
 /** Whether the clear periods of two quarters of the window's active time
  *  differ beyond what each is known to, no whole multiple of each other:
  *  the step time changed during the run, and no one period counts or
