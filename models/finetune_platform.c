@@ -66,15 +66,17 @@ wc_finetune_unknown_platform(const wc_params *p, const char *field, char quote, 
                              const char *pointer, char *out)
 {
 	char known[WC_ERROR_MSG_MAX], see[64] = "";
-	int k = (int)wc_utf8_keep(asked, 48);
+	char name[64];
+	/* the name as asked, cut by the one rule of a message: "..." when cut */
+	wc_error_name_cut(asked, 50, name, sizeof name);
 	if (pointer)
 		snprintf(see, sizeof see, "; see %s", pointer);
-	int fixed = snprintf(NULL, 0, "%s: unknown platform %c%.*s%c (known: %s)", field, quote, k, asked, quote, see);
+	int fixed = snprintf(NULL, 0, "%s: unknown platform %c%s%c (known: %s)", field, quote, name, quote, see);
 	size_t room = fixed > 0 && fixed < WC_ERROR_MSG_MAX - 1 ? (size_t)(WC_ERROR_MSG_MAX - 1 - fixed) : 0;
 	wc_name_list l;
 	wc_name_list_init(&l, known, room + 1);
 	add_names(p, &l);
 	wc_name_list_end(&l);
-	snprintf(out, WC_ERROR_MSG_MAX, "%s: unknown platform %c%.*s%c (known: %s%s)", field, quote, k, asked, quote,
+	snprintf(out, WC_ERROR_MSG_MAX, "%s: unknown platform %c%s%c (known: %s%s)", field, quote, name, quote,
 	         known, see);
 }

@@ -219,11 +219,13 @@ wc_params_unknown_platform(const wc_params *p, const char *field, char quote, co
                            const char *pointer, char *out)
 {
 	char known[WC_ERROR_MSG_MAX], sheets[WC_ERROR_MSG_MAX], see[64] = "";
-	int k = (int)wc_utf8_keep(asked, 48);
+	char name[64];
+	/* the name as asked, cut by the one rule of a message: "..." when cut */
+	wc_error_name_cut(asked, 50, name, sizeof name);
 	if (pointer)
 		snprintf(see, sizeof see, "; see %s", pointer);
-	int fixed = snprintf(NULL, 0, "%s: unknown platform %c%.*s%c (known: ; from datasheets: %s)", field, quote, k,
-	                     asked, quote, see);
+	int fixed = snprintf(NULL, 0, "%s: unknown platform %c%s%c (known: ; from datasheets: %s)", field, quote, name,
+	                     quote, see);
 	size_t room = fixed > 0 && fixed < WC_ERROR_MSG_MAX - 1 ? (size_t)(WC_ERROR_MSG_MAX - 1 - fixed) : 0;
 	wc_name_list a, b;
 	/* measured whole first, then written in the room each gets */
@@ -239,6 +241,6 @@ wc_params_unknown_platform(const wc_params *p, const char *field, char quote, co
 	wc_name_list_init(&b, sheets, room - a.used + 1);
 	wc_params_datasheet_names(p, NULL, &b);
 	wc_name_list_end(&b);
-	snprintf(out, WC_ERROR_MSG_MAX, "%s: unknown platform %c%.*s%c (known: %s; from datasheets: %s%s)", field, quote,
-	         k, asked, quote, known, sheets, see);
+	snprintf(out, WC_ERROR_MSG_MAX, "%s: unknown platform %c%s%c (known: %s; from datasheets: %s%s)", field, quote,
+	         name, quote, known, sheets, see);
 }
