@@ -163,5 +163,8 @@ main(void)
 
 	free(mltext);
 	free(segtext);
+	char *paths[] = { runs, seg, h100, cal3, segcal, segfit, ml, b200, src, old, pts, dir };
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		free(paths[i]);
 	return check_report("test_real_fit_rows");
 }
