@@ -118,8 +118,11 @@ main(void)
 	CHECK(strlen(msg) <= 255);
 	CHECK(test_utf8_ok(msg));
 	CHECK_CONTAINS(msg, "/t5x/requests.csv: fix the bad lines or allow more with --max-bad FRACTION: 1 of 5");
-	CHECK_CONTAINS(msg, ": completion_s: expected a number, got 'x'; engine.csv has n(t): move this log aside "
-	                    "to ingest without it");
+	/* the reader's reason keeps what the room allows (its end gives way,
+	 * "...", in a deeper folder: a clean clone's build-asan), the remedy
+	 * always whole */
+	CHECK_CONTAINS(msg, ": completion_s: expected a number, g");
+	CHECK_CONTAINS(msg, "; engine.csv has n(t): move this log aside to ingest without it");
 	size_t n = strlen(msg);
 	CHECK(n > 10 && strcmp(msg + n - 10, "without it") == 0);
 	CHECK(!test_exists(out));
